@@ -1,0 +1,64 @@
+// The three source rooms and who may import whom (docs/architecture.md):
+// shared imports neither side and nothing from Node or the DOM; client and server never import
+// each other; one client feature never reaches into another.
+import { builtinModules } from 'node:module';
+import path from 'node:path';
+
+const srcRoot = path.resolve(import.meta.dirname, '../../src');
+const nodeBuiltins = new Set(builtinModules);
+
+function locate(file) {
+  const relative = path.relative(srcRoot, file);
+  if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
+  const [room, second, feature] = relative.split(path.sep);
+  return { room, feature: room === 'client' && second === 'features' ? feature : null };
+}
+
+function isNodeModule(source) {
+  return source.startsWith('node:') || nodeBuiltins.has(source.split('/')[0]);
+}
+
+function problemOf(from, source, filename) {
+  if (!source.startsWith('.')) {
+    if ((from.room === 'shared' || from.room === 'client') && isNodeModule(source)) {
+      return `src/${from.room} runs in the browser too and may not import the Node module "${source}"`;
+    }
+    if (from.room === 'shared' && /^(react|react-dom|react-router)(\/|$)/.test(source)) {
+      return `src/shared may not import "${source}": it is used by the server too`;
+    }
+    return null;
+  }
+  const to = locate(path.resolve(path.dirname(filename), source));
+  if (!to) return null;
+  if (from.room === 'shared' && to.room !== 'shared')
+    return `src/shared may not import from src/${to.room}`;
+  if (from.room === 'client' && to.room === 'server')
+    return 'src/client may not import from src/server';
+  if (from.room === 'server' && to.room === 'client')
+    return 'src/server may not import from src/client';
+  if (from.feature && to.feature && from.feature !== to.feature) {
+    return `feature "${from.feature}" may not reach into feature "${to.feature}"; move what both need to src/client/components or lib`;
+  }
+  return null;
+}
+
+const rule = {
+  meta: { type: 'problem', schema: [], messages: { crossing: '{{problem}}' } },
+  create(context) {
+    const from = locate(context.filename);
+    if (!from) return {};
+    const check = (node) => {
+      if (!node.source || typeof node.source.value !== 'string') return;
+      const problem = problemOf(from, node.source.value, context.filename);
+      if (problem) context.report({ node: node.source, messageId: 'crossing', data: { problem } });
+    };
+    return {
+      ImportDeclaration: check,
+      ExportNamedDeclaration: check,
+      ExportAllDeclaration: check,
+      ImportExpression: check,
+    };
+  },
+};
+
+export default { rules: { rooms: rule } };

@@ -1,0 +1,30 @@
+import { Link } from 'react-router';
+
+function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
+  return (
+    <div className="row g-4 justify-content-center py-4">
+      <div className="col-12 col-sm-6 col-lg-4">
+        <Link to="/login" className="card tile text-decoration-none text-center h-100">
+          <div className="card-body d-flex flex-column justify-content-center">
+            <h2 className="card-title h4">Login</h2>
+            <p className="card-text text-body-secondary">Sign in to see who owes what</p>
+          </div>
+        </Link>
+      </div>
+      {showJoin && (
+        <div className="col-12 col-sm-6 col-lg-4">
+          <Link to="/join" className="card tile text-decoration-none text-center h-100">
+            <div className="card-body d-flex flex-column justify-content-center">
+              <h2 className="card-title h4">Join</h2>
+              <p className="card-text text-body-secondary">Create an account</p>
+            </div>
+          </Link>
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function DashboardPage() {
+  return <SignedOutTiles showJoin />;
+}

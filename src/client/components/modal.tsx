@@ -1,0 +1,55 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+
+interface ModalProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons beside Close, such as the confirming action. */
+  actions?: ReactNode;
+}
+
+/**
+ * The generic modal (300 × 200 pixels). Built on <dialog>.showModal(), which makes the rest of
+ * the page inert, so focus stays inside while it is open; Esc, Close and the backdrop close it.
+ */
+export function Modal({ open, title, onClose, children, actions }: ModalProps) {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+
+  return (
+    <dialog
+      ref={dialogRef}
+      className="app-modal"
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      onClick={(event) => {
+        // A click on the dialog element itself, not its content, is a click on the backdrop.
+        if (event.target === event.currentTarget) onClose();
+      }}
+    >
+      <div className="app-modal-content">
+        <h2 id={titleId} className="h6 mb-2">
+          {title}
+        </h2>
+        <div className="app-modal-body">{children}</div>
+        <div className="d-flex justify-content-end gap-2">
+          <button type="button" className="btn btn-sm btn-secondary" onClick={onClose}>
+            Close
+          </button>
+          {actions}
+        </div>
+      </div>
+    </dialog>
+  );
+}

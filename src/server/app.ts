@@ -1,0 +1,178 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+} from 'fastify-type-provider-zod';
+import type { Config } from './config.ts';
+import { createDb, type Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { AppError } from './errors.ts';
+import { healthRoutes } from './modules/health/health.routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+  }
+}
+
+export interface AppOptions {
+  config: Config;
+  /** Folder of the built browser app; null serves the API only. */
+  clientDir?: string | null;
+  /** Pino options, or false for no logging (the tests' default). */
+  logger?: boolean | Record<string, unknown>;
+}
+
+/** Request bodies are small forms; anything larger is refused before it is parsed. */
+const bodyLimitBytes = 64 * 1024;
+
+function errorReply(code: AppError['code'], message: string, fields?: Record<string, string>) {
+  return { error: fields ? { code, message, fields } : { code, message } };
+}
+
+function validationFields(
+  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
+) {
+  const fields: Record<string, string> = {};
+  for (const issue of error.validation) {
+    const name =
+      issue.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
+      (error.validationContext ?? 'body');
+    fields[name] ??= issue.message ?? 'is invalid';
+  }
+  return fields;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config } = options;
+  const app = Fastify({
+    logger:
+      options.logger === undefined || options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: [
+              'req.headers.cookie',
+              'req.headers.authorization',
+              'res.headers["set-cookie"]',
+            ],
+            ...(typeof options.logger === 'object' ? options.logger : {}),
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: bodyLimitBytes,
+    // Fastify closes idle keep-alive sockets on close() and waits for requests in flight.
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const db = createDb(config.database, (error) =>
+    app.log.error({ err: error }, 'database pool error'),
+  );
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.addHook('onClose', async () => {
+    await db.kysely.destroy();
+  });
+  try {
+    await migrateToLatest(db.kysely);
+  } catch (error) {
+    await db.kysely.destroy();
+    throw error;
+  }
+
+  await app.register(fastifyCookie);
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'same-origin' },
+    // HSTS only means something over HTTPS, which is the proxy's business (TRUST_PROXY).
+    strictTransportSecurity: config.trustProxy ? { maxAge: 15_552_000 } : false,
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof AppError) {
+      if (error.headers) void reply.headers(error.headers);
+      return reply.status(error.status).send(errorReply(error.code, error.message, error.fields));
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const fields = validationFields(error);
+      const names = Object.keys(fields).join(', ');
+      return reply.status(400).send(errorReply('validation', `Invalid ${names}`, fields));
+    }
+    const status = error.statusCode ?? 500;
+    if (status === 413) {
+      return reply
+        .status(413)
+        .send(errorReply('payload_too_large', 'The request body is too large'));
+    }
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (malformed JSON, wrong content type): safe to name.
+      return reply.status(status).send(errorReply('validation', error.message));
+    }
+    request.log.error({ err: error }, 'request failed');
+    return reply.status(500).send(errorReply('internal', 'Something went wrong on the server'));
+  });
+
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(healthRoutes);
+    },
+    { prefix: '/api' },
+  );
+
+  const clientDir = options.clientDir ?? null;
+  const indexHtml = clientDir ? path.join(clientDir, 'index.html') : null;
+  if (clientDir && indexHtml && existsSync(indexHtml)) {
+    await app.register(fastifyStatic, {
+      root: clientDir,
+      index: 'index.html',
+      setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
+        // Vite names built assets by content hash, so they never change under one name.
+        const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  } else if (clientDir) {
+    app.log.warn({ clientDir }, 'the browser app is not built; run `npm run build`');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    const wantsPage = request.method === 'GET' || request.method === 'HEAD';
+    if (!isApi && wantsPage && clientDir && indexHtml && existsSync(indexHtml)) {
+      // Every other path is a screen of the single-page app: a deep link works after a reload.
+      return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send(errorReply('not_found', `No such path: ${request.method} ${request.url}`));
+  });
+
+  return app;
+}

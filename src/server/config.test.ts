@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, parseDatabaseUrl } from './config.ts';
+
+describe('loadConfig', () => {
+  it('has a working default for every variable', () => {
+    const config = loadConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.host).toBe('127.0.0.1');
+    expect(config.database).toEqual({ dialect: 'sqlite', file: 'data/balance.sqlite' });
+    expect(config.trustProxy).toBe(false);
+    expect(config.sessionIdleMs).toBeGreaterThan(0);
+    expect(config.sessionMaxMs).toBeGreaterThan(config.sessionIdleMs);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(3000);
+  });
+
+  it.each(['abc', '-1', '65536', '3.5'])('refuses PORT=%s and names it', (port) => {
+    expect(() => loadConfig({ PORT: port })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: port })).toThrow(`PORT="${port}"`);
+  });
+
+  it('names every bad variable in one message', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'loud', TRUST_PROXY: 'maybe' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PORT="x"');
+    expect(message).toContain('LOG_LEVEL="loud"');
+    expect(message).toContain('TRUST_PROXY="maybe"');
+  });
+});
+
+describe('parseDatabaseUrl', () => {
+  it('selects PostgreSQL for postgres:// and postgresql:// URLs', () => {
+    expect(parseDatabaseUrl('postgres://u@h:5432/db')).toEqual({
+      dialect: 'postgres',
+      connectionString: 'postgres://u@h:5432/db',
+    });
+    expect(parseDatabaseUrl('postgresql://u@h/db').dialect).toBe('postgres');
+  });
+
+  it('reads anything else as an SQLite file, with or without a scheme', () => {
+    expect(parseDatabaseUrl('sqlite:./x.db')).toEqual({ dialect: 'sqlite', file: './x.db' });
+    expect(parseDatabaseUrl('file:///tmp/x.db')).toEqual({ dialect: 'sqlite', file: '/tmp/x.db' });
+    expect(parseDatabaseUrl('/var/lib/balance.sqlite')).toEqual({
+      dialect: 'sqlite',
+      file: '/var/lib/balance.sqlite',
+    });
+  });
+
+  it('refuses other URL schemes', () => {
+    expect(() => parseDatabaseUrl('mysql://u@h/db')).toThrow(/DATABASE_URL/);
+  });
+});

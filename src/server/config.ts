@@ -1,0 +1,97 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const booleanText = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const positiveInteger = (what: string) =>
+  z.coerce
+    .number({ error: `must be ${what}` })
+    .int({ error: `must be ${what}` })
+    .positive({ error: `must be ${what}` });
+
+const envSchema = z.object({
+  PORT: z.coerce
+    .number({ error: 'must be a whole number from 0 to 65535' })
+    .int({ error: 'must be a whole number from 0 to 65535' })
+    .min(0, { error: 'must be a whole number from 0 to 65535' })
+    .max(65535, { error: 'must be a whole number from 0 to 65535' })
+    .default(3000),
+  HOST: z.string().trim().min(1, { error: 'must not be empty' }).default('127.0.0.1'),
+  DATABASE_URL: z.string().trim().min(1, { error: 'must not be empty' }).optional(),
+  LOG_LEVEL: z
+    .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
+      error: 'must be one of fatal, error, warn, info, debug, trace, silent',
+    })
+    .default('info'),
+  TRUST_PROXY: booleanText.default(false),
+  SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
+  SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
+});
+
+export type DatabaseConfig =
+  { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; connectionString: string };
+
+export interface Config {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** Behind a TLS-terminating proxy: honour X-Forwarded-* and mark cookies Secure. */
+  trustProxy: boolean;
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export const defaultSqliteFile = path.join('data', 'balance.sqlite');
+
+/** Reads a DATABASE_URL: postgres:// or postgresql:// selects PostgreSQL, anything else is an SQLite file. */
+export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
+  if (url === undefined) return { dialect: 'sqlite', file: defaultSqliteFile };
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    try {
+      new URL(url);
+    } catch {
+      throw new ConfigError('DATABASE_URL: is not a valid PostgreSQL URL');
+    }
+    return { dialect: 'postgres', connectionString: url };
+  }
+  const file = url.replace(/^(sqlite|file):(\/\/)?/i, '');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(file)) {
+    throw new ConfigError(
+      'DATABASE_URL: must be a postgres:// URL or the path of an SQLite file (sqlite:path)',
+    );
+  }
+  if (file.length === 0) throw new ConfigError('DATABASE_URL: the SQLite file path is empty');
+  return { dialect: 'sqlite', file };
+}
+
+/** Parses the environment; throws one ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0]);
+      return `  ${name}=${JSON.stringify(present[name] ?? '')}: ${issue.message}`;
+    });
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const values = parsed.data;
+  return {
+    port: values.PORT,
+    host: values.HOST,
+    database: parseDatabaseUrl(values.DATABASE_URL),
+    logLevel: values.LOG_LEVEL,
+    trustProxy: values.TRUST_PROXY,
+    sessionIdleMs: values.SESSION_IDLE_MINUTES * 60_000,
+    sessionMaxMs: values.SESSION_MAX_HOURS * 3_600_000,
+  };
+}

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../src/server/app.ts';
+import { loadConfig, type Config } from '../src/server/config.ts';
+import { createTestDatabase, type TestDatabase } from './db.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  database: TestDatabase;
+  close(): Promise<void>;
+}
+
+/** The real app on a fresh database made by the real migrations, for app.inject(). */
+export async function buildTestApp(
+  options: { config?: Partial<Config>; clientDir?: string | null } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config: Config = { ...loadConfig({}), database: database.config, ...options.config };
+  const app = await buildApp({ config, clientDir: options.clientDir ?? null });
+  return {
+    app,
+    database,
+    close: async () => {
+      await app.close();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import type { DatabaseConfig } from '../src/server/config.ts';
+
+export type TestDialect = 'sqlite' | 'postgres';
+
+export const testDialect: TestDialect =
+  process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
+
+export interface TestDatabase {
+  config: DatabaseConfig;
+  /** The DATABASE_URL that points at this database, for a server started as a process. */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A new, empty database of the dialect under test; the app's own migrations fill it. */
+export async function createTestDatabase(
+  dialect: TestDialect = testDialect,
+): Promise<TestDatabase> {
+  const name = `balance_test_${randomBytes(6).toString('hex')}`;
+  if (dialect === 'sqlite') {
+    const file = path.join(os.tmpdir(), `${name}.sqlite`);
+    return {
+      config: { dialect: 'sqlite', file },
+      url: file,
+      drop: async () => {
+        await Promise.all(['', '-wal', '-shm'].map((suffix) => rm(file + suffix, { force: true })));
+      },
+    };
+  }
+  const adminUrl = process.env.TEST_DATABASE_URL;
+  if (!adminUrl)
+    throw new Error('TEST_DATABASE_URL must be set to create a PostgreSQL test database');
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database ${name}`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    config: { dialect: 'postgres', connectionString: url.toString() },
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists ${name} with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

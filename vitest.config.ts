@@ -1,0 +1,67 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+if (!postgresUrl) {
+  // Said once per run, plainly, so nobody mistakes a SQLite-only run for a full one.
+  process.stdout.write(
+    '\n[balance] PostgreSQL suite SKIPPED: TEST_DATABASE_URL is not set, so the server tests ran on SQLite only.\n' +
+      '[balance] Set TEST_DATABASE_URL=postgres://user@host:5432/db to run them on PostgreSQL too.\n\n',
+  );
+}
+
+const serverTests = ['src/server/**/*.test.ts', 'tests/**/*.test.ts'];
+
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['src/shared/**/*.test.ts'],
+          environment: 'node',
+          setupFiles: ['tests/setup/no-console-error.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server (sqlite)',
+          include: serverTests,
+          environment: 'node',
+          env: { TEST_DIALECT: 'sqlite' },
+          setupFiles: ['tests/setup/no-console-error.ts'],
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      ...(postgresUrl
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'server (postgres)',
+                include: serverTests,
+                environment: 'node' as const,
+                env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
+                setupFiles: ['tests/setup/no-console-error.ts'],
+                testTimeout: 20_000,
+                hookTimeout: 30_000,
+              },
+            },
+          ]
+        : []),
+      {
+        extends: true,
+        test: {
+          name: 'client',
+          include: ['src/client/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['tests/setup/no-console-error.ts', 'tests/setup/dom.ts'],
+        },
+      },
+    ],
+  },
+});
