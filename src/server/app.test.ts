@@ -104,24 +104,21 @@ describe('the database', () => {
     }
   });
 
-  it.runIf(testDialect === 'sqlite')(
-    'opens SQLite with WAL, full sync and foreign keys',
-    async () => {
-      const { openSqlite } = await import('./db/sqlite.ts');
-      const { createTestDatabase } = await import('../../tests/db.ts');
-      const database = await createTestDatabase('sqlite');
-      const sqlite = openSqlite(database.config.dialect === 'sqlite' ? database.config.file : '');
-      try {
-        const pragma = (name: string) =>
-          sqlite.raw.prepare(`PRAGMA ${name}`).get() as Record<string, unknown>;
-        expect(pragma('journal_mode')).toEqual({ journal_mode: 'wal' });
-        expect(pragma('synchronous')).toEqual({ synchronous: 2 });
-        expect(pragma('foreign_keys')).toEqual({ foreign_keys: 1 });
-        expect(pragma('busy_timeout')).toEqual({ timeout: 5000 });
-      } finally {
-        sqlite.close();
-        await database.drop();
-      }
-    },
-  );
+  it('opens SQLite with WAL, full sync and foreign keys', async () => {
+    const { openSqlite } = await import('./db/sqlite.ts');
+    const { createTestDatabase } = await import('../../tests/db.ts');
+    const database = await createTestDatabase('sqlite');
+    const sqlite = openSqlite(database.config.dialect === 'sqlite' ? database.config.file : '');
+    try {
+      const pragma = (name: string) =>
+        sqlite.raw.prepare(`PRAGMA ${name}`).get() as Record<string, unknown>;
+      expect(pragma('journal_mode')).toEqual({ journal_mode: 'wal' });
+      expect(pragma('synchronous')).toEqual({ synchronous: 2 });
+      expect(pragma('foreign_keys')).toEqual({ foreign_keys: 1 });
+      expect(pragma('busy_timeout')).toEqual({ timeout: 5000 });
+    } finally {
+      sqlite.close();
+      await database.drop();
+    }
+  });
 });

@@ -13,6 +13,8 @@ import type { Config } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
+import { authRoutes } from './modules/auth/auth.routes.ts';
+import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 
 declare module 'fastify' {
@@ -139,9 +141,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
   });
 
+  app.decorateRequest('user', null);
+  app.addHook('onRequest', rejectCrossSite);
+
   await app.register(
     async (api) => {
       await api.register(healthRoutes);
+      await api.register(authRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,13 +1,27 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
 import { Layout } from './layout.tsx';
+import { RequireAuth } from './require-auth.tsx';
 import { DashboardPage } from './routes/dashboard.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 
+// Pages other than the dashboard load on demand, so the first page stays small.
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
       { index: true, element: <DashboardPage /> },
+      {
+        path: 'login',
+        lazy: async () => ({ Component: (await import('./routes/login.tsx')).LoginPage }),
+      },
+      {
+        path: 'join',
+        lazy: async () => ({ Component: (await import('./routes/join.tsx')).JoinPage }),
+      },
+      {
+        element: <RequireAuth />,
+        children: [],
+      },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

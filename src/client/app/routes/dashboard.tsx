@@ -1,4 +1,6 @@
 import { Link } from 'react-router';
+import { useSession } from '../../features/auth/api/session.ts';
+import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
   return (
@@ -26,5 +28,10 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
 }
 
 export function DashboardPage() {
-  return <SignedOutTiles showJoin />;
+  const session = useSession();
+  if (session.isPending) return <PageLoading />;
+  if (session.isError)
+    return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;
+  if (!session.data.user) return <SignedOutTiles showJoin />;
+  return <p>Signed in as {session.data.user.email}.</p>;
 }

@@ -1,0 +1,29 @@
+import { expect, test as base, type Page } from '@playwright/test';
+
+let counter = 0;
+export function uniqueEmail(prefix = 'owner'): string {
+  counter += 1;
+  return `${prefix}.${Date.now()}.${process.pid}.${counter}@example.com`;
+}
+
+export const password = 'correct horse battery staple';
+
+/** Joins through the form, as a person would, and waits for the signed-in navbar. */
+export async function joinThroughForm(page: Page, email = uniqueEmail()): Promise<string> {
+  await page.goto('/join');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByText(email)).toBeVisible();
+  return email;
+}
+
+/** Joins through the API (the page's own cookie jar), for tests about something else. */
+export async function joinThroughApi(page: Page, email = uniqueEmail()): Promise<string> {
+  const response = await page.request.post('/api/auth/join', { data: { email, password } });
+  expect(response.status()).toBe(201);
+  return email;
+}
+
+export const test = base;
+export { expect };

@@ -1,0 +1,42 @@
+import { useId, type InputHTMLAttributes } from 'react';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+
+interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
+  label: string;
+  registration: UseFormRegisterReturn;
+  error?: FieldError | undefined;
+  /** The invalid style shows once the field has been touched (or the form submitted). */
+  showError: boolean;
+}
+
+export function FormField({
+  label,
+  registration,
+  error,
+  showError,
+  className,
+  ...input
+}: FormFieldProps) {
+  const id = useId();
+  const invalid = showError && error !== undefined;
+  return (
+    <div className={className ?? 'mb-3'}>
+      <label htmlFor={id} className="form-label">
+        {label}
+      </label>
+      <input
+        id={id}
+        className={`form-control${invalid ? ' is-invalid' : ''}`}
+        aria-invalid={invalid}
+        aria-describedby={invalid ? `${id}-error` : undefined}
+        {...input}
+        {...registration}
+      />
+      {invalid && (
+        <div id={`${id}-error`} className="invalid-feedback">
+          {error.message}
+        </div>
+      )}
+    </div>
+  );
+}

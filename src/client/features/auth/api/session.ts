@@ -1,0 +1,18 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { sessionResponseSchema, type SessionResponse } from '../../../../shared/schemas/auth.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const sessionQueryKey = ['session'] as const;
+
+export const sessionQuery = queryOptions({
+  queryKey: sessionQueryKey,
+  queryFn: ({ signal }) =>
+    apiRequest('GET', '/api/auth/session', { schema: sessionResponseSchema, signal }),
+  staleTime: 5 * 60_000,
+});
+
+export function useSession() {
+  return useQuery(sessionQuery);
+}
+
+export type { SessionResponse };

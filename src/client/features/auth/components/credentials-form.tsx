@@ -1,0 +1,91 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { joinBodySchema, loginBodySchema } from '../../../../shared/schemas/auth.ts';
+import { FormField } from '../../../components/form-field.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+
+interface Credentials {
+  email: string;
+  password: string;
+}
+
+interface CredentialsFormProps {
+  title: string;
+  schema: typeof loginBodySchema | typeof joinBodySchema;
+  passwordAutoComplete: 'current-password' | 'new-password';
+  onSubmit: (credentials: Credentials) => Promise<unknown>;
+}
+
+/** The Join and Login form: e-mail, password, Submit; the server's error shown in the form. */
+export function CredentialsForm({
+  title,
+  schema,
+  passwordAutoComplete,
+  onSubmit,
+}: CredentialsFormProps) {
+  const [serverError, setServerError] = useState<string | null>(null);
+  const {
+    register,
+    handleSubmit,
+    setError,
+    formState: { errors, touchedFields, isSubmitted, isSubmitting },
+  } = useForm<Credentials>({
+    resolver: zodResolver(schema),
+    mode: 'onTouched',
+    defaultValues: { email: '', password: '' },
+  });
+
+  const submit = handleSubmit(async (credentials) => {
+    setServerError(null);
+    try {
+      await onSubmit(credentials);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setServerError(error.message);
+      for (const [name, message] of Object.entries(error.fields)) {
+        if (name === 'email' || name === 'password') setError(name, { type: 'server', message });
+      }
+    }
+  });
+
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-sm-10 col-md-7 col-lg-5">
+        <div className="card">
+          <div className="card-header">
+            <h1 className="h5 mb-0">{title}</h1>
+          </div>
+          <div className="card-body">
+            <form noValidate onSubmit={(event) => void submit(event)}>
+              {serverError && (
+                <div className="alert alert-danger py-2" role="alert">
+                  {serverError}
+                </div>
+              )}
+              <FormField
+                label="Email"
+                type="email"
+                autoComplete="username"
+                registration={register('email')}
+                error={errors.email}
+                showError={isSubmitted || touchedFields.email === true}
+              />
+              <FormField
+                label="Password"
+                type="password"
+                autoComplete={passwordAutoComplete}
+                registration={register('password')}
+                error={errors.password}
+                showError={isSubmitted || touchedFields.password === true}
+              />
+              <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
+                Submit
+              </button>
+            </form>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,120 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { SessionUser } from '../../../shared/schemas/auth.ts';
+import type { UsersTable } from './auth.table.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Folds an e-mail for comparison: Ann@Example.com and ann@example.com are one account. */
+export function emailKey(email: string): string {
+  return email.trim().normalize('NFC').toLowerCase();
+}
+
+export function toSessionUser(row: Pick<UsersTable, 'id' | 'email' | 'is_admin'>): SessionUser {
+  return { id: row.id, email: row.email, isAdmin: row.is_admin === 1 };
+}
+
+export async function findUserByEmail(db: Executor, email: string) {
+  return db
+    .selectFrom('users')
+    .selectAll()
+    .where('email_key', '=', emailKey(email))
+    .executeTakeFirst();
+}
+
+export async function hasAnyUser(db: Executor): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertUser(
+  db: Executor,
+  user: { id: string; email: string; passwordHash: string; isAdmin: boolean; now: number },
+): Promise<void> {
+  await db
+    .insertInto('users')
+    .values({
+      id: user.id,
+      email: user.email.trim(),
+      email_key: emailKey(user.email),
+      password_hash: user.passwordHash,
+      is_admin: user.isAdmin ? 1 : 0,
+      created_at: user.now,
+    })
+    .execute();
+}
+
+export async function updatePasswordHash(
+  db: Executor,
+  userId: string,
+  passwordHash: string,
+): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ password_hash: passwordHash })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function insertSession(
+  db: Executor,
+  tokenHash: string,
+  userId: string,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('sessions')
+    .values({ token_hash: tokenHash, user_id: userId, created_at: now, last_seen_at: now })
+    .execute();
+}
+
+export async function findSessionWithUser(db: Executor, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .select([
+      'sessions.token_hash',
+      'sessions.created_at',
+      'sessions.last_seen_at',
+      'users.id',
+      'users.email',
+      'users.is_admin',
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function touchSession(db: Executor, tokenHash: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ last_seen_at: now })
+    .where('token_hash', '=', tokenHash)
+    .execute();
+}
+
+export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {
+  await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
+}
+
+export async function findThrottle(db: Executor, keys: string[]) {
+  return db.selectFrom('login_throttle').selectAll().where('key', 'in', keys).execute();
+}
+
+export async function upsertThrottle(
+  db: Executor,
+  row: { key: string; failures: number; windowStartedAt: number },
+): Promise<void> {
+  await db
+    .insertInto('login_throttle')
+    .values({ key: row.key, failures: row.failures, window_started_at: row.windowStartedAt })
+    .onConflict((conflict) =>
+      conflict
+        .column('key')
+        .doUpdateSet({ failures: row.failures, window_started_at: row.windowStartedAt }),
+    )
+    .execute();
+}
+
+export async function deleteThrottle(db: Executor, key: string): Promise<void> {
+  await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+}

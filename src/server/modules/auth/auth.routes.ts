@@ -1,0 +1,141 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { z } from 'zod/mini';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  joinBodySchema,
+  loginBodySchema,
+  sessionResponseSchema,
+  sessionUserSchema,
+} from '../../../shared/schemas/auth.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import {
+  deleteSession,
+  emailKey,
+  findUserByEmail,
+  hasAnyUser,
+  insertUser,
+  toSessionUser,
+  updatePasswordHash,
+} from './auth.repository.ts';
+import {
+  hashForUnknownUser,
+  hashPassword,
+  isCommonPassword,
+  needsRehash,
+  verifyPassword,
+} from './password.ts';
+import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
+import {
+  assertLoginAllowed,
+  clearLoginFailures,
+  recordLoginFailure,
+  throttleKeys,
+} from './throttle.ts';
+
+const userResponse = z.object({ user: sessionUserSchema });
+
+const invalidCredentials = () =>
+  new AppError(401, 'invalid_credentials', 'Invalid email or password');
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+
+  app.get(
+    '/auth/session',
+    { schema: { response: { 200: sessionResponseSchema } } },
+    async (request) => {
+      const session = await readSession(request);
+      return { user: session?.user ?? null };
+    },
+  );
+
+  app.post(
+    '/auth/join',
+    { schema: { body: joinBodySchema, response: { 201: userResponse } } },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      if (isCommonPassword(password)) {
+        throw new AppError(400, 'validation', 'Invalid password', {
+          fields: { password: 'is one of the most common passwords; choose another' },
+        });
+      }
+      const passwordHash = await hashPassword(password);
+      const createAccount = (mayBeAdmin: boolean) =>
+        db.transaction().execute(async (trx) => {
+          if (await findUserByEmail(trx, email)) throw emailTaken();
+          const now = Date.now();
+          const user = {
+            id: newId(),
+            email: email.trim(),
+            passwordHash,
+            isAdmin: mayBeAdmin && !(await hasAnyUser(trx)),
+            now,
+          };
+          await insertUser(trx, user);
+          const token = await startSession(trx, user.id, now);
+          return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
+        });
+      let created: Awaited<ReturnType<typeof createAccount>>;
+      try {
+        created = await createAccount(true);
+      } catch (error) {
+        if (isUniqueViolation(error, 'email_key')) throw emailTaken();
+        // Two first sign-ups at once: only one may become the administrator.
+        if (
+          !isUniqueViolation(error, 'is_admin') &&
+          !isUniqueViolation(error, 'users_single_admin')
+        )
+          throw error;
+        created = await createAccount(false);
+      }
+      const previous = await readSession(request);
+      if (previous) await deleteSession(db, previous.tokenHash);
+      setSessionCookie(request, reply, created.token);
+      return reply.status(201).send({ user: created.user });
+    },
+  );
+
+  app.post(
+    '/auth/login',
+    { schema: { body: loginBodySchema, response: { 200: userResponse } } },
+    async (request, reply) => {
+      const { email, password } = request.body;
+      const keys = throttleKeys(emailKey(email), request.ip);
+      await assertLoginAllowed(db, keys, Date.now());
+      const user = await findUserByEmail(db, email);
+      // An unknown e-mail costs the same hashing work as a wrong password, and gets the same answer.
+      const matches = await verifyPassword(
+        password,
+        user?.password_hash ?? (await hashForUnknownUser()),
+      );
+      if (!user || !matches) {
+        const delayMs = await recordLoginFailure(db, keys, Date.now());
+        if (delayMs > 0) await sleep(delayMs);
+        throw invalidCredentials();
+      }
+      await clearLoginFailures(db, keys.account);
+      if (needsRehash(user.password_hash))
+        await updatePasswordHash(db, user.id, await hashPassword(password));
+      const previous = await readSession(request);
+      if (previous) await deleteSession(db, previous.tokenHash);
+      const token = await startSession(db, user.id, Date.now());
+      setSessionCookie(request, reply, token);
+      return reply.status(200).send({ user: toSessionUser(user) });
+    },
+  );
+
+  app.post('/auth/logout', async (request, reply) => {
+    const session = await readSession(request);
+    if (session) await deleteSession(db, session.tokenHash);
+    clearSessionCookie(request, reply);
+    return reply.status(204).send();
+  });
+};
+
+function emailTaken(): AppError {
+  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
+    fields: { email: 'is already registered' },
+  });
+}

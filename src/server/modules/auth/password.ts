@@ -1,0 +1,83 @@
+import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { promisify } from 'node:util';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import { passwordMinLength } from '../../../shared/schemas/auth.ts';
+
+const argon2Async = promisify(argon2);
+
+/** At least OWASP's argon2id minimum: 19 MiB, 2 passes, one lane. Raise here; old hashes upgrade at login. */
+export const currentParams = { memory: 19_456, passes: 2, parallelism: 1 } as const;
+
+type Params = { memory: number; passes: number; parallelism: number };
+
+const tagLength = 32;
+const saltLength = 16;
+
+/** The same password typed on two devices may arrive composed or decomposed. */
+const normalize = (password: string) => password.normalize('NFC');
+
+async function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
+  return argon2Async('argon2id', {
+    message: normalize(password),
+    nonce: salt,
+    parallelism: params.parallelism,
+    memory: params.memory,
+    passes: params.passes,
+    tagLength,
+  });
+}
+
+/** A PHC string: the parameters travel with the hash, so they can be raised later. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(saltLength);
+  const hash = await derive(password, salt, currentParams);
+  const { memory, passes, parallelism } = currentParams;
+  return `$argon2id$v=19$m=${memory},t=${passes},p=${parallelism}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
+}
+
+function parseHash(stored: string): { params: Params; salt: Buffer; hash: Buffer } | null {
+  const match = /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$([\w-]+)\$([\w-]+)$/.exec(stored);
+  if (!match) return null;
+  const [, memory, passes, parallelism, salt, hash] = match;
+  return {
+    params: { memory: Number(memory), passes: Number(passes), parallelism: Number(parallelism) },
+    salt: Buffer.from(salt ?? '', 'base64url'),
+    hash: Buffer.from(hash ?? '', 'base64url'),
+  };
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const parsed = parseHash(stored);
+  if (!parsed) return false;
+  const candidate = await derive(password, parsed.salt, parsed.params);
+  return candidate.length === parsed.hash.length && timingSafeEqual(candidate, parsed.hash);
+}
+
+export function needsRehash(stored: string): boolean {
+  const parsed = parseHash(stored);
+  if (!parsed) return true;
+  const { memory, passes, parallelism } = parsed.params;
+  return (
+    memory < currentParams.memory ||
+    passes < currentParams.passes ||
+    parallelism !== currentParams.parallelism
+  );
+}
+
+let dummyHash: Promise<string> | null = null;
+/** Verifying against this when the e-mail is unknown makes both failures take the same time. */
+export function hashForUnknownUser(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
+  return dummyHash;
+}
+
+let commonPasswords: Set<string> | null = null;
+/** The most common passwords, from zxcvbn-ts's list (tens of thousands, taken from real leaks). */
+export function isCommonPassword(password: string): boolean {
+  commonPasswords ??= new Set(
+    dictionary['passwords-common']
+      .filter((word) => word.length >= passwordMinLength)
+      .map((word) => word.toLowerCase()),
+  );
+  return commonPasswords.has(normalize(password).toLowerCase());
+}

@@ -1,0 +1,101 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { SessionUser } from '../../../shared/schemas/auth.ts';
+import { unauthenticated } from '../../errors.ts';
+import {
+  deleteSession,
+  findSessionWithUser,
+  insertSession,
+  toSessionUser,
+  touchSession,
+} from './auth.repository.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+
+export const sessionCookieName = 'balance_session';
+
+/** Writing last_seen_at on every request would turn each read into a write; once a minute is enough. */
+const touchIntervalMs = 60_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by requireUser for protected routes. */
+    user: SessionUser | null;
+  }
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Starts a session: 256 random bits in the cookie, only their hash in the database. */
+export async function startSession(
+  db: Kysely<Database> | Transaction<Database>,
+  userId: string,
+  now: number,
+): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await insertSession(db, hashToken(token), userId, now);
+  return token;
+}
+
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+): void {
+  // No maxAge or expires: the cookie ends with the browser; the server enforces the time limits.
+  void reply.setCookie(sessionCookieName, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  void reply.clearCookie(sessionCookieName, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+  });
+}
+
+function sessionToken(request: FastifyRequest): string | null {
+  const token = request.cookies[sessionCookieName];
+  // Our tokens are 43 base64url characters; anything else cannot be one and needs no query.
+  return token && /^[\w-]{43}$/.test(token) ? token : null;
+}
+
+/** The signed-in user of this request, or null; ends a session past its idle or absolute limit. */
+export async function readSession(
+  request: FastifyRequest,
+): Promise<{ user: SessionUser; tokenHash: string } | null> {
+  const token = sessionToken(request);
+  if (!token) return null;
+  const { db, config } = request.server;
+  const tokenHash = hashToken(token);
+  const row = await findSessionWithUser(db.kysely, tokenHash);
+  if (!row) return null;
+  const now = Date.now();
+  if (now - row.last_seen_at > config.sessionIdleMs || now - row.created_at > config.sessionMaxMs) {
+    await deleteSession(db.kysely, tokenHash);
+    return null;
+  }
+  if (now - row.last_seen_at > touchIntervalMs) await touchSession(db.kysely, tokenHash, now);
+  return { user: toSessionUser(row), tokenHash };
+}
+
+/** preHandler for every protected route: 401 without a live session. */
+export async function requireUser(request: FastifyRequest): Promise<void> {
+  const session = await readSession(request);
+  if (!session) throw unauthenticated();
+  request.user = session.user;
+}
+
+/** The user set by requireUser; a route that calls this without the guard is a programming error. */
+export function currentUser(request: FastifyRequest): SessionUser {
+  if (!request.user) throw new Error('currentUser() called on a route without requireUser');
+  return request.user;
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod/mini';
+
+/**
+ * One @ between a dotted local part and a dotted domain of at least two labels. Letters,
+ * digits and the characters real addresses use (. _ % + - ') are accepted (DECISIONS.md row 9).
+ */
+export const emailPattern =
+  /^[A-Za-z0-9_%+'-]+(?:\.[A-Za-z0-9_%+'-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
+
+export const emailMaxLength = 254;
+
+export const emailField = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'email required'),
+    z.maxLength(emailMaxLength, `must be at most ${emailMaxLength} characters`),
+    z.regex(emailPattern, 'enter valid email'),
+  );
+
+export const passwordMinLength = 8;
+export const passwordMaxLength = 256;
+
+/** Characters as a person counts them: code points, so "é" or "🙂" is one. */
+export const passwordLength = (password: string) => [...password].length;
+
+const passwordRequired = z.string().check(z.minLength(1, 'password required'));
+
+export const loginBodySchema = z.object({
+  email: emailField,
+  password: passwordRequired.check(
+    z.refine(
+      (value) => passwordLength(value) <= passwordMaxLength,
+      `must be at most ${passwordMaxLength} characters`,
+    ),
+  ),
+});
+
+export const joinBodySchema = z.object({
+  email: emailField,
+  password: passwordRequired.check(
+    z.refine(
+      (value) => passwordLength(value) >= passwordMinLength,
+      `must be at least ${passwordMinLength} characters`,
+    ),
+    z.refine(
+      (value) => passwordLength(value) <= passwordMaxLength,
+      `must be at most ${passwordMaxLength} characters`,
+    ),
+  ),
+});
+
+export type LoginBody = z.infer<typeof loginBodySchema>;
+export type JoinBody = z.infer<typeof joinBodySchema>;
+
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+});
+
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+
+export const sessionResponseSchema = z.object({ user: z.nullable(sessionUserSchema) });
+export type SessionResponse = z.infer<typeof sessionResponseSchema>;
