@@ -1,16 +1,8 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from './scripts/browser.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
-// A fresh database for every run: the tests make their own users and clean up after them.
-const databaseFile = path.join(
-  mkdtempSync(path.join(os.tmpdir(), 'balance-e2e-')),
-  'balance.sqlite',
-);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -35,10 +27,11 @@ export default defineConfig({
     { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/ },
   ],
   webServer: {
-    command: 'node src/server/main.ts',
+    // The real server on a fresh database for every run; every test makes its own users.
+    command: 'node scripts/e2e-server.ts',
     url: `${baseURL}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseFile, LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
   },
 });

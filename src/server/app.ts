@@ -15,7 +15,9 @@ import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
+import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { settingsRoutes } from './modules/settings/settings.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -148,6 +150,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     async (api) => {
       await api.register(healthRoutes);
       await api.register(authRoutes);
+      await api.register(clientsRoutes);
+      await api.register(settingsRoutes);
     },
     { prefix: '/api' },
   );

@@ -1,21 +1,23 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { FlashBar, useFlash } from '../components/flash.tsx';
 import { Navbar } from '../components/navbar.tsx';
 import { useLogout } from '../features/auth/api/logout.ts';
 import { sessionQueryKey, useSession, type SessionResponse } from '../features/auth/api/session.ts';
+import { usePublicSettings } from '../features/settings/api/settings.ts';
 import { onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
 
 export function Layout() {
   const session = useSession();
+  const publicSettings = usePublicSettings();
   const logout = useLogout();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const showFlash = useFlash();
 
-  // A session that ends while the app is open (idle limit, logout elsewhere): back to /login.
+  // A call answered 401 while we thought we were signed in: the session ended on the server.
   useEffect(
     () =>
       onUnauthenticated(() => {
@@ -25,21 +27,42 @@ export function Layout() {
           predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
         });
         queryClient.setQueryData(sessionQueryKey, { user: null });
-        showFlash('Your session has ended. Please log in again.', 'danger');
         void navigate(loginPathFor(window.location), { replace: true });
       }),
-    [queryClient, showFlash, navigate],
+    [queryClient, navigate],
   );
 
-  const onLogout = () =>
+  // However the app learns that the session is gone, the user is told, unless they logged out.
+  const userId = session.data?.user?.id ?? null;
+  const previousUserId = useRef<string | null>(null);
+  const loggingOut = useRef(false);
+  useEffect(() => {
+    if (previousUserId.current !== null && userId === null && !loggingOut.current) {
+      showFlash('Your session has ended. Please log in again.', 'danger');
+    }
+    previousUserId.current = userId;
+    loggingOut.current = false;
+  }, [userId, showFlash]);
+
+  const onLogout = () => {
+    loggingOut.current = true;
     logout.mutate(undefined, {
       onSuccess: () => void navigate('/'),
-      onError: () => showFlash('Logout failed', 'danger'),
+      onError: () => {
+        loggingOut.current = false;
+        showFlash('Logout failed', 'danger');
+      },
     });
+  };
 
   return (
     <>
-      <Navbar email={session.data?.user?.email ?? null} showJoin onLogout={onLogout} />
+      <Navbar
+        email={session.data?.user?.email ?? null}
+        // Until the switch is known, Join stays hidden rather than flashing in and out.
+        showJoin={publicSettings.data?.allowRegistration ?? false}
+        onLogout={onLogout}
+      />
       <FlashBar />
       <main className="container py-4">
         <Outlet />

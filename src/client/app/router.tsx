@@ -20,7 +20,26 @@ export const routes: RouteObject[] = [
       },
       {
         element: <RequireAuth />,
-        children: [],
+        children: [
+          {
+            path: 'client/add',
+            lazy: async () => ({
+              Component: (await import('./routes/client-add.tsx')).ClientAddPage,
+            }),
+          },
+          {
+            path: 'client/edit/:id',
+            lazy: async () => ({
+              Component: (await import('./routes/client-edit.tsx')).ClientEditPage,
+            }),
+          },
+          {
+            path: 'client/:id',
+            lazy: async () => ({
+              Component: (await import('./routes/client-details.tsx')).ClientDetailsPage,
+            }),
+          },
+        ],
       },
       { path: '*', element: <NotFoundPage /> },
     ],

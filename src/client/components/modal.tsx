@@ -37,6 +37,25 @@ export function Modal({ open, title, onClose, children, actions }: ModalProps) {
         // A click on the dialog element itself, not its content, is a click on the backdrop.
         if (event.target === event.currentTarget) onClose();
       }}
+      onKeyDown={(event) => {
+        // The page behind is inert, but Tab past the last button would leave for the browser's own UI.
+        if (event.key !== 'Tab') return;
+        const focusable = Array.from(
+          event.currentTarget.querySelectorAll<HTMLElement>(
+            'button:not([disabled]), a[href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])',
+          ),
+        );
+        const first = focusable[0];
+        const last = focusable[focusable.length - 1];
+        if (!first || !last) return;
+        if (event.shiftKey && document.activeElement === first) {
+          event.preventDefault();
+          last.focus();
+        } else if (!event.shiftKey && document.activeElement === last) {
+          event.preventDefault();
+          first.focus();
+        }
+      }}
     >
       <div className="app-modal-content">
         <h2 id={titleId} className="h6 mb-2">

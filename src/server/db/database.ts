@@ -2,9 +2,11 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
+import type { ClientTables } from '../modules/clients/clients.table.ts';
+import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import { openSqlite } from './sqlite.ts';
 
-export type Database = AccountTables;
+export type Database = AccountTables & ClientTables & SettingsTables;
 
 export type Dialect = DatabaseConfig['dialect'];
 

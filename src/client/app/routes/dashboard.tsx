@@ -1,5 +1,7 @@
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { useSession } from '../../features/auth/api/session.ts';
+import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
@@ -27,11 +29,22 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
   );
 }
 
+// The signed-in dashboard loads on demand: a visitor's first page stays small.
+const ClientDashboard = lazy(async () => ({
+  default: (await import('../../features/clients/components/client-dashboard.tsx')).ClientDashboard,
+}));
+
 export function DashboardPage() {
   const session = useSession();
+  const publicSettings = usePublicSettings();
   if (session.isPending) return <PageLoading />;
   if (session.isError)
     return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;
-  if (!session.data.user) return <SignedOutTiles showJoin />;
-  return <p>Signed in as {session.data.user.email}.</p>;
+  if (!session.data.user)
+    return <SignedOutTiles showJoin={publicSettings.data?.allowRegistration ?? false} />;
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <ClientDashboard />
+    </Suspense>
+  );
 }

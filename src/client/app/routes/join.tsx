@@ -1,7 +1,9 @@
-import { Navigate, useLocation, useNavigate } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { joinBodySchema } from '../../../shared/schemas/auth.ts';
 import { useSession } from '../../features/auth/api/session.ts';
 import { useJoin } from '../../features/auth/api/sign-in.ts';
+import { usePublicSettings } from '../../features/settings/api/settings.ts';
+import { PageLoading } from '../../components/page-status.tsx';
 import { CredentialsForm } from '../../features/auth/components/credentials-form.tsx';
 import { safeNextPath } from '../../lib/next-path.ts';
 
@@ -10,9 +12,20 @@ export function JoinPage() {
   const navigate = useNavigate();
   const session = useSession();
   const join = useJoin();
+  const publicSettings = usePublicSettings();
   const next = safeNextPath(location.search);
 
   if (session.data?.user && !join.isPending) return <Navigate to={next} replace />;
+  if (publicSettings.isPending) return <PageLoading />;
+  if (publicSettings.data?.allowRegistration === false) {
+    return (
+      <div className="text-center py-5">
+        <h1 className="h4">Registration is closed</h1>
+        <p className="text-body-secondary">Ask the administrator of this Balance for an account.</p>
+        <Link to="/login">Log in</Link>
+      </div>
+    );
+  }
   return (
     <CredentialsForm
       title="Join"

@@ -8,6 +8,7 @@ import {
   sessionUserSchema,
 } from '../../../shared/schemas/auth.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
+import { readAllowRegistration } from '../settings/settings.repository.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import {
@@ -56,6 +57,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: joinBodySchema, response: { 201: userResponse } } },
     async (request, reply) => {
       const { email, password } = request.body;
+      if (!(await readAllowRegistration(db))) {
+        throw new AppError(403, 'registration_closed', 'Registration is closed');
+      }
       if (isCommonPassword(password)) {
         throw new AppError(400, 'validation', 'Invalid password', {
           fields: { password: 'is one of the most common passwords; choose another' },

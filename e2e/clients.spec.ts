@@ -1,0 +1,332 @@
+import type { Page } from '@playwright/test';
+import { expect, joinThroughApi, joinThroughForm, password, test } from './fixtures.ts';
+
+interface NewClient {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+  balance: string;
+  currency: 'KRW' | 'USD' | 'CAD' | 'RM';
+}
+
+const ada: NewClient = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada+billing@analytical-engines.co.uk',
+  phone: '+44 20 7946 0018',
+  balance: '1,234.5',
+  currency: 'USD',
+};
+
+async function fillClientForm(page: Page, client: Partial<NewClient>) {
+  const fields: [keyof NewClient, string][] = [
+    ['firstName', 'First name'],
+    ['lastName', 'Last name'],
+    ['email', 'Email'],
+    ['phone', 'Phone'],
+  ];
+  for (const [key, label] of fields) {
+    const value = client[key];
+    if (value !== undefined) await page.getByLabel(label).fill(value);
+  }
+  if (client.currency) await page.getByLabel('Currency').selectOption({ label: client.currency });
+  if (client.balance !== undefined) await page.getByLabel('Balance').fill(client.balance);
+}
+
+async function addClient(page: Page, client: NewClient) {
+  await page.goto('/');
+  await page.getByRole('link', { name: 'New' }).click();
+  await fillClientForm(page, client);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('New Client Added')).toBeVisible();
+  await expect(page).toHaveURL('/');
+}
+
+const flash = (page: Page, text: string) => page.locator('.flash-bar').getByText(text);
+
+test.describe('the client life cycle', () => {
+  test('add, read, change the balance, edit and delete, with the messages of the specification', async ({
+    page,
+  }) => {
+    await joinThroughForm(page);
+    await expect(page.getByText('No client added')).toBeVisible();
+    const newButton = page.getByRole('link', { name: 'New' });
+    await expect(newButton).toHaveClass(/btn-success/);
+    await newButton.click();
+    await expect(page).toHaveURL('/client/add');
+    await expect(page.getByRole('heading', { name: 'Add Client' })).toBeVisible();
+    await expect(page.getByLabel('Balance')).toHaveAttribute('placeholder', '0');
+    await fillClientForm(page, ada);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(page, 'New Client Added')).toHaveClass(/bg-success/);
+    await expect(page).toHaveURL('/');
+
+    const row = page.getByRole('row', { name: /Ada Lovelace/ });
+    await expect(row).toContainText('ada+billing@analytical-engines.co.uk');
+    await expect(row).toContainText('$1,234.50');
+    await expect(page.getByRole('heading', { name: /Total Owed:/ })).toHaveText(
+      'Total Owed: $1,234.50',
+    );
+
+    await row.getByRole('link', { name: 'Details' }).click();
+    await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+    await expect(page.getByText(/^client id: [\w-]{22}$/)).toBeVisible();
+    await expect(
+      page.getByText('Contact Email: ada+billing@analytical-engines.co.uk'),
+    ).toBeVisible();
+    await expect(page.getByText('Contact Phone: +44 20 7946 0018')).toBeVisible();
+    const balance = page.getByTestId('client-balance');
+    await expect(balance).toHaveText('$1,234.50');
+    await expect(balance).toHaveCSS('color', 'rgb(220, 53, 69)');
+    await expect(page.getByText('Added with a balance of $1,234.50')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Edit balance' }).click();
+    await page.getByLabel('New balance').fill('-20');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(flash(page, 'Client Updated')).toBeVisible();
+    await expect(page).toHaveURL('/');
+    await expect(row).toContainText('-$20.00');
+
+    await row.getByRole('link', { name: 'Details' }).click();
+    await expect(balance).toHaveText('-$20.00');
+    await expect(balance).toHaveCSS('color', 'rgb(25, 135, 84)');
+    await expect(page.getByText('Balance changed from $1,234.50 to -$20.00')).toBeVisible();
+
+    await page.getByRole('link', { name: 'Edit' }).click();
+    await expect(page.getByRole('heading', { name: 'Edit Client' })).toBeVisible();
+    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel('Balance')).toHaveValue('-20.00');
+    await page.getByLabel('First name').fill('Augusta');
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(page, 'Client Updated')).toBeVisible();
+    await expect(page).toHaveURL('/');
+    await page
+      .getByRole('row', { name: /Augusta Lovelace/ })
+      .getByRole('link', { name: 'Details' })
+      .click();
+    await expect(page.getByText('Edited: First name “Ada” → “Augusta”')).toBeVisible();
+
+    // The modal closes with its Close button, with Esc and with the backdrop, and keeps the client.
+    const dialog = page.getByRole('dialog', { name: 'Delete client?' });
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toBeVisible();
+    const box = await dialog.boundingBox();
+    expect(box && [Math.round(box.width), Math.round(box.height)]).toEqual([300, 200]);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await page.mouse.click(5, 5);
+    await expect(dialog).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Augusta Lovelace' })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Delete' }).click();
+    // Focus stays inside while it is open.
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('Tab');
+      expect(await dialog.evaluate((node) => node.contains(document.activeElement))).toBe(true);
+    }
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(flash(page, 'Client Deleted')).toBeVisible();
+    await expect(page).toHaveURL('/');
+    await expect(page.getByText('No client added')).toBeVisible();
+    // The flash is gone after 3 seconds.
+    await expect(flash(page, 'Client Deleted')).toBeHidden({ timeout: 4500 });
+  });
+
+  test('every validation message shows once a field is touched, and nothing is sent while invalid', async ({
+    page,
+  }) => {
+    await joinThroughApi(page);
+    await page.goto('/client/add');
+    const requests: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().includes('/api/clients'))
+        requests.push(request.url());
+    });
+    for (const label of ['First name', 'Last name', 'Email', 'Phone']) {
+      await page.getByLabel(label).focus();
+      await page.getByLabel(label).blur();
+    }
+    await expect(page.getByText('first name required')).toBeVisible();
+    await expect(page.getByText('last name required')).toBeVisible();
+    await expect(page.getByText('email required')).toBeVisible();
+    await expect(page.getByText('phone required')).toBeVisible();
+    await expect(page.getByLabel('First name')).toHaveClass(/is-invalid/);
+
+    await fillClientForm(page, {
+      firstName: 'A',
+      lastName: 'B',
+      email: 'a@b',
+      phone: '12345',
+      balance: '1.234',
+    });
+    await page.getByLabel('Balance').blur();
+    await expect(page.getByText('must be at least 2 characters')).toHaveCount(2);
+    await expect(page.getByText('enter valid email')).toBeVisible();
+    await expect(page.getByText('enter valid phone')).toBeVisible();
+    await expect(page.getByText('at most 2 decimal places')).toBeVisible();
+    await page.getByLabel('Currency').selectOption({ label: 'KRW' });
+    await page.getByLabel('Balance').fill('12.5');
+    await page.getByLabel('Balance').blur();
+    await expect(page.getByText('KRW has no decimal places')).toBeVisible();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page).toHaveURL('/client/add');
+    expect(requests).toEqual([]);
+  });
+
+  test('Total Owed shows one exact total per currency, never adding currencies together', async ({
+    page,
+  }) => {
+    await joinThroughApi(page);
+    await addClient(page, { ...ada, balance: '1,234.50' });
+    await addClient(page, { ...ada, firstName: 'Bob', balance: '20', currency: 'USD' });
+    await addClient(page, { ...ada, firstName: 'Min', balance: '3,000,000', currency: 'KRW' });
+    await addClient(page, { ...ada, firstName: 'Siti', balance: '50', currency: 'RM' });
+    await addClient(page, { ...ada, firstName: 'Chloe', balance: '', currency: 'CAD' });
+    // Hand sums: USD 1,234.50 + 20 = 1,254.50; KRW 3,000,000; RM 50.00; CAD 0.
+    await expect(page.getByRole('heading', { name: /Total Owed:/ })).toHaveText(
+      'Total Owed: ₩3,000,000 · $1,254.50 · CA$0.00 · RM 50.00',
+    );
+    await expect(page.getByRole('row', { name: /Siti/ })).toContainText('RM 50.00');
+    await expect(page.getByRole('row', { name: /Chloe/ })).toContainText('CA$0.00');
+  });
+
+  test('a failed add says "Adding Failed" and the form keeps what was typed', async ({ page }) => {
+    await joinThroughApi(page);
+    await page.goto('/client/add');
+    await fillClientForm(page, ada);
+    await page.route('**/api/clients', (route) =>
+      route.request().method() === 'POST' ? route.abort() : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(page, 'Adding Failed')).toHaveClass(/bg-danger/);
+    await expect(page).toHaveURL('/client/add');
+    await expect(page.getByLabel('First name')).toHaveValue('Ada');
+    await expect(page.getByLabel('Balance')).toHaveValue('1,234.5');
+  });
+});
+
+test.describe('ownership', () => {
+  test("a second owner gets nothing of the first one's clients, in the address bar or through the API", async ({
+    browser,
+  }) => {
+    const first = await browser.newPage();
+    await joinThroughApi(first);
+    await addClient(first, ada);
+    await first
+      .getByRole('row', { name: /Ada Lovelace/ })
+      .getByRole('link', { name: 'Details' })
+      .click();
+    await expect(first).toHaveURL(/\/client\/[\w-]{22}$/);
+    const id = first.url().split('/client/')[1] ?? '';
+    expect(id).toMatch(/^[\w-]{22}$/);
+
+    const second = await browser.newPage();
+    await joinThroughApi(second);
+    await second.goto('/');
+    await expect(second.getByText('No client added')).toBeVisible();
+    await second.goto(`/client/${id}`);
+    await expect(second.getByRole('heading', { name: 'Client not found' })).toBeVisible();
+    await second.goto(`/client/edit/${id}`);
+    await expect(second.getByRole('heading', { name: 'Client not found' })).toBeVisible();
+    for (const [method, url] of [
+      ['GET', `/api/clients/${id}`],
+      ['GET', `/api/clients/${id}/history`],
+      ['PATCH', `/api/clients/${id}/balance`],
+      ['DELETE', `/api/clients/${id}`],
+    ] as const) {
+      const response = await second.request.fetch(url, {
+        method,
+        data: method === 'PATCH' ? { balance: 0, version: 1 } : undefined,
+      });
+      expect(response.status(), `${method} ${url}`).toBe(404);
+    }
+    await first.reload();
+    await expect(first.getByTestId('client-balance')).toHaveText('$1,234.50');
+    await first.close();
+    await second.close();
+  });
+});
+
+test.describe('two tabs editing one client', () => {
+  test('the later edit gets a conflict and the current values, and neither edit is lost silently', async ({
+    context,
+  }) => {
+    const tabA = await context.newPage();
+    await joinThroughApi(tabA);
+    await addClient(tabA, ada);
+    await tabA
+      .getByRole('row', { name: /Ada Lovelace/ })
+      .getByRole('link', { name: 'Details' })
+      .click();
+    await expect(tabA).toHaveURL(/\/client\/[\w-]{22}$/);
+    const editUrl = tabA.url().replace('/client/', '/client/edit/');
+    const tabB = await context.newPage();
+    await tabA.goto(editUrl);
+    await tabB.goto(editUrl);
+    await expect(tabB.getByLabel('First name')).toHaveValue('Ada');
+
+    await tabA.getByLabel('First name').fill('Augusta');
+    await tabA.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(tabA, 'Client Updated')).toBeVisible();
+
+    await tabB.getByLabel('Phone').fill('+1 555 010 2030');
+    await tabB.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(tabB, 'Updating Failed')).toBeVisible();
+    await expect(tabB.getByRole('alert').filter({ hasText: 'changed elsewhere' })).toBeVisible();
+    await expect(tabB.getByLabel('First name')).toHaveValue('Augusta');
+    await expect(tabB.getByLabel('Phone')).toHaveValue('+44 20 7946 0018');
+    // Made again on the current values, the change goes through and keeps the other tab's.
+    await tabB.getByLabel('Phone').fill('+1 555 010 2030');
+    await tabB.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(tabB, 'Client Updated')).toBeVisible();
+    await tabB
+      .getByRole('row', { name: /Augusta Lovelace/ })
+      .getByRole('link', { name: 'Details' })
+      .click();
+    await expect(tabB.getByText('Contact Phone: +1 555 010 2030')).toBeVisible();
+  });
+});
+
+test.describe('guarded routes', () => {
+  for (const path of [
+    '/client/add',
+    '/client/edit/AAAAAAAAAAAAAAAAAAAAAA',
+    '/client/AAAAAAAAAAAAAAAAAAAAAA',
+  ]) {
+    test(`${path} sends a visitor to /login and back after login`, async ({ page }) => {
+      const email = await joinThroughApi(page);
+      await page.request.post('/api/auth/logout');
+      await page.goto(path);
+      await expect(page).toHaveURL(`/login?next=${encodeURIComponent(path)}`);
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password').fill(password);
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await expect(page).toHaveURL(path);
+    });
+  }
+
+  test('a session that ends while the app is open leads to /login with a message', async ({
+    page,
+    playwright,
+  }) => {
+    await joinThroughApi(page);
+    await page.goto('/client/add');
+    await expect(page.getByLabel('First name')).toBeVisible();
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'balance_session');
+    // The session ends on the server, as when the idle limit passes or another tab logs out.
+    const elsewhere = await playwright.request.newContext({ baseURL: page.url() });
+    await elsewhere.post('/api/auth/logout', {
+      headers: { cookie: `balance_session=${cookie?.value}` },
+    });
+    await elsewhere.dispose();
+    await fillClientForm(page, ada);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(page).toHaveURL('/login?next=%2Fclient%2Fadd');
+    await expect(flash(page, 'Your session has ended. Please log in again.')).toBeVisible();
+  });
+});

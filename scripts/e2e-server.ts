@@ -1,0 +1,23 @@
+// The server the end-to-end tests talk to: the real one, on a fresh SQLite file that is
+// removed again when the run ends.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const dataDir = mkdtempSync(path.join(os.tmpdir(), 'balance-e2e-'));
+
+const server = spawn(process.execPath, ['src/server/main.ts'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, DATABASE_URL: path.join(dataDir, 'balance.sqlite') },
+});
+
+const stop = (signal: NodeJS.Signals) => server.kill(signal);
+process.once('SIGTERM', stop);
+process.once('SIGINT', stop);
+server.once('exit', (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

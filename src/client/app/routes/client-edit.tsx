@@ -1,0 +1,68 @@
+import { useNavigate, useParams } from 'react-router';
+import { toDecimalText } from '../../../shared/money.ts';
+import type { Client } from '../../../shared/schemas/clients.ts';
+import { useFlash } from '../../components/flash.tsx';
+import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
+import { ApiError } from '../../lib/api-client.ts';
+import { useUpdateClient } from '../../features/clients/api/mutations.ts';
+import { useClient } from '../../features/clients/api/queries.ts';
+import {
+  ClientForm,
+  type ClientFormValues,
+} from '../../features/clients/components/client-form.tsx';
+import { ClientNotFound } from '../../features/clients/components/client-not-found.tsx';
+import { useState } from 'react';
+
+function toFormValues(client: Client): ClientFormValues {
+  return {
+    firstName: client.firstName,
+    lastName: client.lastName,
+    email: client.email,
+    phone: client.phone,
+    currency: client.currency,
+    balance: toDecimalText(client.balance, client.currency),
+  };
+}
+
+export function ClientEditPage() {
+  const id = useParams().id ?? '';
+  const navigate = useNavigate();
+  const showFlash = useFlash();
+  const client = useClient(id);
+  const updateClient = useUpdateClient(id);
+  const [conflict, setConflict] = useState<string | null>(null);
+
+  if (client.isPending) return <PageLoading />;
+  if (client.isError) {
+    if (client.error instanceof ApiError && client.error.status === 404) return <ClientNotFound />;
+    return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
+  }
+  const { version } = client.data;
+
+  return (
+    <ClientForm
+      // A new version (after a conflict) reloads the form with the current values.
+      key={version}
+      title="Edit Client"
+      initialValues={toFormValues(client.data)}
+      notice={
+        conflict && (
+          <div className="alert alert-warning py-2" role="alert">
+            {conflict}
+          </div>
+        )
+      }
+      onSubmit={async (values) => {
+        try {
+          await updateClient.mutateAsync({ ...values, version });
+        } catch (error) {
+          showFlash('Updating Failed', 'danger');
+          if (error instanceof ApiError && error.code === 'conflict') setConflict(error.message);
+          throw error;
+        }
+        showFlash('Client Updated', 'success');
+        await navigate('/');
+      }}
+    />
+  );
+}

@@ -1,0 +1,62 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod/mini';
+import {
+  clientSchema,
+  type BalanceUpdate,
+  type Client,
+  type ClientInput,
+  type ClientUpdate,
+} from '../../../../shared/schemas/clients.ts';
+import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { clientKey, clientsKey } from './queries.ts';
+
+const noContent = z.undefined();
+
+/** Every write is awaited: the caller flashes success only after the server confirmed it. */
+function useClientMutation<Variables>(
+  write: (variables: Variables) => Promise<Client | undefined>,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: write,
+    onSuccess: async (client) => {
+      if (client) queryClient.setQueryData(clientKey(client.id), client);
+      await queryClient.invalidateQueries({ queryKey: clientsKey });
+    },
+    onError: async (error) => {
+      // Changed elsewhere: fetch the current values so the user sees what they would overwrite.
+      if (error instanceof ApiError && error.code === 'conflict')
+        await queryClient.invalidateQueries({ queryKey: clientsKey });
+    },
+  });
+}
+
+export const useAddClient = () =>
+  useClientMutation((body: ClientInput) =>
+    apiRequest('POST', '/api/clients', { body, schema: clientSchema }),
+  );
+
+export const useUpdateClient = (id: string) =>
+  useClientMutation((body: ClientUpdate) =>
+    apiRequest('PUT', `/api/clients/${encodeURIComponent(id)}`, { body, schema: clientSchema }),
+  );
+
+export const useUpdateBalance = (id: string) =>
+  useClientMutation((body: BalanceUpdate) =>
+    apiRequest('PATCH', `/api/clients/${encodeURIComponent(id)}/balance`, {
+      body,
+      schema: clientSchema,
+    }),
+  );
+
+export const useDeleteClient = (id: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () =>
+      apiRequest('DELETE', `/api/clients/${encodeURIComponent(id)}`, { schema: noContent }),
+    onSuccess: async () => {
+      queryClient.removeQueries({ queryKey: clientKey(id) });
+      await queryClient.invalidateQueries({ queryKey: clientsKey });
+    },
+  });
+};

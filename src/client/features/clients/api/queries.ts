@@ -1,0 +1,37 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  clientListSchema,
+  clientSchema,
+  historyListSchema,
+} from '../../../../shared/schemas/clients.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+export const clientsKey = ['clients'] as const;
+export const clientKey = (id: string) => ['clients', 'one', id] as const;
+export const historyKey = (id: string) => ['clients', 'history', id] as const;
+
+export const clientListQuery = queryOptions({
+  queryKey: clientsKey,
+  queryFn: ({ signal }) => apiRequest('GET', '/api/clients', { schema: clientListSchema, signal }),
+});
+
+export const clientQuery = (id: string) =>
+  queryOptions({
+    queryKey: clientKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/api/clients/${encodeURIComponent(id)}`, { schema: clientSchema, signal }),
+  });
+
+export const historyQuery = (id: string) =>
+  queryOptions({
+    queryKey: historyKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/api/clients/${encodeURIComponent(id)}/history`, {
+        schema: historyListSchema,
+        signal,
+      }),
+  });
+
+export const useClientList = () => useQuery(clientListQuery);
+export const useClient = (id: string) => useQuery(clientQuery(id));
+export const useClientHistory = (id: string) => useQuery(historyQuery(id));

@@ -1,0 +1,186 @@
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { formatMoney, parseAmount, toDecimalText } from '../../../../shared/money.ts';
+import type { Client } from '../../../../shared/schemas/clients.ts';
+import { useFlash } from '../../../components/flash.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
+import { useClient, useClientHistory } from '../api/queries.ts';
+import { ClientHistory } from './client-history.tsx';
+import { ClientNotFound } from './client-not-found.tsx';
+
+const isNotFound = (error: Error) => error instanceof ApiError && error.status === 404;
+
+function PencilIcon() {
+  return (
+    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
+      <path d="M12.15.85a1.5 1.5 0 0 1 2.12 0l.88.88a1.5 1.5 0 0 1 0 2.12L5.5 13.5 1.5 14.5l1-4z" />
+    </svg>
+  );
+}
+
+function BalanceEditor({ client, onDone }: { client: Client; onDone: () => void }) {
+  const inputId = useId();
+  const navigate = useNavigate();
+  const showFlash = useFlash();
+  const updateBalance = useUpdateBalance(client.id);
+  const [text, setText] = useState(toDecimalText(client.balance, client.currency));
+  const [error, setError] = useState<string | null>(null);
+
+  const save = async () => {
+    const parsed = parseAmount(text, client.currency);
+    if (!parsed.ok) return setError(parsed.error);
+    setError(null);
+    try {
+      await updateBalance.mutateAsync({ balance: parsed.minor, version: client.version });
+      showFlash('Client Updated', 'success');
+      onDone();
+      await navigate('/');
+    } catch (failure) {
+      showFlash('Updating Failed', 'danger');
+      if (failure instanceof ApiError && failure.code === 'conflict') setError(failure.message);
+      else setError(failure instanceof Error ? failure.message : 'Updating failed');
+    }
+  };
+
+  return (
+    <form
+      className="d-flex flex-wrap gap-2 align-items-start mt-2"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      <div>
+        <label htmlFor={inputId} className="visually-hidden">
+          New balance
+        </label>
+        <input
+          id={inputId}
+          className={`form-control form-control-sm${error ? ' is-invalid' : ''}`}
+          inputMode="decimal"
+          placeholder="0"
+          value={text}
+          onChange={(event) => setText(event.target.value)}
+          aria-invalid={error !== null}
+          aria-describedby={error ? `${inputId}-error` : undefined}
+        />
+        {error && (
+          <div id={`${inputId}-error`} className="invalid-feedback d-block">
+            {error}
+          </div>
+        )}
+      </div>
+      <button type="submit" className="btn btn-sm btn-primary" disabled={updateBalance.isPending}>
+        Update
+      </button>
+    </form>
+  );
+}
+
+export function ClientDetails({ id }: { id: string }) {
+  const navigate = useNavigate();
+  const showFlash = useFlash();
+  const client = useClient(id);
+  const history = useClientHistory(id);
+  const deleteClient = useDeleteClient(id);
+  const [editingBalance, setEditingBalance] = useState(false);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+
+  if (client.isPending) return <PageLoading />;
+  if (client.isError) {
+    if (isNotFound(client.error)) return <ClientNotFound />;
+    return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
+  }
+  const current = client.data;
+  const owes = current.balance > 0;
+
+  const confirmDelete = async () => {
+    try {
+      await deleteClient.mutateAsync();
+      setConfirmingDelete(false);
+      showFlash('Client Deleted', 'success');
+      await navigate('/');
+    } catch {
+      setConfirmingDelete(false);
+      showFlash('Deleting Failed', 'danger');
+    }
+  };
+
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-lg-8">
+        <div className="d-flex justify-content-between align-items-center mb-3">
+          <Link to="/">← Back to dashboard</Link>
+          <div className="d-flex gap-2">
+            <Link to={`/client/edit/${current.id}`} className="btn btn-sm btn-primary">
+              Edit
+            </Link>
+            <button
+              type="button"
+              className="btn btn-sm btn-danger"
+              onClick={() => setConfirmingDelete(true)}
+            >
+              Delete
+            </button>
+          </div>
+        </div>
+        <div className="card">
+          <div className="card-body">
+            <h1 className="h4 card-title">
+              {current.firstName} {current.lastName}
+            </h1>
+            <p className="text-body-secondary small mb-2">client id: {current.id}</p>
+            <div className="d-flex align-items-center gap-2">
+              <span
+                className={`fs-3 ${owes ? 'text-danger' : 'text-success'}`}
+                data-testid="client-balance"
+              >
+                {formatMoney(current.balance, current.currency)}
+              </span>
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-secondary"
+                aria-label="Edit balance"
+                aria-expanded={editingBalance}
+                onClick={() => setEditingBalance((value) => !value)}
+              >
+                <PencilIcon />
+              </button>
+            </div>
+            {editingBalance && (
+              <BalanceEditor client={current} onDone={() => setEditingBalance(false)} />
+            )}
+            <hr />
+            <p className="mb-1">Contact Email: {current.email}</p>
+            <p className="mb-0">Contact Phone: {current.phone}</p>
+          </div>
+        </div>
+        {history.isSuccess && <ClientHistory entries={history.data.entries} />}
+        <Modal
+          open={confirmingDelete}
+          title="Delete client?"
+          onClose={() => setConfirmingDelete(false)}
+          actions={
+            <button
+              type="button"
+              className="btn btn-sm btn-danger"
+              disabled={deleteClient.isPending}
+              onClick={() => void confirmDelete()}
+            >
+              Delete
+            </button>
+          }
+        >
+          <p className="mb-0 small">
+            {current.firstName} {current.lastName} and their balance will be removed. This cannot be
+            undone.
+          </p>
+        </Modal>
+      </div>
+    </div>
+  );
+}

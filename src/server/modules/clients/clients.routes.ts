@@ -1,0 +1,220 @@
+import { z } from 'zod/mini';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  balanceUpdateSchema,
+  clientIdParams,
+  clientInputSchema,
+  clientListSchema,
+  clientSchema,
+  clientUpdateSchema,
+  historyListSchema,
+} from '../../../shared/schemas/clients.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { readPreferences, readRates } from '../settings/settings.repository.ts';
+import { convertToUsd } from '../../../shared/exchange.ts';
+import {
+  deleteClient,
+  findClient,
+  insertClient,
+  insertHistory,
+  listClients,
+  listHistory,
+  toSnapshot,
+  totalsByCurrency,
+  updateClientIfVersion,
+  type ClientValues,
+} from './clients.repository.ts';
+
+const clientNotFound = () => notFound('Client not found');
+const conflict = () =>
+  new AppError(
+    409,
+    'conflict',
+    'This client was changed elsewhere. Its current values are shown; make your change again.',
+  );
+
+/** Ids we issue are 22 base64url characters; anything else is simply not found. */
+const clientId = (id: string) => {
+  if (!/^[\w-]{22}$/.test(id)) throw clientNotFound();
+  return id;
+};
+
+export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  app.addHook('preHandler', requireUser);
+
+  app.get('/clients', { schema: { response: { 200: clientListSchema } } }, async (request) => {
+    const owner = currentUser(request);
+    const [clients, totals, rates] = await Promise.all([
+      listClients(db, owner.id),
+      totalsByCurrency(db, owner.id),
+      readRates(db, owner.id),
+    ]);
+    const converted = convertToUsd(
+      totals.map(({ currency, total }) => ({ currency, total: BigInt(total) })),
+      Object.fromEntries(rates.map((rate) => [rate.currency, rate])),
+    );
+    return {
+      clients,
+      totals,
+      converted: converted && {
+        usdTotal: converted.usdMinor.toString(),
+        ratesDate: converted.ratesDate,
+      },
+    };
+  });
+
+  app.get(
+    '/clients/:id',
+    { schema: { params: clientIdParams, response: { 200: clientSchema } } },
+    async (request) => {
+      const client = await findClient(db, currentUser(request).id, clientId(request.params.id));
+      if (!client) throw clientNotFound();
+      return client;
+    },
+  );
+
+  app.get(
+    '/clients/:id/history',
+    { schema: { params: clientIdParams, response: { 200: historyListSchema } } },
+    async (request) => {
+      const ownerId = currentUser(request).id;
+      const id = clientId(request.params.id);
+      const entries = await listHistory(db, ownerId, id);
+      // A deleted client's history stays readable from its own entries; a foreign id has none.
+      if (entries.length === 0) throw clientNotFound();
+      return { entries };
+    },
+  );
+
+  app.post(
+    '/clients',
+    { schema: { body: clientInputSchema, response: { 201: clientSchema } } },
+    async (request, reply) => {
+      const ownerId = currentUser(request).id;
+      // With the preference on, the form has no balance and a hand-made request cannot add one.
+      const { disableBalanceOnAdd } = await readPreferences(db, ownerId);
+      const values: ClientValues = {
+        ...request.body,
+        balance: disableBalanceOnAdd ? 0 : (request.body.balance ?? 0),
+      };
+      const now = Date.now();
+      const client = await db.transaction().execute(async (trx) => {
+        const created = await insertClient(trx, { ...values, id: newId(), ownerId, now });
+        await insertHistory(trx, {
+          clientId: created.id,
+          ownerId,
+          action: 'created',
+          at: now,
+          version: created.version,
+          before: null,
+          after: toSnapshot(created),
+        });
+        return created;
+      });
+      return reply.status(201).send(client);
+    },
+  );
+
+  /** Applies a change only to the version the user saw; the history entry lands in the same transaction. */
+  async function changeClient(
+    ownerId: string,
+    id: string,
+    expectedVersion: number,
+    action: 'edited' | 'balance_changed',
+    change: (current: ClientValues) => ClientValues,
+  ) {
+    const now = Date.now();
+    return db.transaction().execute(async (trx) => {
+      const current = await findClient(trx, ownerId, id);
+      if (!current) throw clientNotFound();
+      if (current.version !== expectedVersion) throw conflict();
+      const updated = await updateClientIfVersion(
+        trx,
+        ownerId,
+        id,
+        expectedVersion,
+        change(current),
+        now,
+      );
+      if (!updated) throw conflict();
+      await insertHistory(trx, {
+        clientId: id,
+        ownerId,
+        action,
+        at: now,
+        version: updated.version,
+        before: toSnapshot(current),
+        after: toSnapshot(updated),
+      });
+      return updated;
+    });
+  }
+
+  app.put(
+    '/clients/:id',
+    {
+      schema: { params: clientIdParams, body: clientUpdateSchema, response: { 200: clientSchema } },
+    },
+    async (request) => {
+      const ownerId = currentUser(request).id;
+      const { version, ...values } = request.body;
+      // With the preference on, the edit form has no balance and the stored one is kept.
+      const { disableBalanceOnEdit } = await readPreferences(db, ownerId);
+      return changeClient(ownerId, clientId(request.params.id), version, 'edited', (current) => ({
+        ...values,
+        balance: disableBalanceOnEdit ? current.balance : values.balance,
+      }));
+    },
+  );
+
+  app.patch(
+    '/clients/:id/balance',
+    {
+      schema: {
+        params: clientIdParams,
+        body: balanceUpdateSchema,
+        response: { 200: clientSchema },
+      },
+    },
+    async (request) => {
+      const { version, balance } = request.body;
+      return changeClient(
+        currentUser(request).id,
+        clientId(request.params.id),
+        version,
+        'balance_changed',
+        (current) => ({
+          ...current,
+          balance,
+        }),
+      );
+    },
+  );
+
+  app.delete(
+    '/clients/:id',
+    { schema: { params: clientIdParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const ownerId = currentUser(request).id;
+      const id = clientId(request.params.id);
+      const now = Date.now();
+      await db.transaction().execute(async (trx) => {
+        const current = await findClient(trx, ownerId, id);
+        if (!current || !(await deleteClient(trx, ownerId, id))) throw clientNotFound();
+        await insertHistory(trx, {
+          clientId: id,
+          ownerId,
+          action: 'deleted',
+          at: now,
+          version: current.version + 1,
+          before: toSnapshot(current),
+          after: null,
+        });
+      });
+      return reply.status(204).send(null);
+    },
+  );
+};

@@ -1,0 +1,98 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import {
+  defaultPreferences,
+  type ExchangeRate,
+  type Preferences,
+} from '../../../shared/schemas/settings.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export async function readPreferences(db: Executor, userId: string): Promise<Preferences> {
+  const row = await db
+    .selectFrom('user_preferences')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  if (!row) return defaultPreferences;
+  return {
+    disableBalanceOnAdd: row.disable_balance_on_add === 1,
+    disableBalanceOnEdit: row.disable_balance_on_edit === 1,
+  };
+}
+
+export async function writePreferences(
+  db: Executor,
+  userId: string,
+  preferences: Preferences,
+  now: number,
+): Promise<void> {
+  const values = {
+    disable_balance_on_add: preferences.disableBalanceOnAdd ? 1 : 0,
+    disable_balance_on_edit: preferences.disableBalanceOnEdit ? 1 : 0,
+    updated_at: now,
+  };
+  await db
+    .insertInto('user_preferences')
+    .values({ user_id: userId, ...values })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+/** Registration is open unless the administrator has closed it. */
+export async function readAllowRegistration(db: Executor): Promise<boolean> {
+  const row = await db
+    .selectFrom('instance_settings')
+    .select('value')
+    .where('key', '=', 'allow_registration')
+    .executeTakeFirst();
+  return row ? row.value === 'true' : true;
+}
+
+export async function writeAllowRegistration(
+  db: Executor,
+  allow: boolean,
+  now: number,
+): Promise<void> {
+  const values = { value: String(allow), updated_at: now };
+  await db
+    .insertInto('instance_settings')
+    .values({ key: 'allow_registration', ...values })
+    .onConflict((conflict) => conflict.column('key').doUpdateSet(values))
+    .execute();
+}
+
+export async function readRates(db: Executor, ownerId: string): Promise<ExchangeRate[]> {
+  const rows = await db
+    .selectFrom('exchange_rates')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('currency')
+    .execute();
+  return rows.map((row) => ({
+    currency: row.currency as ExchangeRate['currency'],
+    usdPerUnit: row.usd_per_unit,
+    date: row.rate_date,
+  }));
+}
+
+/** Replaces the owner's rates with the given set. */
+export async function replaceRates(
+  db: Executor,
+  ownerId: string,
+  rates: ExchangeRate[],
+): Promise<void> {
+  await db.deleteFrom('exchange_rates').where('owner_id', '=', ownerId).execute();
+  if (rates.length === 0) return;
+  await db
+    .insertInto('exchange_rates')
+    .values(
+      rates.map((rate) => ({
+        owner_id: ownerId,
+        currency: rate.currency,
+        usd_per_unit: rate.usdPerUnit,
+        rate_date: rate.date,
+      })),
+    )
+    .execute();
+}

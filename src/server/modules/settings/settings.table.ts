@@ -1,0 +1,30 @@
+import type { Currency } from '../../../shared/money.ts';
+
+export interface UserPreferencesTable {
+  user_id: string;
+  disable_balance_on_add: number;
+  disable_balance_on_edit: number;
+  updated_at: number;
+}
+
+/** Settings of the whole instance, one row per key; a missing key has its default. */
+export interface InstanceSettingsTable {
+  key: 'allow_registration';
+  value: string;
+  updated_at: number;
+}
+
+export interface ExchangeRatesTable {
+  owner_id: string;
+  currency: Currency;
+  /** How many US dollars one unit is worth, as exact decimal text ("0.00074"). */
+  usd_per_unit: string;
+  /** The day the rate was taken, YYYY-MM-DD. */
+  rate_date: string;
+}
+
+export interface SettingsTables {
+  user_preferences: UserPreferencesTable;
+  instance_settings: InstanceSettingsTable;
+  exchange_rates: ExchangeRatesTable;
+}

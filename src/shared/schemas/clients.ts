@@ -1,0 +1,148 @@
+import { z } from 'zod/mini';
+import { currencies, maxAmountMinor, parseAmount } from '../money.ts';
+import { emailField } from './auth.ts';
+
+export const nameMinLength = 2;
+export const phoneMinLength = 10;
+
+const nameField = (requiredMessage: string) =>
+  z
+    .string()
+    .check(
+      z.trim(),
+      z.minLength(1, requiredMessage),
+      z.minLength(nameMinLength, `must be at least ${nameMinLength} characters`),
+      z.maxLength(100, 'must be at most 100 characters'),
+    );
+
+/** Digits with the usual separators: "+1 (555) 010-2030", "010.1234.5678". */
+const phonePattern = /^\+?[0-9 ().-]+$/;
+
+export const phoneField = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'phone required'),
+    z.minLength(phoneMinLength, 'enter valid phone'),
+    z.maxLength(30, 'must be at most 30 characters'),
+    z.regex(phonePattern, 'enter valid phone'),
+  );
+
+export const currencyField = z.enum(currencies, 'choose a currency');
+
+/** The fields a person types, shared by the Add/Edit form and the API. */
+const contactShape = {
+  firstName: nameField('first name required'),
+  lastName: nameField('last name required'),
+  email: emailField,
+  phone: phoneField,
+  currency: currencyField,
+};
+
+export const balanceMinorField = z
+  .int('must be a whole number of minor units')
+  .check(
+    z.minimum(-maxAmountMinor, 'amount is too large'),
+    z.maximum(maxAmountMinor, 'amount is too large'),
+  );
+
+/** POST /api/clients: the balance in minor units of the client's currency; omitted means 0. */
+export const clientInputSchema = z.object({
+  ...contactShape,
+  balance: z.optional(balanceMinorField),
+});
+export type ClientInput = z.infer<typeof clientInputSchema>;
+
+/** PUT /api/clients/:id: the whole client, with the version it was read at. */
+export const clientUpdateSchema = z.object({
+  ...contactShape,
+  balance: balanceMinorField,
+  version: z.int().check(z.positive()),
+});
+export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
+
+/** PATCH /api/clients/:id/balance: the balance only, with the version it was read at. */
+export const balanceUpdateSchema = z.object({
+  balance: balanceMinorField,
+  version: z.int().check(z.positive()),
+});
+export type BalanceUpdate = z.infer<typeof balanceUpdateSchema>;
+
+/**
+ * The Add/Edit form: the same contact fields, with the balance as typed ("1,234.5", "" for 0),
+ * checked against the chosen currency's decimals.
+ */
+export const clientFormSchema = z.object({ ...contactShape, balance: z.string() }).check(
+  z.superRefine((form, context) => {
+    const parsed = parseAmount(form.balance, form.currency);
+    if (!parsed.ok)
+      context.addIssue({
+        code: 'custom',
+        path: ['balance'],
+        message: parsed.error,
+        input: form.balance,
+      });
+  }),
+);
+export type ClientForm = z.input<typeof clientFormSchema>;
+
+export const clientIdParams = z.object({ id: z.string() });
+
+export const clientSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  balance: z.number(),
+  currency: currencyField,
+  version: z.number(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Client = z.infer<typeof clientSchema>;
+
+/** Totals travel as decimal strings of minor units: a sum can outgrow a safe integer. */
+export const currencyTotalSchema = z.object({ currency: currencyField, total: z.string() });
+export type CurrencyTotal = z.infer<typeof currencyTotalSchema>;
+
+/** The totals in US cents at the owner's own rates; null without a rate for every currency present. */
+export const convertedTotalSchema = z.object({ usdTotal: z.string(), ratesDate: z.string() });
+
+export const clientListSchema = z.object({
+  clients: z.array(clientSchema),
+  totals: z.array(currencyTotalSchema),
+  converted: z.nullable(convertedTotalSchema),
+});
+export type ClientList = z.infer<typeof clientListSchema>;
+
+export const clientSnapshotSchema = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  balance: z.number(),
+  currency: currencyField,
+});
+export type ClientSnapshot = z.infer<typeof clientSnapshotSchema>;
+
+export const historyActions = [
+  'created',
+  'edited',
+  'balance_changed',
+  'deleted',
+  'imported',
+] as const;
+export type HistoryAction = (typeof historyActions)[number];
+
+export const historyEntrySchema = z.object({
+  id: z.number(),
+  action: z.enum(historyActions),
+  at: z.string(),
+  version: z.number(),
+  before: z.nullable(clientSnapshotSchema),
+  after: z.nullable(clientSnapshotSchema),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });
