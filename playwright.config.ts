@@ -3,6 +3,20 @@ import { chromiumArgs, chromiumPath } from './scripts/browser.ts';
 
 const port = Number(process.env.E2E_PORT ?? 4173);
 const baseURL = `http://127.0.0.1:${port}`;
+// A second instance of its own for the tests that act as the instance's administrator
+// (the first account): closing registration there cannot disturb the other tests.
+const adminBaseURL = `http://127.0.0.1:${port + 1}`;
+
+const server = (serverPort: number) => ({
+  // The real server on a fresh database for every run; every test makes its own users.
+  command: 'node scripts/e2e-server.ts',
+  url: `http://127.0.0.1:${serverPort}/api/health`,
+  reuseExistingServer: false,
+  timeout: 60_000,
+  env: { PORT: String(serverPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+});
+
+const desktop = { ...devices['Desktop Chrome'], channel: undefined };
 
 export default defineConfig({
   testDir: 'e2e',
@@ -19,19 +33,18 @@ export default defineConfig({
     launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
   },
   projects: [
+    { name: 'chromium', use: desktop, testIgnore: /\.admin\.spec\.ts$/, grepInvert: /@phone/ },
     {
-      name: 'chromium',
-      use: { ...devices['Desktop Chrome'], channel: undefined },
-      grepInvert: /@phone/,
+      name: 'phone',
+      use: { ...devices['Pixel 7'], channel: undefined },
+      testIgnore: /\.admin\.spec\.ts$/,
+      grep: /@phone/,
     },
-    { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined }, grep: /@phone/ },
+    {
+      name: 'administrator',
+      use: { ...desktop, baseURL: adminBaseURL },
+      testMatch: /\.admin\.spec\.ts$/,
+    },
   ],
-  webServer: {
-    // The real server on a fresh database for every run; every test makes its own users.
-    command: 'node scripts/e2e-server.ts',
-    url: `${baseURL}/api/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
-  },
+  webServer: [server(port), server(port + 1)],
 });

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, joinThroughApi, joinThroughForm, password, test } from './fixtures.ts';
+import { expect, flash, joinThroughApi, joinThroughForm, password, test } from './fixtures.ts';
 
 interface NewClient {
   firstName: string;
@@ -42,8 +42,6 @@ async function addClient(page: Page, client: NewClient) {
   await expect(page.getByText('New Client Added')).toBeVisible();
   await expect(page).toHaveURL('/');
 }
-
-const flash = (page: Page, text: string) => page.locator('.flash-bar').getByText(text);
 
 test.describe('the client life cycle', () => {
   test('add, read, change the balance, edit and delete, with the messages of the specification', async ({

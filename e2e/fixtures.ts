@@ -25,5 +25,17 @@ export async function joinThroughApi(page: Page, email = uniqueEmail()): Promise
   return email;
 }
 
+/** Logs in through the form and waits for the signed-in navbar. */
+export async function logIn(page: Page, email: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByRole('navigation', { name: 'Main' }).getByText(email)).toBeVisible();
+}
+
+/** A message in the flash bar at the top of the page. */
+export const flash = (page: Page, text: string) => page.locator('.flash-bar').getByText(text);
+
 export const test = base;
 export { expect };

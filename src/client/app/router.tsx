@@ -34,6 +34,10 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: 'setting',
+            lazy: async () => ({ Component: (await import('./routes/settings.tsx')).SettingsPage }),
+          },
+          {
             path: 'client/:id',
             lazy: async () => ({
               Component: (await import('./routes/client-details.tsx')).ClientDetailsPage,

@@ -6,6 +6,7 @@ import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useUpdateClient } from '../../features/clients/api/mutations.ts';
 import { useClient } from '../../features/clients/api/queries.ts';
+import { useSettings } from '../../features/settings/api/settings.ts';
 import {
   ClientForm,
   type ClientFormValues,
@@ -29,10 +30,13 @@ export function ClientEditPage() {
   const navigate = useNavigate();
   const showFlash = useFlash();
   const client = useClient(id);
+  const settings = useSettings();
   const updateClient = useUpdateClient(id);
   const [conflict, setConflict] = useState<string | null>(null);
 
-  if (client.isPending) return <PageLoading />;
+  if (client.isPending || settings.isPending) return <PageLoading />;
+  if (settings.isError)
+    return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;
   if (client.isError) {
     if (client.error instanceof ApiError && client.error.status === 404) return <ClientNotFound />;
     return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
@@ -44,6 +48,7 @@ export function ClientEditPage() {
       // A new version (after a conflict) reloads the form with the current values.
       key={version}
       title="Edit Client"
+      balanceDisabled={settings.data.preferences.disableBalanceOnEdit}
       initialValues={toFormValues(client.data)}
       notice={
         conflict && (

@@ -16,7 +16,7 @@ export function ClientDashboard() {
           <PageLoadError error={list.error} onRetry={() => void list.refetch()} />
         ) : (
           <>
-            <TotalOwed totals={list.data.totals} />
+            <TotalOwed totals={list.data.totals} converted={list.data.converted} />
             <ClientTable clients={list.data.clients} />
           </>
         )}

@@ -42,6 +42,7 @@ export function ClientForm({
   notice,
 }: ClientFormProps) {
   const currencyId = useId();
+  const balanceId = useId();
   const [serverError, setServerError] = useState<string | null>(null);
   const {
     register,
@@ -121,16 +122,33 @@ export function ClientForm({
                 showError={shows('phone')}
               />
               <div className="row">
-                <FormField
-                  className="col-7 mb-3"
-                  label="Balance"
-                  inputMode="decimal"
-                  placeholder="0"
-                  disabled={balanceDisabled}
-                  registration={register('balance')}
-                  error={errors.balance}
-                  showError={shows('balance')}
-                />
+                {balanceDisabled ? (
+                  // Not registered: the form keeps its initial balance, which the server keeps too.
+                  <div className="col-7 mb-3">
+                    <label htmlFor={balanceId} className="form-label">
+                      Balance
+                    </label>
+                    <input
+                      id={balanceId}
+                      className="form-control"
+                      placeholder="0"
+                      value={initialValues.balance}
+                      disabled
+                      readOnly
+                    />
+                    <div className="form-text">Turned off in Settings</div>
+                  </div>
+                ) : (
+                  <FormField
+                    className="col-7 mb-3"
+                    label="Balance"
+                    inputMode="decimal"
+                    placeholder="0"
+                    registration={register('balance')}
+                    error={errors.balance}
+                    showError={shows('balance')}
+                  />
+                )}
                 <div className="col-5 mb-3">
                   <label htmlFor={currencyId} className="form-label">
                     Currency

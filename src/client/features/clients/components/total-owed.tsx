@@ -1,8 +1,19 @@
 import { formatMoney } from '../../../../shared/money.ts';
-import type { CurrencyTotal } from '../../../../shared/schemas/clients.ts';
+import type { ClientList, CurrencyTotal } from '../../../../shared/schemas/clients.ts';
+
+function approximateUsd(cents: bigint): string {
+  const magnitude = formatMoney(cents < 0n ? -cents : cents, 'USD');
+  return `≈ ${cents < 0n ? '-' : ''}US${magnitude}`;
+}
 
 /** "Total Owed: " with one exact total per currency present; different currencies are never added. */
-export function TotalOwed({ totals }: { totals: CurrencyTotal[] }) {
+export function TotalOwed({
+  totals,
+  converted,
+}: {
+  totals: CurrencyTotal[];
+  converted: ClientList['converted'];
+}) {
   return (
     <h2 className="h5 mb-3">
       Total Owed:{' '}
@@ -15,6 +26,14 @@ export function TotalOwed({ totals }: { totals: CurrencyTotal[] }) {
             <span data-currency={currency}>{formatMoney(BigInt(total), currency)}</span>
           </span>
         ))
+      )}
+      {converted && (
+        <small
+          className="d-block d-sm-inline text-body-secondary fw-normal ms-sm-2"
+          data-testid="converted-total"
+        >
+          {approximateUsd(BigInt(converted.usdTotal))} at rates of {converted.ratesDate}
+        </small>
       )}
     </h2>
   );

@@ -1,0 +1,143 @@
+import { expect, flash, joinThroughForm, logIn, password, test, uniqueEmail } from './fixtures.ts';
+
+// One instance, one administrator: these steps build on each other.
+test.describe.configure({ mode: 'serial' });
+
+const adminEmail = uniqueEmail('admin');
+const ownerEmail = uniqueEmail('owner');
+test('the first account is the administrator and closes registration; visitors can no longer join', async ({
+  page,
+  browser,
+}) => {
+  await joinThroughForm(page, adminEmail);
+  const visitor = await browser.newPage();
+  await visitor.goto('/');
+  await expect(
+    visitor.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Join' }),
+  ).toBeVisible();
+  // A second account, for the next test, while registration is still open.
+  const response = await visitor.request.post('/api/auth/join', {
+    data: { email: ownerEmail, password },
+  });
+  expect(response.status()).toBe(201);
+  await visitor.request.post('/api/auth/logout');
+
+  await page.getByRole('link', { name: 'Setting' }).click();
+  const allow = page.getByLabel('Allow registration');
+  await expect(allow).toBeChecked();
+  await expect(page.getByLabel('Disable balance on add')).not.toBeChecked();
+  await expect(page.getByLabel('Disable balance on edit')).not.toBeChecked();
+  await allow.uncheck();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(flash(page, 'Setting has been updated')).toHaveClass(/bg-success/);
+
+  await visitor.goto('/');
+  const nav = visitor.getByRole('navigation', { name: 'Main' });
+  await expect(nav.getByRole('link', { name: 'Log in' })).toBeVisible();
+  await expect(nav.getByRole('link', { name: 'Join' })).toHaveCount(0);
+  await expect(visitor.getByRole('main').getByRole('link', { name: /Join/ })).toHaveCount(0);
+  await visitor.goto('/join');
+  await expect(visitor.getByRole('heading', { name: 'Registration is closed' })).toBeVisible();
+  const byHand = await visitor.request.post('/api/auth/join', {
+    data: { email: uniqueEmail(), password },
+  });
+  expect(byHand.status()).toBe(403);
+  expect(await byHand.json()).toMatchObject({ error: { code: 'registration_closed' } });
+  await visitor.close();
+});
+
+test('another owner does not see the switch and cannot change it through the API', async ({
+  page,
+}) => {
+  await logIn(page, ownerEmail);
+  await page.goto('/setting');
+  await expect(page.getByLabel('Disable balance on add')).toBeVisible();
+  await expect(page.getByLabel('Allow registration')).toHaveCount(0);
+  const attempt = await page.request.put('/api/settings', {
+    data: {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+      allowRegistration: true,
+    },
+  });
+  expect(attempt.status()).toBe(403);
+  expect(await (await page.request.get('/api/settings/public')).json()).toEqual({
+    allowRegistration: false,
+  });
+});
+
+test('with "disable balance on add", the input is disabled and a hand-made balance is stored as 0', async ({
+  page,
+}) => {
+  await logIn(page, ownerEmail);
+  await page.goto('/setting');
+  await page.getByLabel('Disable balance on add').check();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(flash(page, 'Setting has been updated')).toBeVisible();
+
+  await page.goto('/client/add');
+  await expect(page.getByLabel('Balance')).toBeDisabled();
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Email').fill('ada@example.com');
+  await page.getByLabel('Phone').fill('0123456789');
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(flash(page, 'New Client Added')).toBeVisible();
+  await expect(page.getByRole('row', { name: /Ada Lovelace/ })).toContainText('$0.00');
+
+  const byHand = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Bob',
+      lastName: 'Byhand',
+      email: 'bob@example.com',
+      phone: '0123456789',
+      currency: 'USD',
+      balance: 50_000,
+    },
+  });
+  expect(byHand.status()).toBe(201);
+  expect((await byHand.json()) as { balance: number }).toMatchObject({ balance: 0 });
+});
+
+test('with rates for every currency, the dashboard adds one approximate, dated total in US dollars', async ({
+  page,
+}) => {
+  await logIn(page, ownerEmail);
+  await page.goto('/setting');
+  await page.getByLabel('Disable balance on add').uncheck();
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(flash(page, 'Setting has been updated')).toBeVisible();
+  for (const [currency, balance] of [
+    ['KRW', '3,000,000'],
+    ['CAD', '1,254.50'],
+  ] as const) {
+    await page.goto('/client/add');
+    await page.getByLabel('First name').fill(`Client${currency}`);
+    await page.getByLabel('Last name').fill('Rated');
+    await page.getByLabel('Email').fill('rated@example.com');
+    await page.getByLabel('Phone').fill('0123456789');
+    await page.getByLabel('Currency').selectOption({ label: currency });
+    await page.getByLabel('Balance').fill(balance);
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expect(flash(page, 'New Client Added')).toBeVisible();
+  }
+  await expect(page.getByTestId('converted-total')).toHaveCount(0);
+
+  await page.goto('/setting');
+  await page.getByLabel('US$ per 1 KRW').fill('0.00074');
+  await page.getByLabel('Rate of KRW taken on').fill('2026-11-20');
+  await page.getByLabel('US$ per 1 CAD').fill('abc');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText('enter a positive number with at most 12 decimals')).toBeVisible();
+  await page.getByLabel('US$ per 1 CAD').fill('0.73');
+  await page.getByLabel('Rate of CAD taken on').fill('2026-11-21');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(flash(page, 'Setting has been updated')).toBeVisible();
+
+  await page.goto('/');
+  // By hand: KRW 3,000,000 × 0.00074 = 2,220.00; CAD 1,254.50 × 0.73 = 915.785; the two $0.00
+  // clients add nothing: 3,135.785, rounded once to 3,135.79; the oldest rate is of 2026-11-20.
+  await expect(page.getByTestId('converted-total')).toHaveText(
+    '≈ US$3,135.79 at rates of 2026-11-20',
+  );
+});

@@ -1,0 +1,176 @@
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { currencyLabel } from '../../../../shared/money.ts';
+import {
+  exchangeRateSchema,
+  rateCurrencies,
+  type ExchangeRate,
+  type Settings,
+} from '../../../../shared/schemas/settings.ts';
+import { useFlash } from '../../../components/flash.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useSaveSettings } from '../api/settings.ts';
+
+type RateCurrency = ExchangeRate['currency'];
+
+interface SettingsFormValues {
+  allowRegistration: boolean;
+  disableBalanceOnAdd: boolean;
+  disableBalanceOnEdit: boolean;
+  rates: Record<RateCurrency, { usdPerUnit: string; date: string }>;
+}
+
+function toFormValues(settings: Settings): SettingsFormValues {
+  const rates = Object.fromEntries(
+    rateCurrencies.map((currency) => {
+      const rate = settings.rates.find((candidate) => candidate.currency === currency);
+      return [currency, { usdPerUnit: rate?.usdPerUnit ?? '', date: rate?.date ?? '' }];
+    }),
+  ) as SettingsFormValues['rates'];
+  return {
+    allowRegistration: settings.allowRegistration ?? true,
+    disableBalanceOnAdd: settings.preferences.disableBalanceOnAdd,
+    disableBalanceOnEdit: settings.preferences.disableBalanceOnEdit,
+    rates,
+  };
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The Settings screen: the three switches of the specification and the owner's exchange rates. */
+export function SettingsForm({ settings }: { settings: Settings }) {
+  const showFlash = useFlash();
+  const save = useSaveSettings();
+  const isAdmin = settings.allowRegistration !== null;
+  const [rateErrors, setRateErrors] = useState<Partial<Record<RateCurrency, string>>>({});
+  const { register, handleSubmit, formState } = useForm<SettingsFormValues>({
+    defaultValues: toFormValues(settings),
+  });
+
+  const submit = handleSubmit(async (values) => {
+    const rates: ExchangeRate[] = [];
+    const errors: Partial<Record<RateCurrency, string>> = {};
+    for (const currency of rateCurrencies) {
+      const { usdPerUnit, date } = values.rates[currency];
+      if (usdPerUnit.trim() === '' && date.trim() === '') continue;
+      const parsed = exchangeRateSchema.safeParse({
+        currency,
+        usdPerUnit,
+        date: date.trim() === '' ? today() : date,
+      });
+      if (parsed.success) rates.push(parsed.data);
+      else errors[currency] = parsed.error.issues.map((issue) => issue.message).join('; ');
+    }
+    setRateErrors(errors);
+    if (Object.keys(errors).length > 0) return;
+    try {
+      await save.mutateAsync({
+        preferences: {
+          disableBalanceOnAdd: values.disableBalanceOnAdd,
+          disableBalanceOnEdit: values.disableBalanceOnEdit,
+        },
+        rates,
+        ...(isAdmin ? { allowRegistration: values.allowRegistration } : {}),
+      });
+      showFlash('Setting has been updated', 'success');
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      showFlash('Updating Failed', 'danger');
+    }
+  });
+
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-lg-8">
+        <div className="card">
+          <div className="card-header">
+            <h1 className="h5 mb-0">Settings</h1>
+          </div>
+          <div className="card-body">
+            <form noValidate onSubmit={(event) => void submit(event)}>
+              {isAdmin && (
+                <div className="form-check mb-2">
+                  <input
+                    id="allow-registration"
+                    type="checkbox"
+                    className="form-check-input"
+                    {...register('allowRegistration')}
+                  />
+                  <label htmlFor="allow-registration" className="form-check-label">
+                    Allow registration
+                  </label>
+                  <div className="form-text">
+                    Whether new people may join this Balance (you are its administrator).
+                  </div>
+                </div>
+              )}
+              <div className="form-check mb-2">
+                <input
+                  id="disable-on-add"
+                  type="checkbox"
+                  className="form-check-input"
+                  {...register('disableBalanceOnAdd')}
+                />
+                <label htmlFor="disable-on-add" className="form-check-label">
+                  Disable balance on add
+                </label>
+              </div>
+              <div className="form-check mb-4">
+                <input
+                  id="disable-on-edit"
+                  type="checkbox"
+                  className="form-check-input"
+                  {...register('disableBalanceOnEdit')}
+                />
+                <label htmlFor="disable-on-edit" className="form-check-label">
+                  Disable balance on edit
+                </label>
+              </div>
+
+              <fieldset className="mb-4">
+                <legend className="h6">Exchange rates (optional)</legend>
+                <p className="form-text mt-0">
+                  How many US dollars one unit of each currency is worth. With a rate for every
+                  currency you use, the dashboard adds an approximate total in US dollars.
+                </p>
+                {rateCurrencies.map((currency) => (
+                  <div key={currency} className="row g-2 align-items-start mb-2">
+                    <div className="col-12 col-sm-6">
+                      <label htmlFor={`rate-${currency}`} className="form-label small mb-1">
+                        US$ per 1 {currencyLabel[currency]}
+                      </label>
+                      <input
+                        id={`rate-${currency}`}
+                        className={`form-control${rateErrors[currency] ? ' is-invalid' : ''}`}
+                        inputMode="decimal"
+                        placeholder="e.g. 0.75"
+                        {...register(`rates.${currency}.usdPerUnit`)}
+                      />
+                      {rateErrors[currency] && (
+                        <div className="invalid-feedback">{rateErrors[currency]}</div>
+                      )}
+                    </div>
+                    <div className="col-12 col-sm-6">
+                      <label htmlFor={`rate-date-${currency}`} className="form-label small mb-1">
+                        Rate of {currencyLabel[currency]} taken on
+                      </label>
+                      <input
+                        id={`rate-date-${currency}`}
+                        type="date"
+                        className="form-control"
+                        {...register(`rates.${currency}.date`)}
+                      />
+                    </div>
+                  </div>
+                ))}
+              </fieldset>
+              <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+                Save
+              </button>
+            </form>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
