@@ -273,6 +273,9 @@ test.describe('two tabs editing one client', () => {
     await expect(flash(tabA, 'Client Updated')).toBeVisible();
 
     await tabB.getByLabel('Phone').fill('+1 555 010 2030');
+    // The live stream tells tab B at once, without wiping what it is typing.
+    await expect(tabB.getByText('This client has just been changed elsewhere.')).toBeVisible();
+    await expect(tabB.getByLabel('Phone')).toHaveValue('+1 555 010 2030');
     await tabB.getByRole('button', { name: 'Submit' }).click();
     await expect(flash(tabB, 'Updating Failed')).toBeVisible();
     await expect(tabB.getByRole('alert').filter({ hasText: 'changed elsewhere' })).toBeVisible();

@@ -16,6 +16,8 @@ import { AppError } from './errors.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { eventsRoutes } from './modules/events/events.routes.ts';
+import { ChangeFeed } from './modules/events/feed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 
@@ -23,6 +25,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
+    feed: ChangeFeed;
   }
 }
 
@@ -93,6 +96,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw error;
   }
 
+  const feed = new ChangeFeed(db, app.log);
+  app.decorate('feed', feed);
+  await feed.start();
+  // Live streams never end by themselves: end them first, so close() can finish the rest.
+  app.addHook('preClose', async () => {
+    await feed.close();
+  });
+
   await app.register(fastifyCookie);
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
@@ -152,6 +163,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(authRoutes);
       await api.register(clientsRoutes);
       await api.register(settingsRoutes);
+      await api.register(eventsRoutes);
     },
     { prefix: '/api' },
   );

@@ -28,6 +28,11 @@ const envSchema = z.object({
   TRUST_PROXY: booleanText.default(false),
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
+  LIVE_HEARTBEAT_SECONDS: z.coerce
+    .number({ error: 'must be a number of seconds from 1 to 300' })
+    .min(1, { error: 'must be a number of seconds from 1 to 300' })
+    .max(300, { error: 'must be a number of seconds from 1 to 300' })
+    .default(15),
 });
 
 export type DatabaseConfig =
@@ -42,6 +47,8 @@ export interface Config {
   trustProxy: boolean;
   sessionIdleMs: number;
   sessionMaxMs: number;
+  /** How often a live stream sends a keep-alive and rechecks its session. */
+  liveHeartbeatMs: number;
 }
 
 export class ConfigError extends Error {
@@ -93,5 +100,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: values.TRUST_PROXY,
     sessionIdleMs: values.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: values.SESSION_MAX_HOURS * 3_600_000,
+    liveHeartbeatMs: Math.round(values.LIVE_HEARTBEAT_SECONDS * 1000),
   };
 }

@@ -8,6 +8,7 @@ import { sessionQueryKey, useSession, type SessionResponse } from '../features/a
 import { usePublicSettings } from '../features/settings/api/settings.ts';
 import { onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
+import { useLiveUpdates } from './live-updates.ts';
 
 export function Layout() {
   const session = useSession();
@@ -16,6 +17,8 @@ export function Layout() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const showFlash = useFlash();
+  const signedIn = Boolean(session.data?.user);
+  const liveStatus = useLiveUpdates(signedIn);
 
   // A call answered 401 while we thought we were signed in: the session ended on the server.
   useEffect(
@@ -64,6 +67,11 @@ export function Layout() {
         onLogout={onLogout}
       />
       <FlashBar />
+      {signedIn && liveStatus === 'offline' && (
+        <div className="live-status text-bg-warning text-center small py-1" role="status">
+          Offline, reconnecting…
+        </div>
+      )}
       <main className="container py-4">
         <Outlet />
       </main>

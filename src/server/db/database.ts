@@ -3,10 +3,11 @@ import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
+import type { EventTables } from '../modules/events/events.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import { openSqlite } from './sqlite.ts';
 
-export type Database = AccountTables & ClientTables & SettingsTables;
+export type Database = AccountTables & ClientTables & EventTables & SettingsTables;
 
 export type Dialect = DatabaseConfig['dialect'];
 

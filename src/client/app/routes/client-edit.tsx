@@ -33,6 +33,8 @@ export function ClientEditPage() {
   const settings = useSettings();
   const updateClient = useUpdateClient(id);
   const [conflict, setConflict] = useState<string | null>(null);
+  // The form edits the client as it was when opened; live updates must not wipe what is typed.
+  const [opened, setOpened] = useState<Client | null>(null);
 
   if (client.isPending || settings.isPending) return <PageLoading />;
   if (settings.isError)
@@ -41,20 +43,41 @@ export function ClientEditPage() {
     if (client.error instanceof ApiError && client.error.status === 404) return <ClientNotFound />;
     return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
   }
-  const { version } = client.data;
+  if (opened === null) {
+    setOpened(client.data);
+    return null;
+  }
+  const { version } = opened;
+  const changedElsewhere = client.data.version !== version;
 
   return (
     <ClientForm
-      // A new version (after a conflict) reloads the form with the current values.
+      // Loading the current values (after a conflict, or on request) starts the form afresh.
       key={version}
       title="Edit Client"
       balanceDisabled={settings.data.preferences.disableBalanceOnEdit}
-      initialValues={toFormValues(client.data)}
+      initialValues={toFormValues(opened)}
       notice={
-        conflict && (
+        conflict ? (
           <div className="alert alert-warning py-2" role="alert">
             {conflict}
           </div>
+        ) : (
+          changedElsewhere && (
+            <div
+              className="alert alert-info py-2 d-flex justify-content-between align-items-center gap-2"
+              role="status"
+            >
+              <span>This client has just been changed elsewhere.</span>
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-dark"
+                onClick={() => setOpened(client.data)}
+              >
+                Load current values
+              </button>
+            </div>
+          )
         )
       }
       onSubmit={async (values) => {
@@ -62,7 +85,11 @@ export function ClientEditPage() {
           await updateClient.mutateAsync({ ...values, version });
         } catch (error) {
           showFlash('Updating Failed', 'danger');
-          if (error instanceof ApiError && error.code === 'conflict') setConflict(error.message);
+          if (error instanceof ApiError && error.code === 'conflict') {
+            setConflict(error.message);
+            // The failed save refetched the client: show its current values.
+            setOpened(null);
+          }
           throw error;
         }
         showFlash('Client Updated', 'success');

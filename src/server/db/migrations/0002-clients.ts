@@ -1,7 +1,8 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
-// Frozen once landed. Money is BIGINT minor units; history ids increase, so a reader can
-// resume after the last one it saw.
+// Frozen once landed. Money is BIGINT minor units. `events` is the append-only log of every
+// change of an owner's data (a client's history is its slice of it); ids increase, so a live
+// reader can resume after the last one it saw.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -30,12 +31,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
   await db.schema
-    .createTable('client_history')
+    .createTable('events')
     .addColumn('id', isPostgres ? 'bigserial' : 'integer', (col) =>
       isPostgres ? col.primaryKey() : col.primaryKey().autoIncrement(),
     )
-    // No foreign key to clients: the history outlives a deleted client.
-    .addColumn('client_id', 'text', (col) => col.notNull())
+    // No foreign key to clients: the history outlives a deleted client. Null for settings.
+    .addColumn('client_id', 'text')
     .addColumn('owner_id', 'text', (col) =>
       col.notNull().references('users.id').onDelete('cascade'),
     )
@@ -45,19 +46,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('before', 'text')
     .addColumn('after', 'text')
     .execute();
-  await db.schema
-    .createIndex('client_history_client')
-    .on('client_history')
-    .columns(['client_id', 'id'])
-    .execute();
-  await db.schema
-    .createIndex('client_history_owner')
-    .on('client_history')
-    .columns(['owner_id', 'id'])
-    .execute();
+  await db.schema.createIndex('events_client').on('events').columns(['client_id', 'id']).execute();
+  await db.schema.createIndex('events_owner').on('events').columns(['owner_id', 'id']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropTable('client_history').execute();
+  await db.schema.dropTable('events').execute();
   await db.schema.dropTable('clients').execute();
 }

@@ -71,6 +71,7 @@ function sessionToken(request: FastifyRequest): string | null {
 /** The signed-in user of this request, or null; ends a session past its idle or absolute limit. */
 export async function readSession(
   request: FastifyRequest,
+  { touch = true }: { touch?: boolean } = {},
 ): Promise<{ user: SessionUser; tokenHash: string } | null> {
   const token = sessionToken(request);
   if (!token) return null;
@@ -83,7 +84,8 @@ export async function readSession(
     await deleteSession(db.kysely, tokenHash);
     return null;
   }
-  if (now - row.last_seen_at > touchIntervalMs) await touchSession(db.kysely, tokenHash, now);
+  if (touch && now - row.last_seen_at > touchIntervalMs)
+    await touchSession(db.kysely, tokenHash, now);
   return { user: toSessionUser(row), tokenHash };
 }
 

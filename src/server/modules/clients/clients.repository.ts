@@ -9,7 +9,8 @@ import type {
 } from '../../../shared/schemas/clients.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
-import type { ClientHistoryTable, ClientsTable } from './clients.table.ts';
+import type { EventsTable } from '../events/events.table.ts';
+import type { ClientsTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type ClientRow = Selectable<ClientsTable>;
@@ -43,10 +44,11 @@ export function toSnapshot(client: ClientValues): ClientSnapshot {
   return { firstName, lastName, email, phone, balance, currency };
 }
 
-function toHistoryEntry(row: Selectable<ClientHistoryTable>): HistoryEntry {
+function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
   return {
     id: row.id,
-    action: row.action,
+    // Only a client's own events are read here, never a settings change.
+    action: row.action as HistoryAction,
     at: new Date(row.at).toISOString(),
     version: row.version,
     before: row.before === null ? null : (JSON.parse(row.before) as ClientSnapshot),
@@ -156,39 +158,13 @@ export async function deleteClient(db: Executor, ownerId: string, id: string): P
   return result.numDeletedRows > 0n;
 }
 
-export async function insertHistory(
-  db: Executor,
-  entry: {
-    clientId: string;
-    ownerId: string;
-    action: HistoryAction;
-    at: number;
-    version: number;
-    before: ClientSnapshot | null;
-    after: ClientSnapshot | null;
-  },
-): Promise<void> {
-  await db
-    .insertInto('client_history')
-    .values({
-      client_id: entry.clientId,
-      owner_id: entry.ownerId,
-      action: entry.action,
-      at: entry.at,
-      version: entry.version,
-      before: entry.before && JSON.stringify(entry.before),
-      after: entry.after && JSON.stringify(entry.after),
-    })
-    .execute();
-}
-
 export async function listHistory(
   db: Executor,
   ownerId: string,
   clientId: string,
 ): Promise<HistoryEntry[]> {
   const rows = await db
-    .selectFrom('client_history')
+    .selectFrom('events')
     .selectAll()
     .where('client_id', '=', clientId)
     .where('owner_id', '=', ownerId)

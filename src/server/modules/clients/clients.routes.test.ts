@@ -41,7 +41,7 @@ async function snapshotTables() {
   const db = testApp.app.db.kysely;
   return {
     clients: await db.selectFrom('clients').selectAll().orderBy('id').execute(),
-    history: await db.selectFrom('client_history').selectAll().orderBy('id').execute(),
+    history: await db.selectFrom('events').selectAll().orderBy('id').execute(),
   };
 }
 

@@ -12,13 +12,13 @@ import {
 import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
+import { appendEvent } from '../events/events.repository.ts';
 import { readPreferences, readRates } from '../settings/settings.repository.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
 import {
   deleteClient,
   findClient,
   insertClient,
-  insertHistory,
   listClients,
   listHistory,
   toSnapshot,
@@ -42,8 +42,13 @@ const clientId = (id: string) => {
 };
 
 export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { kysely: db } = app.db;
+  const { kysely: db, dialect } = app.db;
   app.addHook('preHandler', requireUser);
+  // Every change wakes the owner's live streams once it is committed.
+  app.addHook('onResponse', async (request, reply) => {
+    if (request.method !== 'GET' && reply.statusCode < 300 && request.user)
+      await app.feed.publishSafely(request.user.id);
+  });
 
   app.get('/clients', { schema: { response: { 200: clientListSchema } } }, async (request) => {
     const owner = currentUser(request);
@@ -103,7 +108,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       const now = Date.now();
       const client = await db.transaction().execute(async (trx) => {
         const created = await insertClient(trx, { ...values, id: newId(), ownerId, now });
-        await insertHistory(trx, {
+        await appendEvent(trx, dialect, {
           clientId: created.id,
           ownerId,
           action: 'created',
@@ -140,7 +145,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         now,
       );
       if (!updated) throw conflict();
-      await insertHistory(trx, {
+      await appendEvent(trx, dialect, {
         clientId: id,
         ownerId,
         action,
@@ -204,7 +209,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       await db.transaction().execute(async (trx) => {
         const current = await findClient(trx, ownerId, id);
         if (!current || !(await deleteClient(trx, ownerId, id))) throw clientNotFound();
-        await insertHistory(trx, {
+        await appendEvent(trx, dialect, {
           clientId: id,
           ownerId,
           action: 'deleted',

@@ -1,6 +1,4 @@
-import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { HistoryAction } from '../../../shared/schemas/clients.ts';
 
 export interface ClientsTable {
   id: string;
@@ -19,19 +17,6 @@ export interface ClientsTable {
   updated_at: number;
 }
 
-export interface ClientHistoryTable {
-  id: Generated<number>;
-  client_id: string;
-  owner_id: string;
-  action: HistoryAction;
-  at: number;
-  version: number;
-  /** JSON of the client's fields before and after the change; null where there is no such side. */
-  before: string | null;
-  after: string | null;
-}
-
 export interface ClientTables {
   clients: ClientsTable;
-  client_history: ClientHistoryTable;
 }

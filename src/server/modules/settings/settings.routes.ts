@@ -6,6 +6,7 @@ import {
 } from '../../../shared/schemas/settings.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
+import { appendEvent } from '../events/events.repository.ts';
 import {
   readAllowRegistration,
   readPreferences,
@@ -16,7 +17,7 @@ import {
 } from './settings.repository.ts';
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { kysely: db } = app.db;
+  const { kysely: db, dialect } = app.db;
 
   // Public: the signed-out navbar needs to know whether to offer Join.
   app.get(
@@ -59,7 +60,17 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         await replaceRates(trx, user.id, rates);
         if (allowRegistration !== undefined)
           await writeAllowRegistration(trx, allowRegistration, now);
+        await appendEvent(trx, dialect, {
+          ownerId: user.id,
+          clientId: null,
+          action: 'settings_changed',
+          at: now,
+          version: 0,
+          before: null,
+          after: null,
+        });
       });
+      await app.feed.publishSafely(user.id);
       return {
         preferences,
         rates: await readRates(db, user.id),

@@ -35,3 +35,16 @@ export const historyQuery = (id: string) =>
 export const useClientList = () => useQuery(clientListQuery);
 export const useClient = (id: string) => useQuery(clientQuery(id));
 export const useClientHistory = (id: string) => useQuery(historyQuery(id));
+
+/** Set by the live stream when a client is deleted elsewhere, so an open page can say so. */
+export const deletedClientKey = (id: string) => ['deleted-client', id] as const;
+
+export function useClientDeleted(id: string): boolean {
+  const query = useQuery({
+    queryKey: deletedClientKey(id),
+    queryFn: () => false,
+    initialData: false,
+    staleTime: Infinity,
+  });
+  return query.data;
+}

@@ -7,7 +7,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
-import { useClient, useClientHistory } from '../api/queries.ts';
+import { useClient, useClientDeleted, useClientHistory } from '../api/queries.ts';
 import { ClientHistory } from './client-history.tsx';
 import { ClientNotFound } from './client-not-found.tsx';
 
@@ -89,7 +89,17 @@ export function ClientDetails({ id }: { id: string }) {
   const deleteClient = useDeleteClient(id);
   const [editingBalance, setEditingBalance] = useState(false);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const deletedElsewhere = useClientDeleted(id);
 
+  if (deletedElsewhere && !deleteClient.isPending && !deleteClient.isSuccess) {
+    return (
+      <div className="text-center py-5" role="status">
+        <h1 className="h4">This client has been deleted</h1>
+        <p className="text-body-secondary">It was deleted in another tab or on another device.</p>
+        <Link to="/">Back to dashboard</Link>
+      </div>
+    );
+  }
   if (client.isPending) return <PageLoading />;
   if (client.isError) {
     if (isNotFound(client.error)) return <ClientNotFound />;

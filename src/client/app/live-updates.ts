@@ -1,0 +1,95 @@
+import { useEffect, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { changeEventSchema } from '../../shared/schemas/events.ts';
+import { sessionQueryKey } from '../features/auth/api/session.ts';
+import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
+import { settingsKey } from '../features/settings/api/settings.ts';
+
+export type LiveStatus = 'connecting' | 'live' | 'offline';
+
+/** After the browser gives up on a stream (an error answer rather than no answer), try again. */
+const reopenDelayMs = 5000;
+
+/**
+ * One live stream per signed-in tab: every change of the owner's data, made in another tab or
+ * on another device, refreshes what this tab shows. The browser resumes a dropped stream with
+ * Last-Event-ID, so nothing is missed.
+ */
+export function useLiveUpdates(enabled: boolean): LiveStatus {
+  const queryClient = useQueryClient();
+  const [status, setStatus] = useState<LiveStatus>('connecting');
+  const [attempt, setAttempt] = useState(0);
+  // A new EventSource does not send Last-Event-ID by itself; we carry it across reopenings.
+  const lastEventId = useRef<string | null>(null);
+
+  // The system's word on the network: while it says offline, no stream is attempted.
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const goOnline = () => setOnline(true);
+    const goOffline = () => setOnline(false);
+    window.addEventListener('online', goOnline);
+    window.addEventListener('offline', goOffline);
+    return () => {
+      window.removeEventListener('online', goOnline);
+    };
+  }, []);
+
+  useEffect(() => {
+    if (!enabled || !online) return;
+    const resume = lastEventId.current;
+    const source = new EventSource(
+      resume === null ? '/api/events' : `/api/events?lastEventId=${encodeURIComponent(resume)}`,
+    );
+    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
+    const refreshAll = () =>
+      void queryClient.invalidateQueries({
+        predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
+      });
+
+    const remember = (message: MessageEvent<string>) => {
+      if (message.lastEventId) lastEventId.current = message.lastEventId;
+    };
+
+    source.onopen = () => setStatus('live');
+    source.onerror = () => {
+      setStatus('offline');
+      if (source.readyState === EventSource.CLOSED) {
+        reopenTimer = setTimeout(() => setAttempt((value) => value + 1), reopenDelayMs);
+      }
+    };
+    // A fresh stream starts after whatever this tab loaded; anything in between is fetched again.
+    source.addEventListener('ready', (message: MessageEvent<string>) => {
+      remember(message);
+      refreshAll();
+    });
+    source.addEventListener('reload', (message: MessageEvent<string>) => {
+      remember(message);
+      refreshAll();
+    });
+    source.addEventListener('change', (message: MessageEvent<string>) => {
+      remember(message);
+      const parsed = changeEventSchema.safeParse(JSON.parse(message.data));
+      if (!parsed.success) return refreshAll();
+      const { action, clientId } = parsed.data;
+      if (action === 'settings_changed') {
+        void queryClient.invalidateQueries({ queryKey: settingsKey });
+        void queryClient.invalidateQueries({ queryKey: clientsKey });
+        return;
+      }
+      if (action === 'deleted' && clientId)
+        queryClient.setQueryData(deletedClientKey(clientId), true);
+      void queryClient.invalidateQueries({ queryKey: clientsKey });
+    });
+    // The session ended: asking for it again leads the app to /login with a message.
+    source.addEventListener('end', () => {
+      source.close();
+      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+    });
+    return () => {
+      clearTimeout(reopenTimer);
+      source.close();
+    };
+  }, [enabled, online, attempt, queryClient]);
+
+  return online ? status : 'offline';
+}

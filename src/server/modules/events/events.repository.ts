@@ -1,0 +1,87 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
+import type { ChangeEvent, EventAction } from '../../../shared/schemas/events.ts';
+import type { Database, Dialect } from '../../db/database.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface NewEvent {
+  ownerId: string;
+  clientId: string | null;
+  action: EventAction;
+  at: number;
+  version: number;
+  before: ClientSnapshot | null;
+  after: ClientSnapshot | null;
+}
+
+/**
+ * Appends to the owner's log inside the caller's transaction. On PostgreSQL the owner's writers
+ * take turns until commit, so an owner's event ids are committed in increasing order and a
+ * reader resuming after id N can never miss a smaller id committed later. (SQLite has one
+ * writer at a time already.)
+ */
+export async function appendEvent(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  event: NewEvent,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${event.ownerId}, 0))`.execute(trx);
+  }
+  await trx
+    .insertInto('events')
+    .values({
+      owner_id: event.ownerId,
+      client_id: event.clientId,
+      action: event.action,
+      at: event.at,
+      version: event.version,
+      before: event.before && JSON.stringify(event.before),
+      after: event.after && JSON.stringify(event.after),
+    })
+    .execute();
+}
+
+export async function latestEventId(db: Executor, ownerId: string): Promise<number> {
+  const row = await db
+    .selectFrom('events')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+/** How many of the owner's events came after `afterId`, counting no further than `cap`. */
+export async function countEventsAfter(
+  db: Executor,
+  ownerId: string,
+  afterId: number,
+  cap: number,
+): Promise<number> {
+  const rows = await db
+    .selectFrom('events')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('id', '>', afterId)
+    .limit(cap)
+    .execute();
+  return rows.length;
+}
+
+export async function readEventsAfter(
+  db: Executor,
+  ownerId: string,
+  afterId: number,
+  limit: number,
+): Promise<ChangeEvent[]> {
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'action', 'client_id'])
+    .where('owner_id', '=', ownerId)
+    .where('id', '>', afterId)
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({ id: row.id, action: row.action, clientId: row.client_id }));
+}
