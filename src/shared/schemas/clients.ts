@@ -109,8 +109,37 @@ export type CurrencyTotal = z.infer<typeof currencyTotalSchema>;
 /** The totals in US cents at the owner's own rates; null without a rate for every currency present. */
 export const convertedTotalSchema = z.object({ usdTotal: z.string(), ratesDate: z.string() });
 
+export const clientSorts = ['name', 'email', 'balance', 'created'] as const;
+export type ClientSort = (typeof clientSorts)[number];
+export const clientPageSizeMax = 200;
+
+/**
+ * GET /api/clients: what the dashboard's address bar holds. `q` matches name, e-mail and phone;
+ * `owes` keeps balances above 0; the totals follow the same filter.
+ */
+export const clientListQuerySchema = z.object({
+  q: z.optional(z.string().check(z.trim(), z.maxLength(100, 'must be at most 100 characters'))),
+  sort: z.optional(z.enum(clientSorts, `must be one of ${clientSorts.join(', ')}`)),
+  dir: z.optional(z.enum(['asc', 'desc'], 'must be asc or desc')),
+  currency: z.optional(currencyField),
+  owes: z.optional(z.enum(['true', 'false'], 'must be true or false')),
+  cursor: z.optional(z.string().check(z.maxLength(1000, 'is invalid'))),
+  limit: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(/^([1-9]\d?|1\d\d|200)$/, `must be a whole number from 1 to ${clientPageSizeMax}`),
+      ),
+  ),
+});
+export type ClientListQuery = z.infer<typeof clientListQuerySchema>;
+
 export const clientListSchema = z.object({
   clients: z.array(clientSchema),
+  /** How many clients match the filter, over all pages. */
+  count: z.number(),
+  /** Where the next page starts; null on the last page. */
+  nextCursor: z.nullable(z.string()),
   totals: z.array(currencyTotalSchema),
   converted: z.nullable(convertedTotalSchema),
 });

@@ -3,6 +3,7 @@ import type { Currency } from '../../../shared/money.ts';
 import type {
   Client,
   ClientSnapshot,
+  ClientSort,
   CurrencyTotal,
   HistoryAction,
   HistoryEntry,
@@ -71,23 +72,106 @@ function columnsOf(values: ClientValues) {
   };
 }
 
-export async function listClients(db: Executor, ownerId: string): Promise<Client[]> {
-  const rows = await db
-    .selectFrom('clients')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .orderBy('name_key')
-    .orderBy('id')
-    .execute();
-  return rows.map(toClient);
+export interface ClientFilter {
+  ownerId: string;
+  /** Part of a name, an e-mail or a phone number. */
+  search?: string | undefined;
+  currency?: Currency | undefined;
+  /** Only balances above 0. */
+  owes?: boolean | undefined;
 }
 
-/** Exact sums per currency, computed by the database and carried as text (they may pass 2^53). */
-export async function totalsByCurrency(db: Executor, ownerId: string): Promise<CurrencyTotal[]> {
-  const rows = await db
-    .selectFrom('clients')
+/** The columns each sort orders by, the id last so every row has one place. */
+const sortColumns: Record<ClientSort, (keyof ClientsTable)[]> = {
+  name: ['name_key', 'id'],
+  email: ['email', 'id'],
+  balance: ['currency', 'balance', 'id'],
+  created: ['created_at', 'id'],
+};
+
+const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
+function filtered(db: Executor, filter: ClientFilter) {
+  let query = db.selectFrom('clients').where('owner_id', '=', filter.ownerId);
+  if (filter.currency) query = query.where('currency', '=', filter.currency);
+  if (filter.owes) query = query.where('balance', '>', 0);
+  const search = filter.search?.trim().normalize('NFC').toLowerCase();
+  if (search) {
+    const pattern = `%${escapeLike(search)}%`;
+    query = query.where(
+      (eb) =>
+        sql<boolean>`(${eb.ref('name_key')} like ${pattern} escape '\\' or lower(${eb.ref('email')}) like ${pattern} escape '\\' or ${eb.ref('phone')} like ${pattern} escape '\\')`,
+    );
+  }
+  return query;
+}
+
+export class InvalidCursorError extends Error {}
+
+function encodeCursor(values: unknown[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+function decodeCursor(cursor: string, length: number): (string | number)[] {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  if (
+    !Array.isArray(values) ||
+    values.length !== length ||
+    !values.every(
+      (value) =>
+        typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value)),
+    )
+  ) {
+    throw new InvalidCursorError();
+  }
+  return values as (string | number)[];
+}
+
+/** One page of the owner's clients, read along an index from where the last page ended. */
+export async function listClientsPage(
+  db: Executor,
+  filter: ClientFilter,
+  page: { sort: ClientSort; dir: 'asc' | 'desc'; cursor?: string | undefined; limit: number },
+): Promise<{ clients: Client[]; nextCursor: string | null }> {
+  const columns = sortColumns[page.sort];
+  let query = filtered(db, filter).selectAll();
+  if (page.cursor) {
+    const after = decodeCursor(page.cursor, columns.length);
+    const operator = sql.raw(page.dir === 'asc' ? '>' : '<');
+    query = query.where(
+      sql<boolean>`(${sql.join(columns.map((column) => sql.ref(column)))}) ${operator} (${sql.join(after)})`,
+    );
+  }
+  for (const column of columns) query = query.orderBy(column, page.dir);
+  const rows = await query.limit(page.limit + 1).execute();
+  const more = rows.length > page.limit;
+  const shown = more ? rows.slice(0, page.limit) : rows;
+  const last = shown[shown.length - 1];
+  return {
+    clients: shown.map(toClient),
+    nextCursor: more && last ? encodeCursor(columns.map((column) => last[column])) : null,
+  };
+}
+
+export async function countClients(db: Executor, filter: ClientFilter): Promise<number> {
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/** Exact sums per currency of the clients matching the filter, computed by the database and carried as text (they may pass 2^53). */
+export async function totalsByCurrency(
+  db: Executor,
+  filter: ClientFilter,
+): Promise<CurrencyTotal[]> {
+  const rows = await filtered(db, filter)
     .select(['currency', sql<string>`cast(sum(balance) as text)`.as('total')])
-    .where('owner_id', '=', ownerId)
     .groupBy('currency')
     .execute();
   return currencies.flatMap((currency) => {

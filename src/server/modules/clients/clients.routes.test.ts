@@ -329,7 +329,7 @@ describe('who may do what', () => {
       expect(foreign.body).toBe(absent.body);
     }
     const list = (await call('GET', '/api/clients', intruder.cookie)).json<ClientList>();
-    expect(list).toEqual({ clients: [], totals: [], converted: null });
+    expect(list).toEqual({ clients: [], count: 0, nextCursor: null, totals: [], converted: null });
     expect(await snapshotTables()).toEqual(before);
   });
 

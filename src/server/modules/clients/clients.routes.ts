@@ -4,6 +4,7 @@ import {
   balanceUpdateSchema,
   clientIdParams,
   clientInputSchema,
+  clientListQuerySchema,
   clientListSchema,
   clientSchema,
   clientUpdateSchema,
@@ -19,13 +20,19 @@ import {
   deleteClient,
   findClient,
   insertClient,
-  listClients,
+  countClients,
+  InvalidCursorError,
+  listClientsPage,
+  type ClientFilter,
   listHistory,
   toSnapshot,
   totalsByCurrency,
   updateClientIfVersion,
   type ClientValues,
 } from './clients.repository.ts';
+
+/** What the dashboard loads at a time: enough to fill a screen, never all 100,000. */
+const defaultPageSize = 50;
 
 const clientNotFound = () => notFound('Client not found');
 const conflict = () =>
@@ -50,26 +57,48 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.feed.publishSafely(request.user.id);
   });
 
-  app.get('/clients', { schema: { response: { 200: clientListSchema } } }, async (request) => {
-    const owner = currentUser(request);
-    const [clients, totals, rates] = await Promise.all([
-      listClients(db, owner.id),
-      totalsByCurrency(db, owner.id),
-      readRates(db, owner.id),
-    ]);
-    const converted = convertToUsd(
-      totals.map(({ currency, total }) => ({ currency, total: BigInt(total) })),
-      Object.fromEntries(rates.map((rate) => [rate.currency, rate])),
-    );
-    return {
-      clients,
-      totals,
-      converted: converted && {
-        usdTotal: converted.usdMinor.toString(),
-        ratesDate: converted.ratesDate,
-      },
-    };
-  });
+  app.get(
+    '/clients',
+    { schema: { querystring: clientListQuerySchema, response: { 200: clientListSchema } } },
+    async (request) => {
+      const owner = currentUser(request);
+      const { q, currency, owes, sort = 'name', dir = 'asc', cursor, limit } = request.query;
+      const filter: ClientFilter = {
+        ownerId: owner.id,
+        search: q,
+        currency,
+        owes: owes === 'true',
+      };
+      const pageSize = limit ? Number(limit) : defaultPageSize;
+      let page: Awaited<ReturnType<typeof listClientsPage>>;
+      try {
+        page = await listClientsPage(db, filter, { sort, dir, cursor, limit: pageSize });
+      } catch (error) {
+        if (!(error instanceof InvalidCursorError)) throw error;
+        throw new AppError(400, 'validation', 'Invalid cursor', {
+          fields: { cursor: 'is invalid' },
+        });
+      }
+      const [count, totals, rates] = await Promise.all([
+        countClients(db, filter),
+        totalsByCurrency(db, filter),
+        readRates(db, owner.id),
+      ]);
+      const converted = convertToUsd(
+        totals.map(({ currency: code, total }) => ({ currency: code, total: BigInt(total) })),
+        Object.fromEntries(rates.map((rate) => [rate.currency, rate])),
+      );
+      return {
+        ...page,
+        count,
+        totals,
+        converted: converted && {
+          usdTotal: converted.usdMinor.toString(),
+          ratesDate: converted.ratesDate,
+        },
+      };
+    },
+  );
 
   app.get(
     '/clients/:id',

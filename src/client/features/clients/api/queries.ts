@@ -1,8 +1,14 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useQuery,
+} from '@tanstack/react-query';
 import {
   clientListSchema,
   clientSchema,
   historyListSchema,
+  type ClientListQuery,
 } from '../../../../shared/schemas/clients.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -10,10 +16,23 @@ export const clientsKey = ['clients'] as const;
 export const clientKey = (id: string) => ['clients', 'one', id] as const;
 export const historyKey = (id: string) => ['clients', 'history', id] as const;
 
-export const clientListQuery = queryOptions({
-  queryKey: clientsKey,
-  queryFn: ({ signal }) => apiRequest('GET', '/api/clients', { schema: clientListSchema, signal }),
-});
+export type ClientListParams = Omit<ClientListQuery, 'cursor' | 'limit'>;
+
+export const clientListQuery = (params: ClientListParams) =>
+  infiniteQueryOptions({
+    queryKey: [...clientsKey, 'list', params] as const,
+    queryFn: ({ signal, pageParam }) => {
+      const search = new URLSearchParams(
+        Object.entries({ ...params, cursor: pageParam ?? undefined }).filter(
+          (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
+        ),
+      );
+      const query = search.size > 0 ? `?${search.toString()}` : '';
+      return apiRequest('GET', `/api/clients${query}`, { schema: clientListSchema, signal });
+    },
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
 
 export const clientQuery = (id: string) =>
   queryOptions({
@@ -32,7 +51,8 @@ export const historyQuery = (id: string) =>
       }),
   });
 
-export const useClientList = () => useQuery(clientListQuery);
+export const useClientList = (params: ClientListParams) =>
+  useInfiniteQuery(clientListQuery(params));
 export const useClient = (id: string) => useQuery(clientQuery(id));
 export const useClientHistory = (id: string) => useQuery(historyQuery(id));
 

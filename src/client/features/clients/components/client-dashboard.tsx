@@ -1,23 +1,177 @@
-import { Link } from 'react-router';
+import { useEffect, useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.ts';
+import { clientSorts, type ClientSort } from '../../../../shared/schemas/clients.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
-import { useClientList } from '../api/queries.ts';
+import { useClientList, type ClientListParams } from '../api/queries.ts';
 import { ClientTable } from './client-table.tsx';
 import { TotalOwed } from './total-owed.tsx';
 
-/** The signed-in dashboard: the owner's clients, the totals, and the New button. */
+const searchDelayMs = 250;
+
+/** The dashboard's view lives in the address bar, so it can be bookmarked and survives a reload. */
+function useListParams(): [
+  ClientListParams,
+  (changes: Partial<Record<keyof ClientListParams, string | undefined>>) => void,
+] {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const sort = searchParams.get('sort');
+  const dir = searchParams.get('dir');
+  const currency = searchParams.get('currency');
+  const params: ClientListParams = {
+    q: searchParams.get('q') ?? undefined,
+    sort: clientSorts.find((candidate) => candidate === sort),
+    dir: dir === 'desc' ? 'desc' : undefined,
+    currency: isCurrency(currency) ? currency : undefined,
+    owes: searchParams.get('owes') === 'true' ? 'true' : undefined,
+  };
+  const update = (changes: Partial<Record<keyof ClientListParams, string | undefined>>) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        for (const [key, value] of Object.entries(changes)) {
+          if (value) next.set(key, value);
+          else next.delete(key);
+        }
+        return next;
+      },
+      { replace: true },
+    );
+  return [params, update];
+}
+
+function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
+  const [text, setText] = useState(value);
+  const latest = useRef(onSearch);
+  useEffect(() => {
+    latest.current = onSearch;
+  });
+  useEffect(() => {
+    if (text === value) return;
+    const timer = setTimeout(() => latest.current(text.trim()), searchDelayMs);
+    return () => clearTimeout(timer);
+  }, [text, value]);
+  return (
+    <input
+      type="search"
+      className="form-control"
+      placeholder="Search name, e-mail or phone"
+      aria-label="Search clients"
+      value={text}
+      onChange={(event) => setText(event.target.value)}
+    />
+  );
+}
+
+/** The signed-in dashboard: the owner's clients a page at a time, the totals, and the New button. */
 export function ClientDashboard() {
-  const list = useClientList();
+  const [params, update] = useListParams();
+  const list = useClientList(params);
+  const sentinel = useRef<HTMLDivElement>(null);
+  const filtered = Boolean(params.q || params.currency || params.owes);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+
+  // Scrolling near the end loads the next page; the rows already shown stay put.
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage) return;
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage)
+        void fetchNextPage();
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const onSort = (sort: ClientSort) => {
+    const current = params.sort ?? 'name';
+    const dir = current === sort && params.dir !== 'desc' ? 'desc' : undefined;
+    update({ sort: sort === 'name' ? undefined : sort, dir });
+  };
+
+  const firstPage = list.data?.pages[0];
+  const clients = list.data?.pages.flatMap((page) => page.clients) ?? [];
+
   return (
     <div className="row g-4">
       <div className="col-12 col-md-9 order-2 order-md-1">
+        <div className="row g-2 mb-3" role="search">
+          <div className="col-12 col-lg-6">
+            <SearchBox
+              key={params.q ?? ''}
+              value={params.q ?? ''}
+              onSearch={(q) => update({ q })}
+            />
+          </div>
+          <div className="col-6 col-lg-3">
+            <select
+              className="form-select"
+              aria-label="Currency"
+              value={params.currency ?? ''}
+              onChange={(event) => update({ currency: event.target.value || undefined })}
+            >
+              <option value="">All currencies</option>
+              {currencies.map((currency) => (
+                <option key={currency} value={currency}>
+                  {currencyLabel[currency]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="col-6 col-lg-3 d-flex align-items-center">
+            <div className="form-check mb-0">
+              <input
+                id="owes-filter"
+                type="checkbox"
+                className="form-check-input"
+                checked={params.owes === 'true'}
+                onChange={(event) => update({ owes: event.target.checked ? 'true' : undefined })}
+              />
+              <label htmlFor="owes-filter" className="form-check-label">
+                Owes money
+              </label>
+            </div>
+          </div>
+        </div>
         {list.isPending ? (
           <PageLoading />
         ) : list.isError ? (
           <PageLoadError error={list.error} onRetry={() => void list.refetch()} />
         ) : (
           <>
-            <TotalOwed totals={list.data.totals} converted={list.data.converted} />
-            <ClientTable clients={list.data.clients} />
+            <TotalOwed totals={firstPage?.totals ?? []} converted={firstPage?.converted ?? null} />
+            {filtered && (
+              <p className="small text-body-secondary" role="status">
+                Totals of the {firstPage?.count ?? 0}{' '}
+                {firstPage?.count === 1 ? 'client' : 'clients'} matching the filter.{' '}
+                <Link to="/">Clear the filter</Link>
+              </p>
+            )}
+            {clients.length === 0 && filtered ? (
+              <p className="text-body-secondary">No client matches the filter</p>
+            ) : (
+              <ClientTable
+                clients={clients}
+                sort={params.sort ?? 'name'}
+                dir={params.dir ?? 'asc'}
+                onSort={onSort}
+              />
+            )}
+            <div ref={sentinel} />
+            {hasNextPage && (
+              <div className="text-center">
+                <button
+                  type="button"
+                  className="btn btn-outline-secondary btn-sm"
+                  disabled={isFetchingNextPage}
+                  onClick={() => void fetchNextPage()}
+                >
+                  {isFetchingNextPage
+                    ? 'Loading…'
+                    : `Load more (${clients.length} of ${firstPage?.count ?? 0} shown)`}
+                </button>
+              </div>
+            )}
           </>
         )}
       </div>

@@ -1,19 +1,52 @@
 import { Link } from 'react-router';
 import { formatMoney } from '../../../../shared/money.ts';
-import type { Client } from '../../../../shared/schemas/clients.ts';
+import type { Client, ClientSort } from '../../../../shared/schemas/clients.ts';
 
-export function ClientTable({ clients }: { clients: Client[] }) {
+interface ClientTableProps {
+  clients: Client[];
+  sort: ClientSort;
+  dir: 'asc' | 'desc';
+  onSort: (sort: ClientSort) => void;
+}
+
+function SortHeader({
+  label,
+  sort,
+  props,
+  className,
+}: {
+  label: string;
+  sort: ClientSort;
+  props: ClientTableProps;
+  className?: string;
+}) {
+  const active = props.sort === sort;
+  const ariaSort = active ? (props.dir === 'asc' ? 'ascending' : 'descending') : 'none';
+  return (
+    <th scope="col" aria-sort={ariaSort} className={className}>
+      <button
+        type="button"
+        className="btn btn-link p-0 text-reset fw-bold text-decoration-none"
+        onClick={() => props.onSort(sort)}
+      >
+        {label}
+        <span aria-hidden="true">{active ? (props.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
+      </button>
+    </th>
+  );
+}
+
+export function ClientTable(props: ClientTableProps) {
+  const { clients } = props;
   if (clients.length === 0) return <p className="text-body-secondary">No client added</p>;
   return (
     <div className="table-responsive">
       <table className="table table-striped align-middle">
         <thead>
           <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col" className="text-end">
-              Balance
-            </th>
+            <SortHeader label="Name" sort="name" props={props} />
+            <SortHeader label="Email" sort="email" props={props} />
+            <SortHeader label="Balance" sort="balance" props={props} className="text-end" />
             <th scope="col">
               <span className="visually-hidden">Details</span>
             </th>
