@@ -20,6 +20,8 @@ import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { importRoutes } from './modules/transfer/import.routes.ts';
+import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -164,6 +166,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(clientsRoutes);
       await api.register(settingsRoutes);
       await api.register(eventsRoutes);
+      await api.register(transferRoutes);
+      await api.register(importRoutes);
     },
     { prefix: '/api' },
   );

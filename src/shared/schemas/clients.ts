@@ -175,3 +175,32 @@ export const historyEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });
+
+/** The most rows one import may carry. */
+export const importMaxRows = 20_000;
+
+/** POST /api/clients/import: rows as the form would send them; checked row by row on the server. */
+export const importBodySchema = z.object({
+  rows: z
+    .array(z.unknown())
+    .check(z.maxLength(importMaxRows, `at most ${importMaxRows} rows at a time`)),
+  /** Only check and report; write nothing. */
+  dryRun: z.boolean('must be true or false'),
+  /** Leave out rows whose e-mail is already one of the owner's clients (or earlier in the file). */
+  skipDuplicates: z.boolean('must be true or false'),
+});
+
+export const importRowResultSchema = z.object({
+  row: z.number(),
+  status: z.enum(['ok', 'invalid', 'duplicate']),
+  errors: z.optional(z.record(z.string(), z.string())),
+  duplicateOf: z.optional(z.enum(['existing', 'file'])),
+});
+export type ImportRowResult = z.infer<typeof importRowResultSchema>;
+
+export const importResultSchema = z.object({
+  results: z.array(importRowResultSchema),
+  imported: z.number(),
+  balancesZeroed: z.boolean(),
+});
+export type ImportResult = z.infer<typeof importResultSchema>;

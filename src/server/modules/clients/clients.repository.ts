@@ -256,3 +256,39 @@ export async function listHistory(
     .execute();
   return rows.map(toHistoryEntry);
 }
+
+/** The owner's e-mails, folded, to flag duplicates in an import. */
+export async function ownerEmailKeys(db: Executor, ownerId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('clients')
+    .select('email')
+    .where('owner_id', '=', ownerId)
+    .execute();
+  return new Set(rows.map((row) => row.email.toLowerCase()));
+}
+
+const insertBatch = 500;
+
+/** Adds many clients (an import) in the caller's transaction, a few hundred rows per statement. */
+export async function insertClients(
+  trx: Transaction<Database>,
+  ownerId: string,
+  clients: (ClientValues & { id: string })[],
+  now: number,
+): Promise<void> {
+  for (let start = 0; start < clients.length; start += insertBatch) {
+    await trx
+      .insertInto('clients')
+      .values(
+        clients.slice(start, start + insertBatch).map((client) => ({
+          id: client.id,
+          owner_id: ownerId,
+          ...columnsOf(client),
+          version: 1,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .execute();
+  }
+}

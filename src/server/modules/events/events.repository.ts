@@ -5,6 +5,9 @@ import type { Database, Dialect } from '../../db/database.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+/** Rows per INSERT: well inside both databases' limits on bound parameters. */
+const insertBatch = 500;
+
 export interface NewEvent {
   ownerId: string;
   clientId: string | null;
@@ -21,26 +24,55 @@ export interface NewEvent {
  * reader resuming after id N can never miss a smaller id committed later. (SQLite has one
  * writer at a time already.)
  */
+/**
+ * On PostgreSQL an owner's writers take turns until commit, so the owner's event ids are
+ * committed in increasing order and a reader resuming after id N can never miss a smaller id
+ * committed later. (SQLite has one writer at a time already.)
+ */
+async function lockOwnerLog(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  ownerId: string,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${ownerId}, 0))`.execute(trx);
+  }
+}
+
+const toRow = (event: NewEvent) => ({
+  owner_id: event.ownerId,
+  client_id: event.clientId,
+  action: event.action,
+  at: event.at,
+  version: event.version,
+  before: event.before && JSON.stringify(event.before),
+  after: event.after && JSON.stringify(event.after),
+});
+
+/** Appends to the owner's log inside the caller's transaction. */
 export async function appendEvent(
   trx: Transaction<Database>,
   dialect: Dialect,
   event: NewEvent,
 ): Promise<void> {
-  if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${event.ownerId}, 0))`.execute(trx);
+  await lockOwnerLog(trx, dialect, event.ownerId);
+  await trx.insertInto('events').values(toRow(event)).execute();
+}
+
+/** Appends many events of one owner (an import) inside the caller's transaction. */
+export async function appendEvents(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  ownerId: string,
+  events: NewEvent[],
+): Promise<void> {
+  await lockOwnerLog(trx, dialect, ownerId);
+  for (let start = 0; start < events.length; start += insertBatch) {
+    await trx
+      .insertInto('events')
+      .values(events.slice(start, start + insertBatch).map(toRow))
+      .execute();
   }
-  await trx
-    .insertInto('events')
-    .values({
-      owner_id: event.ownerId,
-      client_id: event.clientId,
-      action: event.action,
-      at: event.at,
-      version: event.version,
-      before: event.before && JSON.stringify(event.before),
-      after: event.after && JSON.stringify(event.after),
-    })
-    .execute();
 }
 
 export async function latestEventId(db: Executor, ownerId: string): Promise<number> {
@@ -84,4 +116,23 @@ export async function readEventsAfter(
     .limit(limit)
     .execute();
   return rows.map((row) => ({ id: row.id, action: row.action, clientId: row.client_id }));
+}
+
+/** The owner's whole log, oldest first, for their data export. */
+export async function readAllEvents(db: Executor, ownerId: string) {
+  const rows = await db
+    .selectFrom('events')
+    .select(['id', 'client_id', 'action', 'at', 'version', 'before', 'after'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    clientId: row.client_id,
+    action: row.action,
+    at: new Date(row.at).toISOString(),
+    version: row.version,
+    before: row.before === null ? null : (JSON.parse(row.before) as unknown),
+    after: row.after === null ? null : (JSON.parse(row.after) as unknown),
+  }));
 }

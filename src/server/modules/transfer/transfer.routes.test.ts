@@ -1,0 +1,204 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import type { ClientList, ImportResult } from '../../../shared/schemas/clients.ts';
+
+let testApp: TestApp;
+beforeAll(async () => {
+  testApp = await buildTestApp();
+});
+afterAll(async () => {
+  await testApp.close();
+});
+
+const inject = (method: 'GET' | 'POST', url: string, cookie: string | null, payload?: object) =>
+  testApp.app.inject({
+    method,
+    url,
+    headers: cookie ? { cookie } : {},
+    ...(payload ? { payload } : {}),
+  });
+
+async function snapshot() {
+  const db = testApp.app.db.kysely;
+  return {
+    clients: await db.selectFrom('clients').selectAll().orderBy('id').execute(),
+    events: await db.selectFrom('events').selectAll().orderBy('id').execute(),
+  };
+}
+
+describe('CSV export', () => {
+  it('writes a UTF-8 file with a byte order mark, a header, decimal amounts and ISO codes, for the filter', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const other = await joinAs(testApp.app);
+    for (const client of [
+      buildClient({
+        firstName: 'Zoë',
+        lastName: 'Quote "Q", Esq.',
+        balance: 123_450,
+        currency: 'USD',
+      }),
+      buildClient({ firstName: 'Min', lastName: 'Kim', balance: 3_000_000, currency: 'KRW' }),
+      buildClient({ firstName: 'Siti', lastName: 'Aziz', balance: -5, currency: 'MYR' }),
+    ]) {
+      expect((await inject('POST', '/api/clients', cookie, client)).statusCode).toBe(201);
+    }
+    await inject('POST', '/api/clients', other.cookie, buildClient({ firstName: 'Stranger' }));
+
+    const all = await inject('GET', '/api/clients/export.csv', cookie);
+    expect(all.statusCode).toBe(200);
+    expect(all.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(all.headers['content-disposition']).toMatch(
+      /^attachment; filename="balance-clients-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    const lines = all.body.split('\n');
+    expect(lines[0]).toBe('\uFEFFFirst name,Last name,Email,Phone,Balance,Currency');
+    expect(lines.slice(1, 4)).toEqual([
+      expect.stringMatching(/^Min,Kim,.*,3000000,KRW$/),
+      expect.stringMatching(/^Siti,Aziz,.*,-0\.05,MYR$/),
+      expect.stringMatching(/^Zoë,"Quote ""Q"", Esq\.",.*,1234\.50,USD$/),
+    ]);
+    expect(all.body).not.toContain('Stranger');
+
+    const filtered = await inject('GET', '/api/clients/export.csv?currency=KRW', cookie);
+    expect(filtered.body.trim().split('\n')).toHaveLength(2);
+  });
+
+  it("exports all of an owner's data as JSON: clients, history and settings", async () => {
+    const { cookie, email } = await joinAs(testApp.app);
+    await inject('POST', '/api/clients', cookie, buildClient({ firstName: 'Ada' }));
+    const response = await inject('GET', '/api/export.json', cookie);
+    expect(response.statusCode).toBe(200);
+    const data = response.json<{
+      account: { email: string };
+      clients: { firstName: string }[];
+      history: { action: string }[];
+      settings: object;
+    }>();
+    expect(data.account.email).toBe(email);
+    expect(data.clients.map((client) => client.firstName)).toEqual(['Ada']);
+    expect(data.history.map((entry) => entry.action)).toEqual(['created']);
+    expect(data.settings).toMatchObject({ preferences: { disableBalanceOnAdd: false }, rates: [] });
+  });
+
+  it('needs a session', async () => {
+    expect((await inject('GET', '/api/clients/export.csv', null)).statusCode).toBe(401);
+    expect((await inject('GET', '/api/export.json', null)).statusCode).toBe(401);
+    expect(
+      (
+        await inject('POST', '/api/clients/import', null, {
+          rows: [],
+          dryRun: true,
+          skipDuplicates: true,
+        })
+      ).statusCode,
+    ).toBe(401);
+  });
+});
+
+describe('CSV import', () => {
+  it("checks every row with the form's rules and flags duplicates, writing nothing on a dry run", async () => {
+    const { cookie } = await joinAs(testApp.app);
+    await inject('POST', '/api/clients', cookie, buildClient({ email: 'known@example.com' }));
+    const before = await snapshot();
+    const rows = [
+      buildClient({ email: 'new@example.com' }),
+      { ...buildClient(), firstName: 'A', phone: '123' },
+      buildClient({ email: 'KNOWN@example.com' }),
+      buildClient({ email: 'new@example.com' }),
+      'not even an object',
+    ];
+    const response = await inject('POST', '/api/clients/import', cookie, {
+      rows,
+      dryRun: true,
+      skipDuplicates: true,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<ImportResult>()).toEqual({
+      imported: 0,
+      balancesZeroed: false,
+      results: [
+        { row: 0, status: 'ok' },
+        {
+          row: 1,
+          status: 'invalid',
+          errors: { firstName: 'must be at least 2 characters', phone: 'enter valid phone' },
+        },
+        { row: 2, status: 'duplicate', duplicateOf: 'existing' },
+        { row: 3, status: 'duplicate', duplicateOf: 'file' },
+        { row: 4, status: 'invalid', errors: expect.any(Object) as object },
+      ],
+    });
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('writes the valid rows in one go, each with an "imported" history entry', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    await inject('POST', '/api/clients', cookie, buildClient({ email: 'known@example.com' }));
+    const rows = [
+      buildClient({ firstName: 'Fresh', email: 'fresh@example.com', balance: 700 }),
+      { ...buildClient(), email: 'broken' },
+      buildClient({ firstName: 'Again', email: 'known@example.com' }),
+    ];
+    const skipped = await inject('POST', '/api/clients/import', cookie, {
+      rows,
+      dryRun: false,
+      skipDuplicates: true,
+    });
+    expect(skipped.json<ImportResult>().imported).toBe(1);
+    const list = (await inject('GET', '/api/clients?q=fresh', cookie)).json<ClientList>();
+    expect(list.clients).toHaveLength(1);
+    const history = (
+      await inject('GET', `/api/clients/${list.clients[0]?.id}/history`, cookie)
+    ).json<{ entries: { action: string }[] }>();
+    expect(history.entries.map((entry) => entry.action)).toEqual(['imported']);
+
+    const kept = await inject('POST', '/api/clients/import', cookie, {
+      rows: [rows[2]],
+      dryRun: false,
+      skipDuplicates: false,
+    });
+    expect(kept.json<ImportResult>().imported).toBe(1);
+    expect((await inject('GET', '/api/clients?q=known', cookie)).json<ClientList>().count).toBe(2);
+  });
+
+  it('imports 10,000 rows in one request', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const rows = Array.from({ length: 10_000 }, (_, i) =>
+      buildClient({ email: `bulk${i}@example.com`, balance: i }),
+    );
+    const response = await inject('POST', '/api/clients/import', cookie, {
+      rows,
+      dryRun: false,
+      skipDuplicates: true,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json<ImportResult>().imported).toBe(10_000);
+    const list = (await inject('GET', '/api/clients', cookie)).json<ClientList>();
+    expect(list.count).toBe(10_000);
+    // 0 + 1 + … + 9,999 cents.
+    expect(list.totals).toEqual([{ currency: 'USD', total: String((9_999 * 10_000) / 2) }]);
+  });
+
+  it('refuses more than 20,000 rows, or a body over 8 MiB, changing nothing', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const before = await snapshot();
+    const tooMany = await inject('POST', '/api/clients/import', cookie, {
+      rows: Array.from({ length: 20_001 }, () => 1),
+      dryRun: false,
+      skipDuplicates: true,
+    });
+    expect(tooMany.statusCode).toBe(400);
+    expect(tooMany.json()).toMatchObject({
+      error: { fields: { rows: 'at most 20000 rows at a time' } },
+    });
+    const huge = await inject('POST', '/api/clients/import', cookie, {
+      rows: ['x'.repeat(9 * 1024 * 1024)],
+      dryRun: false,
+      skipDuplicates: true,
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(await snapshot()).toEqual(before);
+  });
+});

@@ -1,0 +1,97 @@
+import { stringify } from 'csv-stringify/sync';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { toDecimalText } from '../../../shared/money.ts';
+import { clientListQuerySchema, type Client } from '../../../shared/schemas/clients.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { listClientsPage, type ClientFilter } from '../clients/clients.repository.ts';
+import { readAllEvents } from '../events/events.repository.ts';
+import { readPreferences, readRates } from '../settings/settings.repository.ts';
+
+/** The header row of our CSV, which the import recognises again. */
+export const csvColumns = [
+  'First name',
+  'Last name',
+  'Email',
+  'Phone',
+  'Balance',
+  'Currency',
+] as const;
+
+const exportBatch = 1000;
+const byteOrderMark = '\uFEFF';
+
+async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: ClientFilter) {
+  let cursor: string | undefined;
+  do {
+    const page = await listClientsPage(db, filter, {
+      sort: 'name',
+      dir: 'asc',
+      cursor,
+      limit: exportBatch,
+    });
+    yield* page.clients;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  app.addHook('preHandler', requireUser);
+
+  // The owner's clients as a spreadsheet: the current filter or all, amounts as decimal text.
+  app.get(
+    '/clients/export.csv',
+    { schema: { querystring: clientListQuerySchema } },
+    async (request, reply) => {
+      const { q, currency, owes } = request.query;
+      const filter: ClientFilter = {
+        ownerId: currentUser(request).id,
+        search: q,
+        currency,
+        owes: owes === 'true',
+      };
+      const rows: string[][] = [];
+      for await (const client of allClients(db, filter)) {
+        rows.push([
+          client.firstName,
+          client.lastName,
+          client.email,
+          client.phone,
+          toDecimalText(client.balance, client.currency),
+          client.currency,
+        ]);
+      }
+      // The byte order mark makes spreadsheet programs read the file as UTF-8.
+      const body = byteOrderMark + stringify(rows, { header: true, columns: [...csvColumns] });
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="balance-clients-${today()}.csv"`)
+        .send(body);
+    },
+  );
+
+  // Everything of the owner's, to keep or to take elsewhere.
+  app.get('/export.json', async (request, reply) => {
+    const user = currentUser(request);
+    const clients: Client[] = [];
+    for await (const client of allClients(db, { ownerId: user.id })) clients.push(client);
+    const [events, preferences, rates] = await Promise.all([
+      readAllEvents(db, user.id),
+      readPreferences(db, user.id),
+      readRates(db, user.id),
+    ]);
+    return reply
+      .header('content-disposition', `attachment; filename="balance-export-${today()}.json"`)
+      .send({
+        format: 'balance-export',
+        version: 1,
+        exportedAt: new Date().toISOString(),
+        account: { email: user.email },
+        settings: { preferences, rates },
+        clients,
+        history: events,
+      });
+  });
+};
