@@ -9,6 +9,7 @@ export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 /** After the browser gives up on a stream (an error answer rather than no answer), try again. */
 const reopenDelayMs = 5000;
+const burstWindowMs = 50;
 
 /**
  * One live stream per signed-in tab: every change of the owner's data, made in another tab or
@@ -50,6 +51,16 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       if (message.lastEventId) lastEventId.current = message.lastEventId;
     };
 
+    // An import can bring thousands of events at once: refresh once for a burst, not per event.
+    let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+    const refreshClients = () => {
+      if (refreshTimer !== undefined) return;
+      refreshTimer = setTimeout(() => {
+        refreshTimer = undefined;
+        void queryClient.invalidateQueries({ queryKey: clientsKey });
+      }, burstWindowMs);
+    };
+
     source.onopen = () => setStatus('live');
     source.onerror = () => {
       setStatus('offline');
@@ -73,12 +84,12 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       const { action, clientId } = parsed.data;
       if (action === 'settings_changed') {
         void queryClient.invalidateQueries({ queryKey: settingsKey });
-        void queryClient.invalidateQueries({ queryKey: clientsKey });
+        refreshClients();
         return;
       }
       if (action === 'deleted' && clientId)
         queryClient.setQueryData(deletedClientKey(clientId), true);
-      void queryClient.invalidateQueries({ queryKey: clientsKey });
+      refreshClients();
     });
     // The session ended: asking for it again leads the app to /login with a message.
     source.addEventListener('end', () => {
@@ -87,6 +98,7 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
     });
     return () => {
       clearTimeout(reopenTimer);
+      clearTimeout(refreshTimer);
       source.close();
     };
   }, [enabled, online, attempt, queryClient]);

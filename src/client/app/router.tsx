@@ -34,6 +34,12 @@ export const routes: RouteObject[] = [
             }),
           },
           {
+            path: 'client/import',
+            lazy: async () => ({
+              Component: (await import('./routes/client-import.tsx')).ClientImportPage,
+            }),
+          },
+          {
             path: 'setting',
             lazy: async () => ({ Component: (await import('./routes/settings.tsx')).SettingsPage }),
           },

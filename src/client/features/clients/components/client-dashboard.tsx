@@ -9,6 +9,15 @@ import { TotalOwed } from './total-owed.tsx';
 
 const searchDelayMs = 250;
 
+/** The export takes the same filter as the list (sorting aside). */
+function exportQuery(params: ClientListParams): string {
+  const search = new URLSearchParams();
+  if (params.q) search.set('q', params.q);
+  if (params.currency) search.set('currency', params.currency);
+  if (params.owes) search.set('owes', params.owes);
+  return search.size > 0 ? `?${search.toString()}` : '';
+}
+
 /** The dashboard's view lives in the address bar, so it can be bookmarked and survives a reload. */
 function useListParams(): [
   ClientListParams,
@@ -179,6 +188,18 @@ export function ClientDashboard() {
         <Link to="/client/add" className="btn btn-success w-100">
           New
         </Link>
+        <div className="d-flex d-md-grid gap-2 mt-2">
+          <a
+            className="btn btn-outline-secondary btn-sm flex-fill"
+            href={`/api/clients/export.csv${exportQuery(params)}`}
+            download
+          >
+            Export CSV{filtered ? ' (filtered)' : ''}
+          </a>
+          <Link to="/client/import" className="btn btn-outline-secondary btn-sm flex-fill">
+            Import CSV
+          </Link>
+        </div>
       </aside>
     </div>
   );

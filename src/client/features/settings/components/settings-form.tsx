@@ -168,6 +168,14 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                 Save
               </button>
             </form>
+            <hr />
+            <h2 className="h6">Your data</h2>
+            <p className="form-text mt-0">
+              Everything you keep here, clients and their history and these settings, in one file.
+            </p>
+            <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
+              Download all my data (JSON)
+            </a>
           </div>
         </div>
       </div>

@@ -1,0 +1,78 @@
+import { readFile } from 'node:fs/promises';
+import { expect, flash, joinThroughApi, test } from './fixtures.ts';
+
+test('export, change the file, import it back with a bad row and a duplicate, preview, confirm', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  for (const data of [
+    {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      email: 'ada@engines.example',
+      phone: '+44 20 7946 0018',
+      currency: 'USD',
+      balance: 123_450,
+    },
+    {
+      firstName: 'Siti',
+      lastName: 'Aziz',
+      email: 'siti@kl.example',
+      phone: '+60 3 1234 5678',
+      currency: 'MYR',
+      balance: 5_000,
+    },
+  ]) {
+    expect((await page.request.post('/api/clients', { data })).status()).toBe(201);
+  }
+  await page.goto('/');
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toMatch(/^balance-clients-\d{4}-\d{2}-\d{2}\.csv$/);
+  const exported = await readFile((await download.path()) ?? '', 'utf8');
+  expect(exported.startsWith('\uFEFFFirst name,Last name,Email,Phone,Balance,Currency\n')).toBe(
+    true,
+  );
+  expect(exported).toContain('Ada,Lovelace,ada@engines.example,+44 20 7946 0018,1234.50,USD');
+  expect(exported).toContain('Siti,Aziz,siti@kl.example,+60 3 1234 5678,50.00,MYR');
+
+  const changed =
+    exported +
+    'Grace,Hopper,grace@navy.example,+1 202 555 0147,"1,250.75",USD\n' +
+    'Bad,Row,not-an-email,123,12.345,USD\n' +
+    'Ada,Again,ADA@engines.example,+44 20 7946 0018,5,RM\n';
+
+  await page.getByRole('link', { name: 'Import CSV' }).click();
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'clients.csv', mimeType: 'text/csv', buffer: Buffer.from(changed) });
+  await expect(page.getByText('Columns of clients.csv (5 rows)')).toBeVisible();
+  await expect(page.getByLabel('First name')).toHaveValue('0');
+  await expect(page.getByLabel('Currency')).toHaveValue('5');
+  await page.getByRole('button', { name: 'Check rows' }).click();
+
+  await expect(
+    page.getByText('1 row will be imported · 1 with problems, left out · 3 duplicates, left out'),
+  ).toBeVisible();
+  const problems = page.getByRole('table');
+  await expect(problems.getByRole('row', { name: /^5 / })).toContainText(
+    'Email: enter valid email',
+  );
+  await expect(problems.getByRole('row', { name: /^5 / })).toContainText(
+    'Balance: at most 2 decimal places',
+  );
+  await expect(problems.getByRole('row', { name: /^6 / })).toContainText(
+    'Duplicate: this e-mail is already a client',
+  );
+  // Nothing is written before the owner confirms.
+  expect(((await (await page.request.get('/api/clients')).json()) as { count: number }).count).toBe(
+    2,
+  );
+
+  await page.getByRole('button', { name: 'Import 1 client' }).click();
+  await expect(flash(page, '1 client imported')).toBeVisible();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('row', { name: /Grace Hopper/ })).toContainText('$1,250.75');
+  await expect(page.locator('tbody tr')).toHaveCount(3);
+});

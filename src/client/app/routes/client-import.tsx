@@ -1,0 +1,5 @@
+import { ImportClients } from '../../features/transfer/components/import-clients.tsx';
+
+export function ClientImportPage() {
+  return <ImportClients />;
+}

@@ -1,0 +1,75 @@
+import { isCurrency, parseAmount } from '../../../shared/money.ts';
+import type { ImportRow } from './api/import-clients.ts';
+
+export const importFields = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'balance',
+  'currency',
+] as const;
+export type ImportField = (typeof importFields)[number];
+
+export const fieldLabels: Record<ImportField, string> = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'Email',
+  phone: 'Phone',
+  balance: 'Balance',
+  currency: 'Currency',
+};
+
+const headerWords: Record<ImportField, string[]> = {
+  firstName: ['firstname', 'first', 'givenname', 'forename'],
+  lastName: ['lastname', 'last', 'surname', 'familyname'],
+  email: ['email', 'emailaddress', 'mail'],
+  phone: ['phone', 'phonenumber', 'telephone', 'tel', 'mobile'],
+  balance: ['balance', 'amount', 'owed', 'amountowed', 'due'],
+  currency: ['currency', 'currencycode', 'ccy'],
+};
+
+/** Column index of each field, guessed from the header ("First name", "first_name", "E-mail"…). */
+export function guessMapping(header: string[]): Record<ImportField, number | null> {
+  const normalized = header.map((cell) => cell.toLowerCase().replace(/[^a-z]/g, ''));
+  const mapping = {} as Record<ImportField, number | null>;
+  for (const field of importFields) {
+    const index = normalized.findIndex((cell) => headerWords[field].includes(cell));
+    mapping[field] = index >= 0 ? index : null;
+  }
+  return mapping;
+}
+
+/**
+ * One CSV line as the body the Add Client route takes: the currency by ISO code ("RM" is MYR),
+ * the balance in minor units when it reads as an amount. What cannot be read is passed on as
+ * it is, so the server's check names it.
+ */
+export function toImportRow(
+  cells: string[],
+  mapping: Record<ImportField, number | null>,
+): { row: ImportRow; balanceError: string | null } {
+  const cell = (field: ImportField) => {
+    const index = mapping[field];
+    return index === null ? '' : (cells[index] ?? '').trim();
+  };
+  const currencyText = cell('currency').toUpperCase();
+  const currency = currencyText === 'RM' ? 'MYR' : currencyText;
+  const balanceText = cell('balance');
+  let balance: unknown = balanceText;
+  let balanceError: string | null = null;
+  if (isCurrency(currency)) {
+    const parsed = parseAmount(balanceText, currency);
+    if (parsed.ok) balance = parsed.minor;
+    else balanceError = parsed.error;
+  }
+  const row = {
+    firstName: cell('firstName'),
+    lastName: cell('lastName'),
+    email: cell('email'),
+    phone: cell('phone'),
+    currency,
+    balance,
+  };
+  return { row, balanceError };
+}
