@@ -133,3 +133,29 @@ test.describe('finding clients on the dashboard', () => {
     await expect(page.getByRole('button', { name: /Load more/ })).toHaveCount(0);
   });
 });
+
+test.describe('on a phone @phone', () => {
+  test('the dashboard fits the screen: name, balance and the New button, nothing cut off', async ({
+    page,
+  }) => {
+    await joinThroughApi(page);
+    await seed(page, [
+      {
+        firstName: 'Bartholomew',
+        lastName: 'Featherstonehaugh',
+        email: 'bartholomew.featherstonehaugh@a-rather-long-domain.example',
+        phone: '+44 20 7946 0018',
+        currency: 'KRW',
+        balance: 123_456_789,
+      },
+    ]);
+    await page.goto('/');
+    const row = page.getByRole('row', { name: /Bartholomew Featherstonehaugh/ });
+    await expect(row).toContainText('₩123,456,789');
+    await expect(page.getByRole('link', { name: 'New' })).toBeVisible();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});

@@ -45,7 +45,12 @@ export function ClientTable(props: ClientTableProps) {
         <thead>
           <tr>
             <SortHeader label="Name" sort="name" props={props} />
-            <SortHeader label="Email" sort="email" props={props} />
+            <SortHeader
+              label="Email"
+              sort="email"
+              props={props}
+              className="d-none d-md-table-cell"
+            />
             <SortHeader label="Balance" sort="balance" props={props} className="text-end" />
             <th scope="col">
               <span className="visually-hidden">Details</span>
@@ -58,7 +63,8 @@ export function ClientTable(props: ClientTableProps) {
               <td>
                 {client.firstName} {client.lastName}
               </td>
-              <td className="text-break">{client.email}</td>
+              {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
+              <td className="text-break d-none d-md-table-cell">{client.email}</td>
               <td className="text-end text-nowrap">
                 {formatMoney(client.balance, client.currency)}
               </td>
