@@ -88,14 +88,30 @@ export type ClientForm = z.input<typeof clientFormSchema>;
 
 export const clientIdParams = z.object({ id: z.string() });
 
-export const clientSchema = z.object({
-  id: z.string(),
+/** A client's own fields, as the history keeps them before and after each change. */
+export const clientSnapshotSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
   phone: z.string(),
   balance: z.number(),
   currency: currencyField,
+});
+export type ClientSnapshot = z.infer<typeof clientSnapshotSchema>;
+
+/** What people call each field, on screens and in import problems. */
+export const clientFieldLabels: Record<keyof ClientSnapshot, string> = {
+  firstName: 'First name',
+  lastName: 'Last name',
+  email: 'Email',
+  phone: 'Phone',
+  balance: 'Balance',
+  currency: 'Currency',
+};
+
+export const clientSchema = z.object({
+  id: z.string(),
+  ...clientSnapshotSchema.shape,
   version: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -144,16 +160,6 @@ export const clientListSchema = z.object({
   converted: z.nullable(convertedTotalSchema),
 });
 export type ClientList = z.infer<typeof clientListSchema>;
-
-export const clientSnapshotSchema = z.object({
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  balance: z.number(),
-  currency: currencyField,
-});
-export type ClientSnapshot = z.infer<typeof clientSnapshotSchema>;
 
 export const historyActions = [
   'created',

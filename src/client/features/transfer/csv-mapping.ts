@@ -1,4 +1,5 @@
 import { isCurrency, parseAmount } from '../../../shared/money.ts';
+import { clientFieldLabels } from '../../../shared/schemas/clients.ts';
 import type { ImportRow } from './api/import-clients.ts';
 
 export const importFields = [
@@ -11,14 +12,7 @@ export const importFields = [
 ] as const;
 export type ImportField = (typeof importFields)[number];
 
-export const fieldLabels: Record<ImportField, string> = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  balance: 'Balance',
-  currency: 'Currency',
-};
+export const fieldLabels: Record<ImportField, string> = clientFieldLabels;
 
 const headerWords: Record<ImportField, string[]> = {
   firstName: ['firstname', 'first', 'givenname', 'forename'],

@@ -60,6 +60,18 @@ function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
 const nameKey = (firstName: string, lastName: string) =>
   `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
 
+/** A new client's row: version 1, created and updated now. */
+function newRow(client: ClientValues & { id: string }, ownerId: string, now: number) {
+  return {
+    id: client.id,
+    owner_id: ownerId,
+    ...columnsOf(client),
+    version: 1,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 function columnsOf(values: ClientValues) {
   return {
     first_name: values.firstName,
@@ -200,14 +212,7 @@ export async function insertClient(
 ): Promise<Client> {
   const row = await db
     .insertInto('clients')
-    .values({
-      id: client.id,
-      owner_id: client.ownerId,
-      ...columnsOf(client),
-      version: 1,
-      created_at: client.now,
-      updated_at: client.now,
-    })
+    .values(newRow(client, client.ownerId, client.now))
     .returningAll()
     .executeTakeFirstOrThrow();
   return toClient(row);
@@ -280,14 +285,7 @@ export async function insertClients(
     await trx
       .insertInto('clients')
       .values(
-        clients.slice(start, start + insertBatch).map((client) => ({
-          id: client.id,
-          owner_id: ownerId,
-          ...columnsOf(client),
-          version: 1,
-          created_at: now,
-          updated_at: now,
-        })),
+        clients.slice(start, start + insertBatch).map((client) => newRow(client, ownerId, now)),
       )
       .execute();
   }

@@ -1,14 +1,9 @@
 import { formatMoney } from '../../../../shared/money.ts';
-import type { ClientSnapshot, HistoryEntry } from '../../../../shared/schemas/clients.ts';
-
-const fieldLabels: Record<keyof ClientSnapshot, string> = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  balance: 'Balance',
-  currency: 'Currency',
-};
+import {
+  clientFieldLabels as fieldLabels,
+  type ClientSnapshot,
+  type HistoryEntry,
+} from '../../../../shared/schemas/clients.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
