@@ -67,18 +67,18 @@ test.describe('finding clients on the dashboard', () => {
 
     await page.getByRole('searchbox', { name: 'Search clients' }).fill('navy');
     await expect(page).toHaveURL(/\?q=navy$/);
-    expect(await rowNames(page)).toEqual(['Grace Hopper']);
+    await expect.poll(() => rowNames(page)).toEqual(['Grace Hopper']);
     await expect(page.getByRole('heading', { name: /Total Owed:/ })).toHaveText(
       'Total Owed: -$5.00',
     );
     await expect(page.getByText('Totals of the 1 client matching the filter.')).toBeVisible();
     await page.reload();
     await expect(page.getByRole('searchbox', { name: 'Search clients' })).toHaveValue('navy');
-    expect(await rowNames(page)).toEqual(['Grace Hopper']);
+    await expect.poll(() => rowNames(page)).toEqual(['Grace Hopper']);
 
     await page.getByRole('searchbox', { name: 'Search clients' }).fill('1234 5678');
     await expect(page.locator('tbody tr')).toHaveCount(2);
-    expect(await rowNames(page)).toEqual(['Min Kim', 'Siti Aziz']);
+    await expect.poll(() => rowNames(page)).toEqual(['Min Kim', 'Siti Aziz']);
     await page.getByRole('link', { name: 'Clear the filter' }).click();
     await expect(page.locator('tbody tr')).toHaveCount(4);
 
