@@ -157,6 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   app.decorateRequest('user', null);
+  app.decorateRequest('sessionTokenHash', null);
   app.addHook('onRequest', rejectCrossSite);
 
   await app.register(

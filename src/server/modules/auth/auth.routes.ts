@@ -132,7 +132,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/auth/logout', async (request, reply) => {
     const session = await readSession(request);
-    if (session) await deleteSession(db, session.tokenHash);
+    if (session) {
+      await deleteSession(db, session.tokenHash);
+      app.feed.endSession(session.user.id, session.tokenHash);
+    }
     clearSessionCookie(request, reply);
     return reply.status(204).send();
   });

@@ -21,6 +21,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by requireUser for protected routes. */
     user: SessionUser | null;
+    /** The hash of the session's token, set with `user`. */
+    sessionTokenHash: string | null;
   }
 }
 
@@ -94,6 +96,7 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
   const session = await readSession(request);
   if (!session) throw unauthenticated();
   request.user = session.user;
+  request.sessionTokenHash = session.tokenHash;
 }
 
 /** The user set by requireUser; a route that calls this without the guard is a programming error. */

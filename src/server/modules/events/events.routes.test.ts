@@ -10,6 +10,7 @@ import type { Client } from '../../../shared/schemas/clients.ts';
 import type { ChangeEvent } from '../../../shared/schemas/events.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
+import { hashToken } from '../auth/session.ts';
 import { maxReplay } from './events.routes.ts';
 
 let testApp: TestApp;
@@ -164,11 +165,24 @@ describe('the live stream', () => {
     resumed.close();
   });
 
-  it('ends when the session ends, and keeps proxies awake with heartbeats meanwhile', async () => {
+  it('ends at once when its session logs out', async () => {
     const owner = await joinAs(testApp.app);
     const stream = await openStream(baseUrl, owner.cookie);
     await stream.waitFor((message) => message.event === 'ready');
     await call(testApp.app, 'POST', '/api/auth/logout', owner.cookie, {});
+    await stream.waitFor((message) => message.event === 'end', 1000);
+    await stream.ended;
+  });
+
+  it('ends at the next heartbeat when its session expires on the server', async () => {
+    const owner = await joinAs(testApp.app);
+    const stream = await openStream(baseUrl, owner.cookie);
+    await stream.waitFor((message) => message.event === 'ready');
+    // As the idle limit would: the session row goes, no logout request is made.
+    await testApp.app.db.kysely
+      .deleteFrom('sessions')
+      .where('token_hash', '=', hashToken(owner.cookie.split('=')[1] ?? ''))
+      .execute();
     await stream.waitFor((message) => message.event === 'end', 3000);
     await stream.ended;
   });

@@ -41,12 +41,14 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
     let closed = false;
     const subscriber: Subscriber = {
       ownerId,
+      sessionTokenHash: request.sessionTokenHash ?? '',
       lastId: latest,
       send: (event: ChangeEvent) =>
         write(`id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`),
-      close: () => {
+      close: (sessionEnded = false) => {
         if (closed) return;
         closed = true;
+        if (sessionEnded) write('event: end\ndata: {}\n\n');
         clearInterval(heartbeat);
         app.feed.unsubscribe(subscriber);
         raw.end();
@@ -72,8 +74,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
             // A wake-up lost on the way costs at most one heartbeat.
             app.feed.wake(ownerId);
           } else {
-            write('event: end\ndata: {}\n\n');
-            subscriber.close();
+            subscriber.close(true);
           }
         })
         .catch((error: unknown) =>

@@ -8,9 +8,12 @@ import { readEventsAfter } from './events.repository.ts';
 /** One open live stream: it has seen the owner's events up to `lastId`. */
 export interface Subscriber {
   ownerId: string;
+  /** The session the stream was opened with: it ends with it. */
+  sessionTokenHash: string;
   lastId: number;
   send(event: ChangeEvent): void;
-  close(): void;
+  /** Ends the stream; `sessionEnded` tells the browser not to come back with this session. */
+  close(sessionEnded?: boolean): void;
 }
 
 const channel = 'balance_events';
@@ -73,6 +76,13 @@ export class ChangeFeed {
     const set = this.#subscribers.get(subscriber.ownerId);
     set?.delete(subscriber);
     if (set?.size === 0) this.#subscribers.delete(subscriber.ownerId);
+  }
+
+  /** Ends this instance's streams of a session that has just ended (others notice at their next heartbeat). */
+  endSession(ownerId: string, sessionTokenHash: string): void {
+    for (const subscriber of [...(this.#subscribers.get(ownerId) ?? [])]) {
+      if (subscriber.sessionTokenHash === sessionTokenHash) subscriber.close(true);
+    }
   }
 
   get subscriberCount(): number {
