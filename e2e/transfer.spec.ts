@@ -34,8 +34,8 @@ test('export, change the file, import it back with a bad row and a duplicate, pr
   expect(exported.startsWith('\uFEFFFirst name,Last name,Email,Phone,Balance,Currency\n')).toBe(
     true,
   );
-  expect(exported).toContain('Ada,Lovelace,ada@engines.example,+44 20 7946 0018,1234.50,USD');
-  expect(exported).toContain('Siti,Aziz,siti@kl.example,+60 3 1234 5678,50.00,MYR');
+  expect(exported).toContain("Ada,Lovelace,ada@engines.example,'+44 20 7946 0018,1234.50,USD");
+  expect(exported).toContain("Siti,Aziz,siti@kl.example,'+60 3 1234 5678,50.00,MYR");
 
   const changed =
     exported +

@@ -1,3 +1,4 @@
+import { unprotectCell } from '../../../shared/csv.ts';
 import { isCurrency, parseAmount } from '../../../shared/money.ts';
 import { clientFieldLabels } from '../../../shared/schemas/clients.ts';
 import type { ImportRow } from './api/import-clients.ts';
@@ -45,7 +46,7 @@ export function toImportRow(
 ): { row: ImportRow; balanceError: string | null } {
   const cell = (field: ImportField) => {
     const index = mapping[field];
-    return index === null ? '' : (cells[index] ?? '').trim();
+    return index === null ? '' : unprotectCell((cells[index] ?? '').trim());
   };
   const currencyText = cell('currency').toUpperCase();
   const currency = currencyText === 'RM' ? 'MYR' : currencyText;

@@ -60,6 +60,8 @@ describe('CSV export', () => {
       expect.stringMatching(/^Zoë,"Quote ""Q"", Esq\.",.*,1234\.50,USD$/),
     ]);
     expect(all.body).not.toContain('Stranger');
+    // A spreadsheet would run "+44 …" as a formula: it leaves with a protecting apostrophe.
+    expect(lines[1]).toContain(",'+44 20 7946 0018,");
 
     const filtered = await inject('GET', '/api/clients/export.csv?currency=KRW', cookie);
     expect(filtered.body.trim().split('\n')).toHaveLength(2);

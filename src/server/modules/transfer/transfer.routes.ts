@@ -1,5 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { protectCell } from '../../../shared/csv.ts';
 import { toDecimalText } from '../../../shared/money.ts';
 import { clientListQuerySchema, type Client } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
@@ -55,10 +56,10 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       const rows: string[][] = [];
       for await (const client of allClients(db, filter)) {
         rows.push([
-          client.firstName,
-          client.lastName,
-          client.email,
-          client.phone,
+          protectCell(client.firstName),
+          protectCell(client.lastName),
+          protectCell(client.email),
+          protectCell(client.phone),
           toDecimalText(client.balance, client.currency),
           client.currency,
         ]);
