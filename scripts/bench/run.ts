@@ -1,0 +1,671 @@
+// npm run bench [-- --quick] [-- --clients 100000] [-- --duration 10]
+//
+// Measures the real server against a bare Fastify baseline in one run, so that ratios stay
+// comparable on a noisy shared machine. Asserts nothing: a missed target is reported, and only
+// a failure of the harness itself exits non-zero. See docs/performance.md.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
+import { firstPageJs, type BundleSize } from './bundle.ts';
+import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
+import { measure, type LoadRequest, type LoadResult, type LoadSettings } from './load.ts';
+import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
+import { killAllChildren, openFileLimit, projectRoot, rssMb, startNode } from './processes.ts';
+import { seedClients, seededRandom } from './seed.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    clients: { type: 'string' },
+    duration: { type: 'string' },
+    help: { type: 'boolean', default: false },
+  },
+});
+if (flags.help) {
+  process.stdout.write(
+    'npm run bench -- [--quick] [--clients N] [--duration SECONDS]\n' +
+      '  --quick      CI size: 1,000 clients, 2 s runs, 1 and 10 subscribers\n' +
+      '  --clients N  clients seeded for the one owner (default 10,000)\n' +
+      '  --duration S seconds per measured load run (default 10; 2 with --quick)\n' +
+      'PostgreSQL (two instances) at $BENCH_DATABASE_URL, else ' +
+      `${defaultPostgresUrl}, when reachable.\n`,
+  );
+  process.exit(0);
+}
+
+function positiveInt(text: string | undefined, fallback: number, name: string): number {
+  if (text === undefined) return fallback;
+  const value = Number(text.replaceAll('_', '').replaceAll(',', ''));
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new Error(`--${name} must be a whole number above 0`);
+  return value;
+}
+
+const quick = flags.quick;
+const clientCount = positiveInt(flags.clients, quick ? 1_000 : 10_000, 'clients');
+const load: LoadSettings = {
+  connections: 10,
+  durationSeconds: positiveInt(flags.duration, quick ? 2 : 10, 'duration'),
+  warmupSeconds: quick ? 1 : 3,
+};
+const subscriberCounts = quick ? [1, 10] : [1, 100, 1000];
+const liveChanges = quick ? 10 : 50;
+const startRuns = quick ? 3 : 5;
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? defaultPostgresUrl;
+const clientDir = path.join(projectRoot, 'dist/client');
+const serverScript = 'src/server/main.ts';
+const baselineScript = 'scripts/bench/baseline-server.ts';
+const serverEnv = { LOG_LEVEL: 'warn' };
+
+const log = (line: string) => process.stderr.write(`· ${line}\n`);
+const out = (line = '') => process.stdout.write(`${line}\n`);
+
+/** Undone in reverse order on the way out, on success, failure or Ctrl-C alike. */
+const cleanups: (() => Promise<void> | void)[] = [];
+async function cleanUp(): Promise<void> {
+  while (cleanups.length > 0) {
+    const step = cleanups.pop();
+    try {
+      await step?.();
+    } catch (error) {
+      log(`clean-up step failed: ${String(error)}`);
+    }
+  }
+  killAllChildren();
+}
+process.on('exit', killAllChildren);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping`);
+    void Promise.race([cleanUp(), sleep(8000)]).finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function joinOwner(baseUrl: string): Promise<{ cookie: string; ownerId: string }> {
+  const email = `bench-${Date.now()}@example.com`;
+  const response = await fetch(`${baseUrl}/api/auth/join`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: `bench ${Math.random().toString(36).slice(2)} pass` }),
+  });
+  if (response.status !== 201) {
+    throw new Error(`join answered ${response.status}: ${await response.text()}`);
+  }
+  const { user } = (await response.json()) as { user: { id: string } };
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('balance_session='));
+  if (!cookie) throw new Error('join set no session cookie');
+  return { cookie, ownerId: user.id };
+}
+
+async function getJson<T>(url: string, cookie: string): Promise<{ status: number; body: T }> {
+  const response = await fetch(url, { headers: { cookie } });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+/** A first-in, first-out queue that stays O(1) over tens of thousands of items. */
+class Fifo<T> {
+  #items: T[] = [];
+  #head = 0;
+  constructor(items: T[] = []) {
+    this.#items = items;
+  }
+  push(item: T): void {
+    this.#items.push(item);
+  }
+  shift(): T | undefined {
+    if (this.#head >= this.#items.length) return undefined;
+    const item = this.#items[this.#head++];
+    if (this.#head > 4096 && this.#head * 2 > this.#items.length) {
+      this.#items = this.#items.slice(this.#head);
+      this.#head = 0;
+    }
+    return item;
+  }
+  get size(): number {
+    return this.#items.length - this.#head;
+  }
+}
+
+/** A well-formed id that is nobody's client: what the write runs send if their pool runs dry. */
+const noSuchId = 'benchbenchbenchbenchAA';
+
+interface Row {
+  name: string;
+  result: LoadResult | null;
+}
+
+function requireSuccess(name: string, result: LoadResult): LoadResult {
+  if (result.ok === 0) {
+    throw new Error(
+      `${name}: no 2xx answer at all (status codes ${JSON.stringify(result.statusCodes)}, ` +
+        `${result.errors} connection errors); the harness or the server is broken`,
+    );
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+interface Report {
+  /** What a visitor's first page loads, and an owner's (plus the lazily loaded dashboard). */
+  bundle: { signedOut: BundleSize; signedIn: BundleSize };
+  rows: Row[];
+  baselineOkPerSecond: number;
+  baselineRuns: number[];
+  live: LiveResult[];
+  liveAcross: LiveResult[] | string;
+  startMs: number[];
+  memory: { idleMb: number | null; baselineIdleMb: number | null; afterMb: number | null };
+  seedMs: number;
+  fileLimits: { bench: number | null; server: number | null };
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const dateText = new Date().toISOString();
+  log(
+    `bench ${quick ? '--quick ' : ''}with ${clientCount} clients, ${load.connections} connections, ` +
+      `${load.durationSeconds} s runs after ${load.warmupSeconds} s warm-up`,
+  );
+
+  // The first page's JavaScript: built only if there is no build at all.
+  if (!existsSync(path.join(clientDir, 'index.html'))) {
+    log('dist/client/index.html is missing: running `npx vite build`');
+    const build = spawnSync('npx', ['vite', 'build'], {
+      cwd: projectRoot,
+      // Its output goes to stderr with the progress lines; stdout is kept for the report.
+      stdio: ['ignore', 2, 2],
+    });
+    if (build.status !== 0) throw new Error('vite build failed');
+  }
+  const bundle = {
+    signedOut: firstPageJs(clientDir),
+    signedIn: firstPageJs(clientDir, /dashboard/i),
+  };
+
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'balance-bench-'));
+  cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
+  const dbFile = path.join(tmp, 'bench.sqlite');
+
+  const baseline = await startNode('baseline', baselineScript, serverEnv, '/baseline');
+  cleanups.push(() => baseline.stop());
+  const server = await startNode(
+    'server',
+    serverScript,
+    { ...serverEnv, DATABASE_URL: dbFile },
+    '/api/health',
+  );
+  cleanups.push(() => server.stop());
+
+  // Idle means started and left alone: before the join, whose argon2 hash borrows 19 MiB.
+  await sleep(2000);
+  const memory: Report['memory'] = {
+    idleMb: rssMb(server.pid),
+    baselineIdleMb: rssMb(baseline.pid),
+    afterMb: null,
+  };
+  log(`idle: server ${fmt(memory.idleMb, 1)} MB, baseline ${fmt(memory.baselineIdleMb, 1)} MB`);
+  const { cookie, ownerId } = await joinOwner(server.url);
+
+  const random = seededRandom(20261121);
+  let seedMs = performance.now();
+  const seeded = seedClients({ file: dbFile, ownerId, count: clientCount, random });
+  seedMs = performance.now() - seedMs;
+  log(`seeded ${clientCount} clients (and their events) in ${Math.round(seedMs)} ms`);
+
+  // The first clients are kept for the live-update phase, untouched by the load runs.
+  const liveClients: TrackedClient[] = seeded
+    .slice(0, liveChanges)
+    .map((id) => ({ id, version: 1 }));
+  const balanceQueue = new Fifo<TrackedClient>(
+    seeded.slice(liveChanges).map((id) => ({ id, version: 1 })),
+  );
+
+  const auth = { cookie };
+  const json = { cookie, 'content-type': 'application/json' };
+  const rows: Row[] = [];
+  const baselineRuns: number[] = [];
+  const run = async (name: string, baseUrl: string, scenario: Parameters<typeof measure>[1]) => {
+    log(`load: ${name}`);
+    const result = requireSuccess(name, await measure(baseUrl, scenario, load));
+    rows.push({ name, result });
+    return result;
+  };
+
+  baselineRuns.push(
+    (await run('baseline: bare Fastify, fixed JSON', baseline.url, { path: '/baseline' }))
+      .okPerSecond,
+  );
+
+  // Two cheap routes of the real server split the list's cost into framework, session, query.
+  await run('health: GET /api/health (app, 1 query)', server.url, { path: '/api/health' });
+  await run('session: GET /api/auth/session (+ cookie)', server.url, {
+    path: '/api/auth/session',
+    headers: auth,
+  });
+
+  const first = await getJson<{ nextCursor: string | null; count: number }>(
+    `${server.url}/api/clients`,
+    cookie,
+  );
+  if (first.status !== 200 || first.body.count !== clientCount) {
+    throw new Error(`GET /api/clients answered ${first.status} with count ${first.body.count}`);
+  }
+  await run('list: GET /api/clients (first page)', server.url, {
+    path: '/api/clients',
+    headers: auth,
+  });
+  if (first.body.nextCursor) {
+    await run('list: next page (cursor)', server.url, {
+      path: `/api/clients?cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      headers: auth,
+    });
+  }
+  await run('list: ?limit=1 (≈ count + totals)', server.url, {
+    path: '/api/clients?limit=1',
+    headers: auth,
+  });
+
+  // Totals travel with the list today; should a separate endpoint appear, it is measured.
+  const totalsProbe = await getJson<unknown>(`${server.url}/api/clients/totals`, cookie);
+  if (totalsProbe.status === 200) {
+    await run('totals: GET /api/clients/totals', server.url, {
+      path: '/api/clients/totals',
+      headers: auth,
+    });
+  } else {
+    rows.push({ name: 'totals: no separate endpoint, part of GET /api/clients', result: null });
+  }
+
+  let added = 0;
+  await run('add: POST /api/clients', server.url, {
+    requests: [
+      {
+        method: 'POST',
+        path: '/api/clients',
+        headers: json,
+        setupRequest: (request) => {
+          added++;
+          const body = {
+            firstName: 'Bench',
+            lastName: `Added ${added}`,
+            email: `bench.added.${added}@example.com`,
+            phone: '+1 555 0100100',
+            currency: (['KRW', 'USD', 'CAD', 'MYR'] as const)[added % 4],
+            balance: (added % 2000) - 500,
+          };
+          return { ...request, body: JSON.stringify(body) };
+        },
+      },
+    ],
+  });
+
+  let changed = 0;
+  const balanceRequests = (): LoadRequest[] => [
+    {
+      method: 'PATCH',
+      headers: json,
+      setupRequest: (request) => {
+        const client = balanceQueue.shift() ?? { id: noSuchId, version: 1 };
+        changed++;
+        return {
+          ...request,
+          path: `/api/clients/${client.id}/balance`,
+          body: JSON.stringify({ balance: (changed % 100_000) - 20_000, version: client.version }),
+        };
+      },
+      // The answer carries the new version; a client goes back in line only once it is known.
+      onResponse: (status, body) => {
+        if (status !== 200) return;
+        const client = JSON.parse(body) as TrackedClient;
+        balanceQueue.push({ id: client.id, version: client.version });
+      },
+    },
+  ];
+  const balance = await run('balance change: PATCH …/balance', server.url, {
+    requests: balanceRequests,
+  });
+
+  // Deletes use up their clients: seed a pool sized from the write rate just measured.
+  const deletePoolSize = Math.ceil(
+    Math.max(500, balance.answersPerSecond) * (load.durationSeconds + load.warmupSeconds) * 2 + 500,
+  );
+  const deletePool = new Fifo<string>(
+    seedClients({ file: dbFile, ownerId, count: deletePoolSize, random, offset: clientCount }),
+  );
+  await run('delete: DELETE /api/clients/:id', server.url, {
+    requests: [
+      {
+        method: 'DELETE',
+        headers: auth,
+        setupRequest: (request) => ({
+          ...request,
+          path: `/api/clients/${deletePool.shift() ?? noSuchId}`,
+        }),
+      },
+    ],
+  });
+
+  baselineRuns.push(
+    (await run('baseline again (drift check)', baseline.url, { path: '/baseline' })).okPerSecond,
+  );
+  const baselineOkPerSecond = baselineRuns.reduce((a, b) => a + b, 0) / baselineRuns.length;
+
+  // Live updates on one instance.
+  const fileLimits = { bench: openFileLimit('self'), server: openFileLimit(server.pid) };
+  const live: LiveResult[] = [];
+  for (const subscribers of subscriberCounts) {
+    log(`live (one instance, SQLite): ${subscribers} subscribers × ${liveChanges} changes`);
+    const limit = Math.min(fileLimits.bench ?? Infinity, fileLimits.server ?? Infinity);
+    if (subscribers + 100 > limit) {
+      log(`open-file limit ${limit} may be too low for ${subscribers} streams; expect EMFILE`);
+    }
+    live.push(
+      await measureLive({
+        subscribeUrl: server.url,
+        writeUrl: server.url,
+        cookie,
+        subscribers,
+        changes: liveChanges,
+        clients: liveClients,
+        serverPid: server.pid,
+      }),
+    );
+  }
+  await sleep(1000);
+  memory.afterMb = rssMb(server.pid);
+
+  await server.stop();
+  await baseline.stop();
+
+  // Start to first answer, on the database just used (migrated, full of clients).
+  const startMs: number[] = [];
+  for (let i = 0; i < startRuns; i++) {
+    const started = await startNode(
+      'server',
+      serverScript,
+      { ...serverEnv, DATABASE_URL: dbFile },
+      '/api/health',
+    );
+    startMs.push(started.startMs);
+    await started.stop();
+  }
+  log(`start to first answer: ${startMs.map((ms) => Math.round(ms)).join(', ')} ms`);
+
+  const liveAcross = await acrossInstances();
+
+  printReport(
+    {
+      bundle,
+      rows,
+      baselineOkPerSecond,
+      baselineRuns,
+      live,
+      liveAcross,
+      startMs,
+      memory,
+      seedMs,
+      fileLimits,
+    },
+    dateText,
+  );
+  log(`bench finished in ${Math.round((performance.now() - began) / 1000)} s`);
+}
+
+/** Two server processes on one throwaway PostgreSQL database: subscribers on 2, writes on 1. */
+async function acrossInstances(): Promise<LiveResult[] | string> {
+  const database = await createThrowawayDatabase(postgresUrl, quick ? 1000 : 3000);
+  if ('skipped' in database) {
+    log(`live across instances skipped: ${database.skipped}`);
+    return database.skipped;
+  }
+  log(`live across two instances on PostgreSQL ${safeUrl(database.url)}`);
+  cleanups.push(() => database.drop());
+  const env = { ...serverEnv, DATABASE_URL: database.url };
+  // One after the other: the first runs the migrations.
+  const one = await startNode('instance 1', serverScript, env, '/api/health');
+  cleanups.push(() => one.stop());
+  const two = await startNode('instance 2', serverScript, env, '/api/health');
+  cleanups.push(() => two.stop());
+  const { cookie } = await joinOwner(one.url);
+  const clients: TrackedClient[] = [];
+  for (let i = 0; i < liveChanges; i++) {
+    const response = await fetch(`${one.url}/api/clients`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        firstName: 'Live',
+        lastName: `Client ${i}`,
+        email: `live.${i}@example.com`,
+        phone: '+1 555 0100200',
+        currency: 'USD',
+        balance: 0,
+      }),
+    });
+    if (response.status !== 201) throw new Error(`add on PostgreSQL answered ${response.status}`);
+    const client = (await response.json()) as TrackedClient;
+    clients.push({ id: client.id, version: client.version });
+  }
+  const results: LiveResult[] = [];
+  for (const subscribers of subscriberCounts) {
+    log(`live (across instances): ${subscribers} subscribers × ${liveChanges} changes`);
+    results.push(
+      await measureLive({
+        subscribeUrl: two.url,
+        writeUrl: one.url,
+        cookie,
+        subscribers,
+        changes: liveChanges,
+        clients,
+        serverPid: two.pid,
+      }),
+    );
+  }
+  await two.stop();
+  await one.stop();
+  await database.drop();
+  return results;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function fmt(value: number | null | undefined, digits = 0): string {
+  if (value === null || value === undefined || Number.isNaN(value)) return '–';
+  return value.toLocaleString('en-US', {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+}
+
+/** autocannon records whole milliseconds: 0 means under one. */
+const ms = (value: number) => (value < 1 ? '<1' : fmt(value));
+
+function table(headers: string[], body: string[][], alignLeft = 1): string[] {
+  const widths = headers.map((header, column) =>
+    Math.max(header.length, ...body.map((cells) => (cells[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, column) =>
+        column < alignLeft ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0),
+      )
+      .join('  ')
+      .trimEnd();
+  return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)];
+}
+
+function printReport(report: Report, dateText: string): void {
+  const cpus = os.cpus();
+  out();
+  out(`# Balance bench, ${dateText}`);
+  out(
+    `machine: ${os.availableParallelism()} cores (${cpus[0]?.model.trim() ?? 'unknown'}), ` +
+      `${fmt(os.totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, ` +
+      `load average ${os
+        .loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+  );
+  out(
+    `data: ${fmt(clientCount)} clients of one owner on SQLite (seeded in ${fmt(report.seedMs)} ms); ` +
+      `load: ${load.connections} connections, ${load.durationSeconds} s per run after ` +
+      `${load.warmupSeconds} s warm-up`,
+  );
+  out();
+  out(
+    '## Throughput (2xx/s; the ratio is to the mean of the two baseline runs; latency in whole ms)',
+  );
+  const base = report.baselineOkPerSecond;
+  for (const line of table(
+    ['scenario', '2xx/s', 'p50 ms', 'p99 ms', 'non-2xx', 'errors', '× baseline'],
+    report.rows.map((row) =>
+      row.result
+        ? [
+            row.name,
+            fmt(row.result.okPerSecond),
+            ms(row.result.p50Ms),
+            ms(row.result.p99Ms),
+            fmt(row.result.non2xx),
+            fmt(row.result.errors),
+            fmt(row.result.okPerSecond / base, 3),
+          ]
+        : [row.name, '–', '–', '–', '–', '–', '–'],
+    ),
+  ))
+    out(line);
+  const drift =
+    Math.abs((report.baselineRuns[1] ?? base) - (report.baselineRuns[0] ?? base)) / base;
+  out(`baseline drift between its two runs: ${fmt(drift * 100, 1)} %`);
+  out();
+
+  const liveLines = (results: LiveResult[]) =>
+    table(
+      [
+        'subscribers',
+        'opened',
+        'changes',
+        'samples',
+        'missing',
+        'p50 ms',
+        'p95 ms',
+        'max ms',
+        'server RSS MB',
+        'note',
+      ],
+      results.map((result) => [
+        fmt(result.subscribers),
+        fmt(result.opened),
+        fmt(result.changes),
+        fmt(result.samples),
+        fmt(result.missing),
+        fmt(result.p50Ms, 1),
+        fmt(result.p95Ms, 1),
+        fmt(result.maxMs, 1),
+        fmt(result.serverRssMb, 1),
+        result.error ?? '',
+      ]),
+      0,
+    );
+  out(
+    '## Live updates: committed write (its HTTP answer) to the `change` event at each subscriber',
+  );
+  out('### One instance (SQLite)');
+  for (const line of liveLines(report.live)) out(line);
+  out('### Across two instances (PostgreSQL; streams on instance 2, writes on instance 1)');
+  if (typeof report.liveAcross === 'string') out(`skipped: ${report.liveAcross}`);
+  else for (const line of liveLines(report.liveAcross)) out(line);
+  out(
+    `open-file limit: bench ${fmt(report.fileLimits.bench)}, server ${fmt(report.fileLimits.server)} ` +
+      '(each stream holds one socket on each side)',
+  );
+  out();
+
+  const sortedStart = [...report.startMs].sort((a, b) => a - b);
+  const startMedian = percentile(sortedStart, 0.5);
+  out('## Start, memory, first page');
+  out(
+    `start to first answer (spawn → GET /api/health 200, ${fmt(clientCount)} clients): ` +
+      `median ${fmt(startMedian)} ms of ${report.startMs.map((ms) => fmt(ms)).join(', ')}`,
+  );
+  out(
+    `server RSS: idle ${fmt(report.memory.idleMb, 1)} MB (baseline app ${fmt(report.memory.baselineIdleMb, 1)} MB), ` +
+      `after the run ${fmt(report.memory.afterMb, 1)} MB`,
+  );
+  const { signedOut, signedIn } = report.bundle;
+  const kb = (bytes: number) => fmt(bytes / 1024, 1);
+  out(
+    `first-page JavaScript, signed in (the dashboard): ${kb(signedIn.gzipBytes)} KB gzipped ` +
+      `(${kb(signedIn.rawBytes)} KB raw) in ${signedIn.files.length} files; signed out: ` +
+      `${kb(signedOut.gzipBytes)} KB gzipped; build of ${signedIn.builtAt.toISOString()}`,
+  );
+  const lazy = new Set(signedIn.files.map((file) => file.name));
+  for (const file of signedOut.files) lazy.delete(file.name);
+  for (const file of [...signedIn.files].sort((a, b) => b.gzipBytes - a.gzipBytes)) {
+    out(
+      `  ${file.name}: ${kb(file.gzipBytes)} KB gz, ${kb(file.rawBytes)} KB raw` +
+        (lazy.has(file.name) ? ' (signed in only)' : ''),
+    );
+  }
+  out();
+
+  const list = report.rows.find((row) => row.name.startsWith('list: GET'))?.result;
+  const balance = report.rows.find((row) => row.name.startsWith('balance change'))?.result;
+  const targetLive =
+    report.live.find((result) => result.subscribers === 100) ?? report.live[report.live.length - 1];
+  const targets: [string, string, boolean][] = [
+    [
+      `list page ≥ 0.5 × baseline req/s (${fmt(clientCount)} clients)`,
+      `${fmt(list ? list.okPerSecond / base : NaN, 3)} × (${fmt(list?.okPerSecond)} vs ${fmt(base)} /s)`,
+      !!list && list.okPerSecond / base >= 0.5,
+    ],
+    [
+      'durable balance changes ≥ 1,000/s',
+      `${fmt(balance?.okPerSecond)} /s`,
+      !!balance && balance.okPerSecond >= 1000,
+    ],
+    [
+      `live update p95 ≤ 50 ms with ${targetLive?.subscribers ?? 100} subscribers` +
+        (targetLive?.subscribers === 100 ? '' : ' (100 in a full run)'),
+      `${fmt(targetLive?.p95Ms, 1)} ms` +
+        (targetLive && targetLive.missing > 0 ? `, ${targetLive.missing} missing` : ''),
+      !!targetLive && targetLive.p95Ms <= 50 && targetLive.missing === 0,
+    ],
+    [
+      'first-page JavaScript ≤ 120 KB gzipped (signed in)',
+      `${fmt(report.bundle.signedIn.gzipBytes / 1024, 1)} KB`,
+      report.bundle.signedIn.gzipBytes <= 120 * 1024,
+    ],
+    ['start to first answer ≤ 1 s', `${fmt(startMedian)} ms`, startMedian <= 1000],
+    [
+      'idle memory ≤ 100 MB',
+      `${fmt(report.memory.idleMb, 1)} MB`,
+      report.memory.idleMb !== null && report.memory.idleMb <= 100,
+    ],
+  ];
+  out('## targets');
+  for (const line of table(
+    ['target', 'measured', 'result'],
+    targets.map(([name, value, pass]) => [name, value, pass ? 'PASS' : 'MISS']),
+  ))
+    out(line);
+}
+
+try {
+  await main();
+} catch (error) {
+  process.exitCode = 1;
+  process.stderr.write(
+    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import { DatabaseSync } from 'node:sqlite';
+
+/**
+ * Writes clients straight into the SQLite file the running server uses (WAL lets a second
+ * connection write), in one transaction: 100,000 rows through the API would take minutes.
+ * The rows are shaped exactly as the app writes them (clients.repository.ts `newRow`/`columnsOf`,
+ * events.repository.ts `toRow`): 22-character base64url ids, version 1, the folded name key, and
+ * one 'created' event per client with its snapshot as JSON.
+ */
+
+const currencies = ['KRW', 'USD', 'CAD', 'MYR'] as const;
+type Currency = (typeof currencies)[number];
+
+// prettier-ignore
+const firstNames = [
+  'Ada', 'Bongani', 'Chen', 'Dara', 'Émile', 'Farah', 'Gustavo', 'Hana', 'Ines', 'Jae-won',
+  'Kofi', 'Lena', 'Minh', 'Nadia', 'Oskar', 'Priya', 'Quentin', 'Rosa', 'Siti', 'Tomás',
+  'Uma', 'Viktor', 'Wei', 'Ximena', 'Yusuf', 'Zoë',
+];
+// prettier-ignore
+const lastNames = [
+  'Abdullah', 'Baker', 'Choi', 'Dubois', 'Eriksen', 'Fernández', 'Gupta', 'Hassan', 'Ito',
+  'Jansen', 'Kim', 'Lim', 'MacDonald', 'Nakamura', 'Okafor', 'Park', 'Quispe', 'Rahman',
+  'Schmidt', 'Tan', 'Ueda', 'Vargas', 'Wong', 'Yılmaz', 'Zhang',
+];
+
+/** A small seeded generator, so two runs with the same flags seed the same mix. */
+export function seededRandom(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const pick = <T>(random: () => number, items: readonly T[]): T =>
+  items[Math.floor(random() * items.length)] as T;
+
+/** Minor units: about a quarter settled, some in credit, most owing, scaled to the currency. */
+function balanceFor(random: () => number, currency: Currency): number {
+  const roll = random();
+  if (roll < 0.25) return 0;
+  const scale = currency === 'KRW' ? 5_000_000 : 500_000;
+  const amount = Math.max(1, Math.floor(random() * scale));
+  return roll < 0.4 ? -amount : amount;
+}
+
+export interface SeedOptions {
+  file: string;
+  ownerId: string;
+  count: number;
+  random: () => number;
+  /** Added to the running number in names and e-mails, so later batches do not repeat them. */
+  offset?: number;
+}
+
+/** Inserts `count` clients and their 'created' events; returns the new ids in insertion order. */
+export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOptions): string[] {
+  const db = new DatabaseSync(file, { timeout: 30_000 });
+  const ids: string[] = [];
+  try {
+    db.exec('PRAGMA foreign_keys = ON');
+    const insertClient = db.prepare(
+      `insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
+         currency, version, created_at, updated_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+    );
+    const insertEvent = db.prepare(
+      `insert into events (client_id, owner_id, action, at, version, before, after)
+       values (?, ?, 'created', ?, 1, null, ?)`,
+    );
+    const now = Date.now();
+    const yearMs = 365 * 24 * 3600 * 1000;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      for (let i = 0; i < count; i++) {
+        const n = offset + i;
+        const id = randomBytes(16).toString('base64url');
+        const firstName = pick(random, firstNames);
+        const lastName = pick(random, lastNames);
+        const currency = currencies[n % currencies.length] as Currency;
+        const balance = balanceFor(random, currency);
+        const email = `${firstName}.${lastName}.${n}@example.com`
+          .normalize('NFD')
+          .replace(/[^\x20-\x7e]/g, '')
+          .toLowerCase();
+        const phone = `+1 555 ${String(1_000_000 + (n % 9_000_000)).padStart(7, '0')}`;
+        // Oldest first, so event ids increase with created_at as they would have in real use.
+        const createdAt = now - yearMs + Math.floor((yearMs * i) / Math.max(1, count));
+        const nameKey = `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
+        insertClient.run(
+          id,
+          ownerId,
+          firstName,
+          lastName,
+          nameKey,
+          email,
+          phone,
+          balance,
+          currency,
+          createdAt,
+          createdAt,
+        );
+        const snapshot = { firstName, lastName, email, phone, balance, currency };
+        insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot));
+        ids.push(id);
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+    // Fold the seed into the main file, as a long-running database would have by now.
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+  return ids;
+}
