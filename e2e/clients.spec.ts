@@ -325,6 +325,25 @@ test.describe('guarded routes', () => {
       headers: { cookie: `balance_session=${cookie?.value}` },
     });
     await elsewhere.dispose();
+    // The page's live stream is told at once; without it, the next API call's 401 would be.
+    await expect(page).toHaveURL('/login?next=%2Fclient%2Fadd');
+    await expect(flash(page, 'Your session has ended. Please log in again.')).toBeVisible();
+  });
+
+  test('without a live stream, the first refused request leads to /login with the same message', async ({
+    page,
+    playwright,
+  }) => {
+    await page.route('**/api/events*', (route) => route.abort());
+    await joinThroughApi(page);
+    await page.goto('/client/add');
+    await expect(page.getByLabel('First name')).toBeVisible();
+    const cookie = (await page.context().cookies()).find((c) => c.name === 'balance_session');
+    const elsewhere = await playwright.request.newContext({ baseURL: page.url() });
+    await elsewhere.post('/api/auth/logout', {
+      headers: { cookie: `balance_session=${cookie?.value}` },
+    });
+    await elsewhere.dispose();
     await fillClientForm(page, ada);
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page).toHaveURL('/login?next=%2Fclient%2Fadd');

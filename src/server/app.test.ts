@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../tests/app.ts';
 import { testDialect } from '../../tests/db.ts';
@@ -14,6 +15,10 @@ describe('the app shell', () => {
     await mkdir(path.join(clientDir, 'assets'));
     await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div>');
     await writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'console.log(1)');
+    await writeFile(
+      path.join(clientDir, 'assets', 'main-abc123.js.br'),
+      brotliCompressSync(Buffer.from('console.log(1)')),
+    );
     testApp = await buildTestApp({ clientDir });
   });
 
@@ -52,6 +57,17 @@ describe('the app shell', () => {
     const response = await testApp.app.inject({ method: 'GET', url: '/assets/main-abc123.js' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the compressed copy the build made to a browser that accepts it', async () => {
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: '/assets/main-abc123.js',
+      headers: { 'accept-encoding': 'br, gzip' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(response.rawPayload).toString()).toBe('console.log(1)');
   });
 
   it('does not serve the app for other methods on unknown paths', async () => {

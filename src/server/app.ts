@@ -179,6 +179,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(fastifyStatic, {
       root: clientDir,
       index: 'index.html',
+      // The build leaves .br and .gz copies beside each file; browsers get the smallest they accept.
+      preCompressed: true,
       setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
         // Vite names built assets by content hash, so they never change under one name.
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);

@@ -60,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!(await readAllowRegistration(db))) {
         throw new AppError(403, 'registration_closed', 'Registration is closed');
       }
-      if (isCommonPassword(password)) {
+      if (await isCommonPassword(password)) {
         throw new AppError(400, 'validation', 'Invalid password', {
           fields: { password: 'is one of the most common passwords; choose another' },
         });

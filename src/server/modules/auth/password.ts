@@ -1,6 +1,5 @@
 import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
-import { dictionary } from '@zxcvbn-ts/language-common';
 import { passwordMinLength } from '../../../shared/schemas/auth.ts';
 
 const argon2Async = promisify(argon2);
@@ -71,13 +70,20 @@ export function hashForUnknownUser(): Promise<string> {
   return dummyHash;
 }
 
-let commonPasswords: Set<string> | null = null;
-/** The most common passwords, from zxcvbn-ts's list (tens of thousands, taken from real leaks). */
-export function isCommonPassword(password: string): boolean {
-  commonPasswords ??= new Set(
-    dictionary['passwords-common']
-      .filter((word) => word.length >= passwordMinLength)
-      .map((word) => word.toLowerCase()),
+let commonPasswords: Promise<Set<string>> | null = null;
+/**
+ * The most common passwords, from zxcvbn-ts's list (tens of thousands, taken from real leaks).
+ * Loaded at the first sign-up rather than at start: it costs a few megabytes most instances
+ * need once in a while.
+ */
+export async function isCommonPassword(password: string): Promise<boolean> {
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) =>
+      new Set(
+        dictionary['passwords-common']
+          .filter((word) => word.length >= passwordMinLength)
+          .map((word) => word.toLowerCase()),
+      ),
   );
-  return commonPasswords.has(normalize(password).toLowerCase());
+  return (await commonPasswords).has(normalize(password).toLowerCase());
 }
