@@ -56,6 +56,7 @@ export function ClientEditPage() {
       key={version}
       title="Edit Client"
       balanceDisabled={settings.data.preferences.disableBalanceOnEdit}
+      currencyLocked={settings.data.preferences.disableBalanceOnEdit}
       initialValues={toFormValues(opened)}
       notice={
         conflict ? (

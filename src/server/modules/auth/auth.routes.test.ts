@@ -296,6 +296,27 @@ describe('abuse', () => {
     expect(blocked.json()).toMatchObject({ error: { code: 'rate_limited' } });
   });
 
+  it('counts attempts sent all at once: no guess slips past the limit', async () => {
+    const { email } = await joinAs(testApp.app);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        // From an address of its own, so the shared test address keeps its budget.
+        testApp.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email, password: i === 19 ? strongPassword : `wrong ${i}` },
+          remoteAddress: '10.1.1.1',
+        }),
+      ),
+    );
+    const codes = answers.map((answer) => answer.statusCode);
+    // Only the first five attempts reach the password check at all.
+    expect(codes.filter((code) => code !== 429)).toHaveLength(throttlePolicies.account.blockAfter);
+    expect(codes.filter((code) => code === 429)).toHaveLength(
+      20 - throttlePolicies.account.blockAfter,
+    );
+  });
+
   it('answers 429 per address when one address has failed too often, whatever the account', async () => {
     const { email } = await joinAs(testApp.app);
     const db = testApp.app.db.kysely;

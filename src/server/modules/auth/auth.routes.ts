@@ -28,12 +28,7 @@ import {
   verifyPassword,
 } from './password.ts';
 import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
-import {
-  assertLoginAllowed,
-  clearLoginFailures,
-  recordLoginFailure,
-  throttleKeys,
-} from './throttle.ts';
+import { countLoginAttempt, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
 const userResponse = z.object({ user: sessionUserSchema });
 
@@ -42,6 +37,8 @@ const invalidCredentials = () =>
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
+  // Ready before the first login, so the first unknown e-mail takes no longer than the next.
+  await hashForUnknownUser();
 
   app.get(
     '/auth/session',
@@ -107,7 +104,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { email, password } = request.body;
       const keys = throttleKeys(emailKey(email), request.ip);
-      await assertLoginAllowed(db, keys, Date.now());
+      const { delayMs } = await countLoginAttempt(db, keys, Date.now());
       const user = await findUserByEmail(db, email);
       // An unknown e-mail costs the same hashing work as a wrong password, and gets the same answer.
       const matches = await verifyPassword(
@@ -115,11 +112,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         user?.password_hash ?? (await hashForUnknownUser()),
       );
       if (!user || !matches) {
-        const delayMs = await recordLoginFailure(db, keys, Date.now());
         if (delayMs > 0) await sleep(delayMs);
         throw invalidCredentials();
       }
-      await clearLoginFailures(db, keys.account);
+      await forgiveLoginAttempt(db, keys);
       if (needsRehash(user.password_hash))
         await updatePasswordHash(db, user.id, await hashPassword(password));
       const previous = await readSession(request);

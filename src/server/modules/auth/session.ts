@@ -91,7 +91,7 @@ export async function readSession(
   return { user: toSessionUser(row), tokenHash };
 }
 
-/** preHandler for every protected route: 401 without a live session. */
+/** onRequest hook of every protected route: 401 without a live session, before the body is read. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
   const session = await readSession(request);
   if (!session) throw unauthenticated();

@@ -23,24 +23,37 @@ export function throttleKeys(emailKey: string, address: string): Record<Kind, st
   return { account: `account:${emailKey}`, address: `address:${address}` };
 }
 
-/** Refuses with 429 and Retry-After when any key has used up its failures in the window. */
-export async function assertLoginAllowed(
+/**
+ * Counts this attempt against each key before any password is checked, atomically, so attempts
+ * sent all at once cannot slip past the limit together. Refuses with 429 and Retry-After once a
+ * key is over its limit; otherwise returns how long a failure should be held back.
+ */
+export async function countLoginAttempt(
   db: Kysely<Database>,
   keys: Record<Kind, string>,
   now: number,
-): Promise<void> {
-  const rows = await db
-    .selectFrom('login_throttle')
-    .selectAll()
-    .where('key', 'in', Object.values(keys))
-    .where('window_started_at', '>', now - throttleWindowMs)
-    .execute();
+): Promise<{ delayMs: number }> {
+  const windowStart = now - throttleWindowMs;
+  let delayMs = 0;
   let retryAfterMs = 0;
   for (const kind of Object.keys(keys) as Kind[]) {
-    const row = rows.find((candidate) => candidate.key === keys[kind]);
-    if (row && row.failures >= throttlePolicies[kind].blockAfter) {
+    const row = await db
+      .insertInto('login_throttle')
+      .values({ key: keys[kind], failures: 1, window_started_at: now })
+      .onConflict((conflict) =>
+        conflict.column('key').doUpdateSet({
+          failures: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then 1 else login_throttle.failures + 1 end`,
+          window_started_at: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then ${now} else login_throttle.window_started_at end`,
+        }),
+      )
+      .returning(['failures', 'window_started_at'])
+      .executeTakeFirstOrThrow();
+    const policy = throttlePolicies[kind];
+    if (row.failures > policy.blockAfter) {
       retryAfterMs = Math.max(retryAfterMs, row.window_started_at + throttleWindowMs - now);
     }
+    const over = row.failures - policy.slowAfter + 1;
+    if (over > 0) delayMs = Math.max(delayMs, Math.min(maxDelayMs, over * delayStepMs));
   }
   if (retryAfterMs > 0) {
     const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
@@ -53,34 +66,18 @@ export async function assertLoginAllowed(
       },
     );
   }
+  return { delayMs };
 }
 
-/** Counts one failure against each key (atomically) and returns how long to hold the answer back. */
-export async function recordLoginFailure(
+/** A successful login: the account starts afresh, and the address is not charged for it. */
+export async function forgiveLoginAttempt(
   db: Kysely<Database>,
   keys: Record<Kind, string>,
-  now: number,
-): Promise<number> {
-  let delayMs = 0;
-  const windowStart = now - throttleWindowMs;
-  for (const kind of Object.keys(keys) as Kind[]) {
-    const row = await db
-      .insertInto('login_throttle')
-      .values({ key: keys[kind], failures: 1, window_started_at: now })
-      .onConflict((conflict) =>
-        conflict.column('key').doUpdateSet({
-          failures: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then 1 else login_throttle.failures + 1 end`,
-          window_started_at: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then ${now} else login_throttle.window_started_at end`,
-        }),
-      )
-      .returning('failures')
-      .executeTakeFirstOrThrow();
-    const over = row.failures - throttlePolicies[kind].slowAfter + 1;
-    if (over > 0) delayMs = Math.max(delayMs, Math.min(maxDelayMs, over * delayStepMs));
-  }
-  return delayMs;
-}
-
-export async function clearLoginFailures(db: Kysely<Database>, key: string): Promise<void> {
-  await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+): Promise<void> {
+  await db.deleteFrom('login_throttle').where('key', '=', keys.account).execute();
+  await db
+    .updateTable('login_throttle')
+    .set({ failures: sql<number>`case when failures > 0 then failures - 1 else 0 end` })
+    .where('key', '=', keys.address)
+    .execute();
 }

@@ -176,6 +176,9 @@ describe('the client list', () => {
     ['?limit=201', 'limit'],
     ['?cursor=not-a-cursor', 'cursor'],
     [`?cursor=${Buffer.from('[1,2,3]').toString('base64url')}`, 'cursor'],
+    // The right length but the wrong types: refused before it reaches the database.
+    [`?sort=created&cursor=${Buffer.from('["abc","x"]').toString('base64url')}`, 'cursor'],
+    [`?sort=balance&cursor=${Buffer.from('["USD","abc","x"]').toString('base64url')}`, 'cursor'],
     [`?q=${'x'.repeat(101)}`, 'q'],
   ])('refuses %s, naming %s', async (query, field) => {
     const response = await testApp.app.inject({

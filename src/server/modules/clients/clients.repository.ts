@@ -124,7 +124,10 @@ function encodeCursor(values: unknown[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
-function decodeCursor(cursor: string, length: number): (string | number)[] {
+/** What each sort column holds, so a forged cursor cannot reach the database with the wrong type. */
+const numericColumns = new Set<keyof ClientsTable>(['balance', 'created_at']);
+
+function decodeCursor(cursor: string, columns: (keyof ClientsTable)[]): (string | number)[] {
   let values: unknown;
   try {
     values = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
@@ -133,7 +136,12 @@ function decodeCursor(cursor: string, length: number): (string | number)[] {
   }
   if (
     !Array.isArray(values) ||
-    values.length !== length ||
+    values.length !== columns.length ||
+    !values.every((value, index) =>
+      numericColumns.has(columns[index] as keyof ClientsTable)
+        ? typeof value === 'number'
+        : typeof value === 'string',
+    ) ||
     !values.every(
       (value) =>
         typeof value === 'string' || (typeof value === 'number' && Number.isSafeInteger(value)),
@@ -153,7 +161,7 @@ export async function listClientsPage(
   const columns = sortColumns[page.sort];
   let query = filtered(db, filter).selectAll();
   if (page.cursor) {
-    const after = decodeCursor(page.cursor, columns.length);
+    const after = decodeCursor(page.cursor, columns);
     const operator = sql.raw(page.dir === 'asc' ? '>' : '<');
     query = query.where(
       sql<boolean>`(${sql.join(columns.map((column) => sql.ref(column)))}) ${operator} (${sql.join(after)})`,

@@ -50,7 +50,8 @@ const clientId = (id: string) => {
 
 export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db, dialect } = app.db;
-  app.addHook('preHandler', requireUser);
+  // Before the body is read: a visitor's request costs no parsing and learns nothing of its fields.
+  app.addHook('onRequest', requireUser);
   // Every change wakes the owner's live streams once it is committed.
   app.addHook('onResponse', async (request, reply) => {
     if (request.method !== 'GET' && reply.statusCode < 300 && request.user)
@@ -199,7 +200,9 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { disableBalanceOnEdit } = await readPreferences(db, ownerId);
       return changeClient(ownerId, clientId(request.params.id), version, 'edited', (current) => ({
         ...values,
+        // Minor units mean something only in their currency: both stay as stored.
         balance: disableBalanceOnEdit ? current.balance : values.balance,
+        currency: disableBalanceOnEdit ? current.currency : values.currency,
       }));
     },
   );

@@ -15,7 +15,7 @@ function parseLastEventId(value: unknown): number | null {
 export const eventsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
-  app.get('/events', { preHandler: requireUser }, async (request, reply) => {
+  app.get('/events', { onRequest: requireUser }, async (request, reply) => {
     const ownerId = currentUser(request).id;
     // The browser resends Last-Event-ID when it reconnects by itself; the app passes it in the
     // query when it opens a new stream after being offline.

@@ -156,6 +156,12 @@ describe('balance preferences', () => {
     });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ firstName: 'Grace', balance: 5_000, version: 2 });
+    // The currency stays too: 5,000 minor units of USD must not turn into 5,000 won.
+    const recurrenced = await call('PUT', `/api/clients/${client.id}`, cookie, {
+      ...buildClient({ currency: 'KRW', balance: 5_000 }),
+      version: 2,
+    });
+    expect(recurrenced.json()).toMatchObject({ balance: 5_000, currency: 'USD', version: 3 });
   });
 });
 

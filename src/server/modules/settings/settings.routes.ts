@@ -30,7 +30,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/settings',
-    { preHandler: requireUser, schema: { response: { 200: settingsSchema } } },
+    { onRequest: requireUser, schema: { response: { 200: settingsSchema } } },
     async (request) => {
       const user = currentUser(request);
       const [preferences, rates, allowRegistration] = await Promise.all([
@@ -45,7 +45,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put(
     '/settings',
     {
-      preHandler: requireUser,
+      onRequest: requireUser,
       schema: { body: settingsUpdateSchema, response: { 200: settingsSchema } },
     },
     async (request) => {

@@ -21,7 +21,7 @@ const importBodyLimitBytes = 8 * 1024 * 1024;
 
 export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db, dialect } = app.db;
-  app.addHook('preHandler', requireUser);
+  app.addHook('onRequest', requireUser);
 
   app.post(
     '/clients/import',

@@ -84,6 +84,11 @@ describe('CSV export', () => {
     expect(data.settings).toMatchObject({ preferences: { disableBalanceOnAdd: false }, rates: [] });
   });
 
+  it('answers a visitor 401 before reading the body', async () => {
+    const response = await inject('POST', '/api/clients/import', null, { rows: 'not rows' });
+    expect(response.statusCode).toBe(401);
+  });
+
   it('needs a session', async () => {
     expect((await inject('GET', '/api/clients/export.csv', null)).statusCode).toBe(401);
     expect((await inject('GET', '/api/export.json', null)).statusCode).toBe(401);

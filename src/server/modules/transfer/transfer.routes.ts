@@ -39,7 +39,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 
 export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
-  app.addHook('preHandler', requireUser);
+  app.addHook('onRequest', requireUser);
 
   // The owner's clients as a spreadsheet: the current filter or all, amounts as decimal text.
   app.get(

@@ -27,6 +27,8 @@ interface ClientFormProps {
   /** Receives the client with its balance in minor units; rejects with ApiError on failure. */
   onSubmit: (client: Required<ClientInput>) => Promise<unknown>;
   balanceDisabled?: boolean;
+  /** The stored balance is kept, so its currency must stay too. */
+  currencyLocked?: boolean;
   /** Shown above the fields, e.g. after a conflict. */
   notice?: ReactNode;
 }
@@ -39,6 +41,7 @@ export function ClientForm({
   initialValues,
   onSubmit,
   balanceDisabled = false,
+  currencyLocked = false,
   notice,
 }: ClientFormProps) {
   const currencyId = useId();
@@ -153,17 +156,30 @@ export function ClientForm({
                   <label htmlFor={currencyId} className="form-label">
                     Currency
                   </label>
-                  <select
-                    id={currencyId}
-                    className={`form-select${shows('currency') && errors.currency ? ' is-invalid' : ''}`}
-                    {...register('currency')}
-                  >
-                    {currencies.map((currency) => (
-                      <option key={currency} value={currency}>
-                        {currencyLabel[currency]}
+                  {currencyLocked ? (
+                    <select
+                      id={currencyId}
+                      className="form-select"
+                      value={initialValues.currency}
+                      disabled
+                    >
+                      <option value={initialValues.currency}>
+                        {currencyLabel[initialValues.currency]}
                       </option>
-                    ))}
-                  </select>
+                    </select>
+                  ) : (
+                    <select
+                      id={currencyId}
+                      className={`form-select${shows('currency') && errors.currency ? ' is-invalid' : ''}`}
+                      {...register('currency')}
+                    >
+                      {currencies.map((currency) => (
+                        <option key={currency} value={currency}>
+                          {currencyLabel[currency]}
+                        </option>
+                      ))}
+                    </select>
+                  )}
                   {shows('currency') && errors.currency && (
                     <div className="invalid-feedback">{errors.currency.message}</div>
                   )}
