@@ -70,6 +70,14 @@ describe('the app shell', () => {
     expect(brotliDecompressSync(response.rawPayload).toString()).toBe('console.log(1)');
   });
 
+  it('answers a path it cannot decode with a 400 in our error shape', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/clients/%E0%A4%A' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: { code: 'validation', message: 'The address of the request is not valid' },
+    });
+  });
+
   it('does not serve the app for other methods on unknown paths', async () => {
     const response = await testApp.app.inject({ method: 'POST', url: '/client/abc', payload: {} });
     expect(response.statusCode).toBe(404);

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
@@ -28,6 +28,8 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     feed: ChangeFeed;
+    /** Every route as registered (method and full path), for the authorization matrix test. */
+    routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -79,9 +81,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Fastify closes idle keep-alive sockets on close() and waits for requests in flight.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
+    // A path Fastify cannot even decode (a malformed %-escape) gets our error shape too.
+    frameworkErrors: (_error, _request, reply) => {
+      void (reply as FastifyReply)
+        .status(400)
+        .send(errorReply('validation', 'The address of the request is not valid'));
+    },
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+
+  // Added before any plugin registers a route, so the list is complete.
+  const routeTable: { method: string; url: string }[] = [];
+  app.decorate('routeTable', routeTable);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+  });
 
   const db = createDb(config.database, (error) =>
     app.log.error({ err: error }, 'database pool error'),

@@ -5,12 +5,20 @@ import { emailField } from './auth.ts';
 export const nameMinLength = 2;
 export const phoneMinLength = 10;
 
+/** Control characters (NUL above all, which PostgreSQL cannot store) have no place in a name. */
+export const noControlCharacters = z.refine<string>(
+  (text) =>
+    ![...text].some((character) => character.charCodeAt(0) < 0x20 || character === '\u007f'),
+  'must not contain control characters',
+);
+
 const nameField = (requiredMessage: string) =>
   z
     .string()
     .check(
       z.trim(),
       z.minLength(1, requiredMessage),
+      noControlCharacters,
       z.minLength(nameMinLength, `must be at least ${nameMinLength} characters`),
       z.maxLength(100, 'must be at most 100 characters'),
     );
@@ -134,7 +142,11 @@ export const clientPageSizeMax = 200;
  * `owes` keeps balances above 0; the totals follow the same filter.
  */
 export const clientListQuerySchema = z.object({
-  q: z.optional(z.string().check(z.trim(), z.maxLength(100, 'must be at most 100 characters'))),
+  q: z.optional(
+    z
+      .string()
+      .check(z.trim(), z.maxLength(100, 'must be at most 100 characters'), noControlCharacters),
+  ),
   sort: z.optional(z.enum(clientSorts, `must be one of ${clientSorts.join(', ')}`)),
   dir: z.optional(z.enum(['asc', 'desc'], 'must be asc or desc')),
   currency: z.optional(currencyField),

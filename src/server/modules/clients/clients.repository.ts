@@ -140,7 +140,7 @@ function decodeCursor(cursor: string, columns: (keyof ClientsTable)[]): (string 
     !values.every((value, index) =>
       numericColumns.has(columns[index] as keyof ClientsTable)
         ? typeof value === 'number'
-        : typeof value === 'string',
+        : typeof value === 'string' && !value.includes('\u0000'),
     ) ||
     !values.every(
       (value) =>
