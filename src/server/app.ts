@@ -3,6 +3,7 @@ import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
+import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -61,8 +62,33 @@ function validationFields(
   return fields;
 }
 
+/** The security headers of every answer (helmet's options, shared with answers made before routing). */
+function securityHeaders(config: Config) {
+  return {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    referrerPolicy: { policy: 'same-origin' as const },
+    // HSTS only means something over HTTPS, which is the proxy's business (TRUST_PROXY).
+    strictTransportSecurity: config.trustProxy ? { maxAge: 15_552_000 } : (false as const),
+  };
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
+  const applySecurityHeaders = helmet(securityHeaders(config));
   const app = Fastify({
     logger:
       options.logger === undefined || options.logger === false
@@ -81,11 +107,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // Fastify closes idle keep-alive sockets on close() and waits for requests in flight.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
-    // A path Fastify cannot even decode (a malformed %-escape) gets our error shape too.
-    frameworkErrors: (_error, _request, reply) => {
-      void (reply as FastifyReply)
-        .status(400)
-        .send(errorReply('validation', 'The address of the request is not valid'));
+    // A path the router cannot even decode (a malformed %-escape) is answered before any hook
+    // runs: it gets our error shape and our security headers here.
+    frameworkErrors: (_error, request, reply) => {
+      applySecurityHeaders(request.raw, reply.raw, () => {
+        void (reply as FastifyReply)
+          .header('cache-control', 'no-store')
+          .status(400)
+          .send(errorReply('validation', 'The address of the request is not valid'));
+      });
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -122,26 +152,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    referrerPolicy: { policy: 'same-origin' },
-    // HSTS only means something over HTTPS, which is the proxy's business (TRUST_PROXY).
-    strictTransportSecurity: config.trustProxy ? { maxAge: 15_552_000 } : false,
-  });
+  await app.register(fastifyHelmet, securityHeaders(config));
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
