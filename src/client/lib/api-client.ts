@@ -74,3 +74,15 @@ export async function apiRequest<T>(
   }
   return options.schema.parse(data);
 }
+
+/** Hands each field the server named to the form, for the fields the form has. */
+export function setServerFieldErrors<Name extends string>(
+  error: ApiError,
+  formFields: readonly Name[],
+  setError: (name: Name, error: { type: 'server'; message: string }) => void,
+): void {
+  for (const [name, message] of Object.entries(error.fields)) {
+    const field = formFields.find((candidate) => candidate === name);
+    if (field) setError(field, { type: 'server', message });
+  }
+}

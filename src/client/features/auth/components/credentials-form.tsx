@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { joinBodySchema, loginBodySchema } from '../../../../shared/schemas/auth.ts';
 import { FormField } from '../../../components/form-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 
 interface Credentials {
   email: string;
@@ -43,9 +43,7 @@ export function CredentialsForm({
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setServerError(error.message);
-      for (const [name, message] of Object.entries(error.fields)) {
-        if (name === 'email' || name === 'password') setError(name, { type: 'server', message });
-      }
+      setServerFieldErrors(error, ['email', 'password'] as const, setError);
     }
   });
 

@@ -8,7 +8,7 @@ import {
   type ClientInput,
 } from '../../../../shared/schemas/clients.ts';
 import { FormField } from '../../../components/form-field.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 
 export type { ClientFormValues };
 
@@ -68,10 +68,7 @@ export function ClientForm({
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code !== 'conflict') setServerError(error.message);
-      for (const [name, message] of Object.entries(error.fields)) {
-        const field = fieldNames.find((candidate) => candidate === name);
-        if (field) setError(field, { type: 'server', message });
-      }
+      setServerFieldErrors(error, fieldNames, setError);
     }
   });
 
