@@ -2,8 +2,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
-import helmet from 'helmet';
 import fastifyStatic from '@fastify/static';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -14,6 +12,7 @@ import type { Config } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
+import { securityHeaders } from './security-headers.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
@@ -62,33 +61,9 @@ function validationFields(
   return fields;
 }
 
-/** The security headers of every answer (helmet's options, shared with answers made before routing). */
-function securityHeaders(config: Config) {
-  return {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    referrerPolicy: { policy: 'same-origin' as const },
-    // HSTS only means something over HTTPS, which is the proxy's business (TRUST_PROXY).
-    strictTransportSecurity: config.trustProxy ? { maxAge: 15_552_000 } : (false as const),
-  };
-}
-
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { config } = options;
-  const applySecurityHeaders = helmet(securityHeaders(config));
+  const fixedHeaders = securityHeaders(config);
   const app = Fastify({
     logger:
       options.logger === undefined || options.logger === false
@@ -110,12 +85,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A path the router cannot even decode (a malformed %-escape) is answered before any hook
     // runs: it gets our error shape and our security headers here.
     frameworkErrors: (_error, request, reply) => {
-      applySecurityHeaders(request.raw, reply.raw, () => {
-        void (reply as FastifyReply)
-          .header('cache-control', 'no-store')
-          .status(400)
-          .send(errorReply('validation', 'The address of the request is not valid'));
-      });
+      void (reply as FastifyReply)
+        .headers(fixedHeaders)
+        .header('cache-control', 'no-store')
+        .status(400)
+        .send(errorReply('validation', 'The address of the request is not valid'));
     },
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -152,7 +126,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyCookie);
-  await app.register(fastifyHelmet, securityHeaders(config));
+  // Set before routing, so every answer has them, errors and 404s too.
+  app.addHook('onRequest', (request, reply, done) => {
+    void reply.headers(fixedHeaders);
+    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+    done();
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -176,10 +155,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorReply('internal', 'Something went wrong on the server'));
-  });
-
-  app.addHook('onSend', async (request, reply) => {
-    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
   });
 
   app.decorateRequest('user', null);

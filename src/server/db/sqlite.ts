@@ -48,9 +48,52 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
   raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = FULL');
   raw.exec('PRAGMA foreign_keys = ON');
+  const statements = new StatementCache(raw);
   return {
     raw,
-    close: () => raw.close(),
-    prepare: (sql: string) => new NodeSqliteStatement(raw.prepare(sql)),
+    close: () => {
+      statements.clear();
+      raw.close();
+    },
+    prepare: (sql: string) => statements.get(sql),
   };
+}
+
+/** How many distinct statements stay compiled; the app's queries are far fewer. */
+const cachedStatements = 500;
+
+/**
+ * Compiled statements by SQL text. Kysely asks for a new statement for every query; compiling the
+ * same text again each time was about a tenth of a simple request's cost. Reusing one is safe
+ * because Kysely's SQLite driver runs one query at a time on its single connection, and
+ * node:sqlite resets a statement when all() or run() returns.
+ */
+class StatementCache {
+  readonly #database: DatabaseSync;
+  readonly #statements = new Map<string, NodeSqliteStatement>();
+
+  constructor(database: DatabaseSync) {
+    this.#database = database;
+  }
+
+  get(sql: string): NodeSqliteStatement {
+    const cached = this.#statements.get(sql);
+    if (cached) {
+      // Most recently used last, so the first key is the one to drop when full.
+      this.#statements.delete(sql);
+      this.#statements.set(sql, cached);
+      return cached;
+    }
+    const statement = new NodeSqliteStatement(this.#database.prepare(sql));
+    this.#statements.set(sql, statement);
+    if (this.#statements.size > cachedStatements) {
+      const oldest = this.#statements.keys().next().value;
+      if (oldest !== undefined) this.#statements.delete(oldest);
+    }
+    return statement;
+  }
+
+  clear(): void {
+    this.#statements.clear();
+  }
 }

@@ -1,4 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { UsersTable } from './auth.table.ts';
@@ -68,8 +69,9 @@ export async function insertSession(
     .execute();
 }
 
-export async function findSessionWithUser(db: Executor, tokenHash: string) {
-  return db
+/** Every signed-in request runs this, so it is compiled once. */
+const sessionWithUser = compiledQuery((db, tokenHash: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
@@ -80,8 +82,12 @@ export async function findSessionWithUser(db: Executor, tokenHash: string) {
       'users.email',
       'users.is_admin',
     ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+    .where('sessions.token_hash', '=', tokenHash),
+);
+
+export async function findSessionWithUser(db: Kysely<Database>, tokenHash: string) {
+  const { rows } = await sessionWithUser(db, tokenHash);
+  return rows[0];
 }
 
 export async function touchSession(db: Executor, tokenHash: string, now: number): Promise<void> {

@@ -7,13 +7,15 @@ import {
   clientListQuerySchema,
   clientListSchema,
   clientSchema,
+  type ClientList,
   clientUpdateSchema,
   historyListSchema,
 } from '../../../shared/schemas/clients.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { appendEvent } from '../events/events.repository.ts';
+import { appendEvent, latestEventId } from '../events/events.repository.ts';
+import { StampedCache } from './stamped-cache.ts';
 import { readPreferences, readRates } from '../settings/settings.repository.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
 import {
@@ -30,6 +32,8 @@ import {
   updateClientIfVersion,
   type ClientValues,
 } from './clients.repository.ts';
+
+type ListSummary = Pick<ClientList, 'count' | 'totals' | 'converted'>;
 
 /** What the dashboard loads at a time: enough to fill a screen, never all 100,000. */
 const defaultPageSize = 50;
@@ -58,10 +62,46 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       await app.feed.publishSafely(request.user.id);
   });
 
+  /** Whole answers of the list, ready to send, for owners whose data has not changed since. */
+  const listAnswers = new StampedCache<string>({
+    maxEntries: 2000,
+    maxSize: 32 * 1024 * 1024,
+    sizeOf: (body) => body.length,
+  });
+  /** Count and totals by filter: the same for every page of one list, so scrolling reuses them. */
+  const listSummaries = new StampedCache<ListSummary>({ maxEntries: 2000 });
+
+  async function summarize(filter: ClientFilter, stamp: number): Promise<ListSummary> {
+    const key = JSON.stringify([filter.ownerId, filter.search, filter.currency, filter.owes]);
+    const cached = listSummaries.get(key, stamp);
+    if (cached) return cached;
+    const [count, totals, rates] = await Promise.all([
+      countClients(db, filter),
+      totalsByCurrency(db, filter),
+      readRates(db, filter.ownerId),
+    ]);
+    const converted = convertToUsd(
+      totals.map(({ currency: code, total }) => ({ currency: code, total: BigInt(total) })),
+      Object.fromEntries(rates.map((rate) => [rate.currency, rate])),
+    );
+    const summary: ListSummary = {
+      count,
+      totals,
+      converted: converted && {
+        usdTotal: converted.usdMinor.toString(),
+        ratesDate: converted.ratesDate,
+      },
+    };
+    listSummaries.set(key, stamp, summary);
+    return summary;
+  }
+
   app.get(
     '/clients',
-    { schema: { querystring: clientListQuerySchema, response: { 200: clientListSchema } } },
-    async (request) => {
+    // No response schema: the answer is checked against clientListSchema when it is computed and
+    // then sent as the text kept in listAnswers.
+    { schema: { querystring: clientListQuerySchema } },
+    async (request, reply) => {
       const owner = currentUser(request);
       const { q, currency, owes, sort = 'name', dir = 'asc', cursor, limit } = request.query;
       const filter: ClientFilter = {
@@ -71,33 +111,27 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         owes: owes === 'true',
       };
       const pageSize = limit ? Number(limit) : defaultPageSize;
-      let page: Awaited<ReturnType<typeof listClientsPage>>;
-      try {
-        page = await listClientsPage(db, filter, { sort, dir, cursor, limit: pageSize });
-      } catch (error) {
-        if (!(error instanceof InvalidCursorError)) throw error;
-        throw new AppError(400, 'validation', 'Invalid cursor', {
-          fields: { cursor: 'is invalid' },
-        });
+      // Read before anything else: what follows reflects this state or a newer one.
+      const stamp = await latestEventId(db, owner.id);
+      const key = JSON.stringify([owner.id, q, currency, owes, sort, dir, cursor, pageSize]);
+      let body = listAnswers.get(key, stamp);
+      if (body === undefined) {
+        let page: Awaited<ReturnType<typeof listClientsPage>>;
+        try {
+          page = await listClientsPage(db, filter, { sort, dir, cursor, limit: pageSize });
+        } catch (error) {
+          if (!(error instanceof InvalidCursorError)) throw error;
+          throw new AppError(400, 'validation', 'Invalid cursor', {
+            fields: { cursor: 'is invalid' },
+          });
+        }
+        // Checked against the schema as the route's serializer would, once, then kept as text.
+        body = JSON.stringify(
+          clientListSchema.parse({ ...page, ...(await summarize(filter, stamp)) }),
+        );
+        listAnswers.set(key, stamp, body);
       }
-      const [count, totals, rates] = await Promise.all([
-        countClients(db, filter),
-        totalsByCurrency(db, filter),
-        readRates(db, owner.id),
-      ]);
-      const converted = convertToUsd(
-        totals.map(({ currency: code, total }) => ({ currency: code, total: BigInt(total) })),
-        Object.fromEntries(rates.map((rate) => [rate.currency, rate])),
-      );
-      return {
-        ...page,
-        count,
-        totals,
-        converted: converted && {
-          usdTotal: converted.usdMinor.toString(),
-          ratesDate: converted.ratesDate,
-        },
-      };
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { ChangeEvent, EventAction } from '../../../shared/schemas/events.ts';
+import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -18,12 +19,6 @@ export interface NewEvent {
   after: ClientSnapshot | null;
 }
 
-/**
- * Appends to the owner's log inside the caller's transaction. On PostgreSQL the owner's writers
- * take turns until commit, so an owner's event ids are committed in increasing order and a
- * reader resuming after id N can never miss a smaller id committed later. (SQLite has one
- * writer at a time already.)
- */
 /**
  * On PostgreSQL an owner's writers take turns until commit, so the owner's event ids are
  * committed in increasing order and a reader resuming after id N can never miss a smaller id
@@ -75,13 +70,17 @@ export async function appendEvents(
   }
 }
 
-export async function latestEventId(db: Executor, ownerId: string): Promise<number> {
-  const row = await db
+/** Every read of the client list starts with this (its cache stamp), so it is compiled once. */
+const latestEventIdQuery = compiledQuery((db, ownerId: string) =>
+  db
     .selectFrom('events')
     .select((eb) => eb.fn.max('id').as('id'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(row?.id ?? 0);
+    .where('owner_id', '=', ownerId),
+);
+
+export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
+  const { rows } = await latestEventIdQuery(db, ownerId);
+  return Number(rows[0]?.id ?? 0);
 }
 
 /** How many of the owner's events came after `afterId`, counting no further than `cap`. */

@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../tests/app.ts';
+import { joinAs } from '../../../tests/auth.ts';
+import { compiledQuery } from './compiled-query.ts';
+
+let testApp: TestApp;
+
+beforeAll(async () => {
+  testApp = await buildTestApp();
+});
+
+afterAll(async () => {
+  await testApp.close();
+});
+
+describe('compiledQuery', () => {
+  it('runs the query built once with each call’s own arguments', async () => {
+    const { kysely } = testApp.app.db;
+    const first = await joinAs(testApp.app);
+    const second = await joinAs(testApp.app);
+    const emailOf = compiledQuery((db, id: string) =>
+      db.selectFrom('users').select(['email']).where('id', '=', id).where('email', '<>', ''),
+    );
+    expect((await emailOf(kysely, first.userId)).rows).toEqual([{ email: first.email }]);
+    expect((await emailOf(kysely, second.userId)).rows).toEqual([{ email: second.email }]);
+    expect((await emailOf(kysely, 'no such id')).rows).toEqual([]);
+    // Inside a transaction too, on that transaction's connection.
+    await kysely.transaction().execute(async (trx) => {
+      expect((await emailOf(trx, second.userId)).rows).toEqual([{ email: second.email }]);
+    });
+  });
+
+  it('refuses a query that does not bind its argument as it was given', async () => {
+    const byFoldedEmail = compiledQuery((db, email: string) =>
+      db.selectFrom('users').select(['id']).where('email_key', '=', email.toLowerCase()),
+    );
+    await expect(byFoldedEmail(testApp.app.db.kysely, 'A@example.com')).rejects.toThrow(
+      /an argument is not a bound value/,
+    );
+  });
+});

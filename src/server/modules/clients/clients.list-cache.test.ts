@@ -1,0 +1,134 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+
+// The list keeps whole answers by the owner's latest event id. These tests read through one
+// instance and write through another on the same database, so only that id can tell the first
+// instance that its kept answers are stale: no in-process signal reaches it.
+let testApp: TestApp;
+let reader: FastifyInstance;
+let writer: FastifyInstance;
+
+beforeAll(async () => {
+  testApp = await buildTestApp();
+  reader = testApp.app;
+  writer = await buildApp({ config: { ...loadConfig({}), database: testApp.database.config } });
+});
+
+afterAll(async () => {
+  await writer.close();
+  await testApp.close();
+});
+
+async function send(
+  app: FastifyInstance,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  cookie: string,
+  payload?: object,
+) {
+  const response = await app.inject({
+    method,
+    url,
+    headers: { cookie },
+    ...(payload ? { payload } : {}),
+  });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response;
+}
+
+const list = async (cookie: string, query = '') =>
+  (await send(reader, 'GET', `/api/clients${query}`, cookie)).json<ClientList>();
+
+describe('the client list answered again', () => {
+  it('shows a change made through another instance at once, with new totals', async () => {
+    const { cookie } = await joinAs(reader);
+    const ada = (
+      await send(
+        writer,
+        'POST',
+        '/api/clients',
+        cookie,
+        buildClient({ balance: 100, currency: 'USD' }),
+      )
+    ).json<Client>();
+    const first = await list(cookie);
+    expect(await list(cookie)).toEqual(first);
+    expect(first.totals).toEqual([{ currency: 'USD', total: '100' }]);
+
+    await send(writer, 'PATCH', `/api/clients/${ada.id}/balance`, cookie, {
+      version: ada.version,
+      balance: 250,
+    });
+    const afterChange = await list(cookie);
+    expect(afterChange.clients[0]?.balance).toBe(250);
+    expect(afterChange.totals).toEqual([{ currency: 'USD', total: '250' }]);
+
+    await send(writer, 'DELETE', `/api/clients/${ada.id}`, cookie);
+    expect(await list(cookie)).toMatchObject({ clients: [], count: 0, totals: [] });
+  });
+
+  it('shows a changed row on a later page and keeps the count and totals of the whole list', async () => {
+    const { cookie } = await joinAs(reader);
+    const made: Client[] = [];
+    for (const name of ['Ana', 'Ben', 'Cai', 'Dee']) {
+      made.push(
+        (
+          await send(
+            writer,
+            'POST',
+            '/api/clients',
+            cookie,
+            buildClient({ firstName: name, balance: 10, currency: 'CAD' }),
+          )
+        ).json<Client>(),
+      );
+    }
+    const pageOne = await list(cookie, '?limit=2');
+    expect(pageOne.nextCursor).not.toBeNull();
+    const nextQuery = `?limit=2&cursor=${pageOne.nextCursor ?? ''}`;
+    expect((await list(cookie, nextQuery)).clients.map((client) => client.firstName)).toEqual([
+      'Cai',
+      'Dee',
+    ]);
+
+    const dee = made[3] as Client;
+    await send(writer, 'PATCH', `/api/clients/${dee.id}/balance`, cookie, {
+      version: dee.version,
+      balance: 40,
+    });
+    const pageTwo = await list(cookie, nextQuery);
+    expect(pageTwo.clients.find((client) => client.id === dee.id)?.balance).toBe(40);
+    expect(pageTwo).toMatchObject({ count: 4, totals: [{ currency: 'CAD', total: '70' }] });
+  });
+
+  it('shows new exchange rates at once', async () => {
+    const { cookie } = await joinAs(reader);
+    await send(
+      writer,
+      'POST',
+      '/api/clients',
+      cookie,
+      buildClient({ balance: 1_000, currency: 'CAD' }),
+    );
+    expect((await list(cookie)).converted).toBeNull();
+    await send(writer, 'PUT', '/api/settings', cookie, {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [{ currency: 'CAD', usdPerUnit: '0.5', date: '2026-11-20' }],
+    });
+    expect((await list(cookie)).converted).toEqual({ usdTotal: '500', ratesDate: '2026-11-20' });
+  });
+
+  it('never answers one owner with another owner’s kept list', async () => {
+    const first = await joinAs(reader);
+    const second = await joinAs(reader);
+    await send(writer, 'POST', '/api/clients', first.cookie, buildClient());
+    expect((await list(first.cookie)).count).toBe(1);
+    expect(await list(second.cookie)).toMatchObject({ clients: [], count: 0, totals: [] });
+  });
+});
