@@ -8,7 +8,8 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'balance-e2e-'));
 
-const server = spawn(process.execPath, ['src/server/main.ts'], {
+// The production bundle, as `npm start` runs it; `npm run test:e2e` builds it first.
+const server = spawn(process.execPath, ['dist/server/main.js'], {
   cwd: root,
   stdio: 'inherit',
   env: { ...process.env, DATABASE_URL: path.join(dataDir, 'balance.sqlite') },

@@ -42,12 +42,13 @@ export function securityHeaders(config: Config): Readonly<Record<string, string>
       delete headers[name.toLowerCase()];
     },
   };
-  let failure: Error | null = null;
+  let failure: unknown = null;
   helmet(helmetOptions(config))(
     {} as IncomingMessage,
     recorder as unknown as ServerResponse,
-    (error?: Error) => (failure = error ?? null),
+    (error?: unknown) => (failure = error ?? null),
   );
-  if (failure) throw failure as Error;
+  if (failure !== null)
+    throw new Error('helmet refused the security header options', { cause: failure });
   return Object.freeze(headers);
 }
