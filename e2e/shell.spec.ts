@@ -36,6 +36,29 @@ test.describe('the shell of the app', () => {
     expect(await response.json()).toMatchObject({ error: { code: 'not_found' } });
   });
 
+  test('a page whose code cannot be loaded says so, keeps the navbar, and another page works', async ({
+    page,
+  }) => {
+    await page.goto('/');
+    await expect(page.getByRole('main').getByRole('link', { name: /Login/ })).toBeVisible();
+    // The login page's code is fetched only when it is first shown; the network drops it.
+    await page.route(/\/assets\/login-[^/]*\.js$/, (route) => route.abort());
+    await page.getByRole('main').getByRole('link', { name: /Login/ }).click();
+    await expect(page.getByRole('main').getByRole('alert')).toContainText(
+      'Could not load this page',
+    );
+    await expect(
+      page.getByRole('main').getByRole('alert').getByRole('button', { name: 'Try again' }),
+    ).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: 'Dashboard' })
+      .click();
+    await expect(page.getByRole('main').getByRole('alert')).toBeHidden();
+    await expect(page.getByRole('main').getByRole('link', { name: /Join/ })).toBeVisible();
+  });
+
   test('loads with no error in the console and no CSP violation', async ({ page }) => {
     const problems: string[] = [];
     page.on('console', (message) => {

@@ -1,8 +1,10 @@
-import { useEffect, useRef } from 'react';
-import { Outlet, useNavigate } from 'react-router';
+import { Suspense, useEffect, useRef } from 'react';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { FlashBar, useFlash } from '../components/flash.tsx';
 import { Navbar } from '../components/navbar.tsx';
+import { PageErrorBoundary } from '../components/page-error-boundary.tsx';
+import { PageLoading } from '../components/page-status.tsx';
 import { useLogout } from '../features/auth/api/logout.ts';
 import { sessionQueryKey, useSession, type SessionResponse } from '../features/auth/api/session.ts';
 import { usePublicSettings } from '../features/settings/api/settings.ts';
@@ -15,6 +17,7 @@ export function Layout() {
   const publicSettings = usePublicSettings();
   const logout = useLogout();
   const navigate = useNavigate();
+  const location = useLocation();
   const queryClient = useQueryClient();
   const showFlash = useFlash();
   const signedIn = Boolean(session.data?.user);
@@ -73,7 +76,12 @@ export function Layout() {
         </div>
       )}
       <main className="container py-4">
-        <Outlet />
+        <PageErrorBoundary resetKey={location.pathname}>
+          {/* Pages load their code on demand (app/router.tsx). */}
+          <Suspense fallback={<PageLoading />}>
+            <Outlet />
+          </Suspense>
+        </PageErrorBoundary>
       </main>
     </>
   );
