@@ -14,7 +14,7 @@ import { measureLive, percentile, type LiveResult, type TrackedClient } from './
 import { measure, type LoadRequest, type LoadResult, type LoadSettings } from './load.ts';
 import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
 import { killAllChildren, openFileLimit, projectRoot, rssMb, startNode } from './processes.ts';
-import { seedClients, seededRandom } from './seed.ts';
+import { joinOwner, seedClients, seededRandom } from './seed.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -87,25 +87,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 // ---------------------------------------------------------------------------------------------
 
-async function joinOwner(baseUrl: string): Promise<{ cookie: string; ownerId: string }> {
-  const email = `bench-${Date.now()}@example.com`;
-  const response = await fetch(`${baseUrl}/api/auth/join`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: `bench ${Math.random().toString(36).slice(2)} pass` }),
-  });
-  if (response.status !== 201) {
-    throw new Error(`join answered ${response.status}: ${await response.text()}`);
-  }
-  const { user } = (await response.json()) as { user: { id: string } };
-  const cookie = response.headers
-    .getSetCookie()
-    .map((header) => header.split(';')[0] ?? '')
-    .find((pair) => pair.startsWith('balance_session='));
-  if (!cookie) throw new Error('join set no session cookie');
-  return { cookie, ownerId: user.id };
-}
-
 async function getJson<T>(url: string, cookie: string): Promise<{ status: number; body: T }> {
   const response = await fetch(url, { headers: { cookie } });
   const text = await response.text();
@@ -162,6 +143,8 @@ interface Report {
   rows: Row[];
   baselineOkPerSecond: number;
   baselineRuns: number[];
+  /** Bytes of JSON in the list's first page and in the baseline's list-sized reference. */
+  answerBytes: { list: number; reference: number };
   live: LiveResult[];
   liveAcross: LiveResult[] | string;
   startMs: number[];
@@ -270,9 +253,15 @@ async function main(): Promise<void> {
       headers: auth,
     });
   }
-  await run('list: ?limit=1 (≈ count + totals)', server.url, {
+  await run('list: ?limit=1 (one row)', server.url, {
     path: '/api/clients?limit=1',
     headers: auth,
+  });
+  const reference = await fetch(`${baseline.url}/baseline/list-sized`);
+  const referenceBytes = (await reference.text()).length;
+  const answerBytes = { list: JSON.stringify(first.body).length, reference: referenceBytes };
+  await run('reference: bare Fastify, fixed list-sized text', baseline.url, {
+    path: '/baseline/list-sized',
   });
 
   // Totals travel with the list today; should a separate endpoint appear, it is measured.
@@ -409,6 +398,7 @@ async function main(): Promise<void> {
       rows,
       baselineOkPerSecond,
       baselineRuns,
+      answerBytes,
       live,
       liveAcross,
       startMs,
@@ -545,6 +535,10 @@ function printReport(report: Report, dateText: string): void {
   const drift =
     Math.abs((report.baselineRuns[1] ?? base) - (report.baselineRuns[0] ?? base)) / base;
   out(`baseline drift between its two runs: ${fmt(drift * 100, 1)} %`);
+  out(
+    `answer sizes: the list's first page ${fmt(report.answerBytes.list)} bytes of JSON, ` +
+      `the list-sized reference ${fmt(report.answerBytes.reference)} bytes`,
+  );
   out();
 
   const liveLines = (results: LiveResult[]) =>

@@ -121,3 +121,23 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
   }
   return ids;
 }
+
+/** A new owner, joined through the API: the session cookie and the owner's id, to seed for. */
+export async function joinOwner(baseUrl: string): Promise<{ cookie: string; ownerId: string }> {
+  const email = `bench-${Date.now()}@example.com`;
+  const response = await fetch(`${baseUrl}/api/auth/join`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password: `bench ${Math.random().toString(36).slice(2)} pass` }),
+  });
+  if (response.status !== 201) {
+    throw new Error(`join answered ${response.status}: ${await response.text()}`);
+  }
+  const { user } = (await response.json()) as { user: { id: string } };
+  const cookie = response.headers
+    .getSetCookie()
+    .map((header) => header.split(';')[0] ?? '')
+    .find((pair) => pair.startsWith('balance_session='));
+  if (!cookie) throw new Error('join set no session cookie');
+  return { cookie, ownerId: user.id };
+}
