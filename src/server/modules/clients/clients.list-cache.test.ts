@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
+import { injectOk } from '../../../../tests/http.ts';
 import { buildClient } from '../../../../tests/factories.ts';
-import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
+import type { Client, ClientInput, ClientList } from '../../../shared/schemas/clients.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 
@@ -25,22 +26,11 @@ afterAll(async () => {
   await testApp.close();
 });
 
-async function send(
-  app: FastifyInstance,
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  url: string,
-  cookie: string,
-  payload?: object,
-) {
-  const response = await app.inject({
-    method,
-    url,
-    headers: { cookie },
-    ...(payload ? { payload } : {}),
-  });
-  expect(response.statusCode, response.body).toBeLessThan(300);
-  return response;
-}
+const send = injectOk;
+
+/** Adds a client through the writing instance. */
+const add = async (cookie: string, values: Partial<ClientInput> = {}) =>
+  (await send(writer, 'POST', '/api/clients', cookie, buildClient(values))).json<Client>();
 
 const list = async (cookie: string, query = '') =>
   (await send(reader, 'GET', `/api/clients${query}`, cookie)).json<ClientList>();
@@ -48,15 +38,7 @@ const list = async (cookie: string, query = '') =>
 describe('the client list answered again', () => {
   it('shows a change made through another instance at once, with new totals', async () => {
     const { cookie } = await joinAs(reader);
-    const ada = (
-      await send(
-        writer,
-        'POST',
-        '/api/clients',
-        cookie,
-        buildClient({ balance: 100, currency: 'USD' }),
-      )
-    ).json<Client>();
+    const ada = await add(cookie, { balance: 100, currency: 'USD' });
     const first = await list(cookie);
     expect(await list(cookie)).toEqual(first);
     expect(first.totals).toEqual([{ currency: 'USD', total: '100' }]);
@@ -77,17 +59,7 @@ describe('the client list answered again', () => {
     const { cookie } = await joinAs(reader);
     const made: Client[] = [];
     for (const name of ['Ana', 'Ben', 'Cai', 'Dee']) {
-      made.push(
-        (
-          await send(
-            writer,
-            'POST',
-            '/api/clients',
-            cookie,
-            buildClient({ firstName: name, balance: 10, currency: 'CAD' }),
-          )
-        ).json<Client>(),
-      );
+      made.push(await add(cookie, { firstName: name, balance: 10, currency: 'CAD' }));
     }
     const pageOne = await list(cookie, '?limit=2');
     expect(pageOne.nextCursor).not.toBeNull();
@@ -109,13 +81,7 @@ describe('the client list answered again', () => {
 
   it('shows new exchange rates at once', async () => {
     const { cookie } = await joinAs(reader);
-    await send(
-      writer,
-      'POST',
-      '/api/clients',
-      cookie,
-      buildClient({ balance: 1_000, currency: 'CAD' }),
-    );
+    await add(cookie, { balance: 1_000, currency: 'CAD' });
     expect((await list(cookie)).converted).toBeNull();
     await send(writer, 'PUT', '/api/settings', cookie, {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
@@ -127,7 +93,7 @@ describe('the client list answered again', () => {
   it('never answers one owner with another owner’s kept list', async () => {
     const first = await joinAs(reader);
     const second = await joinAs(reader);
-    await send(writer, 'POST', '/api/clients', first.cookie, buildClient());
+    await add(first.cookie);
     expect((await list(first.cookie)).count).toBe(1);
     expect(await list(second.cookie)).toMatchObject({ clients: [], count: 0, totals: [] });
   });

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
+import { injectOk } from '../../../../tests/http.ts';
 import { testDialect } from '../../../../tests/db.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { openStream, type StreamMessage } from '../../../../tests/sse.ts';
@@ -23,22 +23,7 @@ afterAll(async () => {
   await testApp.close();
 });
 
-async function call(
-  app: FastifyInstance,
-  method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-  url: string,
-  cookie: string,
-  payload?: object,
-) {
-  const response = await app.inject({
-    method,
-    url,
-    headers: { cookie },
-    ...(payload ? { payload } : {}),
-  });
-  expect(response.statusCode, `${method} ${url}: ${response.body}`).toBeLessThan(300);
-  return response;
-}
+const call = injectOk;
 
 const change = (message: StreamMessage) => JSON.parse(message.data) as ChangeEvent;
 const isChange = (action: ChangeEvent['action'], clientId?: string) => (message: StreamMessage) =>
