@@ -43,7 +43,8 @@ export function Navbar({ email, showJoin, onLogout }: NavbarProps) {
           <ul className="navbar-nav">
             {email !== null ? (
               <>
-                <li className="nav-item">
+                {/* A flex item, so the e-mail lines up with the links beside it. */}
+                <li className="nav-item d-flex align-items-center">
                   <span className="navbar-text me-md-3 text-break">{email}</span>
                 </li>
                 <li className="nav-item">
