@@ -46,17 +46,10 @@ try {
     { LOG_LEVEL: 'warn', DATABASE_URL: dbFile },
     '/api/health',
   );
-  const { cookie } = await joinOwner(server.url).then(async (owner) => {
-    const started = performance.now();
-    seedClients({
-      file: dbFile,
-      ownerId: owner.ownerId,
-      count: clientCount,
-      random: seededRandom(7),
-    });
-    log(`seeded ${clientCount} clients in ${ms(performance.now() - started)}`);
-    return owner;
-  });
+  const { cookie, ownerId } = await joinOwner(server.url);
+  const seedStarted = performance.now();
+  seedClients({ file: dbFile, ownerId, count: clientCount, random: seededRandom(7) });
+  log(`seeded ${clientCount} clients in ${ms(performance.now() - seedStarted)}`);
 
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });
   try {
