@@ -1,6 +1,9 @@
 // The three source rooms and who may import whom (docs/architecture.md):
 // shared imports neither side and nothing from Node or the DOM; client and server never import
-// each other; one client feature never reaches into another.
+// each other; one client feature never reaches into another. On the server, a module's
+// repository (the only code that builds SQL, including the raw row writers) is private to its
+// module, and no route imports one: routes read through `*.queries.ts` and change an owner's
+// data through the commands of the one write path.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
@@ -10,8 +13,14 @@ const nodeBuiltins = new Set(builtinModules);
 function locate(file) {
   const relative = path.relative(srcRoot, file);
   if (relative.startsWith('..') || path.isAbsolute(relative)) return null;
-  const [room, second, feature] = relative.split(path.sep);
-  return { room, feature: room === 'client' && second === 'features' ? feature : null };
+  const parts = relative.split(path.sep);
+  const [room, second, third] = parts;
+  return {
+    room,
+    feature: room === 'client' && second === 'features' ? third : null,
+    serverModule: room === 'server' && second === 'modules' ? third : null,
+    file: parts[parts.length - 1],
+  };
 }
 
 function isNodeModule(source) {
@@ -36,6 +45,12 @@ function problemOf(from, source, filename) {
     return 'src/client may not import from src/server';
   if (from.room === 'server' && to.room === 'client')
     return 'src/server may not import from src/client';
+  if (to.serverModule && to.file.endsWith('.repository.ts')) {
+    if (from.serverModule !== to.serverModule)
+      return `the repository of server module "${to.serverModule}" is private to it; use its *.queries.ts or *.commands.ts`;
+    if (from.file.endsWith('.routes.ts'))
+      return 'a route may not import a repository: read through *.queries.ts, change data through *.commands.ts';
+  }
   if (from.feature && to.feature && from.feature !== to.feature) {
     return `feature "${from.feature}" may not reach into feature "${to.feature}"; move what both need to src/client/components or lib`;
   }

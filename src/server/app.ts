@@ -18,6 +18,7 @@ import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
+import { WritePath } from './modules/events/write-path.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
@@ -28,6 +29,8 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     feed: ChangeFeed;
+    /** The one way an owner's data changes (modules/events/write-path.ts). */
+    writes: WritePath;
     /** Every route as registered (method and full path), for the authorization matrix test. */
     routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -119,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const feed = new ChangeFeed(db, app.log);
   app.decorate('feed', feed);
+  app.decorate('writes', new WritePath(db, feed));
   await feed.start();
   // Live streams never end by themselves: end them first, so close() can finish the rest.
   app.addHook('preClose', async () => {

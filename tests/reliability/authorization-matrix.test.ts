@@ -14,6 +14,8 @@ interface Context {
   ownerEmail: string;
   clientId: string;
   clientVersion: number;
+  /** The client's opening balance. */
+  entryId: number;
 }
 
 interface Sample {
@@ -69,6 +71,16 @@ const matrix: Record<string, Declaration> = {
     sample: ({ clientVersion }) => ({ payload: { balance: 777, version: clientVersion } }),
   },
   'DELETE /api/clients/:id': { access: 'protected' },
+  'GET /api/clients/:id/entries': { access: 'protected' },
+  'POST /api/clients/:id/entries': {
+    access: 'protected',
+    sample: () => ({ payload: { kind: 'payment', amount: 100, note: 'matrix' } }),
+  },
+  'POST /api/clients/:id/entries/:entryId/void': {
+    access: 'protected',
+    sample: () => ({ payload: { reason: 'matrix' } }),
+  },
+  'GET /api/entries/export.csv': { access: 'protected' },
   'GET /api/clients/export.csv': { access: 'protected' },
   'GET /api/export.json': { access: 'protected' },
   'POST /api/clients/import': {
@@ -99,7 +111,17 @@ beforeAll(async () => {
   });
   expect(added.statusCode).toBe(201);
   const client = added.json<Client>();
-  context = { ownerEmail: owner.email, clientId: client.id, clientVersion: client.version };
+  const entry = await testApp.app.db.kysely
+    .selectFrom('entries')
+    .select('id')
+    .where('client_id', '=', client.id)
+    .executeTakeFirstOrThrow();
+  context = {
+    ownerEmail: owner.email,
+    clientId: client.id,
+    clientVersion: client.version,
+    entryId: entry.id,
+  };
   // The owner also has settings and rates, so a write by anyone else would show.
   const settings = await testApp.app.inject({
     method: 'PUT',
@@ -124,7 +146,9 @@ function request(
   const [method = '', pattern = ''] = key.split(' ');
   const declaration = matrix[key];
   const sample = declaration?.sample?.(context) ?? {};
-  const url = pattern.replace(':id', options.id ?? context.clientId);
+  const url = pattern
+    .replace(':entryId', String(context.entryId))
+    .replace(':id', options.id ?? context.clientId);
   return testApp.app.inject({
     method: (options.method ?? method) as InjectOptions['method'],
     url: sample.query ? `${url}?${sample.query}` : url,

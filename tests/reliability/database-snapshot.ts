@@ -6,6 +6,7 @@ export const dataTables = [
   'users',
   'sessions',
   'clients',
+  'entries',
   'events',
   'user_preferences',
   'exchange_rates',

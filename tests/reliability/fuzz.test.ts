@@ -28,6 +28,14 @@ const validBodies: Record<string, () => unknown> = {
   'POST /api/clients': () => buildClient(),
   'PUT /api/clients/:id': () => ({ ...buildClient(), version: target.version }),
   'PATCH /api/clients/:id/balance': () => ({ balance: 5, version: target.version }),
+  'POST /api/clients/:id/entries': () => ({
+    kind: 'charge',
+    amount: 250,
+    date: '2026-01-15',
+    dueDate: '2026-02-15',
+    note: 'Invoice 7',
+  }),
+  'POST /api/clients/:id/entries/:entryId/void': () => ({ reason: 'Entered twice' }),
   'PUT /api/settings': () => ({
     preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
     rates: [{ currency: 'KRW', usdPerUnit: '0.00075', date: '2024-05-01' }],
@@ -404,7 +412,11 @@ const internalMarkers = [
 let testApp: TestApp;
 let address: string;
 let owner: { cookie: string; userId: string };
-const target = { id: '', version: 1 };
+const target = { id: '', version: 1, entryId: 0 };
+
+/** A route's path with the target client (and its opening balance's entry) filled in. */
+const targetPath = (pattern: string) =>
+  pattern.replace(':entryId', String(target.entryId)).replace(':id', target.id);
 
 async function refreshTarget(): Promise<void> {
   const row = await testApp.app.db.kysely
@@ -423,7 +435,12 @@ async function refreshTarget(): Promise<void> {
     payload: buildClient(),
   });
   const client = added.json<Client>();
-  Object.assign(target, { id: client.id, version: client.version });
+  const entry = await testApp.app.db.kysely
+    .selectFrom('entries')
+    .select('id')
+    .where('client_id', '=', client.id)
+    .executeTakeFirstOrThrow();
+  Object.assign(target, { id: client.id, version: client.version, entryId: entry.id });
 }
 
 beforeAll(async () => {
@@ -497,7 +514,9 @@ function buildRequest(
   spec: RequestSpec,
 ): { options: InjectOptions & { url: string }; text: string } {
   const [method = 'GET', pattern = ''] = key.split(' ');
-  const path = pattern.replace(/:\w+/g, () => spec.params ?? target.id);
+  const { params } = spec;
+  // A function, so a fuzzed "$1" is put in as it is rather than read as a replacement pattern.
+  const path = params === null ? targetPath(pattern) : pattern.replace(/:\w+/g, () => params);
   const url = spec.query === null ? path : `${path}?${spec.query}`;
   const isAuth = pattern.startsWith('/api/auth/');
   // Join and login replace the session they are sent with, so they never get the owner's.
@@ -655,7 +674,7 @@ describe('hostile requests picked by hand', () => {
         body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
       const options = {
         method: method as InjectOptions['method'],
-        url: url.replace(':id', target.id),
+        url: targetPath(url),
         headers: {
           ...(url.startsWith('/api/auth/') ? {} : { cookie: owner.cookie }),
           ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
@@ -769,7 +788,7 @@ describe('oversized bodies', () => {
       const before = await snapshotDatabase(testApp.app);
       const response = await testApp.app.inject({
         method: method as InjectOptions['method'],
-        url: pattern.replace(':id', target.id),
+        url: targetPath(pattern),
         headers: { cookie: owner.cookie, 'content-type': 'application/json' },
         payload,
       });

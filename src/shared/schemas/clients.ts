@@ -69,11 +69,23 @@ export const clientUpdateSchema = z.object({
 });
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 
-/** PATCH /api/clients/:id/balance: the balance only, with the version it was read at. */
-export const balanceUpdateSchema = z.object({
-  balance: balanceMinorField,
-  version: z.int().check(z.positive()),
-});
+/**
+ * PATCH /api/clients/:id/balance: the new balance, and what the change was made against: the
+ * balance the user started from (what the details page sends), or the version of the client they
+ * read. If the client no longer matches, the change is refused as a conflict rather than applied.
+ */
+export const balanceUpdateSchema = z
+  .object({
+    balance: balanceMinorField,
+    previousBalance: z.optional(balanceMinorField),
+    version: z.optional(z.int().check(z.positive())),
+  })
+  .check(
+    z.refine((body) => body.previousBalance !== undefined || body.version !== undefined, {
+      message: 'send the balance you started from',
+      path: ['previousBalance'],
+    }),
+  );
 export type BalanceUpdate = z.infer<typeof balanceUpdateSchema>;
 
 /**
@@ -172,27 +184,6 @@ export const clientListSchema = z.object({
   converted: z.nullable(convertedTotalSchema),
 });
 export type ClientList = z.infer<typeof clientListSchema>;
-
-export const historyActions = [
-  'created',
-  'edited',
-  'balance_changed',
-  'deleted',
-  'imported',
-] as const;
-export type HistoryAction = (typeof historyActions)[number];
-
-export const historyEntrySchema = z.object({
-  id: z.number(),
-  action: z.enum(historyActions),
-  at: z.string(),
-  version: z.number(),
-  before: z.nullable(clientSnapshotSchema),
-  after: z.nullable(clientSnapshotSchema),
-});
-export type HistoryEntry = z.infer<typeof historyEntrySchema>;
-
-export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });
 
 /** The most rows one import may carry. */
 export const importMaxRows = 20_000;

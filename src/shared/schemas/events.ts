@@ -1,13 +1,45 @@
 import { z } from 'zod/mini';
-import { historyActions } from './clients.ts';
+import { clientSnapshotSchema } from './clients.ts';
+import { entryDetailSchema } from './ledger.ts';
 
-export const eventActions = [...historyActions, 'settings_changed'] as const;
+export { entryDetailSchema, type EntryDetail } from './ledger.ts';
+
+/**
+ * Every kind of change the owner's log records, in one place. `balance_changed` is no longer
+ * written (the balance changes through ledger entries) but stays in older logs.
+ */
+export const eventActions = [
+  'created',
+  'edited',
+  'balance_changed',
+  'deleted',
+  'imported',
+  'entry_recorded',
+  'entry_voided',
+  'settings_changed',
+] as const;
 export type EventAction = (typeof eventActions)[number];
 
 /** The data of a `change` message on the live stream: which thing changed, not its contents. */
 export const changeEventSchema = z.object({
   id: z.number(),
-  action: z.enum(eventActions),
+  // A server newer than this page may send actions it does not know: still a change to fetch.
+  action: z.string(),
   clientId: z.nullable(z.string()),
 });
 export type ChangeEvent = z.infer<typeof changeEventSchema>;
+
+export const historyEntrySchema = z.object({
+  id: z.number(),
+  // Not an enum: an action this version does not know is shown generically, never refused.
+  action: z.string(),
+  at: z.string(),
+  version: z.number(),
+  before: z.nullable(clientSnapshotSchema),
+  after: z.nullable(clientSnapshotSchema),
+  /** The ledger entry the change recorded, if any. */
+  entry: z.nullable(entryDetailSchema),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+
+export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });

@@ -1,15 +1,10 @@
 import { z } from 'zod/mini';
 import { ratePattern, rateDecimals } from '../exchange.ts';
+import { isCalendarDate } from '../dates.ts';
 import { currencies } from '../money.ts';
 
 /** The currencies a rate can be entered for: US dollars are the unit itself. */
 export const rateCurrencies = currencies.filter((currency) => currency !== 'USD');
-
-const isCalendarDate = (text: string) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
-  const date = new Date(`${text}T00:00:00Z`);
-  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
-};
 
 export const exchangeRateSchema = z.object({
   currency: z.enum(rateCurrencies as ['KRW', 'CAD', 'MYR'], 'choose KRW, CAD or RM'),

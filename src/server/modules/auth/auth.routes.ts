@@ -8,7 +8,7 @@ import {
   sessionUserSchema,
 } from '../../../shared/schemas/auth.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { readAllowRegistration } from '../settings/settings.repository.ts';
+import { readAllowRegistration } from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import {
@@ -19,7 +19,7 @@ import {
   insertUser,
   toSessionUser,
   updatePasswordHash,
-} from './auth.repository.ts';
+} from './auth.accounts.ts';
 import {
   hashForUnknownUser,
   hashPassword,

@@ -5,12 +5,9 @@ import type {
   ClientSnapshot,
   ClientSort,
   CurrencyTotal,
-  HistoryAction,
-  HistoryEntry,
 } from '../../../shared/schemas/clients.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
-import type { EventsTable } from '../events/events.table.ts';
 import type { ClientsTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -43,18 +40,6 @@ export function toClient(row: ClientRow): Client {
 export function toSnapshot(client: ClientValues): ClientSnapshot {
   const { firstName, lastName, email, phone, balance, currency } = client;
   return { firstName, lastName, email, phone, balance, currency };
-}
-
-function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
-  return {
-    id: row.id,
-    // Only a client's own events are read here, never a settings change.
-    action: row.action as HistoryAction,
-    at: new Date(row.at).toISOString(),
-    version: row.version,
-    before: row.before === null ? null : (JSON.parse(row.before) as ClientSnapshot),
-    after: row.after === null ? null : (JSON.parse(row.after) as ClientSnapshot),
-  };
 }
 
 const nameKey = (firstName: string, lastName: string) =>
@@ -246,6 +231,34 @@ export async function updateClientIfVersion(
   return row && toClient(row);
 }
 
+/**
+ * Moves the balance by a new ledger entry's amount, in one statement (concurrent entries all
+ * count), and counts a new version. Only while the client is still in the entry's currency, and
+ * at `ifVersion` when given; undefined otherwise.
+ */
+export async function applyToBalance(
+  db: Executor,
+  ownerId: string,
+  id: string,
+  entry: { amount: number; currency: Currency },
+  now: number,
+  ifVersion?: number,
+): Promise<Client | undefined> {
+  let query = db
+    .updateTable('clients')
+    .set((eb) => ({
+      balance: eb('balance', '+', entry.amount),
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('currency', '=', entry.currency);
+  if (ifVersion !== undefined) query = query.where('version', '=', ifVersion);
+  const row = await query.returningAll().executeTakeFirst();
+  return row && toClient(row);
+}
+
 export async function deleteClient(db: Executor, ownerId: string, id: string): Promise<boolean> {
   const result = await db
     .deleteFrom('clients')
@@ -253,21 +266,6 @@ export async function deleteClient(db: Executor, ownerId: string, id: string): P
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
-}
-
-export async function listHistory(
-  db: Executor,
-  ownerId: string,
-  clientId: string,
-): Promise<HistoryEntry[]> {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(toHistoryEntry);
 }
 
 /** The owner's e-mails, folded, to flag duplicates in an import. */

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
-import type { Client, ClientList, HistoryEntry } from '../../../shared/schemas/clients.ts';
+import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
+import type { HistoryEntry } from '../../../shared/schemas/events.ts';
 
 let testApp: TestApp;
 beforeAll(async () => {

@@ -9,42 +9,44 @@ import {
   clientSchema,
   type ClientList,
   clientUpdateSchema,
-  historyListSchema,
 } from '../../../shared/schemas/clients.ts';
-import { AppError, notFound } from '../../errors.ts';
-import { newId } from '../../ids.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
-import { appendEvent, latestEventId } from '../events/events.repository.ts';
-import { StampedCache } from './stamped-cache.ts';
-import { readPreferences, readRates } from '../settings/settings.repository.ts';
-import { convertToUsd } from '../../../shared/exchange.ts';
+import { historyListSchema } from '../../../shared/schemas/events.ts';
 import {
+  entryInputSchema,
+  entryListSchema,
+  entryParams,
+  recordedEntrySchema,
+  voidInputSchema,
+} from '../../../shared/schemas/ledger.ts';
+import { convertToUsd } from '../../../shared/exchange.ts';
+import { AppError } from '../../errors.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { latestEventId, readClientHistory } from '../events/events.queries.ts';
+import { readRates } from '../settings/settings.queries.ts';
+import {
+  addClient,
+  clientNotFound,
   deleteClient,
-  findClient,
-  insertClient,
+  editClient,
+  recordEntry,
+  setBalance,
+  voidEntry,
+} from './clients.commands.ts';
+import {
   countClients,
+  findClient,
   InvalidCursorError,
   listClientsPage,
-  type ClientFilter,
-  listHistory,
-  toSnapshot,
+  listEntries,
   totalsByCurrency,
-  updateClientIfVersion,
-  type ClientValues,
-} from './clients.repository.ts';
+  type ClientFilter,
+} from './clients.queries.ts';
+import { StampedCache } from './stamped-cache.ts';
 
 type ListSummary = Pick<ClientList, 'count' | 'totals' | 'converted'>;
 
 /** What the dashboard loads at a time: enough to fill a screen, never all 100,000. */
 const defaultPageSize = 50;
-
-const clientNotFound = () => notFound('Client not found');
-const conflict = () =>
-  new AppError(
-    409,
-    'conflict',
-    'This client was changed elsewhere. Its current values are shown; make your change again.',
-  );
 
 /** Ids we issue are 22 base64url characters; anything else is simply not found. */
 const clientId = (id: string) => {
@@ -52,15 +54,17 @@ const clientId = (id: string) => {
   return id;
 };
 
+/** Entry ids are positive whole numbers; anything else is simply not found. */
+const entryId = (id: string) => {
+  if (!/^[1-9]\d{0,14}$/.test(id)) throw new AppError(404, 'not_found', 'Entry not found');
+  return Number(id);
+};
+
 export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { kysely: db, dialect } = app.db;
+  const { kysely: db } = app.db;
+  const { writes } = app;
   // Before the body is read: a visitor's request costs no parsing and learns nothing of its fields.
   app.addHook('onRequest', requireUser);
-  // Every change wakes the owner's live streams once it is committed.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method !== 'GET' && reply.statusCode < 300 && request.user)
-      await app.feed.publishSafely(request.user.id);
-  });
 
   /** Whole answers of the list, ready to send, for owners whose data has not changed since. */
   const listAnswers = new StampedCache<string>({
@@ -150,8 +154,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: clientIdParams, response: { 200: historyListSchema } } },
     async (request) => {
       const ownerId = currentUser(request).id;
-      const id = clientId(request.params.id);
-      const entries = await listHistory(db, ownerId, id);
+      const entries = await readClientHistory(db, ownerId, clientId(request.params.id));
       // A deleted client's history stays readable from its own entries; a foreign id has none.
       if (entries.length === 0) throw clientNotFound();
       return { entries };
@@ -162,83 +165,18 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clients',
     { schema: { body: clientInputSchema, response: { 201: clientSchema } } },
     async (request, reply) => {
-      const ownerId = currentUser(request).id;
-      // With the preference on, the form has no balance and a hand-made request cannot add one.
-      const { disableBalanceOnAdd } = await readPreferences(db, ownerId);
-      const values: ClientValues = {
-        ...request.body,
-        balance: disableBalanceOnAdd ? 0 : (request.body.balance ?? 0),
-      };
-      const now = Date.now();
-      const client = await db.transaction().execute(async (trx) => {
-        const created = await insertClient(trx, { ...values, id: newId(), ownerId, now });
-        await appendEvent(trx, dialect, {
-          clientId: created.id,
-          ownerId,
-          action: 'created',
-          at: now,
-          version: created.version,
-          before: null,
-          after: toSnapshot(created),
-        });
-        return created;
-      });
+      const client = await addClient(writes, currentUser(request).id, request.body);
       return reply.status(201).send(client);
     },
   );
-
-  /** Applies a change only to the version the user saw; the history entry lands in the same transaction. */
-  async function changeClient(
-    ownerId: string,
-    id: string,
-    expectedVersion: number,
-    action: 'edited' | 'balance_changed',
-    change: (current: ClientValues) => ClientValues,
-  ) {
-    const now = Date.now();
-    return db.transaction().execute(async (trx) => {
-      const current = await findClient(trx, ownerId, id);
-      if (!current) throw clientNotFound();
-      if (current.version !== expectedVersion) throw conflict();
-      const updated = await updateClientIfVersion(
-        trx,
-        ownerId,
-        id,
-        expectedVersion,
-        change(current),
-        now,
-      );
-      if (!updated) throw conflict();
-      await appendEvent(trx, dialect, {
-        clientId: id,
-        ownerId,
-        action,
-        at: now,
-        version: updated.version,
-        before: toSnapshot(current),
-        after: toSnapshot(updated),
-      });
-      return updated;
-    });
-  }
 
   app.put(
     '/clients/:id',
     {
       schema: { params: clientIdParams, body: clientUpdateSchema, response: { 200: clientSchema } },
     },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const { version, ...values } = request.body;
-      // With the preference on, the edit form has no balance and the stored one is kept.
-      const { disableBalanceOnEdit } = await readPreferences(db, ownerId);
-      return changeClient(ownerId, clientId(request.params.id), version, 'edited', (current) => ({
-        ...values,
-        // Minor units mean something only in their currency: both stay as stored.
-        balance: disableBalanceOnEdit ? current.balance : values.balance,
-        currency: disableBalanceOnEdit ? current.currency : values.currency,
-      }));
-    },
+    async (request) =>
+      editClient(writes, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
   app.patch(
@@ -250,42 +188,74 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         response: { 200: clientSchema },
       },
     },
-    async (request) => {
-      const { version, balance } = request.body;
-      return changeClient(
-        currentUser(request).id,
-        clientId(request.params.id),
-        version,
-        'balance_changed',
-        (current) => ({
-          ...current,
-          balance,
-        }),
-      );
-    },
+    async (request) =>
+      setBalance(writes, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
   app.delete(
     '/clients/:id',
     { schema: { params: clientIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
+      await deleteClient(writes, currentUser(request).id, clientId(request.params.id));
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/clients/:id/entries',
+    { schema: { params: clientIdParams, response: { 200: entryListSchema } } },
+    async (request) => {
       const ownerId = currentUser(request).id;
       const id = clientId(request.params.id);
-      const now = Date.now();
-      await db.transaction().execute(async (trx) => {
-        const current = await findClient(trx, ownerId, id);
-        if (!current || !(await deleteClient(trx, ownerId, id))) throw clientNotFound();
-        await appendEvent(trx, dialect, {
-          clientId: id,
-          ownerId,
-          action: 'deleted',
-          at: now,
-          version: current.version + 1,
-          before: toSnapshot(current),
-          after: null,
-        });
-      });
-      return reply.status(204).send(null);
+      const [client, entries] = await Promise.all([
+        findClient(db, ownerId, id),
+        listEntries(db, ownerId, id),
+      ]);
+      if (!client) throw clientNotFound();
+      return { entries };
+    },
+  );
+
+  app.post(
+    '/clients/:id/entries',
+    {
+      schema: {
+        params: clientIdParams,
+        body: entryInputSchema,
+        response: { 201: recordedEntrySchema },
+      },
+    },
+    async (request, reply) => {
+      const ownerId = currentUser(request).id;
+      const recorded = await recordEntry(
+        writes,
+        ownerId,
+        clientId(request.params.id),
+        request.body,
+      );
+      return reply.status(201).send(recorded);
+    },
+  );
+
+  app.post(
+    '/clients/:id/entries/:entryId/void',
+    {
+      schema: {
+        params: entryParams,
+        body: voidInputSchema,
+        response: { 201: recordedEntrySchema },
+      },
+    },
+    async (request, reply) => {
+      const { id, entryId: entry } = request.params;
+      const recorded = await voidEntry(
+        writes,
+        currentUser(request).id,
+        clientId(id),
+        entryId(entry),
+        request.body.reason,
+      );
+      return reply.status(201).send(recorded);
     },
   );
 };

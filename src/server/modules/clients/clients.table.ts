@@ -1,4 +1,6 @@
+import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
+import type { EntryKind } from '../../../shared/schemas/ledger.ts';
 
 export interface ClientsTable {
   id: string;
@@ -9,7 +11,7 @@ export interface ClientsTable {
   name_key: string;
   email: string;
   phone: string;
-  /** Integer minor units of `currency`. */
+  /** Integer minor units of `currency`: the sum of the client's entries, kept with each one. */
   balance: number;
   currency: Currency;
   version: number;
@@ -17,6 +19,25 @@ export interface ClientsTable {
   updated_at: number;
 }
 
+/** The client's ledger: never edited or deleted, only reversed by a void. */
+export interface EntriesTable {
+  id: Generated<number>;
+  owner_id: string;
+  client_id: string;
+  kind: EntryKind;
+  /** Minor units of `currency`, signed by the effect on the balance. */
+  amount: number;
+  currency: Currency;
+  /** YYYY-MM-DD */
+  occurred_on: string;
+  due_on: string | null;
+  note: string;
+  void_of: number | null;
+  created_by: string | null;
+  created_at: number;
+}
+
 export interface ClientTables {
   clients: ClientsTable;
+  entries: EntriesTable;
 }

@@ -1,30 +1,37 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type { ChangeEvent, EventAction } from '../../../shared/schemas/events.ts';
+import type {
+  ChangeEvent,
+  EntryDetail,
+  EventAction,
+  HistoryEntry,
+} from '../../../shared/schemas/events.ts';
 import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database, Dialect } from '../../db/database.ts';
+import type { EventsTable } from './events.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Rows per INSERT: well inside both databases' limits on bound parameters. */
 const insertBatch = 500;
 
+/** One change as the log keeps it. */
 export interface NewEvent {
-  ownerId: string;
   clientId: string | null;
   action: EventAction;
-  at: number;
   version: number;
   before: ClientSnapshot | null;
   after: ClientSnapshot | null;
+  entry?: EntryDetail | null;
 }
 
 /**
  * On PostgreSQL an owner's writers take turns until commit, so the owner's event ids are
  * committed in increasing order and a reader resuming after id N can never miss a smaller id
- * committed later. (SQLite has one writer at a time already.)
+ * committed later; it also means every command reads the owner's data as the last one left it.
+ * (SQLite has one writer at a time already.)
  */
-async function lockOwnerLog(
+export async function lockOwnerLog(
   trx: Transaction<Database>,
   dialect: Dialect,
   ownerId: string,
@@ -34,38 +41,28 @@ async function lockOwnerLog(
   }
 }
 
-const toRow = (event: NewEvent) => ({
-  owner_id: event.ownerId,
+const toRow = (ownerId: string, at: number, event: NewEvent) => ({
+  owner_id: ownerId,
   client_id: event.clientId,
   action: event.action,
-  at: event.at,
+  at,
   version: event.version,
   before: event.before && JSON.stringify(event.before),
   after: event.after && JSON.stringify(event.after),
+  detail: event.entry ? JSON.stringify(event.entry) : null,
 });
 
-/** Appends to the owner's log inside the caller's transaction. */
-export async function appendEvent(
+/** Appends events of one owner inside the caller's transaction, a few hundred rows a statement. */
+export async function insertEvents(
   trx: Transaction<Database>,
-  dialect: Dialect,
-  event: NewEvent,
-): Promise<void> {
-  await lockOwnerLog(trx, dialect, event.ownerId);
-  await trx.insertInto('events').values(toRow(event)).execute();
-}
-
-/** Appends many events of one owner (an import) inside the caller's transaction. */
-export async function appendEvents(
-  trx: Transaction<Database>,
-  dialect: Dialect,
   ownerId: string,
-  events: NewEvent[],
+  at: number,
+  events: readonly NewEvent[],
 ): Promise<void> {
-  await lockOwnerLog(trx, dialect, ownerId);
   for (let start = 0; start < events.length; start += insertBatch) {
     await trx
       .insertInto('events')
-      .values(events.slice(start, start + insertBatch).map(toRow))
+      .values(events.slice(start, start + insertBatch).map((event) => toRow(ownerId, at, event)))
       .execute();
   }
 }
@@ -117,11 +114,14 @@ export async function readEventsAfter(
   return rows.map((row) => ({ id: row.id, action: row.action, clientId: row.client_id }));
 }
 
+const parseJson = <T>(text: string | null): T | null =>
+  text === null ? null : (JSON.parse(text) as T);
+
 /** The owner's whole log, oldest first, for their data export. */
 export async function readAllEvents(db: Executor, ownerId: string) {
   const rows = await db
     .selectFrom('events')
-    .select(['id', 'client_id', 'action', 'at', 'version', 'before', 'after'])
+    .select(['id', 'client_id', 'action', 'at', 'version', 'before', 'after', 'detail'])
     .where('owner_id', '=', ownerId)
     .orderBy('id')
     .execute();
@@ -131,7 +131,36 @@ export async function readAllEvents(db: Executor, ownerId: string) {
     action: row.action,
     at: new Date(row.at).toISOString(),
     version: row.version,
-    before: row.before === null ? null : (JSON.parse(row.before) as unknown),
-    after: row.after === null ? null : (JSON.parse(row.after) as unknown),
+    before: parseJson<unknown>(row.before),
+    after: parseJson<unknown>(row.after),
+    entry: parseJson<unknown>(row.detail),
   }));
+}
+
+function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
+  return {
+    id: row.id,
+    action: row.action,
+    at: new Date(row.at).toISOString(),
+    version: row.version,
+    before: parseJson<ClientSnapshot>(row.before),
+    after: parseJson<ClientSnapshot>(row.after),
+    entry: parseJson<EntryDetail>(row.detail),
+  };
+}
+
+/** A client's slice of the log, newest first; it outlives the client. */
+export async function readClientHistory(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<HistoryEntry[]> {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .orderBy('id', 'desc')
+    .execute();
+  return rows.map(toHistoryEntry);
 }

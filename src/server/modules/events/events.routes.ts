@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ChangeEvent } from '../../../shared/schemas/events.ts';
 import { currentUser, readSession, requireUser } from '../auth/session.ts';
-import { countEventsAfter, latestEventId } from './events.repository.ts';
+import { countEventsAfter, latestEventId } from './events.queries.ts';
 import type { Subscriber } from './feed.ts';
 
 /** A client further behind than this reloads its data instead of replaying every event. */

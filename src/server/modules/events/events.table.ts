@@ -13,6 +13,8 @@ export interface EventsTable {
   /** JSON of the client's fields before and after the change; null where there is no such side. */
   before: string | null;
   after: string | null;
+  /** JSON of the ledger entry the change recorded, if any. */
+  detail: string | null;
 }
 
 export interface EventTables {

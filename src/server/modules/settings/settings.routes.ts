@@ -6,18 +6,11 @@ import {
 } from '../../../shared/schemas/settings.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { appendEvent } from '../events/events.repository.ts';
-import {
-  readAllowRegistration,
-  readPreferences,
-  readRates,
-  replaceRates,
-  writeAllowRegistration,
-  writePreferences,
-} from './settings.repository.ts';
+import { saveSettings } from './settings.commands.ts';
+import { readAllowRegistration, readPreferences, readRates } from './settings.queries.ts';
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { kysely: db, dialect } = app.db;
+  const { kysely: db } = app.db;
 
   // Public: the signed-out navbar needs to know whether to offer Join.
   app.get(
@@ -50,27 +43,11 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const { preferences, rates, allowRegistration } = request.body;
+      const { preferences, allowRegistration } = request.body;
       if (allowRegistration !== undefined && !user.isAdmin) {
         throw new AppError(403, 'forbidden', 'Only the administrator can change registration');
       }
-      const now = Date.now();
-      await db.transaction().execute(async (trx) => {
-        await writePreferences(trx, user.id, preferences, now);
-        await replaceRates(trx, user.id, rates);
-        if (allowRegistration !== undefined)
-          await writeAllowRegistration(trx, allowRegistration, now);
-        await appendEvent(trx, dialect, {
-          ownerId: user.id,
-          clientId: null,
-          action: 'settings_changed',
-          at: now,
-          version: 0,
-          before: null,
-          after: null,
-        });
-      });
-      await app.feed.publishSafely(user.id);
+      await saveSettings(app.writes, user.id, request.body);
       return {
         preferences,
         rates: await readRates(db, user.id),

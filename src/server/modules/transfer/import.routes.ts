@@ -5,22 +5,17 @@ import {
   importResultSchema,
   type ImportRowResult,
 } from '../../../shared/schemas/clients.ts';
-import { newId } from '../../ids.ts';
+import type { ClientInput } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import {
-  insertClients,
-  ownerEmailKeys,
-  toSnapshot,
-  type ClientValues,
-} from '../clients/clients.repository.ts';
-import { appendEvents } from '../events/events.repository.ts';
-import { readPreferences } from '../settings/settings.repository.ts';
+import { importClients } from '../clients/clients.commands.ts';
+import { ownerEmailKeys } from '../clients/clients.queries.ts';
+import { readPreferences } from '../settings/settings.queries.ts';
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
 const importBodyLimitBytes = 8 * 1024 * 1024;
 
 export const importRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { kysely: db, dialect } = app.db;
+  const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
   app.post(
@@ -38,7 +33,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       ]);
       const seen = new Set<string>();
       const results: ImportRowResult[] = [];
-      const accepted: ClientValues[] = [];
+      const accepted: ClientInput[] = [];
       rows.forEach((raw, row) => {
         // The same schema as the Add Client form and route: one rule set everywhere.
         const parsed = clientInputSchema.safeParse(raw);
@@ -58,37 +53,17 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
         } else {
           results.push({ row, status: 'ok' });
         }
-        accepted.push({
-          ...parsed.data,
-          balance: disableBalanceOnAdd ? 0 : (parsed.data.balance ?? 0),
-        });
+        accepted.push(parsed.data);
       });
-      if (!dryRun && accepted.length > 0) {
-        const now = Date.now();
-        const clients = accepted.map((client) => ({ ...client, id: newId() }));
-        await db.transaction().execute(async (trx) => {
-          await insertClients(trx, ownerId, clients, now);
-          await appendEvents(
-            trx,
-            dialect,
-            ownerId,
-            clients.map((client) => ({
-              ownerId,
-              clientId: client.id,
-              action: 'imported' as const,
-              at: now,
-              version: 1,
-              before: null,
-              after: toSnapshot(client),
-            })),
-          );
-        });
-        await app.feed.publishSafely(ownerId);
-      }
+      // The preference as the write finds it decides; the preview reports it as read above.
+      const balancesZeroed =
+        !dryRun && accepted.length > 0
+          ? (await importClients(app.writes, ownerId, accepted)).balancesZeroed
+          : disableBalanceOnAdd;
       return {
         results,
         imported: dryRun ? 0 : accepted.length,
-        balancesZeroed: disableBalanceOnAdd,
+        balancesZeroed,
       };
     },
   );

@@ -4,9 +4,14 @@ import { protectCell } from '../../../shared/csv.ts';
 import { toDecimalText } from '../../../shared/money.ts';
 import { clientListQuerySchema, type Client } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { listClientsPage, type ClientFilter } from '../clients/clients.repository.ts';
-import { readAllEvents } from '../events/events.repository.ts';
-import { readPreferences, readRates } from '../settings/settings.repository.ts';
+import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
+import {
+  listClientsPage,
+  readOwnerEntries,
+  type ClientFilter,
+} from '../clients/clients.queries.ts';
+import { readAllEvents } from '../events/events.queries.ts';
+import { readPreferences, readRates } from '../settings/settings.queries.ts';
 
 /** The header row of our CSV, which the import recognises again. */
 export const csvColumns = [
@@ -16,6 +21,21 @@ export const csvColumns = [
   'Phone',
   'Balance',
   'Currency',
+] as const;
+
+/** The header row of the ledger's CSV: one line per entry, client by client in date order. */
+export const entryCsvColumns = [
+  'First name',
+  'Last name',
+  'Email',
+  'Date',
+  'Kind',
+  'Amount',
+  'Currency',
+  'Due date',
+  'Note',
+  'Entry',
+  'Voids entry',
 ] as const;
 
 const exportBatch = 1000;
@@ -73,12 +93,36 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  // Every ledger entry of the owner's: amounts signed by their effect on the balance.
+  app.get('/entries/export.csv', async (request, reply) => {
+    const entries = await readOwnerEntries(db, currentUser(request).id);
+    const rows = entries.map((entry) => [
+      protectCell(entry.firstName),
+      protectCell(entry.lastName),
+      protectCell(entry.email),
+      entry.date,
+      entryKindLabels[entry.kind],
+      toDecimalText(entry.amount, entry.currency),
+      entry.currency,
+      entry.dueDate ?? '',
+      protectCell(entry.note),
+      String(entry.id),
+      entry.voidOf === null ? '' : String(entry.voidOf),
+    ]);
+    const body = byteOrderMark + stringify(rows, { header: true, columns: [...entryCsvColumns] });
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="balance-entries-${today()}.csv"`)
+      .send(body);
+  });
+
   // Everything of the owner's, to keep or to take elsewhere.
   app.get('/export.json', async (request, reply) => {
     const user = currentUser(request);
     const clients: Client[] = [];
     for await (const client of allClients(db, { ownerId: user.id })) clients.push(client);
-    const [events, preferences, rates] = await Promise.all([
+    const [entries, events, preferences, rates] = await Promise.all([
+      readOwnerEntries(db, user.id),
       readAllEvents(db, user.id),
       readPreferences(db, user.id),
       readRates(db, user.id),
@@ -87,11 +131,24 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       .header('content-disposition', `attachment; filename="balance-export-${today()}.json"`)
       .send({
         format: 'balance-export',
-        version: 1,
+        // 2: adds the ledger's entries.
+        version: 2,
         exportedAt: new Date().toISOString(),
         account: { email: user.email },
         settings: { preferences, rates },
         clients,
+        entries: entries.map((entry) => ({
+          id: entry.id,
+          clientId: entry.clientId,
+          kind: entry.kind,
+          amount: entry.amount,
+          currency: entry.currency,
+          date: entry.date,
+          dueDate: entry.dueDate,
+          note: entry.note,
+          voidOf: entry.voidOf,
+          enteredAt: new Date(entry.createdAt).toISOString(),
+        })),
         history: events,
       });
   });

@@ -7,8 +7,13 @@ import {
   type ClientInput,
   type ClientUpdate,
 } from '../../../../shared/schemas/clients.ts';
+import {
+  recordedEntrySchema,
+  type EntryInput,
+  type VoidInput,
+} from '../../../../shared/schemas/ledger.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { clientKey, clientsKey } from './queries.ts';
+import { clientKey, clientQuery, clientsKey } from './queries.ts';
 
 const noContent = z.undefined();
 
@@ -41,13 +46,18 @@ export const useUpdateClient = (id: string) =>
     apiRequest('PUT', `/api/clients/${encodeURIComponent(id)}`, { body, schema: clientSchema }),
   );
 
-export const useUpdateBalance = (id: string) =>
-  useClientMutation((body: BalanceUpdate) =>
+export function useUpdateBalance(id: string) {
+  const queryClient = useQueryClient();
+  const mutation = useClientMutation((body: BalanceUpdate) =>
     apiRequest('PATCH', `/api/clients/${encodeURIComponent(id)}/balance`, {
       body,
       schema: clientSchema,
     }),
   );
+  /** The client as the server has it now, after a conflict. */
+  const reloadClient = () => queryClient.fetchQuery({ ...clientQuery(id), staleTime: 0 });
+  return { ...mutation, reloadClient };
+}
 
 export const useDeleteClient = (id: string) => {
   const queryClient = useQueryClient();
@@ -60,3 +70,20 @@ export const useDeleteClient = (id: string) => {
     },
   });
 };
+
+/** A payment, charge or credit; the client, its ledger and history and the list refresh. */
+export const useRecordEntry = (id: string) =>
+  useClientMutation(async (body: EntryInput) => {
+    const recorded = await apiRequest('POST', `/api/clients/${encodeURIComponent(id)}/entries`, {
+      body,
+      schema: recordedEntrySchema,
+    });
+    return recorded.client;
+  });
+
+export const useVoidEntry = (id: string) =>
+  useClientMutation(async ({ entryId, ...body }: VoidInput & { entryId: number }) => {
+    const path = `/api/clients/${encodeURIComponent(id)}/entries/${entryId}/void`;
+    const recorded = await apiRequest('POST', path, { body, schema: recordedEntrySchema });
+    return recorded.client;
+  });

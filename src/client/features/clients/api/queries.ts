@@ -7,14 +7,16 @@ import {
 import {
   clientListSchema,
   clientSchema,
-  historyListSchema,
   type ClientListQuery,
 } from '../../../../shared/schemas/clients.ts';
+import { historyListSchema } from '../../../../shared/schemas/events.ts';
+import { entryListSchema } from '../../../../shared/schemas/ledger.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const clientsKey = ['clients'] as const;
 export const clientKey = (id: string) => ['clients', 'one', id] as const;
 export const historyKey = (id: string) => ['clients', 'history', id] as const;
+export const entriesKey = (id: string) => ['clients', 'entries', id] as const;
 
 export type ClientListParams = Omit<ClientListQuery, 'cursor' | 'limit'>;
 
@@ -51,10 +53,21 @@ export const historyQuery = (id: string) =>
       }),
   });
 
+export const entriesQuery = (id: string) =>
+  queryOptions({
+    queryKey: entriesKey(id),
+    queryFn: ({ signal }) =>
+      apiRequest('GET', `/api/clients/${encodeURIComponent(id)}/entries`, {
+        schema: entryListSchema,
+        signal,
+      }),
+  });
+
 export const useClientList = (params: ClientListParams) =>
   useInfiniteQuery(clientListQuery(params));
 export const useClient = (id: string) => useQuery(clientQuery(id));
 export const useClientHistory = (id: string) => useQuery(historyQuery(id));
+export const useClientEntries = (id: string) => useQuery(entriesQuery(id));
 
 /** Set by the live stream when a client is deleted elsewhere, so an open page can say so. */
 export const deletedClientKey = (id: string) => ['deleted-client', id] as const;

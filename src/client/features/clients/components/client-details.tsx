@@ -2,13 +2,16 @@ import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatMoney, parseAmount, toDecimalText } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
+import { recordedKinds, type RecordedKind } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
-import { useClient, useClientDeleted, useClientHistory } from '../api/queries.ts';
+import { useClient, useClientDeleted, useClientEntries, useClientHistory } from '../api/queries.ts';
 import { ClientHistory } from './client-history.tsx';
+import { ClientLedger } from './client-ledger.tsx';
+import { EntryForm, entryTexts } from './entry-form.tsx';
 import { ClientNotFound } from './client-not-found.tsx';
 
 const isNotFound = (error: Error) => error instanceof ApiError && error.status === 404;
@@ -21,11 +24,17 @@ function PencilIcon() {
   );
 }
 
+/**
+ * The SPEC's pencil: sets the balance, recorded as an adjustment of the difference. It sends the
+ * balance it was opened at, so a change made meanwhile in another tab is refused as a conflict
+ * instead of being overwritten; the editor then starts again from the current balance.
+ */
 function BalanceEditor({ client, onDone }: { client: Client; onDone: () => void }) {
   const inputId = useId();
   const navigate = useNavigate();
   const showFlash = useFlash();
   const updateBalance = useUpdateBalance(client.id);
+  const [startedFrom, setStartedFrom] = useState(client.balance);
   const [text, setText] = useState(toDecimalText(client.balance, client.currency));
   const [error, setError] = useState<string | null>(null);
 
@@ -34,14 +43,19 @@ function BalanceEditor({ client, onDone }: { client: Client; onDone: () => void 
     if (!parsed.ok) return setError(parsed.error);
     setError(null);
     try {
-      await updateBalance.mutateAsync({ balance: parsed.minor, version: client.version });
+      await updateBalance.mutateAsync({ balance: parsed.minor, previousBalance: startedFrom });
       showFlash('Client Updated', 'success');
       onDone();
       await navigate('/');
     } catch (failure) {
       showFlash('Updating Failed', 'danger');
-      if (failure instanceof ApiError && failure.code === 'conflict') setError(failure.message);
-      else setError(failure instanceof Error ? failure.message : 'Updating failed');
+      if (!(failure instanceof ApiError)) throw failure;
+      setError(failure.fields.balance ?? failure.message);
+      if (failure.code === 'conflict') {
+        // What the user typed stays; the next Update is made against the balance shown now.
+        const fresh = await updateBalance.reloadClient();
+        if (fresh) setStartedFrom(fresh.balance);
+      }
     }
   };
 
@@ -81,13 +95,15 @@ function BalanceEditor({ client, onDone }: { client: Client; onDone: () => void 
   );
 }
 
-export function ClientDetails({ id }: { id: string }) {
+export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked: boolean }) {
   const navigate = useNavigate();
   const showFlash = useFlash();
   const client = useClient(id);
   const history = useClientHistory(id);
+  const entries = useClientEntries(id);
   const deleteClient = useDeleteClient(id);
   const [editingBalance, setEditingBalance] = useState(false);
+  const [recording, setRecording] = useState<RecordedKind | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deletedElsewhere = useClientDeleted(id);
 
@@ -155,20 +171,44 @@ export function ClientDetails({ id }: { id: string }) {
                 type="button"
                 className="btn btn-sm btn-outline-secondary"
                 aria-label="Edit balance"
-                aria-expanded={editingBalance}
+                aria-expanded={editingBalance && !balanceLocked}
+                disabled={balanceLocked}
+                title={balanceLocked ? 'Turned off in Settings' : undefined}
                 onClick={() => setEditingBalance((value) => !value)}
               >
                 <PencilIcon />
               </button>
             </div>
-            {editingBalance && (
+            {editingBalance && !balanceLocked && (
               <BalanceEditor client={current} onDone={() => setEditingBalance(false)} />
+            )}
+            <div className="d-flex flex-wrap gap-2 mt-3">
+              {recordedKinds.map((kind) => (
+                <button
+                  key={kind}
+                  type="button"
+                  className={`btn btn-sm ${kind === 'payment' ? 'btn-success' : 'btn-outline-primary'}`}
+                  aria-expanded={recording === kind}
+                  onClick={() => setRecording((open) => (open === kind ? null : kind))}
+                >
+                  {entryTexts[kind].action}
+                </button>
+              ))}
+            </div>
+            {recording && (
+              <EntryForm
+                key={recording}
+                client={current}
+                kind={recording}
+                onDone={() => setRecording(null)}
+              />
             )}
             <hr />
             <p className="mb-1">Contact Email: {current.email}</p>
             <p className="mb-0">Contact Phone: {current.phone}</p>
           </div>
         </div>
+        {entries.isSuccess && <ClientLedger client={current} entries={entries.data.entries} />}
         {history.isSuccess && <ClientHistory entries={history.data.entries} />}
         <Modal
           open={confirmingDelete}

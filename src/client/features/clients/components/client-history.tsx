@@ -2,8 +2,9 @@ import { formatMoney } from '../../../../shared/money.ts';
 import {
   clientFieldLabels as fieldLabels,
   type ClientSnapshot,
-  type HistoryEntry,
 } from '../../../../shared/schemas/clients.ts';
+import type { EntryDetail, HistoryEntry } from '../../../../shared/schemas/events.ts';
+import { entryKindLabels } from '../../../../shared/schemas/ledger.ts';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -11,9 +12,28 @@ function money(snapshot: ClientSnapshot) {
   return formatMoney(snapshot.balance, snapshot.currency);
 }
 
-function describe(entry: HistoryEntry): string {
+function entryText(entry: EntryDetail): string {
+  const amount = formatMoney(Math.abs(entry.amount), entry.currency);
+  const note = entry.note ? ` (${entry.note})` : '';
+  return `${entryKindLabels[entry.kind]} of ${amount}${note}`;
+}
+
+function balanceMove(before: ClientSnapshot | null, after: ClientSnapshot | null): string {
+  return before && after ? `: balance ${money(before)} → ${money(after)}` : '';
+}
+
+/** A sentence for each change; one this version does not know is still shown, plainly. */
+export function describe(entry: HistoryEntry): string {
   const { before, after } = entry;
   switch (entry.action) {
+    case 'entry_recorded':
+      return entry.entry
+        ? `${entryText(entry.entry)} recorded${balanceMove(before, after)}`
+        : 'Entry recorded';
+    case 'entry_voided':
+      return entry.entry
+        ? `Entry voided${entry.entry.note ? ` (${entry.entry.note})` : ''}${balanceMove(before, after)}`
+        : 'Entry voided';
     case 'created':
       return after ? `Added with a balance of ${money(after)}` : 'Added';
     case 'imported':
@@ -38,6 +58,8 @@ function describe(entry: HistoryEntry): string {
         })
         .join('; ')}`;
     }
+    default:
+      return 'Changed';
   }
 }
 

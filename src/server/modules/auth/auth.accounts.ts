@@ -1,0 +1,12 @@
+// What the auth routes use of the users and sessions tables. Accounts are not an owner's data
+// (no client list, history or live stream depends on them), so they change here, outside the
+// owner's write path.
+export {
+  deleteSession,
+  emailKey,
+  findUserByEmail,
+  hasAnyUser,
+  insertUser,
+  toSessionUser,
+  updatePasswordHash,
+} from './auth.repository.ts';

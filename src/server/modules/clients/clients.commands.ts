@@ -1,0 +1,460 @@
+import type { Transaction } from 'kysely';
+import { addDays, utcDay } from '../../../shared/dates.ts';
+import { currencyLabel, maxAmountMinor, type Currency } from '../../../shared/money.ts';
+import type {
+  BalanceUpdate,
+  Client,
+  ClientInput,
+  ClientUpdate,
+} from '../../../shared/schemas/clients.ts';
+import type { EntryDetail } from '../../../shared/schemas/events.ts';
+import {
+  currencyCanChange,
+  recordedSign,
+  type EntryInput,
+  type EntryKind,
+} from '../../../shared/schemas/ledger.ts';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import type { WritePath } from '../events/write-path.ts';
+import { unchanged } from '../events/write-path.ts';
+import { readPreferences } from '../settings/settings.queries.ts';
+import {
+  applyToBalance,
+  deleteClient as deleteClientRow,
+  findClient,
+  insertClient,
+  insertClients,
+  toSnapshot,
+  updateClientIfVersion,
+  type ClientValues,
+} from './clients.repository.ts';
+import {
+  findEntry,
+  insertEntries,
+  insertEntry,
+  ledgerShape,
+  liveOpenings,
+  toEntryDetail,
+  type NewEntry,
+} from './entries.repository.ts';
+
+// Every change of a client or of its ledger: each one a command on the one write path
+// (rows and event in one transaction, live streams woken after the commit).
+
+type Trx = Transaction<Database>;
+
+export const clientNotFound = () => notFound('Client not found');
+
+export const conflict = () =>
+  new AppError(
+    409,
+    'conflict',
+    'This client was changed elsewhere. Its current values are shown; make your change again.',
+  );
+
+const alreadyVoided = () => new AppError(409, 'conflict', 'This entry has already been voided');
+
+const fieldError = (field: string, message: string, status = 400) =>
+  new AppError(status, 'validation', `Invalid ${field}`, { fields: { [field]: message } });
+
+/** A balance stays within what one amount may be, so sums stay exact and displayable. */
+function checkBalanceRange(balance: number, field: string) {
+  if (Math.abs(balance) > maxAmountMinor) throw fieldError(field, 'the balance would be too large');
+}
+
+/**
+ * The browser's today may be a day ahead of the server's (time zones); anything later than that
+ * has not happened yet. Before 1900 is a typing slip.
+ */
+function checkEntryDate(date: string, now: number, field = 'date') {
+  if (date > addDays(utcDay(now), 1)) throw fieldError(field, 'must not be in the future');
+  if (date < '1900-01-01') throw fieldError(field, 'must be in 1900 or later');
+}
+
+async function currentClient(trx: Trx, ownerId: string, id: string): Promise<Client> {
+  const client = await findClient(trx, ownerId, id);
+  if (!client) throw clientNotFound();
+  return client;
+}
+
+/**
+ * Applies a new entry to the client's balance (at `ifVersion` when given). The snapshot before is
+ * the one after less the entry: exact even when another entry landed in between.
+ */
+async function applyEntry(
+  trx: Trx,
+  ownerId: string,
+  id: string,
+  entry: EntryDetail,
+  now: number,
+  ifVersion?: number,
+): Promise<{ before: ReturnType<typeof toSnapshot>; after: Client }> {
+  const after = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
+  if (!after) throw conflict();
+  checkBalanceRange(after.balance, 'amount');
+  return { before: { ...toSnapshot(after), balance: after.balance - entry.amount }, after };
+}
+
+interface EntryOf {
+  kind: EntryKind;
+  amount: number;
+  currency: Currency;
+  date: string;
+  dueDate?: string | null;
+  note?: string;
+  voidOf?: number | null;
+}
+
+async function addEntry(
+  trx: Trx,
+  ownerId: string,
+  clientId: string,
+  entry: EntryOf,
+  now: number,
+): Promise<EntryDetail> {
+  const row = await insertEntry(
+    trx,
+    {
+      ownerId,
+      clientId,
+      kind: entry.kind,
+      amount: entry.amount,
+      currency: entry.currency,
+      date: entry.date,
+      dueDate: entry.dueDate ?? null,
+      note: entry.note ?? '',
+      voidOf: entry.voidOf ?? null,
+      createdBy: ownerId,
+    },
+    now,
+  );
+  return toEntryDetail(row);
+}
+
+/** A new client; a balance other than 0 is its opening balance. */
+export async function addClient(
+  writes: WritePath,
+  ownerId: string,
+  input: ClientInput,
+): Promise<Client> {
+  return writes.change(ownerId, async ({ trx, record, now }) => {
+    // With the preference on, the form has no balance and a hand-made request cannot add one.
+    const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
+    const opening = disableBalanceOnAdd ? 0 : (input.balance ?? 0);
+    const client = await insertClient(trx, {
+      ...input,
+      balance: opening,
+      id: newId(),
+      ownerId,
+      now,
+    });
+    const entry =
+      opening === 0
+        ? null
+        : await addEntry(
+            trx,
+            ownerId,
+            client.id,
+            { kind: 'opening', amount: opening, currency: client.currency, date: utcDay(now) },
+            now,
+          );
+    await record({
+      clientId: client.id,
+      action: 'created',
+      version: client.version,
+      before: null,
+      after: toSnapshot(client),
+      entry,
+    });
+    return client;
+  });
+}
+
+/**
+ * The edit form, applied only to the version the user saw. A new balance is recorded as an
+ * adjustment of the difference. A new currency is allowed only while the ledger holds nothing
+ * but opening balances: the old opening is voided and the balance opens again in the new one.
+ */
+export async function editClient(
+  writes: WritePath,
+  ownerId: string,
+  id: string,
+  update: ClientUpdate,
+): Promise<Client> {
+  const { version, ...values } = update;
+  return writes.change(ownerId, async ({ trx, record, now }) => {
+    const current = await currentClient(trx, ownerId, id);
+    if (current.version !== version) throw conflict();
+    const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
+    const next: ClientValues = {
+      ...values,
+      // With the preference on, the edit form has no balance: both stay as stored, since minor
+      // units mean something only in their currency.
+      balance: disableBalanceOnEdit ? current.balance : values.balance,
+      currency: disableBalanceOnEdit ? current.currency : values.currency,
+    };
+    const today = utcDay(now);
+    let entry: EntryDetail | null = null;
+    if (next.currency !== current.currency) {
+      if (!currencyCanChange(await ledgerShape(trx, ownerId, id)))
+        throw fieldError(
+          'currency',
+          'cannot change once payments, charges, credits or adjustments are recorded',
+        );
+      const reason = `Currency changed to ${currencyLabel[next.currency]}`;
+      for (const opening of await liveOpenings(trx, ownerId, id)) {
+        await addEntry(
+          trx,
+          ownerId,
+          id,
+          {
+            kind: 'void',
+            amount: -opening.amount,
+            currency: opening.currency,
+            date: today,
+            note: reason,
+            voidOf: opening.id,
+          },
+          now,
+        );
+      }
+      if (next.balance !== 0)
+        entry = await addEntry(
+          trx,
+          ownerId,
+          id,
+          { kind: 'opening', amount: next.balance, currency: next.currency, date: today },
+          now,
+        );
+    } else if (next.balance !== current.balance) {
+      entry = await addEntry(
+        trx,
+        ownerId,
+        id,
+        {
+          kind: 'adjustment',
+          amount: next.balance - current.balance,
+          currency: next.currency,
+          date: today,
+          note: 'Balance set on the edit form',
+        },
+        now,
+      );
+    }
+    const updated = await updateClientIfVersion(trx, ownerId, id, version, next, now);
+    if (!updated) throw conflict();
+    await record({
+      clientId: id,
+      action: 'edited',
+      version: updated.version,
+      before: toSnapshot(current),
+      after: toSnapshot(updated),
+      entry,
+    });
+    return updated;
+  });
+}
+
+/**
+ * The inline balance edit: sets the balance by an adjustment of the difference, but only if the
+ * balance is still the one the user started from; otherwise the user sees the conflict.
+ */
+export async function setBalance(
+  writes: WritePath,
+  ownerId: string,
+  id: string,
+  { balance, previousBalance, version }: BalanceUpdate,
+): Promise<Client> {
+  return writes.change(ownerId, async ({ trx, record, now }) => {
+    const current = await currentClient(trx, ownerId, id);
+    const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
+    if (disableBalanceOnEdit)
+      throw new AppError(403, 'forbidden', 'Changing the balance is turned off in Settings');
+    if (previousBalance !== undefined && current.balance !== previousBalance) throw conflict();
+    if (version !== undefined && current.version !== version) throw conflict();
+    if (balance === current.balance) return unchanged(current);
+    const entry = await addEntry(
+      trx,
+      ownerId,
+      id,
+      {
+        kind: 'adjustment',
+        amount: balance - current.balance,
+        currency: current.currency,
+        date: utcDay(now),
+        note: 'Balance set on the details page',
+      },
+      now,
+    );
+    // At the version read: a change that slipped in after the check above is a conflict too.
+    const { before, after } = await applyEntry(trx, ownerId, id, entry, now, current.version);
+    await record({
+      clientId: id,
+      action: 'balance_changed',
+      version: after.version,
+      before,
+      after: toSnapshot(after),
+      entry,
+    });
+    return after;
+  });
+}
+
+/** A charge, payment or credit; appends never conflict with each other. */
+export async function recordEntry(
+  writes: WritePath,
+  ownerId: string,
+  id: string,
+  input: EntryInput,
+): Promise<{ client: Client; entry: EntryDetail }> {
+  return writes.change(ownerId, async ({ trx, record, now }) => {
+    const date = input.date ?? utcDay(now);
+    checkEntryDate(date, now);
+    if (input.dueDate && input.dueDate < date)
+      throw fieldError('dueDate', 'must not be before the date of the charge');
+    const current = await currentClient(trx, ownerId, id);
+    const amount = recordedSign[input.kind] * input.amount;
+    const entry = await addEntry(
+      trx,
+      ownerId,
+      id,
+      {
+        kind: input.kind,
+        amount,
+        currency: current.currency,
+        date,
+        dueDate: input.kind === 'charge' ? (input.dueDate ?? null) : null,
+        note: input.note ?? '',
+      },
+      now,
+    );
+    const { before, after: client } = await applyEntry(trx, ownerId, id, entry, now);
+    await record({
+      clientId: id,
+      action: 'entry_recorded',
+      version: client.version,
+      before,
+      after: toSnapshot(client),
+      entry,
+    });
+    return { client, entry };
+  });
+}
+
+/** Reverses an entry with a new one that names it and says why; entries are never edited. */
+export async function voidEntry(
+  writes: WritePath,
+  ownerId: string,
+  id: string,
+  entryId: number,
+  reason: string,
+): Promise<{ client: Client; entry: EntryDetail }> {
+  return writes.change(ownerId, async ({ trx, record, now }) => {
+    const current = await currentClient(trx, ownerId, id);
+    const original = await findEntry(trx, ownerId, id, entryId);
+    if (!original) throw notFound('Entry not found');
+    if (original.kind === 'void')
+      throw new AppError(409, 'conflict', 'A void cannot be voided; record a new entry instead');
+    if (original.voided_by !== null) throw alreadyVoided();
+    if (original.currency !== current.currency)
+      throw new AppError(409, 'conflict', 'This entry was recorded in another currency');
+    let entry: EntryDetail;
+    try {
+      entry = await addEntry(
+        trx,
+        ownerId,
+        id,
+        {
+          kind: 'void',
+          amount: -original.amount,
+          currency: current.currency,
+          date: utcDay(now),
+          note: reason,
+          voidOf: original.id,
+        },
+        now,
+      );
+    } catch (error) {
+      // Another void of the same entry committed first.
+      if (isUniqueViolation(error)) throw alreadyVoided();
+      throw error;
+    }
+    const { before, after: client } = await applyEntry(trx, ownerId, id, entry, now);
+    await record({
+      clientId: id,
+      action: 'entry_voided',
+      version: client.version,
+      before,
+      after: toSnapshot(client),
+      entry,
+    });
+    return { client, entry };
+  });
+}
+
+/** Deletes a client with its ledger; its history stays in the log. */
+export async function deleteClient(writes: WritePath, ownerId: string, id: string): Promise<void> {
+  await writes.change(ownerId, async ({ trx, record }) => {
+    const current = await currentClient(trx, ownerId, id);
+    if (!(await deleteClientRow(trx, ownerId, id))) throw clientNotFound();
+    await record({
+      clientId: id,
+      action: 'deleted',
+      version: current.version + 1,
+      before: toSnapshot(current),
+      after: null,
+    });
+  });
+}
+
+/**
+ * An import's checked rows, all or none; each balance other than 0 becomes an opening balance.
+ * Answers whether balances were set to 0 because the owner turned them off on adding.
+ */
+export async function importClients(
+  writes: WritePath,
+  ownerId: string,
+  rows: readonly ClientInput[],
+): Promise<{ balancesZeroed: boolean }> {
+  return writes.change(ownerId, async ({ trx, record, now }) => {
+    const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
+    const clients = rows.map((row) => ({
+      ...row,
+      balance: disableBalanceOnAdd ? 0 : (row.balance ?? 0),
+      id: newId(),
+    }));
+    await insertClients(trx, ownerId, clients, now);
+    const openings: NewEntry[] = clients.flatMap((client) =>
+      client.balance === 0
+        ? []
+        : [
+            {
+              ownerId,
+              clientId: client.id,
+              kind: 'opening' as const,
+              amount: client.balance,
+              currency: client.currency,
+              date: utcDay(now),
+              dueDate: null,
+              note: '',
+              voidOf: null,
+              createdBy: ownerId,
+            },
+          ],
+    );
+    await insertEntries(trx, openings, now);
+    await record(
+      clients.map((client) => ({
+        clientId: client.id,
+        action: 'imported' as const,
+        version: 1,
+        before: null,
+        after: toSnapshot(client),
+      })),
+    );
+    return { balancesZeroed: disableBalanceOnAdd };
+  });
+}

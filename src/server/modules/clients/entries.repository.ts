@@ -1,0 +1,195 @@
+import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import type { Currency } from '../../../shared/money.ts';
+import type { EntryDetail } from '../../../shared/schemas/events.ts';
+import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { Database } from '../../db/database.ts';
+import type { EntriesTable } from './clients.table.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+type EntryRow = Selectable<EntriesTable>;
+
+/** Rows per INSERT: well inside both databases' limits on bound parameters. */
+const insertBatch = 500;
+
+export interface NewEntry {
+  ownerId: string;
+  clientId: string;
+  kind: EntryKind;
+  amount: number;
+  currency: Currency;
+  date: string;
+  dueDate: string | null;
+  note: string;
+  voidOf: number | null;
+  createdBy: string;
+}
+
+const toRow = (entry: NewEntry, now: number) => ({
+  owner_id: entry.ownerId,
+  client_id: entry.clientId,
+  kind: entry.kind,
+  amount: entry.amount,
+  currency: entry.currency,
+  occurred_on: entry.date,
+  due_on: entry.dueDate,
+  note: entry.note,
+  void_of: entry.voidOf,
+  created_by: entry.createdBy,
+  created_at: now,
+});
+
+/** What the history keeps of an entry. */
+export function toEntryDetail(row: EntryRow): EntryDetail {
+  return {
+    entryId: row.id,
+    kind: row.kind,
+    amount: row.amount,
+    currency: row.currency,
+    date: row.occurred_on,
+    note: row.note,
+    voidOf: row.void_of,
+  };
+}
+
+export async function insertEntry(
+  trx: Transaction<Database>,
+  entry: NewEntry,
+  now: number,
+): Promise<EntryRow> {
+  return trx
+    .insertInto('entries')
+    .values(toRow(entry, now))
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Adds many entries (an import's opening balances) in the caller's transaction. */
+export async function insertEntries(
+  trx: Transaction<Database>,
+  entries: readonly NewEntry[],
+  now: number,
+): Promise<void> {
+  for (let start = 0; start < entries.length; start += insertBatch) {
+    await trx
+      .insertInto('entries')
+      .values(entries.slice(start, start + insertBatch).map((entry) => toRow(entry, now)))
+      .execute();
+  }
+}
+
+/** One entry of the owner's client, with the id of the void that reverses it, if any. */
+export async function findEntry(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+  entryId: number,
+): Promise<(EntryRow & { voided_by: number | null }) | undefined> {
+  return db
+    .selectFrom('entries as e')
+    .leftJoin('entries as v', 'v.void_of', 'e.id')
+    .selectAll('e')
+    .select('v.id as voided_by')
+    .where('e.id', '=', entryId)
+    .where('e.client_id', '=', clientId)
+    .where('e.owner_id', '=', ownerId)
+    .executeTakeFirst();
+}
+
+/** The openings of a client that no void has reversed yet. */
+export async function liveOpenings(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<EntryRow[]> {
+  return db
+    .selectFrom('entries as e')
+    .leftJoin('entries as v', 'v.void_of', 'e.id')
+    .selectAll('e')
+    .where('e.client_id', '=', clientId)
+    .where('e.owner_id', '=', ownerId)
+    .where('e.kind', '=', 'opening')
+    .where('v.id', 'is', null)
+    .orderBy('e.id')
+    .execute();
+}
+
+/** The kinds of a client's entries and what each void reverses: enough to judge a change of currency. */
+export async function ledgerShape(db: Executor, ownerId: string, clientId: string) {
+  return db
+    .selectFrom('entries')
+    .select(['id', 'kind', 'void_of as voidOf'])
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .execute();
+}
+
+/**
+ * A client's ledger, newest first, each entry with the balance after it in date order. The
+ * running sum is taken per currency: entries from before a change of currency (an opening and
+ * its void) add up to nothing and never mix with the amounts after it.
+ */
+export async function listEntries(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<Entry[]> {
+  const rows = await db
+    .selectFrom('entries as e')
+    .leftJoin('entries as v', 'v.void_of', 'e.id')
+    .leftJoin('users as u', 'u.id', 'e.created_by')
+    .selectAll('e')
+    .select([
+      'v.id as voided_by',
+      'u.email as entered_by',
+      sql<string>`cast(sum(e.amount) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
+        'running_balance',
+      ),
+    ])
+    .where('e.client_id', '=', clientId)
+    .where('e.owner_id', '=', ownerId)
+    .orderBy('e.occurred_on', 'desc')
+    .orderBy('e.id', 'desc')
+    .execute();
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    amount: row.amount,
+    currency: row.currency,
+    date: row.occurred_on,
+    dueDate: row.due_on,
+    note: row.note,
+    voidOf: row.void_of,
+    voidedBy: row.voided_by,
+    enteredBy: row.entered_by,
+    enteredAt: new Date(row.created_at).toISOString(),
+    runningBalance: BigInt(row.running_balance).toString(),
+  }));
+}
+
+/** Every entry of the owner's, with its client's name and e-mail, client by client in date order. */
+export async function readOwnerEntries(db: Executor, ownerId: string) {
+  return db
+    .selectFrom('entries as e')
+    .innerJoin('clients as c', 'c.id', 'e.client_id')
+    .select([
+      'e.id',
+      'e.client_id as clientId',
+      'c.first_name as firstName',
+      'c.last_name as lastName',
+      'c.email',
+      'e.kind',
+      'e.amount',
+      'e.currency',
+      'e.occurred_on as date',
+      'e.due_on as dueDate',
+      'e.note',
+      'e.void_of as voidOf',
+      'e.created_at as createdAt',
+    ])
+    .where('e.owner_id', '=', ownerId)
+    .orderBy('c.name_key')
+    .orderBy('c.id')
+    .orderBy('e.occurred_on')
+    .orderBy('e.id')
+    .execute();
+}

@@ -1,0 +1,2 @@
+// What other modules may read of the settings. Changing them is settings.commands.ts's job.
+export { readAllowRegistration, readPreferences, readRates } from './settings.repository.ts';

@@ -1,0 +1,25 @@
+/** A real calendar day written as YYYY-MM-DD ("2026-02-30" is not one). */
+export function isCalendarDate(text: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(text)) return false;
+  const date = new Date(`${text}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
+}
+
+/** The day of `at` in UTC as YYYY-MM-DD. */
+export function utcDay(at: number | Date = Date.now()): string {
+  return new Date(at).toISOString().slice(0, 10);
+}
+
+/** The day this device's clock and time zone call today, as YYYY-MM-DD. */
+export function localToday(now: Date = new Date()): string {
+  const month = String(now.getMonth() + 1).padStart(2, '0');
+  const day = String(now.getDate()).padStart(2, '0');
+  return `${now.getFullYear()}-${month}-${day}`;
+}
+
+/** The day `days` after `day` (both YYYY-MM-DD). */
+export function addDays(day: string, days: number): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  date.setUTCDate(date.getUTCDate() + days);
+  return utcDay(date);
+}

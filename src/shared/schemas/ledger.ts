@@ -1,0 +1,189 @@
+import { z } from 'zod/mini';
+import { isCalendarDate } from '../dates.ts';
+import { maxAmountMinor, parseAmount, type Currency } from '../money.ts';
+import { clientSchema, currencyField, noControlCharacters } from './clients.ts';
+
+/**
+ * Why a client owes what they owe. The balance is the sum of the entries' amounts; each amount is
+ * signed by its effect on the balance: a charge adds, a payment or a credit takes away, an
+ * opening balance or an adjustment can go either way, a void reverses the entry it names.
+ */
+export const entryKinds = ['opening', 'charge', 'payment', 'credit', 'adjustment', 'void'] as const;
+export type EntryKind = (typeof entryKinds)[number];
+
+/** What the owner records by hand; the other kinds follow from the client form and voids. */
+export const recordedKinds = ['charge', 'payment', 'credit'] as const;
+export type RecordedKind = (typeof recordedKinds)[number];
+
+export const entryKindLabels: Record<EntryKind, string> = {
+  opening: 'Opening balance',
+  charge: 'Charge',
+  payment: 'Payment',
+  credit: 'Credit',
+  adjustment: 'Adjustment',
+  void: 'Void',
+};
+
+/** The sign each recorded kind gives its (positive) amount. */
+export const recordedSign: Record<RecordedKind, 1 | -1> = { charge: 1, payment: -1, credit: -1 };
+
+export const entryNoteMaxLength = 200;
+
+const dateField = z
+  .string('enter a date as YYYY-MM-DD')
+  .check(z.trim(), z.refine(isCalendarDate, 'enter a date as YYYY-MM-DD'));
+
+const noteField = z
+  .string()
+  .check(
+    z.trim(),
+    noControlCharacters,
+    z.maxLength(entryNoteMaxLength, `must be at most ${entryNoteMaxLength} characters`),
+  );
+
+/** POST /api/clients/:id/entries: a positive amount in minor units of the client's currency. */
+export const entryInputSchema = z
+  .object({
+    kind: z.enum(recordedKinds, 'must be charge, payment or credit'),
+    amount: z
+      .int('must be a whole number of minor units')
+      .check(z.positive('must be more than 0'), z.maximum(maxAmountMinor, 'amount is too large')),
+    /** The day it happened; today when left out. */
+    date: z.optional(dateField),
+    /** Only a charge has one: when it is to be paid. */
+    dueDate: z.optional(z.nullable(dateField)),
+    note: z.optional(noteField),
+  })
+  .check(
+    z.superRefine((entry, context) => {
+      if (!entry.dueDate) return;
+      if (entry.kind !== 'charge')
+        context.addIssue({
+          code: 'custom',
+          path: ['dueDate'],
+          message: 'only a charge has a due date',
+          input: entry.dueDate,
+        });
+      else if (entry.date && entry.dueDate < entry.date)
+        context.addIssue({
+          code: 'custom',
+          path: ['dueDate'],
+          message: 'must not be before the date of the charge',
+          input: entry.dueDate,
+        });
+    }),
+  );
+export type EntryInput = z.infer<typeof entryInputSchema>;
+
+/** POST /api/clients/:id/entries/:entryId/void */
+export const voidInputSchema = z.object({
+  reason: z
+    .string('reason required')
+    .check(
+      z.trim(),
+      z.minLength(1, 'reason required'),
+      noControlCharacters,
+      z.maxLength(entryNoteMaxLength, `must be at most ${entryNoteMaxLength} characters`),
+    ),
+});
+export type VoidInput = z.infer<typeof voidInputSchema>;
+
+export const entryParams = z.object({ id: z.string(), entryId: z.string() });
+
+export const entrySchema = z.object({
+  id: z.number(),
+  kind: z.enum(entryKinds),
+  /** Minor units, signed by the effect on the balance. */
+  amount: z.number(),
+  currency: currencyField,
+  date: z.string(),
+  dueDate: z.nullable(z.string()),
+  note: z.string(),
+  /** On a void: the entry it reverses. */
+  voidOf: z.nullable(z.number()),
+  /** On a voided entry: the void that reverses it. */
+  voidedBy: z.nullable(z.number()),
+  /** The e-mail of whoever entered it; null once that account is gone. */
+  enteredBy: z.nullable(z.string()),
+  enteredAt: z.string(),
+  /** The balance after this entry, in date order, as decimal minor units (it can pass 2^53). */
+  runningBalance: z.string(),
+});
+export type Entry = z.infer<typeof entrySchema>;
+
+export const entryListSchema = z.object({ entries: z.array(entrySchema) });
+export type EntryList = z.infer<typeof entryListSchema>;
+
+/** An entry as a change recorded it: what the history and the answer to a new entry carry. */
+export const entryDetailSchema = z.object({
+  entryId: z.number(),
+  kind: z.enum(entryKinds),
+  /** Minor units, signed by the effect on the balance. */
+  amount: z.number(),
+  currency: currencyField,
+  date: z.string(),
+  note: z.string(),
+  voidOf: z.nullable(z.number()),
+});
+export type EntryDetail = z.infer<typeof entryDetailSchema>;
+
+/** POST /api/clients/:id/entries and .../void: the new entry and the client it changed. */
+export const recordedEntrySchema = z.object({ client: clientSchema, entry: entryDetailSchema });
+export type RecordedEntry = z.infer<typeof recordedEntrySchema>;
+
+/**
+ * The small payment, charge and credit forms, as typed: the amount in the client's currency,
+ * the day (not after today on this device), an optional due date and a note.
+ */
+export const entryFormSchema = (currency: Currency, today: () => string) =>
+  z
+    .object({
+      amount: z.string(),
+      date: dateField,
+      dueDate: z.string().check(z.trim()),
+      note: noteField,
+    })
+    .check(
+      z.superRefine((form, context) => {
+        const issue = (path: string, message: string, input: string) =>
+          context.addIssue({ code: 'custom', path: [path], message, input });
+        const amount = parseEntryAmount(form.amount, currency);
+        if (!amount.ok) issue('amount', amount.error, form.amount);
+        if (form.date > today()) issue('date', 'must not be in the future', form.date);
+        if (form.dueDate !== '') {
+          if (!isCalendarDate(form.dueDate))
+            issue('dueDate', 'enter a date as YYYY-MM-DD', form.dueDate);
+          else if (form.dueDate < form.date)
+            issue('dueDate', 'must not be before the date of the charge', form.dueDate);
+        }
+      }),
+    );
+export type EntryForm = z.input<ReturnType<typeof entryFormSchema>>;
+
+/** The form's amount in minor units: a positive amount in the currency's decimals. */
+export function parseEntryAmount(
+  text: string,
+  currency: Currency,
+): { ok: true; minor: number } | { ok: false; error: string } {
+  if (text.trim() === '') return { ok: false, error: 'amount required' };
+  const parsed = parseAmount(text, currency);
+  if (!parsed.ok) return parsed;
+  if (parsed.minor <= 0) return { ok: false, error: 'must be more than 0' };
+  return parsed;
+}
+
+/**
+ * A client's currency can change only while its ledger holds nothing but opening balances
+ * (and their voids): once a charge, payment, credit or adjustment is recorded, its amount means
+ * something only in that currency.
+ */
+export function currencyCanChange(
+  entries: readonly { id: number; kind: EntryKind; voidOf: number | null }[],
+): boolean {
+  const openings = new Set(entries.filter((entry) => entry.kind === 'opening').map((e) => e.id));
+  return entries.every(
+    (entry) =>
+      entry.kind === 'opening' ||
+      (entry.kind === 'void' && entry.voidOf !== null && openings.has(entry.voidOf)),
+  );
+}
