@@ -70,7 +70,6 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: ({ clientVersion }) => ({ payload: { balance: 777, version: clientVersion } }),
   },
-  'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/clients/:id/entries': { access: 'protected' },
   'POST /api/clients/:id/entries': {
     access: 'protected',
@@ -80,6 +79,8 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: () => ({ payload: { reason: 'matrix' } }),
   },
+  // Last of the client's routes: the owner's own call deletes the client.
+  'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },
   'GET /api/clients/export.csv': { access: 'protected' },
   'GET /api/export.json': { access: 'protected' },

@@ -5,7 +5,8 @@ import { useFlash } from '../../components/flash.tsx';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useUpdateClient } from '../../features/clients/api/mutations.ts';
-import { useClient } from '../../features/clients/api/queries.ts';
+import { useClient, useClientEntries } from '../../features/clients/api/queries.ts';
+import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import {
   ClientForm,
@@ -31,12 +32,13 @@ export function ClientEditPage() {
   const showFlash = useFlash();
   const client = useClient(id);
   const settings = useSettings();
+  const entries = useClientEntries(id);
   const updateClient = useUpdateClient(id);
   const [conflict, setConflict] = useState<string | null>(null);
   // The form edits the client as it was when opened; live updates must not wipe what is typed.
   const [opened, setOpened] = useState<Client | null>(null);
 
-  if (client.isPending || settings.isPending) return <PageLoading />;
+  if (client.isPending || settings.isPending || entries.isPending) return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;
   if (client.isError) {
@@ -49,14 +51,22 @@ export function ClientEditPage() {
   }
   const { version } = opened;
   const changedElsewhere = client.data.version !== version;
+  const { disableBalanceOnEdit } = settings.data.preferences;
+  // The stored balance is kept with the setting on, so its currency must stay too; and amounts
+  // already recorded mean something only in the client's currency.
+  const currencyLockedBecause = disableBalanceOnEdit
+    ? 'Turned off in Settings, with the balance'
+    : entries.isSuccess && !currencyCanChange(entries.data.entries)
+      ? 'Kept once payments, charges, credits or adjustments are recorded'
+      : null;
 
   return (
     <ClientForm
       // Loading the current values (after a conflict, or on request) starts the form afresh.
       key={version}
       title="Edit Client"
-      balanceDisabled={settings.data.preferences.disableBalanceOnEdit}
-      currencyLocked={settings.data.preferences.disableBalanceOnEdit}
+      balanceDisabled={disableBalanceOnEdit}
+      currencyLockedBecause={currencyLockedBecause}
       initialValues={toFormValues(opened)}
       notice={
         conflict ? (

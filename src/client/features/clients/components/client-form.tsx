@@ -27,8 +27,8 @@ interface ClientFormProps {
   /** Receives the client with its balance in minor units; rejects with ApiError on failure. */
   onSubmit: (client: Required<ClientInput>) => Promise<unknown>;
   balanceDisabled?: boolean;
-  /** The stored balance is kept, so its currency must stay too. */
-  currencyLocked?: boolean;
+  /** Why the currency cannot change, if it cannot (shown under it). */
+  currencyLockedBecause?: string | null;
   /** Shown above the fields, e.g. after a conflict. */
   notice?: ReactNode;
 }
@@ -41,7 +41,7 @@ export function ClientForm({
   initialValues,
   onSubmit,
   balanceDisabled = false,
-  currencyLocked = false,
+  currencyLockedBecause = null,
   notice,
 }: ClientFormProps) {
   const currencyId = useId();
@@ -153,17 +153,23 @@ export function ClientForm({
                   <label htmlFor={currencyId} className="form-label">
                     Currency
                   </label>
-                  {currencyLocked ? (
-                    <select
-                      id={currencyId}
-                      className="form-select"
-                      value={initialValues.currency}
-                      disabled
-                    >
-                      <option value={initialValues.currency}>
-                        {currencyLabel[initialValues.currency]}
-                      </option>
-                    </select>
+                  {currencyLockedBecause ? (
+                    <>
+                      <select
+                        id={currencyId}
+                        className="form-select"
+                        value={initialValues.currency}
+                        aria-describedby={`${currencyId}-why`}
+                        disabled
+                      >
+                        <option value={initialValues.currency}>
+                          {currencyLabel[initialValues.currency]}
+                        </option>
+                      </select>
+                      <div id={`${currencyId}-why`} className="form-text">
+                        {currencyLockedBecause}
+                      </div>
+                    </>
                   ) : (
                     <select
                       id={currencyId}

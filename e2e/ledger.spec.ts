@@ -1,0 +1,212 @@
+import type { Page } from '@playwright/test';
+import { expect, flash, joinThroughApi, test } from './fixtures.ts';
+
+/** Adds a client through the API (the page's own session) and opens its details. */
+async function openNewClient(
+  page: Page,
+  values: { balance: number; currency?: 'USD' | 'KRW' | 'CAD' | 'MYR'; lastName?: string },
+): Promise<string> {
+  const response = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Grace',
+      lastName: values.lastName ?? 'Hopper',
+      email: `grace.${Date.now()}.${Math.random().toString(36).slice(2)}@example.com`,
+      phone: '+1 555 010 2030',
+      balance: values.balance,
+      currency: values.currency ?? 'USD',
+    },
+  });
+  expect(response.status()).toBe(201);
+  const { id } = (await response.json()) as { id: string };
+  await page.goto(`/client/${id}`);
+  await expect(page.getByTestId('client-balance')).toBeVisible();
+  return id;
+}
+
+/** Opens one of the small entry forms, fills it and sends it. */
+async function recordEntry(
+  page: Page,
+  action: 'Record payment' | 'Add charge' | 'Add credit',
+  fields: { amount: string; note?: string; dueDate?: string; date?: string },
+) {
+  await page.getByRole('button', { name: action, exact: true }).first().click();
+  const form = page.getByRole('form', { name: action });
+  await form.getByLabel(/^Amount/).fill(fields.amount);
+  if (fields.date) await form.getByLabel('Date', { exact: true }).fill(fields.date);
+  if (fields.dueDate) await form.getByLabel('Due date (optional)').fill(fields.dueDate);
+  if (fields.note) await form.getByLabel('Note or reference (optional)').fill(fields.note);
+  await form.getByRole('button', { name: action }).click();
+  return form;
+}
+
+const rows = (page: Page) => page.getByTestId('ledger-entry');
+
+test.describe('the ledger', () => {
+  test('payments, charges, credits and a void move the balance, the running balance and the totals', async ({
+    page,
+  }, testInfo) => {
+    await joinThroughApi(page);
+    await openNewClient(page, { balance: 500_00 });
+    const balance = page.getByTestId('client-balance');
+    await expect(balance).toHaveText('$500.00');
+    await expect(rows(page)).toHaveCount(1);
+    await expect(rows(page).first()).toContainText('Opening balance');
+
+    const charge = await recordEntry(page, 'Add charge', {
+      amount: '120',
+      note: 'Invoice 41',
+      dueDate: '2099-01-31',
+    });
+    await expect(flash(page, 'Charge added')).toBeVisible();
+    await expect(charge).toBeHidden();
+    await expect(balance).toHaveText('$620.00');
+    await expect(balance).toHaveClass(/text-danger/);
+
+    await recordEntry(page, 'Record payment', { amount: '200', note: 'ref 123' });
+    await expect(flash(page, 'Payment recorded')).toBeVisible();
+    await expect(balance).toHaveText('$420.00');
+
+    await recordEntry(page, 'Add credit', { amount: '20.50' });
+    await expect(flash(page, 'Credit added')).toBeVisible();
+    await expect(balance).toHaveText('$399.50');
+
+    // Newest first, each with the balance after it.
+    await expect(rows(page)).toHaveCount(4);
+    await expect(rows(page).nth(0)).toContainText('Credit');
+    await expect(rows(page).nth(0)).toContainText('-$20.50');
+    await expect(rows(page).nth(0)).toContainText('$399.50');
+    await expect(rows(page).nth(1)).toContainText('Payment · ref 123');
+    await expect(rows(page).nth(1)).toContainText('$420.00');
+    await expect(rows(page).nth(2)).toContainText('Charge · Invoice 41 · due');
+    await expect(rows(page).nth(2)).toContainText('$620.00');
+
+    // Void the payment: the modal asks for a reason first.
+    await rows(page)
+      .nth(1)
+      .getByRole('button', { name: /^Void payment/ })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Void entry?' });
+    await expect(dialog).toBeVisible();
+    await dialog.getByRole('button', { name: 'Void' }).click();
+    await expect(dialog.getByText('reason required')).toBeVisible();
+    await dialog.getByPlaceholder('Reason').fill('Cheque bounced');
+    await dialog.getByRole('button', { name: 'Void' }).click();
+    await expect(flash(page, 'Entry voided')).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(balance).toHaveText('$599.50');
+    await expect(rows(page)).toHaveCount(5);
+    await expect(rows(page).first()).toContainText('Void of payment');
+    await expect(rows(page).first()).toContainText('Cheque bounced');
+    await expect(rows(page).nth(2)).toContainText('Voided');
+    await expect(
+      page.getByText('Entry voided (Cheque bounced): balance $399.50 → $599.50'),
+    ).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('ledger.png'), fullPage: true });
+
+    await page.getByRole('link', { name: '← Back to dashboard' }).click();
+    await expect(page.getByRole('heading', { name: /Total Owed/ })).toContainText('$599.50');
+  });
+
+  test('a refused or failed entry keeps what was typed and says why', async ({ page }) => {
+    await joinThroughApi(page);
+    await openNewClient(page, { balance: 0, currency: 'KRW' });
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    const form = page.getByRole('form', { name: 'Record payment' });
+    await form.getByRole('button', { name: 'Record payment' }).click();
+    await expect(form.getByText('amount required')).toBeVisible();
+    await form.getByLabel(/^Amount/).fill('10.5');
+    await form.getByLabel('Note or reference (optional)').focus();
+    await expect(form.getByText('KRW has no decimal places')).toBeVisible();
+
+    // The network fails: nothing is recorded, the form keeps the amount and the note.
+    await page.route('**/api/clients/*/entries', (route) => route.abort('connectionfailed'));
+    await form.getByLabel(/^Amount/).fill('15,000');
+    await form.getByLabel('Note or reference (optional)').fill('bank transfer');
+    await form.getByRole('button', { name: 'Record payment' }).click();
+    await expect(flash(page, 'Recording Failed')).toBeVisible();
+    await expect(form.getByLabel(/^Amount/)).toHaveValue('15,000');
+    await expect(form.getByLabel('Note or reference (optional)')).toHaveValue('bank transfer');
+    await expect(page.getByTestId('client-balance')).toHaveText('₩0');
+
+    await page.unroute('**/api/clients/*/entries');
+    await form.getByRole('button', { name: 'Record payment' }).click();
+    await expect(flash(page, 'Payment recorded')).toBeVisible();
+    await expect(page.getByTestId('client-balance')).toHaveText('-₩15,000');
+  });
+
+  test('the pencil set from another tab meanwhile answers the conflict instead of overwriting', async ({
+    context,
+  }) => {
+    const first = await context.newPage();
+    await joinThroughApi(first);
+    const id = await openNewClient(first, { balance: 500_00 });
+    await first.getByRole('button', { name: 'Edit balance' }).click();
+
+    // Another tab records a payment while the pencil is open here.
+    const second = await context.newPage();
+    await second.goto(`/client/${id}`);
+    await recordEntry(second, 'Record payment', { amount: '100' });
+    await expect(flash(second, 'Payment recorded')).toBeVisible();
+    await expect(first.getByTestId('client-balance')).toHaveText('$400.00');
+
+    await first.getByLabel('New balance').fill('450');
+    await first.getByRole('button', { name: 'Update' }).click();
+    await expect(flash(first, 'Updating Failed')).toBeVisible();
+    await expect(first.getByText(/changed elsewhere/)).toBeVisible();
+    await expect(first.getByLabel('New balance')).toHaveValue('450');
+
+    // Made again against the balance shown now, it lands as an adjustment.
+    await first.getByRole('button', { name: 'Update' }).click();
+    await expect(flash(first, 'Client Updated')).toBeVisible();
+    await expect(first).toHaveURL('/');
+    await second.reload();
+    await expect(second.getByTestId('client-balance')).toHaveText('$450.00');
+    await expect(rows(second).first()).toContainText('Adjustment');
+    await expect(rows(second).first()).toContainText('$50.00');
+  });
+
+  test('two tabs recording payments at once both land', async ({ context }) => {
+    const first = await context.newPage();
+    await joinThroughApi(first);
+    const id = await openNewClient(first, { balance: 1_000_00 });
+    const second = await context.newPage();
+    await second.goto(`/client/${id}`);
+    await expect(second.getByTestId('client-balance')).toHaveText('$1,000.00');
+    await Promise.all([
+      recordEntry(first, 'Record payment', { amount: '250' }),
+      recordEntry(second, 'Record payment', { amount: '300' }),
+    ]);
+    await expect(flash(first, 'Payment recorded')).toBeVisible();
+    await expect(flash(second, 'Payment recorded')).toBeVisible();
+    await expect(first.getByTestId('client-balance')).toHaveText('$450.00');
+    await expect(second.getByTestId('client-balance')).toHaveText('$450.00');
+  });
+
+  test('balances locked in Settings lock the pencil; recorded amounts lock the currency', async ({
+    page,
+  }) => {
+    await joinThroughApi(page);
+    const id = await openNewClient(page, { balance: 100_00 });
+    await recordEntry(page, 'Record payment', { amount: '10' });
+    await expect(flash(page, 'Payment recorded')).toBeVisible();
+
+    await page.goto(`/client/edit/${id}`);
+    await expect(page.getByLabel('Currency')).toBeDisabled();
+    await expect(
+      page.getByText('Kept once payments, charges, credits or adjustments are recorded'),
+    ).toBeVisible();
+
+    const saved = await page.request.put('/api/settings', {
+      data: {
+        preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: true },
+        rates: [],
+      },
+    });
+    expect(saved.status()).toBe(200);
+    await page.goto(`/client/${id}`);
+    await expect(page.getByRole('button', { name: 'Edit balance' })).toBeDisabled();
+    // Payments are the ledger, not the balance field: they still work.
+    await recordEntry(page, 'Record payment', { amount: '5' });
+    await expect(page.getByTestId('client-balance')).toHaveText('$85.00');
+  });
+});
