@@ -47,6 +47,8 @@ test.describe('the client life cycle', () => {
   test('add, read, change the balance, edit and delete, with the messages of the specification', async ({
     page,
   }) => {
+    // Waits out several 3-second flashes: on a busy machine it needs more than the default.
+    test.slow();
     await joinThroughForm(page);
     await expect(page.getByText('No client added')).toBeVisible();
     const newButton = page.getByRole('link', { name: 'New' });

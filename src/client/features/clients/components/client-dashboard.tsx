@@ -49,6 +49,21 @@ function useListParams(): [
   return [params, update];
 }
 
+/**
+ * A filter's value as the user just set it. The address bar changes in a transition, so a
+ * control bound to it alone would spring back until the new list arrives (a checkbox ticked
+ * under load looked unticked); this shows the choice at once and follows the address bar after.
+ */
+function useChosen<T>(fromAddress: T): [T, (value: T) => void] {
+  const [chosen, setChosen] = useState(fromAddress);
+  const [seen, setSeen] = useState(fromAddress);
+  if (seen !== fromAddress) {
+    setSeen(fromAddress);
+    setChosen(fromAddress);
+  }
+  return [chosen, setChosen];
+}
+
 function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
   const [text, setText] = useState(value);
   const latest = useRef(onSearch);
@@ -76,6 +91,8 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string
 export function ClientDashboard() {
   const [params, update] = useListParams();
   const list = useClientList(params);
+  const [currencyShown, showCurrency] = useChosen(params.currency ?? '');
+  const [owesShown, showOwes] = useChosen(params.owes === 'true');
   const sentinel = useRef<HTMLDivElement>(null);
   const filtered = Boolean(params.q || params.currency || params.owes);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
@@ -116,8 +133,11 @@ export function ClientDashboard() {
             <select
               className="form-select"
               aria-label="Currency"
-              value={params.currency ?? ''}
-              onChange={(event) => update({ currency: event.target.value || undefined })}
+              value={currencyShown}
+              onChange={(event) => {
+                showCurrency(event.target.value);
+                update({ currency: event.target.value || undefined });
+              }}
             >
               <option value="">All currencies</option>
               {currencies.map((currency) => (
@@ -133,8 +153,11 @@ export function ClientDashboard() {
                 id="owes-filter"
                 type="checkbox"
                 className="form-check-input"
-                checked={params.owes === 'true'}
-                onChange={(event) => update({ owes: event.target.checked ? 'true' : undefined })}
+                checked={owesShown}
+                onChange={(event) => {
+                  showOwes(event.target.checked);
+                  update({ owes: event.target.checked ? 'true' : undefined });
+                }}
               />
               <label htmlFor="owes-filter" className="form-check-label">
                 Owes money

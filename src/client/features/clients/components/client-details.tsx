@@ -2,7 +2,7 @@ import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { formatMoney, parseAmount, toDecimalText } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
-import { recordedKinds, type RecordedKind } from '../../../../shared/schemas/ledger.ts';
+import type { RecordedKind } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
@@ -13,6 +13,9 @@ import { ClientHistory } from './client-history.tsx';
 import { ClientLedger } from './client-ledger.tsx';
 import { EntryForm, entryTexts } from './entry-form.tsx';
 import { ClientNotFound } from './client-not-found.tsx';
+
+/** Payments first: what an owner records most. */
+const entryButtons: RecordedKind[] = ['payment', 'charge', 'credit'];
 
 const isNotFound = (error: Error) => error instanceof ApiError && error.status === 404;
 
@@ -183,7 +186,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               <BalanceEditor client={current} onDone={() => setEditingBalance(false)} />
             )}
             <div className="d-flex flex-wrap gap-2 mt-3">
-              {recordedKinds.map((kind) => (
+              {entryButtons.map((kind) => (
                 <button
                   key={kind}
                   type="button"
