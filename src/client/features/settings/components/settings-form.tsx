@@ -171,11 +171,21 @@ export function SettingsForm({ settings }: { settings: Settings }) {
             <hr />
             <h2 className="h6">Your data</h2>
             <p className="form-text mt-0">
-              Everything you keep here, clients and their history and these settings, in one file.
+              Everything you keep here, clients with their ledgers and history and these settings,
+              in one file; or every ledger entry as a spreadsheet.
             </p>
-            <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
-              Download all my data (JSON)
-            </a>
+            <div className="d-flex flex-wrap gap-2">
+              <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
+                Download all my data (JSON)
+              </a>
+              <a
+                className="btn btn-outline-secondary btn-sm"
+                href="/api/entries/export.csv"
+                download
+              >
+                Download all ledger entries (CSV)
+              </a>
+            </div>
           </div>
         </div>
       </div>
