@@ -86,6 +86,8 @@ interface AckedChange {
 
 const known = new Map<string, Known>();
 const ackedAdds = new Set<string>();
+/** Ledger entries whose payment was answered 201. */
+const ackedEntries = new Set<number>();
 const ackedChanges: AckedChange[] = [];
 let conflicts = 0;
 let unknownOutcomes = 0;
@@ -166,6 +168,18 @@ async function writer(): Promise<void> {
     const id = ids[randomInt(ids.length)] ?? '';
     const seen = known.get(id)?.version ?? 1;
     const balance = randomInt(2_000_000) - 500_000;
+    if (roll < 0.5) {
+      // A payment: an append that never conflicts; its entry must survive once answered 201.
+      const paid = await call('POST', `/api/clients/${id}/entries`, {
+        kind: 'payment',
+        amount: 1 + randomInt(10_000),
+      });
+      if (!paid) unknownOutcomes += 1;
+      else if (paid.status === 201)
+        ackedEntries.add((paid.json as { entry: { entryId: number } }).entry.entryId);
+      else unexpected.push(`payment answered ${paid.status}`);
+      continue;
+    }
     const action = roll < 0.8 ? 'balance_changed' : 'edited';
     const answer =
       action === 'balance_changed'
@@ -259,6 +273,25 @@ function checkDatabase(databaseFile: string): { problems: string[]; clients: num
       }
     }
 
+    const entry = db.prepare('SELECT id FROM entries WHERE id = ?');
+    for (const id of ackedEntries) {
+      if (!entry.get(id)) problems.push(`acknowledged payment entry ${id} is missing`);
+    }
+    // The ledger's invariant: each balance is the sum of the client's entries in its currency.
+    const unbalanced = db
+      .prepare(
+        `SELECT c.id, c.balance, (SELECT coalesce(sum(e.amount), 0) FROM entries e
+           WHERE e.client_id = c.id AND e.currency = c.currency) AS total
+         FROM clients c WHERE c.balance <> (SELECT coalesce(sum(e.amount), 0) FROM entries e
+           WHERE e.client_id = c.id AND e.currency = c.currency)`,
+      )
+      .all() as Row[];
+    for (const row of unbalanced) {
+      problems.push(
+        `client ${String(row.id)} has balance ${String(row.balance)} but its entries add up to ${String(row.total)}`,
+      );
+    }
+
     const clients = db.prepare('SELECT id, balance, version FROM clients').all() as Row[];
     const history = db.prepare('SELECT version, after FROM events WHERE client_id = ? ORDER BY id');
     for (const client of clients) {
@@ -348,7 +381,7 @@ async function main(): Promise<number> {
     problems.push(`the server logged errors:\n  ${errorLines.slice(0, 5).join('\n  ')}`);
   if (unexpected.length > 0)
     problems.push(`unexpected answers: ${[...new Set(unexpected)].join(', ')}`);
-  const acknowledged = ackedAdds.size + ackedChanges.length;
+  const acknowledged = ackedAdds.size + ackedChanges.length + ackedEntries.size;
   if (acknowledged < kills)
     problems.push(`only ${acknowledged} writes were acknowledged: too few to tell`);
   if (kills >= 5 && inFlightAtKills === 0) problems.push('no kill landed on a write in flight');
@@ -357,7 +390,7 @@ async function main(): Promise<number> {
   const verdict = problems.length === 0 ? 'PASS' : 'FAIL';
   process.stdout.write(
     `crash-test ${verdict}: ${killed} kills (${killedBeforeListening} during start-up), ` +
-      `${acknowledged} acknowledged writes (${ackedAdds.size} adds, ${ackedChanges.length} changes), ` +
+      `${acknowledged} acknowledged writes (${ackedAdds.size} adds, ${ackedChanges.length} changes, ${ackedEntries.size} payments), ` +
       `${inFlightAtKills} in flight at a kill, ${unknownOutcomes} without an answer, ${conflicts} conflicts, ` +
       `${clients} clients checked against their history, integrity ${problems.some((p) => p.startsWith('integrity')) ? 'FAILED' : 'ok'}, ${seconds} s\n`,
   );
