@@ -180,6 +180,9 @@ test.describe('the ledger', () => {
     await expect(flash(second, 'Payment recorded')).toBeVisible();
     await expect(first.getByTestId('client-balance')).toHaveText('$450.00');
     await expect(second.getByTestId('client-balance')).toHaveText('$450.00');
+    // Each tab's ledger shows the other's payment too, by the live stream.
+    await expect(rows(first)).toHaveCount(3);
+    await expect(rows(second)).toHaveCount(3);
   });
 
   test('balances locked in Settings lock the pencil; recorded amounts lock the currency', async ({
@@ -208,5 +211,29 @@ test.describe('the ledger', () => {
     // Payments are the ledger, not the balance field: they still work.
     await recordEntry(page, 'Record payment', { amount: '5' });
     await expect(page.getByTestId('client-balance')).toHaveText('$85.00');
+  });
+
+  test('fits a phone: the ledger and its forms, nothing scrolls sideways @phone', async ({
+    page,
+  }, testInfo) => {
+    await joinThroughApi(page);
+    await openNewClient(page, {
+      balance: 123_456_789_00,
+      currency: 'MYR',
+      lastName: 'Binti Abdullah Wan Nur Aisyah Rahman',
+    });
+    await recordEntry(page, 'Add charge', {
+      amount: '1,234,567.89',
+      note: 'Invoice 2026-0042 for the October retainer',
+      dueDate: '2099-12-31',
+    });
+    await expect(flash(page, 'Charge added')).toBeVisible();
+    await page.getByRole('button', { name: 'Record payment' }).click();
+    await expect(page.getByRole('form', { name: 'Record payment' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('ledger-phone.png'), fullPage: true });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
   });
 });

@@ -125,62 +125,69 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
       {entries.length === 0 ? (
         <p className="text-body-secondary small">No entries yet.</p>
       ) : (
-        <div className="table-responsive">
-          <table className="table table-sm align-middle small">
-            <caption className="visually-hidden">Entries, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Entry</th>
-                <th scope="col" className="text-end">
-                  Amount
-                </th>
-                <th scope="col" className="text-end">
-                  Balance
-                </th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => {
-                const voided = entry.voidedBy !== null;
-                const canVoid =
-                  entry.kind !== 'void' && !voided && entry.currency === client.currency;
-                return (
-                  <tr key={entry.id} data-testid="ledger-entry">
-                    <td className="text-nowrap">{formatDay(entry.date)}</td>
-                    <td>
-                      {describeEntry(entry, byId)}
-                      {voided && <span className="badge text-bg-secondary ms-2">Voided</span>}
-                    </td>
-                    <td
-                      className={`text-end text-nowrap${voided ? ' text-decoration-line-through text-body-secondary' : ''}`}
+        // On a phone the date moves under the entry and the running balance under the amount,
+        // so the three columns left fit the screen.
+        <table className="table table-sm align-middle small">
+          <caption className="visually-hidden">Entries, newest first</caption>
+          <thead>
+            <tr>
+              <th scope="col" className="d-none d-sm-table-cell">
+                Date
+              </th>
+              <th scope="col">Entry</th>
+              <th scope="col" className="text-end">
+                Amount
+              </th>
+              <th scope="col" className="text-end d-none d-sm-table-cell">
+                Balance
+              </th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => {
+              const voided = entry.voidedBy !== null;
+              const canVoid =
+                entry.kind !== 'void' && !voided && entry.currency === client.currency;
+              const running = formatMoney(BigInt(entry.runningBalance), entry.currency);
+              return (
+                <tr key={entry.id} data-testid="ledger-entry">
+                  <td className="text-nowrap d-none d-sm-table-cell">{formatDay(entry.date)}</td>
+                  <td className="text-break">
+                    <div className="d-sm-none text-body-secondary">{formatDay(entry.date)}</div>
+                    {describeEntry(entry, byId)}
+                    {voided && <span className="badge text-bg-secondary ms-2">Voided</span>}
+                  </td>
+                  <td className="text-end text-nowrap">
+                    <span
+                      className={
+                        voided ? 'text-decoration-line-through text-body-secondary' : undefined
+                      }
                     >
                       {formatMoney(entry.amount, entry.currency)}
-                    </td>
-                    <td className="text-end text-nowrap">
-                      {formatMoney(BigInt(entry.runningBalance), entry.currency)}
-                    </td>
-                    <td className="text-end">
-                      {canVoid && (
-                        <button
-                          type="button"
-                          className="btn btn-link btn-sm p-0"
-                          aria-label={`Void ${entryKindLabels[entry.kind].toLowerCase()} of ${formatDay(entry.date)}`}
-                          onClick={() => setVoiding(entry)}
-                        >
-                          Void
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+                    </span>
+                    <div className="d-sm-none text-body-secondary">Balance {running}</div>
+                  </td>
+                  <td className="text-end text-nowrap d-none d-sm-table-cell">{running}</td>
+                  <td className="text-end">
+                    {canVoid && (
+                      <button
+                        type="button"
+                        className="btn btn-link btn-sm p-0"
+                        aria-label={`Void ${entryKindLabels[entry.kind].toLowerCase()} of ${formatDay(entry.date)}`}
+                        onClick={() => setVoiding(entry)}
+                      >
+                        Void
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
       )}
       <VoidDialog client={client} entry={voiding} onClose={() => setVoiding(null)} />
     </section>
