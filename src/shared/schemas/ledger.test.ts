@@ -30,7 +30,7 @@ describe('currencyCanChange', () => {
 
 describe('the entry form', () => {
   const schema = entryFormSchema('USD', () => '2026-11-22');
-  const errorsOf = (form: Record<string, string>) => {
+  const errorsOf = (form: Record<string, string>): Record<string, string> => {
     const result = schema.safeParse({
       amount: '',
       date: '2026-11-22',
@@ -40,7 +40,9 @@ describe('the entry form', () => {
     });
     return result.success
       ? {}
-      : Object.fromEntries(result.error.issues.map((issue) => [issue.path[0], issue.message]));
+      : Object.fromEntries(
+          result.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+        );
   };
 
   it('takes an amount in the currency’s decimals, today or earlier, and a due date after it', () => {

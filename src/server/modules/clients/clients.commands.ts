@@ -7,7 +7,7 @@ import type {
   ClientInput,
   ClientUpdate,
 } from '../../../shared/schemas/clients.ts';
-import type { EntryDetail } from '../../../shared/schemas/events.ts';
+import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import {
   currencyCanChange,
   recordedSign,
@@ -18,8 +18,7 @@ import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import type { WritePath } from '../events/write-path.ts';
-import { unchanged } from '../events/write-path.ts';
+import { unchanged, type ChangeContext, type WritePath } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
   applyToBalance,
@@ -81,21 +80,29 @@ async function currentClient(trx: Trx, ownerId: string, id: string): Promise<Cli
 }
 
 /**
- * Applies a new entry to the client's balance (at `ifVersion` when given). The snapshot before is
- * the one after less the entry: exact even when another entry landed in between.
+ * Applies a new entry to the client's balance (at `ifVersion` when given) and records the
+ * change. The snapshot before is the one after less the entry: exact even when another entry
+ * landed in between.
  */
 async function applyEntry(
-  trx: Trx,
+  { trx, record, now }: ChangeContext,
   ownerId: string,
   id: string,
-  entry: EntryDetail,
-  now: number,
-  ifVersion?: number,
-): Promise<{ before: ReturnType<typeof toSnapshot>; after: Client }> {
+  change: { entry: EntryDetail; action: EventAction; ifVersion?: number },
+): Promise<Client> {
+  const { entry, action, ifVersion } = change;
   const after = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
   if (!after) throw conflict();
   checkBalanceRange(after.balance, 'amount');
-  return { before: { ...toSnapshot(after), balance: after.balance - entry.amount }, after };
+  await record({
+    clientId: id,
+    action,
+    version: after.version,
+    before: { ...toSnapshot(after), balance: after.balance - entry.amount },
+    after: toSnapshot(after),
+    entry,
+  });
+  return after;
 }
 
 interface EntryOf {
@@ -268,7 +275,8 @@ export async function setBalance(
   id: string,
   { balance, previousBalance, version }: BalanceUpdate,
 ): Promise<Client> {
-  return writes.change(ownerId, async ({ trx, record, now }) => {
+  return writes.change(ownerId, async (context) => {
+    const { trx, now } = context;
     const current = await currentClient(trx, ownerId, id);
     const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
     if (disableBalanceOnEdit)
@@ -290,16 +298,11 @@ export async function setBalance(
       now,
     );
     // At the version read: a change that slipped in after the check above is a conflict too.
-    const { before, after } = await applyEntry(trx, ownerId, id, entry, now, current.version);
-    await record({
-      clientId: id,
-      action: 'balance_changed',
-      version: after.version,
-      before,
-      after: toSnapshot(after),
+    return applyEntry(context, ownerId, id, {
       entry,
+      action: 'balance_changed',
+      ifVersion: current.version,
     });
-    return after;
   });
 }
 
@@ -310,7 +313,8 @@ export async function recordEntry(
   id: string,
   input: EntryInput,
 ): Promise<{ client: Client; entry: EntryDetail }> {
-  return writes.change(ownerId, async ({ trx, record, now }) => {
+  return writes.change(ownerId, async (context) => {
+    const { trx, now } = context;
     const date = input.date ?? utcDay(now);
     checkEntryDate(date, now);
     if (input.dueDate && input.dueDate < date)
@@ -331,15 +335,7 @@ export async function recordEntry(
       },
       now,
     );
-    const { before, after: client } = await applyEntry(trx, ownerId, id, entry, now);
-    await record({
-      clientId: id,
-      action: 'entry_recorded',
-      version: client.version,
-      before,
-      after: toSnapshot(client),
-      entry,
-    });
+    const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_recorded' });
     return { client, entry };
   });
 }
@@ -352,7 +348,8 @@ export async function voidEntry(
   entryId: number,
   reason: string,
 ): Promise<{ client: Client; entry: EntryDetail }> {
-  return writes.change(ownerId, async ({ trx, record, now }) => {
+  return writes.change(ownerId, async (context) => {
+    const { trx, now } = context;
     const current = await currentClient(trx, ownerId, id);
     const original = await findEntry(trx, ownerId, id, entryId);
     if (!original) throw notFound('Entry not found');
@@ -382,15 +379,7 @@ export async function voidEntry(
       if (isUniqueViolation(error)) throw alreadyVoided();
       throw error;
     }
-    const { before, after: client } = await applyEntry(trx, ownerId, id, entry, now);
-    await record({
-      clientId: id,
-      action: 'entry_voided',
-      version: client.version,
-      before,
-      after: toSnapshot(client),
-      entry,
-    });
+    const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_voided' });
     return { client, entry };
   });
 }

@@ -117,26 +117,6 @@ export async function readEventsAfter(
 const parseJson = <T>(text: string | null): T | null =>
   text === null ? null : (JSON.parse(text) as T);
 
-/** The owner's whole log, oldest first, for their data export. */
-export async function readAllEvents(db: Executor, ownerId: string) {
-  const rows = await db
-    .selectFrom('events')
-    .select(['id', 'client_id', 'action', 'at', 'version', 'before', 'after', 'detail'])
-    .where('owner_id', '=', ownerId)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    clientId: row.client_id,
-    action: row.action,
-    at: new Date(row.at).toISOString(),
-    version: row.version,
-    before: parseJson<unknown>(row.before),
-    after: parseJson<unknown>(row.after),
-    entry: parseJson<unknown>(row.detail),
-  }));
-}
-
 function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
   return {
     id: row.id,
@@ -163,4 +143,15 @@ export async function readClientHistory(
     .orderBy('id', 'desc')
     .execute();
   return rows.map(toHistoryEntry);
+}
+
+/** The owner's whole log, oldest first, for their data export. */
+export async function readAllEvents(db: Executor, ownerId: string) {
+  const rows = await db
+    .selectFrom('events')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ ...toHistoryEntry(row), clientId: row.client_id }));
 }
