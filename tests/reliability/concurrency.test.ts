@@ -174,5 +174,13 @@ describe('100 parallel changes of one client', () => {
     const events = await eventsOf(id);
     expect(events).toHaveLength(101);
     expect(events.at(-1)?.after?.balance).toBe(current.balance);
-  });
+    // Each change is an adjustment in the ledger: the balance is still the sum of the entries.
+    const entries = await testApp.app.db.kysely
+      .selectFrom('entries')
+      .select((eb) => eb.fn.sum<string>('amount').as('total'))
+      .where('client_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(Number(entries.total)).toBe(current.balance);
+    // Thousands of requests, with retries and pauses: a busy machine needs more than the default.
+  }, 90_000);
 });
