@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { createDb, type Db } from './db/database.ts';
+import { databaseFault } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -102,8 +103,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
 
-  const db = createDb(config.database, (error) =>
-    app.log.error({ err: error }, 'database pool error'),
+  const db = createDb(
+    config.database,
+    // A lost connection is met again by the request that uses it (answered 503): a warning here.
+    (error) => app.log.warn({ err: error }, 'database connection lost'),
+    config.databaseTimeouts,
   );
   app.decorate('db', db);
   app.decorate('config', config);
@@ -153,8 +157,38 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Fastify's own client errors (malformed JSON, wrong content type): safe to name.
       return reply.status(status).send(errorReply('validation', error.message));
     }
+    const fault = databaseFault(error);
+    if (fault === 'disk_full') {
+      db.health.diskFull = true;
+      request.log.error({ err: error }, 'request failed: the disk is full');
+      return reply.status(507).send(errorReply('disk_full', "The server's disk is full"));
+    }
+    if (fault === 'unavailable') {
+      request.log.error({ err: error }, 'request failed: the database is unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(
+          errorReply(
+            'unavailable',
+            'The database cannot be reached right now; please try again in a moment',
+          ),
+        );
+    }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorReply('internal', 'Something went wrong on the server'));
+  });
+
+  // A write that succeeds after a disk-full error shows that space is back (SQLite recovers by itself).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (
+      db.health.diskFull &&
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      reply.statusCode < 400
+    )
+      db.health.diskFull = false;
+    done();
   });
 
   app.decorateRequest('user', null);

@@ -12,6 +12,26 @@ describe('loadConfig', () => {
     expect(config.sessionMaxMs).toBeGreaterThan(config.sessionIdleMs);
   });
 
+  it('reads the PostgreSQL timeouts in seconds, with defaults, and refuses nonsense', () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({
+      connectMs: 5000,
+      statementMs: 15_000,
+      idleInTransactionMs: 15_000,
+    });
+    expect(
+      loadConfig({
+        DATABASE_CONNECT_TIMEOUT_SECONDS: '2.5',
+        DATABASE_STATEMENT_TIMEOUT_SECONDS: '30',
+        DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: '60',
+      }).databaseTimeouts,
+    ).toEqual({ connectMs: 2500, statementMs: 30_000, idleInTransactionMs: 60_000 });
+    for (const value of ['0', '-1', 'soon', '100000']) {
+      expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_SECONDS: value })).toThrow(
+        `DATABASE_STATEMENT_TIMEOUT_SECONDS="${value}": must be a number of seconds`,
+      );
+    }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(3000);
   });

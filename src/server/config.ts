@@ -11,6 +11,14 @@ const positiveInteger = (what: string) =>
     .int({ error: `must be ${what}` })
     .positive({ error: `must be ${what}` });
 
+const seconds = (min: number, max: number) => {
+  const message = `must be a number of seconds from ${min} to ${max}`;
+  return z.coerce
+    .number({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
+};
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a whole number from 0 to 65535' })
@@ -28,15 +36,21 @@ const envSchema = z.object({
   TRUST_PROXY: booleanText.default(false),
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
-  LIVE_HEARTBEAT_SECONDS: z.coerce
-    .number({ error: 'must be a number of seconds from 1 to 300' })
-    .min(1, { error: 'must be a number of seconds from 1 to 300' })
-    .max(300, { error: 'must be a number of seconds from 1 to 300' })
-    .default(15),
+  LIVE_HEARTBEAT_SECONDS: seconds(1, 300).default(15),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(0.1, 300).default(5),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
 });
 
 export type DatabaseConfig =
   { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; connectionString: string };
+
+/** PostgreSQL only: how long to wait before a request is answered 503 instead of hanging. */
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+}
 
 export interface Config {
   port: number;
@@ -49,6 +63,7 @@ export interface Config {
   sessionMaxMs: number;
   /** How often a live stream sends a keep-alive and rechecks its session. */
   liveHeartbeatMs: number;
+  databaseTimeouts: DatabaseTimeouts;
 }
 
 export class ConfigError extends Error {
@@ -101,5 +116,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: values.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: values.SESSION_MAX_HOURS * 3_600_000,
     liveHeartbeatMs: Math.round(values.LIVE_HEARTBEAT_SECONDS * 1000),
+    databaseTimeouts: {
+      connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
+      statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),
+      idleInTransactionMs: Math.round(values.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000),
+    },
   };
 }
