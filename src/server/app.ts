@@ -9,6 +9,7 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { limitConnections } from './connection-limits.ts';
 import { createDb, type Db } from './db/database.ts';
 import { databaseFault } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -80,6 +81,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
           },
     trustProxy: config.trustProxy,
     bodyLimit: bodyLimitBytes,
+    // A client must send its whole request (headers and body) in time; a slow upload that never
+    // finishes would otherwise hold its connection for ever. Answered 408 by Node.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.requestTimeoutMs, 10_000),
+      // Node checks the timeouts above on this beat (30 s by default, far beyond a short limit).
+      connectionsCheckingInterval: Math.min(config.requestTimeoutMs / 2, 2000),
+    },
     // Fastify closes idle keep-alive sockets on close() and waits for requests in flight.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -93,6 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send(errorReply('validation', 'The address of the request is not valid'));
     },
   });
+  limitConnections(app.server, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

@@ -32,6 +32,18 @@ describe('loadConfig', () => {
     }
   });
 
+  it('reads the request timeout and the connection limits, and refuses nonsense', () => {
+    const config = loadConfig({});
+    expect(config.requestTimeoutMs).toBe(60_000);
+    expect(config.maxConnections).toBe(1000);
+    expect(config.maxConnectionsPerAddress).toBe(64);
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow('MAX_CONNECTIONS="0"');
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: 'x' })).toThrow(
+      'REQUEST_TIMEOUT_SECONDS="x"',
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(3000);
   });

@@ -37,6 +37,13 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
   LIVE_HEARTBEAT_SECONDS: seconds(1, 300).default(15),
+  REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(60),
+  MAX_CONNECTIONS: positiveInteger('a whole number above 0').default(1000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a whole number, 0 for no limit' })
+    .int({ error: 'must be a whole number, 0 for no limit' })
+    .min(0, { error: 'must be a whole number, 0 for no limit' })
+    .default(64),
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(0.1, 300).default(5),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
@@ -64,6 +71,12 @@ export interface Config {
   /** How often a live stream sends a keep-alive and rechecks its session. */
   liveHeartbeatMs: number;
   databaseTimeouts: DatabaseTimeouts;
+  /** A request (headers and body) not received in full within this time is answered 408. */
+  requestTimeoutMs: number;
+  /** Open connections at once, in all. */
+  maxConnections: number;
+  /** Open connections at once from one address; 0 for no limit. */
+  maxConnectionsPerAddress: number;
 }
 
 export class ConfigError extends Error {
@@ -116,6 +129,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: values.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: values.SESSION_MAX_HOURS * 3_600_000,
     liveHeartbeatMs: Math.round(values.LIVE_HEARTBEAT_SECONDS * 1000),
+    requestTimeoutMs: Math.round(values.REQUEST_TIMEOUT_SECONDS * 1000),
+    maxConnections: values.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
     databaseTimeouts: {
       connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
       statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),
