@@ -10,6 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
 import { limitConnections } from './connection-limits.ts';
+import { proxyTrust } from './proxy-trust.ts';
 import { createDb, type Db } from './db/database.ts';
 import { databaseFault } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
@@ -79,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             ],
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: bodyLimitBytes,
     // A client must send its whole request (headers and body) in time; a slow upload that never
     // finishes would otherwise hold its connection for ever. Answered 408 by Node.

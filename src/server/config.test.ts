@@ -44,6 +44,21 @@ describe('loadConfig', () => {
     );
   });
 
+  it('reads TRUST_PROXY as false, a hop count (true is one) or a list of proxy addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+    for (const value of ['maybe', '10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '1,x']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(`TRUST_PROXY="${value}"`);
+    }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(3000);
   });

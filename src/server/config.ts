@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -19,6 +20,38 @@ const seconds = (min: number, max: number) => {
     .max(max, { error: message });
 };
 
+const trustProxyMessage =
+  'must be false, true (one proxy), a number of proxies, or a comma-separated list of proxy addresses (IP or CIDR)';
+
+/** One proxy address or range, as `BlockList` takes it; null when it is neither. */
+export function proxyEntry(text: string): { address: string; prefix: number | null } | null {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return null;
+  if (prefix === undefined) return { address, prefix: null };
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+  return bits >= 0 && bits <= (family === 4 ? 32 : 128) ? { address, prefix: bits } : null;
+}
+
+/**
+ * TRUST_PROXY: which X-Forwarded-* hops to believe. `true` means one proxy (the usual reverse
+ * proxy on the same machine or network), never "every hop": a client can write any address into
+ * X-Forwarded-For, and only the hops our own proxies appended are true.
+ */
+const trustProxyText = z
+  .string()
+  .trim()
+  .transform((text, context): false | number | string[] => {
+    const lowered = text.toLowerCase();
+    if (['false', 'no', '0'].includes(lowered)) return false;
+    if (['true', 'yes'].includes(lowered)) return 1;
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    const entries = text.split(',').map((entry) => entry.trim());
+    if (entries.every((entry) => proxyEntry(entry) !== null)) return entries;
+    context.addIssue({ code: 'custom', message: trustProxyMessage });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a whole number from 0 to 65535' })
@@ -33,7 +66,7 @@ const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
-  TRUST_PROXY: booleanText.default(false),
+  TRUST_PROXY: trustProxyText.default(false),
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
   LIVE_HEARTBEAT_SECONDS: seconds(1, 300).default(15),
@@ -64,8 +97,11 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  /** Behind a TLS-terminating proxy: honour X-Forwarded-* and mark cookies Secure. */
-  trustProxy: boolean;
+  /**
+   * Behind a TLS-terminating proxy: how many proxies, or which addresses, to believe in
+   * X-Forwarded-*; anything but false also marks cookies Secure over HTTPS and sends HSTS.
+   */
+  trustProxy: false | number | string[];
   sessionIdleMs: number;
   sessionMaxMs: number;
   /** How often a live stream sends a keep-alive and rechecks its session. */

@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Config } from './config.ts';
+import { isTrustedProxy, trustedProxies } from './proxy-trust.ts';
 
 /**
  * Caps open connections in all and per address, so slow or idle clients cannot take every
@@ -11,11 +12,13 @@ import type { Config } from './config.ts';
 export function limitConnections(server: Server, config: Config): void {
   server.maxConnections = config.maxConnections;
   const limit = config.maxConnectionsPerAddress;
-  if (limit === 0 || config.trustProxy === true) return;
+  if (limit === 0 || typeof config.trustProxy === 'number') return;
+  const proxies = trustedProxies(config.trustProxy);
   const open = new Map<string, number>();
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress;
     if (address === undefined) return;
+    if (proxies && isTrustedProxy(proxies, address)) return;
     const count = (open.get(address) ?? 0) + 1;
     if (count > limit) {
       socket.destroy();

@@ -357,7 +357,7 @@ describe('abuse', () => {
   });
 
   it('marks the cookie Secure when served over HTTPS behind a trusted proxy', async () => {
-    const proxied = await buildTestApp({ config: { trustProxy: true } });
+    const proxied = await buildTestApp({ config: { trustProxy: 1 } });
     try {
       const response = await proxied.app.inject({
         method: 'POST',
