@@ -77,6 +77,11 @@ const envSchema = z.object({
     .int({ error: 'must be a whole number, 0 for no limit' })
     .min(0, { error: 'must be a whole number, 0 for no limit' })
     .default(64),
+  SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce
+    .number({ error: 'must be a whole number, 0 for no limit' })
+    .int({ error: 'must be a whole number, 0 for no limit' })
+    .min(0, { error: 'must be a whole number, 0 for no limit' })
+    .default(10),
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(0.1, 300).default(5),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
@@ -113,6 +118,8 @@ export interface Config {
   maxConnections: number;
   /** Open connections at once from one address; 0 for no limit. */
   maxConnectionsPerAddress: number;
+  /** Sign-ups one address may attempt per hour; 0 for no limit. */
+  signUpsPerAddressPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -168,6 +175,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     requestTimeoutMs: Math.round(values.REQUEST_TIMEOUT_SECONDS * 1000),
     maxConnections: values.MAX_CONNECTIONS,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    signUpsPerAddressPerHour: values.SIGN_UPS_PER_ADDRESS_PER_HOUR,
     databaseTimeouts: {
       connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
       statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),

@@ -33,21 +33,10 @@ export async function countLoginAttempt(
   keys: Record<Kind, string>,
   now: number,
 ): Promise<{ delayMs: number }> {
-  const windowStart = now - throttleWindowMs;
   let delayMs = 0;
   let retryAfterMs = 0;
   for (const kind of Object.keys(keys) as Kind[]) {
-    const row = await db
-      .insertInto('login_throttle')
-      .values({ key: keys[kind], failures: 1, window_started_at: now })
-      .onConflict((conflict) =>
-        conflict.column('key').doUpdateSet({
-          failures: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then 1 else login_throttle.failures + 1 end`,
-          window_started_at: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then ${now} else login_throttle.window_started_at end`,
-        }),
-      )
-      .returning(['failures', 'window_started_at'])
-      .executeTakeFirstOrThrow();
+    const row = await countInWindow(db, keys[kind], now, throttleWindowMs);
     const policy = throttlePolicies[kind];
     if (row.failures > policy.blockAfter) {
       retryAfterMs = Math.max(retryAfterMs, row.window_started_at + throttleWindowMs - now);
@@ -55,18 +44,51 @@ export async function countLoginAttempt(
     const over = row.failures - policy.slowAfter + 1;
     if (over > 0) delayMs = Math.max(delayMs, Math.min(maxDelayMs, over * delayStepMs));
   }
-  if (retryAfterMs > 0) {
-    const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-    throw new AppError(
-      429,
-      'rate_limited',
-      'Too many failed attempts. Please wait and try again.',
-      {
-        headers: { 'retry-after': String(seconds) },
-      },
+  if (retryAfterMs > 0)
+    throw tooMany('Too many failed attempts. Please wait and try again.', retryAfterMs);
+  return { delayMs };
+}
+
+function tooMany(message: string, retryAfterMs: number): AppError {
+  const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
+  return new AppError(429, 'rate_limited', message, {
+    headers: { 'retry-after': String(seconds) },
+  });
+}
+
+/** Adds one to a key's count in its window (a new window once the old one is over), atomically. */
+async function countInWindow(db: Kysely<Database>, key: string, now: number, windowMs: number) {
+  const windowStart = now - windowMs;
+  return db
+    .insertInto('login_throttle')
+    .values({ key, failures: 1, window_started_at: now })
+    .onConflict((conflict) =>
+      conflict.column('key').doUpdateSet({
+        failures: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then 1 else login_throttle.failures + 1 end`,
+        window_started_at: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then ${now} else login_throttle.window_started_at end`,
+      }),
+    )
+    .returning(['failures', 'window_started_at'])
+    .executeTakeFirstOrThrow();
+}
+
+const signUpWindowMs = 60 * 60_000;
+
+/** Counts a sign-up attempt of this address before any work is done; 429 past the hourly limit. */
+export async function countSignUp(
+  db: Kysely<Database>,
+  address: string,
+  perHour: number,
+  now: number,
+): Promise<void> {
+  if (perHour === 0) return;
+  const row = await countInWindow(db, `join:${address}`, now, signUpWindowMs);
+  if (row.failures > perHour) {
+    throw tooMany(
+      'Too many sign-ups from your address. Please try again later.',
+      row.window_started_at + signUpWindowMs - now,
     );
   }
-  return { delayMs };
 }
 
 /** A successful login: the account starts afresh, and the address is not charged for it. */
