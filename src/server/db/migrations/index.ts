@@ -3,6 +3,7 @@ import * as accounts from './0001-accounts.ts';
 import * as clients from './0002-clients.ts';
 import * as settings from './0003-settings.ts';
 import * as clientListIndexes from './0004-client-list-indexes.ts';
+import * as expiryIndexes from './0006-expiry-indexes.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-clients': clients,
   '0003-settings': settings,
   '0004-client-list-indexes': clientListIndexes,
+  '0006-expiry-indexes': expiryIndexes,
 };

@@ -27,6 +27,7 @@ import {
   needsRehash,
   verifyPassword,
 } from './password.ts';
+import { scheduleHousekeeping } from './housekeeping.ts';
 import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
 import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
@@ -39,6 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   // Ready before the first login, so the first unknown e-mail takes no longer than the next.
   await hashForUnknownUser();
+  scheduleHousekeeping(app);
 
   app.get(
     '/auth/session',
