@@ -2,10 +2,6 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
-const booleanText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
-
 const positiveInteger = (what: string) =>
   z.coerce
     .number({ error: `must be ${what}` })
