@@ -22,6 +22,7 @@ import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { idempotency } from './modules/idempotency/idempotency.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
@@ -205,6 +206,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
   app.addHook('onRequest', rejectCrossSite);
+  idempotency(app);
 
   await app.register(
     async (api) => {

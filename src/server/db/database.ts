@@ -4,10 +4,15 @@ import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
+import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import { openSqlite } from './sqlite.ts';
 
-export type Database = AccountTables & ClientTables & EventTables & SettingsTables;
+export type Database = AccountTables &
+  ClientTables &
+  EventTables &
+  IdempotencyTables &
+  SettingsTables;
 
 export type Dialect = DatabaseConfig['dialect'];
 
