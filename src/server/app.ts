@@ -48,6 +48,22 @@ export interface AppOptions {
 /** Request bodies are small forms; anything larger is refused before it is parsed. */
 const bodyLimitBytes = 64 * 1024;
 
+/**
+ * Whether a request is for the API, judged on the path as the router decodes it: `/%61pi/...`
+ * reaches the same routes as `/api/...` and must be answered the same way.
+ */
+function isApiPath(url: string): boolean {
+  const rawPath = url.split('?', 1)[0] ?? '';
+  let decoded = rawPath;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    // A malformed escape never reaches a route (frameworkErrors answers it).
+  }
+  const lowered = decoded.toLowerCase();
+  return lowered === '/api' || lowered.startsWith('/api/');
+}
+
 function errorReply(code: AppError['code'], message: string, fields?: Record<string, string>) {
   return { error: fields ? { code, message, fields } : { code, message } };
 }
@@ -145,9 +161,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Set before routing, so every answer has them, errors and 404s too.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(fixedHeaders);
-    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+    if (isApiPath(request.url)) void reply.header('cache-control', 'no-store');
     done();
   });
+  if (config.allowedHosts.length > 0) {
+    const allowed = new Set(config.allowedHosts);
+    // A request for another host name reached us by DNS rebinding or a misrouted proxy: links
+    // and origin checks built from its Host header would be wrong, so it gets nothing.
+    app.addHook('onRequest', async (request) => {
+      if (!allowed.has(request.host.toLowerCase())) {
+        throw new AppError(421, 'forbidden', 'This server does not answer for that host name');
+      }
+    });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -229,6 +255,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       index: 'index.html',
       // The build leaves .br and .gz copies beside each file; browsers get the smallest they accept.
       preCompressed: true,
+      // The build keeps source maps for whoever runs the server, not for every visitor.
+      allowedPath: (pathName: string) => !pathName.toLowerCase().endsWith('.map'),
       setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
         // Vite names built assets by content hash, so they never change under one name.
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -240,7 +268,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    const isApi = isApiPath(request.url);
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!isApi && wantsPage && clientDir && indexHtml && existsSync(indexHtml)) {
       // Every other path is a screen of the single-page app: a deep link works after a reload.

@@ -73,6 +73,19 @@ const envSchema = z.object({
     .int({ error: 'must be a whole number, 0 for no limit' })
     .min(0, { error: 'must be a whole number, 0 for no limit' })
     .default(64),
+  ALLOWED_HOSTS: z
+    .string()
+    .trim()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    )
+    .refine((hosts) => hosts.every((host) => /^[a-z0-9.[\]:-]+$/.test(host)), {
+      error: 'must be a comma-separated list of host names (with :port where it is not 80 or 443)',
+    })
+    .default([]),
   SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce
     .number({ error: 'must be a whole number, 0 for no limit' })
     .int({ error: 'must be a whole number, 0 for no limit' })
@@ -114,6 +127,8 @@ export interface Config {
   maxConnections: number;
   /** Open connections at once from one address; 0 for no limit. */
   maxConnectionsPerAddress: number;
+  /** The Host headers this server answers (name, with :port where it is not the default); empty: any. */
+  allowedHosts: string[];
   /** Sign-ups one address may attempt per hour; 0 for no limit. */
   signUpsPerAddressPerHour: number;
 }
@@ -172,6 +187,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConnections: values.MAX_CONNECTIONS,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
     signUpsPerAddressPerHour: values.SIGN_UPS_PER_ADDRESS_PER_HOUR,
+    allowedHosts: values.ALLOWED_HOSTS,
     databaseTimeouts: {
       connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
       statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),
