@@ -37,6 +37,9 @@ describe('loadConfig', () => {
     expect(config.requestTimeoutMs).toBe(60_000);
     expect(config.maxConnections).toBe(1000);
     expect(config.maxConnectionsPerAddress).toBe(64);
+    expect(config.liveStreamsPerSession).toBe(8);
+    expect(config.liveStreamsPerOwner).toBe(32);
+    expect(() => loadConfig({ LIVE_STREAMS_PER_OWNER: '0' })).toThrow('LIVE_STREAMS_PER_OWNER="0"');
     expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
     expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow('MAX_CONNECTIONS="0"');
     expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: 'x' })).toThrow(

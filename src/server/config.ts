@@ -66,6 +66,8 @@ const envSchema = z.object({
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
   LIVE_HEARTBEAT_SECONDS: seconds(1, 300).default(15),
+  LIVE_STREAMS_PER_SESSION: positiveInteger('a whole number above 0').default(8),
+  LIVE_STREAMS_PER_OWNER: positiveInteger('a whole number above 0').default(32),
   REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(60),
   MAX_CONNECTIONS: positiveInteger('a whole number above 0').default(1000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce
@@ -120,6 +122,9 @@ export interface Config {
   sessionMaxMs: number;
   /** How often a live stream sends a keep-alive and rechecks its session. */
   liveHeartbeatMs: number;
+  /** Live streams one session (a browser: one per tab) and one owner (all devices) may hold open. */
+  liveStreamsPerSession: number;
+  liveStreamsPerOwner: number;
   databaseTimeouts: DatabaseTimeouts;
   /** A request (headers and body) not received in full within this time is answered 408. */
   requestTimeoutMs: number;
@@ -183,6 +188,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: values.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: values.SESSION_MAX_HOURS * 3_600_000,
     liveHeartbeatMs: Math.round(values.LIVE_HEARTBEAT_SECONDS * 1000),
+    liveStreamsPerSession: values.LIVE_STREAMS_PER_SESSION,
+    liveStreamsPerOwner: values.LIVE_STREAMS_PER_OWNER,
     requestTimeoutMs: Math.round(values.REQUEST_TIMEOUT_SECONDS * 1000),
     maxConnections: values.MAX_CONNECTIONS,
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
