@@ -8,7 +8,9 @@ export default defineConfig({
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,
-    sourcemap: true,
+    // Maps stay in dist/ for debugging; without the comment pointing at them, and refused by
+    // the server, they are not published.
+    sourcemap: 'hidden',
   },
   server: {
     port: 5173,

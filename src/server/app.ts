@@ -9,7 +9,10 @@ import {
   validatorCompiler,
 } from 'fastify-type-provider-zod';
 import type { Config } from './config.ts';
+import { limitConnections } from './connection-limits.ts';
+import { proxyTrust } from './proxy-trust.ts';
 import { createDb, type Db } from './db/database.ts';
+import { databaseFault } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
 import { securityHeaders } from './security-headers.ts';
@@ -20,6 +23,7 @@ import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
 import { WritePath } from './modules/events/write-path.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
+import { idempotency } from './modules/idempotency/idempotency.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
@@ -46,6 +50,22 @@ export interface AppOptions {
 
 /** Request bodies are small forms; anything larger is refused before it is parsed. */
 const bodyLimitBytes = 64 * 1024;
+
+/**
+ * Whether a request is for the API, judged on the path as the router decodes it: `/%61pi/...`
+ * reaches the same routes as `/api/...` and must be answered the same way.
+ */
+function isApiPath(url: string): boolean {
+  const rawPath = url.split('?', 1)[0] ?? '';
+  let decoded = rawPath;
+  try {
+    decoded = decodeURIComponent(rawPath);
+  } catch {
+    // A malformed escape never reaches a route (frameworkErrors answers it).
+  }
+  const lowered = decoded.toLowerCase();
+  return lowered === '/api' || lowered.startsWith('/api/');
+}
 
 function errorReply(code: AppError['code'], message: string, fields?: Record<string, string>) {
   return { error: fields ? { code, message, fields } : { code, message } };
@@ -80,8 +100,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             ],
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: bodyLimitBytes,
+    // A client must send its whole request (headers and body) in time; a slow upload that never
+    // finishes would otherwise hold its connection for ever. Answered 408 by Node.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(config.requestTimeoutMs, 10_000),
+      // Node checks the timeouts above on this beat (30 s by default, far beyond a short limit).
+      connectionsCheckingInterval: Math.min(config.requestTimeoutMs / 2, 2000),
+    },
     // Fastify closes idle keep-alive sockets on close() and waits for requests in flight.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
@@ -95,6 +123,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send(errorReply('validation', 'The address of the request is not valid'));
     },
   });
+  limitConnections(app.server, config);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -105,8 +134,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
   });
 
-  const db = createDb(config.database, (error) =>
-    app.log.error({ err: error }, 'database pool error'),
+  const db = createDb(
+    config.database,
+    // A lost connection is met again by the request that uses it (answered 503): a warning here.
+    (error) => app.log.warn({ err: error }, 'database connection lost'),
+    config.databaseTimeouts,
   );
   app.decorate('db', db);
   app.decorate('config', config);
@@ -133,9 +165,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Set before routing, so every answer has them, errors and 404s too.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(fixedHeaders);
-    if (request.url.startsWith('/api/')) void reply.header('cache-control', 'no-store');
+    if (isApiPath(request.url)) void reply.header('cache-control', 'no-store');
     done();
   });
+  if (config.allowedHosts.length > 0) {
+    const allowed = new Set(config.allowedHosts);
+    // A request for another host name reached us by DNS rebinding or a misrouted proxy: links
+    // and origin checks built from its Host header would be wrong, so it gets nothing.
+    app.addHook('onRequest', async (request) => {
+      if (!allowed.has(request.host.toLowerCase())) {
+        throw new AppError(421, 'forbidden', 'This server does not answer for that host name');
+      }
+    });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof AppError) {
@@ -157,13 +199,44 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Fastify's own client errors (malformed JSON, wrong content type): safe to name.
       return reply.status(status).send(errorReply('validation', error.message));
     }
+    const fault = databaseFault(error);
+    if (fault === 'disk_full') {
+      db.health.diskFull = true;
+      request.log.error({ err: error }, 'request failed: the disk is full');
+      return reply.status(507).send(errorReply('disk_full', "The server's disk is full"));
+    }
+    if (fault === 'unavailable') {
+      request.log.error({ err: error }, 'request failed: the database is unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send(
+          errorReply(
+            'unavailable',
+            'The database cannot be reached right now; please try again in a moment',
+          ),
+        );
+    }
     request.log.error({ err: error }, 'request failed');
     return reply.status(500).send(errorReply('internal', 'Something went wrong on the server'));
+  });
+
+  // A write that succeeds after a disk-full error shows that space is back (SQLite recovers by itself).
+  app.addHook('onResponse', (request, reply, done) => {
+    if (
+      db.health.diskFull &&
+      request.method !== 'GET' &&
+      request.method !== 'HEAD' &&
+      reply.statusCode < 400
+    )
+      db.health.diskFull = false;
+    done();
   });
 
   app.decorateRequest('user', null);
   app.decorateRequest('sessionTokenHash', null);
   app.addHook('onRequest', rejectCrossSite);
+  idempotency(app);
 
   await app.register(
     async (api) => {
@@ -186,6 +259,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       index: 'index.html',
       // The build leaves .br and .gz copies beside each file; browsers get the smallest they accept.
       preCompressed: true,
+      // The build keeps source maps for whoever runs the server, not for every visitor.
+      allowedPath: (pathName: string) => !pathName.toLowerCase().endsWith('.map'),
       setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
         // Vite names built assets by content hash, so they never change under one name.
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
@@ -197,7 +272,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const isApi = request.url === '/api' || request.url.startsWith('/api/');
+    const isApi = isApiPath(request.url);
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!isApi && wantsPage && clientDir && indexHtml && existsSync(indexHtml)) {
       // Every other path is a screen of the single-page app: a deep link works after a reload.

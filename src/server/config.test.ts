@@ -12,6 +12,56 @@ describe('loadConfig', () => {
     expect(config.sessionMaxMs).toBeGreaterThan(config.sessionIdleMs);
   });
 
+  it('reads the PostgreSQL timeouts in seconds, with defaults, and refuses nonsense', () => {
+    expect(loadConfig({}).databaseTimeouts).toEqual({
+      connectMs: 5000,
+      statementMs: 15_000,
+      idleInTransactionMs: 15_000,
+    });
+    expect(
+      loadConfig({
+        DATABASE_CONNECT_TIMEOUT_SECONDS: '2.5',
+        DATABASE_STATEMENT_TIMEOUT_SECONDS: '30',
+        DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: '60',
+      }).databaseTimeouts,
+    ).toEqual({ connectMs: 2500, statementMs: 30_000, idleInTransactionMs: 60_000 });
+    for (const value of ['0', '-1', 'soon', '100000']) {
+      expect(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_SECONDS: value })).toThrow(
+        `DATABASE_STATEMENT_TIMEOUT_SECONDS="${value}": must be a number of seconds`,
+      );
+    }
+  });
+
+  it('reads the request timeout and the connection limits, and refuses nonsense', () => {
+    const config = loadConfig({});
+    expect(config.requestTimeoutMs).toBe(60_000);
+    expect(config.maxConnections).toBe(1000);
+    expect(config.maxConnectionsPerAddress).toBe(64);
+    expect(config.liveStreamsPerSession).toBe(8);
+    expect(config.liveStreamsPerOwner).toBe(32);
+    expect(() => loadConfig({ LIVE_STREAMS_PER_OWNER: '0' })).toThrow('LIVE_STREAMS_PER_OWNER="0"');
+    expect(loadConfig({ MAX_CONNECTIONS_PER_ADDRESS: '0' }).maxConnectionsPerAddress).toBe(0);
+    expect(() => loadConfig({ MAX_CONNECTIONS: '0' })).toThrow('MAX_CONNECTIONS="0"');
+    expect(() => loadConfig({ REQUEST_TIMEOUT_SECONDS: 'x' })).toThrow(
+      'REQUEST_TIMEOUT_SECONDS="x"',
+    );
+  });
+
+  it('reads TRUST_PROXY as false, a hop count (true is one) or a list of proxy addresses', () => {
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      '::1',
+    ]);
+    for (const value of ['maybe', '10.0.0.300', '10.0.0.0/33', 'proxy.example.com', '1,x']) {
+      expect(() => loadConfig({ TRUST_PROXY: value })).toThrow(`TRUST_PROXY="${value}"`);
+    }
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(3000);
   });

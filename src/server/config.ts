@@ -1,15 +1,52 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-
-const booleanText = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no'], { error: 'must be true or false' })
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 const positiveInteger = (what: string) =>
   z.coerce
     .number({ error: `must be ${what}` })
     .int({ error: `must be ${what}` })
     .positive({ error: `must be ${what}` });
+
+const seconds = (min: number, max: number) => {
+  const message = `must be a number of seconds from ${min} to ${max}`;
+  return z.coerce
+    .number({ error: message })
+    .min(min, { error: message })
+    .max(max, { error: message });
+};
+
+const trustProxyMessage =
+  'must be false, true (one proxy), a number of proxies, or a comma-separated list of proxy addresses (IP or CIDR)';
+
+/** One proxy address or range, as `BlockList` takes it; null when it is neither. */
+export function proxyEntry(text: string): { address: string; prefix: number | null } | null {
+  const [address = '', prefix, ...rest] = text.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return null;
+  if (prefix === undefined) return { address, prefix: null };
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : -1;
+  return bits >= 0 && bits <= (family === 4 ? 32 : 128) ? { address, prefix: bits } : null;
+}
+
+/**
+ * TRUST_PROXY: which X-Forwarded-* hops to believe. `true` means one proxy (the usual reverse
+ * proxy on the same machine or network), never "every hop": a client can write any address into
+ * X-Forwarded-For, and only the hops our own proxies appended are true.
+ */
+const trustProxyText = z
+  .string()
+  .trim()
+  .transform((text, context): false | number | string[] => {
+    const lowered = text.toLowerCase();
+    if (['false', 'no', '0'].includes(lowered)) return false;
+    if (['true', 'yes'].includes(lowered)) return 1;
+    if (/^\d{1,2}$/.test(text)) return Number(text);
+    const entries = text.split(',').map((entry) => entry.trim());
+    if (entries.every((entry) => proxyEntry(entry) !== null)) return entries;
+    context.addIssue({ code: 'custom', message: trustProxyMessage });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce
@@ -25,30 +62,80 @@ const envSchema = z.object({
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
     .default('info'),
-  TRUST_PROXY: booleanText.default(false),
+  TRUST_PROXY: trustProxyText.default(false),
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),
-  LIVE_HEARTBEAT_SECONDS: z.coerce
-    .number({ error: 'must be a number of seconds from 1 to 300' })
-    .min(1, { error: 'must be a number of seconds from 1 to 300' })
-    .max(300, { error: 'must be a number of seconds from 1 to 300' })
-    .default(15),
+  LIVE_HEARTBEAT_SECONDS: seconds(1, 300).default(15),
+  LIVE_STREAMS_PER_SESSION: positiveInteger('a whole number above 0').default(8),
+  LIVE_STREAMS_PER_OWNER: positiveInteger('a whole number above 0').default(32),
+  REQUEST_TIMEOUT_SECONDS: seconds(1, 3600).default(60),
+  MAX_CONNECTIONS: positiveInteger('a whole number above 0').default(1000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce
+    .number({ error: 'must be a whole number, 0 for no limit' })
+    .int({ error: 'must be a whole number, 0 for no limit' })
+    .min(0, { error: 'must be a whole number, 0 for no limit' })
+    .default(64),
+  ALLOWED_HOSTS: z
+    .string()
+    .trim()
+    .transform((text) =>
+      text
+        .split(',')
+        .map((host) => host.trim().toLowerCase())
+        .filter((host) => host.length > 0),
+    )
+    .refine((hosts) => hosts.every((host) => /^[a-z0-9.[\]:-]+$/.test(host)), {
+      error: 'must be a comma-separated list of host names (with :port where it is not 80 or 443)',
+    })
+    .default([]),
+  SIGN_UPS_PER_ADDRESS_PER_HOUR: z.coerce
+    .number({ error: 'must be a whole number, 0 for no limit' })
+    .int({ error: 'must be a whole number, 0 for no limit' })
+    .min(0, { error: 'must be a whole number, 0 for no limit' })
+    .default(10),
+  DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(0.1, 300).default(5),
+  DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
+  DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
 });
 
 export type DatabaseConfig =
   { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; connectionString: string };
+
+/** PostgreSQL only: how long to wait before a request is answered 503 instead of hanging. */
+export interface DatabaseTimeouts {
+  connectMs: number;
+  statementMs: number;
+  idleInTransactionMs: number;
+}
 
 export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  /** Behind a TLS-terminating proxy: honour X-Forwarded-* and mark cookies Secure. */
-  trustProxy: boolean;
+  /**
+   * Behind a TLS-terminating proxy: how many proxies, or which addresses, to believe in
+   * X-Forwarded-*; anything but false also marks cookies Secure over HTTPS and sends HSTS.
+   */
+  trustProxy: false | number | string[];
   sessionIdleMs: number;
   sessionMaxMs: number;
   /** How often a live stream sends a keep-alive and rechecks its session. */
   liveHeartbeatMs: number;
+  /** Live streams one session (a browser: one per tab) and one owner (all devices) may hold open. */
+  liveStreamsPerSession: number;
+  liveStreamsPerOwner: number;
+  databaseTimeouts: DatabaseTimeouts;
+  /** A request (headers and body) not received in full within this time is answered 408. */
+  requestTimeoutMs: number;
+  /** Open connections at once, in all. */
+  maxConnections: number;
+  /** Open connections at once from one address; 0 for no limit. */
+  maxConnectionsPerAddress: number;
+  /** The Host headers this server answers (name, with :port where it is not the default); empty: any. */
+  allowedHosts: string[];
+  /** Sign-ups one address may attempt per hour; 0 for no limit. */
+  signUpsPerAddressPerHour: number;
 }
 
 export class ConfigError extends Error {
@@ -101,5 +188,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     sessionIdleMs: values.SESSION_IDLE_MINUTES * 60_000,
     sessionMaxMs: values.SESSION_MAX_HOURS * 3_600_000,
     liveHeartbeatMs: Math.round(values.LIVE_HEARTBEAT_SECONDS * 1000),
+    liveStreamsPerSession: values.LIVE_STREAMS_PER_SESSION,
+    liveStreamsPerOwner: values.LIVE_STREAMS_PER_OWNER,
+    requestTimeoutMs: Math.round(values.REQUEST_TIMEOUT_SECONDS * 1000),
+    maxConnections: values.MAX_CONNECTIONS,
+    maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
+    signUpsPerAddressPerHour: values.SIGN_UPS_PER_ADDRESS_PER_HOUR,
+    allowedHosts: values.ALLOWED_HOSTS,
+    databaseTimeouts: {
+      connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
+      statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),
+      idleInTransactionMs: Math.round(values.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS * 1000),
+    },
   };
 }

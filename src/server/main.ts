@@ -34,6 +34,16 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }
 }
+// The last resort: an error nothing else handled is a bug. Log it where the logs go, with its
+// stack, and exit non-zero so the supervisor starts a clean process; carrying on in an unknown
+// state could lose or corrupt data. Known faults (a lost database connection) are handled
+// where they happen and never reach here.
+function crash(kind: string, error: unknown): never {
+  app.log.fatal({ err: error }, `${kind}: exiting`);
+  process.exit(1);
+}
+process.on('uncaughtException', (error) => crash('uncaught exception', error));
+process.on('unhandledRejection', (reason) => crash('unhandled promise rejection', reason));
 process.once('SIGTERM', (signal) => void shutDown(signal));
 process.once('SIGINT', (signal) => void shutDown(signal));
 

@@ -22,7 +22,8 @@ function helmetOptions(config: Config) {
     },
     referrerPolicy: { policy: 'same-origin' as const },
     // HSTS only means something over HTTPS, which is the proxy's business (TRUST_PROXY).
-    strictTransportSecurity: config.trustProxy ? { maxAge: 15_552_000 } : (false as const),
+    strictTransportSecurity:
+      config.trustProxy !== false ? { maxAge: 15_552_000 } : (false as const),
   };
 }
 

@@ -446,7 +446,7 @@ async function refreshTarget(): Promise<void> {
 beforeAll(async () => {
   // Behind a "proxy", so each request can come from its own address and the login throttle,
   // which is tested elsewhere, does not slow the fuzzing down.
-  testApp = await buildTestApp({ config: { trustProxy: true } });
+  testApp = await buildTestApp({ config: { trustProxy: 1 } });
   owner = await joinAs(testApp.app);
   await refreshTarget();
   address = await testApp.app.listen({ port: 0, host: '127.0.0.1' });

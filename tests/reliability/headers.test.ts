@@ -147,7 +147,7 @@ beforeAll(async () => {
   await writeFile(path.join(clientDir, 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(path.join(clientDir, 'assets', 'main-abc123.js'), 'export {}');
   plain = await buildTestApp({ clientDir });
-  proxied = await buildTestApp({ clientDir, config: { trustProxy: true } });
+  proxied = await buildTestApp({ clientDir, config: { trustProxy: 1 } });
   ({ cookie } = await joinAs(plain.app));
 });
 

@@ -33,26 +33,45 @@ export function onUnauthenticated(listener: () => void): () => void {
   return () => unauthenticatedListeners.delete(listener);
 }
 
+/** 128 random bits; crypto.randomUUID() would be shorter but exists only on HTTPS and localhost. */
+function newIdempotencyKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
+    byte.toString(16).padStart(2, '0'),
+  ).join('');
+}
+
+/** A POST whose answer was lost is sent again this many times, with the same Idempotency-Key. */
+const postRetries = 2;
+const retryDelayMs = 500;
+
 export async function apiRequest<T>(
   method: Method,
   path: string,
   options: { body?: unknown; schema: Parser<T>; signal?: AbortSignal | undefined },
 ): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers:
-        options.body === undefined
-          ? { accept: 'application/json' }
-          : { 'content-type': 'application/json', accept: 'application/json' },
-      body: options.body === undefined ? null : JSON.stringify(options.body),
-      signal: options.signal ?? null,
-    });
-  } catch (error) {
-    if (error instanceof DOMException && error.name === 'AbortError') throw error;
-    throw new ApiError(0, 'network', 'The server could not be reached');
+  // The server keeps the first answer to each key, so a POST sent again after its answer was lost
+  // (a dropped connection, a flaky phone network) is answered, not done twice.
+  const idempotencyKey = method === 'POST' ? newIdempotencyKey() : null;
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (options.body !== undefined) headers['content-type'] = 'application/json';
+  if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
+  let response: Response | null = null;
+  for (let attempt = 0; response === null; attempt += 1) {
+    try {
+      response = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers,
+        body: options.body === undefined ? null : JSON.stringify(options.body),
+        signal: options.signal ?? null,
+      });
+    } catch (error) {
+      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      if (!idempotencyKey || attempt >= postRetries) {
+        throw new ApiError(0, 'network', 'The server could not be reached');
+      }
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs * (attempt + 1)));
+    }
   }
   const text = await response.text();
   let data: unknown = undefined;

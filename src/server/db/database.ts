@@ -1,13 +1,18 @@
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import type { DatabaseConfig } from '../config.ts';
+import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
+import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import { openSqlite } from './sqlite.ts';
 
-export type Database = AccountTables & ClientTables & EventTables & SettingsTables;
+export type Database = AccountTables &
+  ClientTables &
+  EventTables &
+  IdempotencyTables &
+  SettingsTables;
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -15,6 +20,8 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   config: DatabaseConfig;
+  /** Set when a write met a full disk, cleared by the next write that succeeds; read by /api/health. */
+  health: { diskFull: boolean };
 }
 
 const int8Oid = 20;
@@ -36,22 +43,47 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
+export const defaultTimeouts: DatabaseTimeouts = {
+  connectMs: 5000,
+  statementMs: 15_000,
+  idleInTransactionMs: 15_000,
+};
+
+/** pg waits this much longer than the server's statement_timeout, so a live server answers first. */
+const readTimeoutGraceMs = 1000;
+
 export function createDb(
   config: DatabaseConfig,
   onPoolError: (error: Error) => void = () => {},
+  timeouts: DatabaseTimeouts = defaultTimeouts,
 ): Db {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({
       connectionString: config.connectionString,
       types: pgTypes,
       max: 10,
+      connectionTimeoutMillis: timeouts.connectMs,
+      // The server ends a slow statement and a transaction left idle (its locks with it) ...
+      statement_timeout: timeouts.statementMs,
+      idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+      // ... and pg gives up on a server that does not answer at all (stopped, or cut off).
+      query_timeout: timeouts.statementMs + readTimeoutGraceMs,
+      keepAlive: true,
     });
     // An idle client that loses its connection emits 'error'; unheard, it would crash the process.
     pool.on('error', onPoolError);
+    pool.on('connect', (client) => {
+      // So does a client that is checked out but between queries (inside a transaction, say):
+      // the pool listens only to idle ones. pg marks such a client unusable and the pool drops
+      // it when it is released.
+      client.on('error', onPoolError);
+      discardOnReadTimeout(client);
+    });
     return {
       kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
       config,
+      health: { diskFull: false },
     };
   }
   const sqlite = openSqlite(config.file);
@@ -59,5 +91,24 @@ export function createDb(
     kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
     dialect: 'sqlite',
     config,
+    health: { diskFull: false },
+  };
+}
+
+/**
+ * After a read timeout the connection is still waiting for its answer, and pg would queue every
+ * later query behind it. Cutting it makes pg mark the client unusable, so the pool replaces it.
+ */
+function discardOnReadTimeout(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    if (result instanceof Promise) {
+      result.catch((error: unknown) => {
+        if (error instanceof Error && error.message === 'Query read timeout')
+          client.connection.stream.destroy();
+      });
+    }
+    return result;
   };
 }

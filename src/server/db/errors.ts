@@ -12,3 +12,63 @@ export function isUniqueViolation(error: unknown, constraintHint?: string): bool
     (typeof message === 'string' && message.includes('UNIQUE constraint failed'));
   return unique && (constraintHint === undefined || text.includes(constraintHint));
 }
+
+/** What a database failure means for the request that met it, when it is not a bug of ours. */
+export type DatabaseFault = 'unavailable' | 'disk_full';
+
+// PostgreSQL error classes and codes that say the server, not the query, is the problem:
+// connection exceptions (08), operator intervention (57P01-57P03: terminated, crashed,
+// starting up), too many connections, and our own timeouts (statement, idle in transaction).
+const pgUnavailableCodes = new Set(['57P01', '57P02', '57P03', '57P04', '53300', '57014', '25P03']);
+const socketCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+// pg reports a lost or timed-out connection by message only.
+const pgConnectionMessages = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Query read timeout',
+  'is not queryable',
+];
+const sqliteBusy = 5;
+const sqliteFull = 13;
+
+/** Classifies a database error: the database cannot be reached, or its disk is full; null otherwise. */
+export function databaseFault(error: unknown, depth = 0): DatabaseFault | null {
+  if (typeof error !== 'object' || error === null || depth > 4) return null;
+  const { code, errcode, message, cause, errors } = error as {
+    code?: unknown;
+    errcode?: unknown;
+    message?: unknown;
+    cause?: unknown;
+    errors?: unknown;
+  };
+  if (code === 'ERR_SQLITE_ERROR') {
+    // node:sqlite gives the primary result code in the low byte of errcode.
+    const primary = typeof errcode === 'number' ? errcode & 0xff : null;
+    if (primary === sqliteFull) return 'disk_full';
+    if (primary === sqliteBusy) return 'unavailable';
+    return null;
+  }
+  if (typeof code === 'string') {
+    if (code === '53100') return 'disk_full'; // PostgreSQL disk_full
+    if (code.startsWith('08') || pgUnavailableCodes.has(code) || socketCodes.has(code))
+      return 'unavailable';
+  }
+  if (typeof message === 'string' && pgConnectionMessages.some((text) => message.includes(text)))
+    return 'unavailable';
+  if (Array.isArray(errors)) {
+    for (const inner of errors as unknown[]) {
+      const fault = databaseFault(inner, depth + 1);
+      if (fault) return fault;
+    }
+  }
+  return cause === undefined ? null : databaseFault(cause, depth + 1);
+}

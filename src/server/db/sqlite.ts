@@ -55,9 +55,22 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
       statements.clear();
       raw.close();
     },
-    prepare: (sql: string) => statements.get(sql),
+    prepare: (sql: string) =>
+      sql === 'rollback' && !raw.isTransaction ? noTransactionToRollBack : statements.get(sql),
   };
 }
+
+/**
+ * SQLite rolls a transaction back by itself on some errors (a full disk, out of memory). Kysely
+ * then sends its own ROLLBACK, which would fail with "cannot rollback - no transaction is active"
+ * and replace the error that matters: with nothing left to roll back, there is nothing to run.
+ */
+const noTransactionToRollBack: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
 
 /** How many distinct statements stay compiled; the app's queries are far fewer. */
 const cachedStatements = 500;

@@ -5,10 +5,22 @@ import { emailField } from './auth.ts';
 export const nameMinLength = 2;
 export const phoneMinLength = 10;
 
-/** Control characters (NUL above all, which PostgreSQL cannot store) have no place in a name. */
+/**
+ * Control characters (NUL above all, which PostgreSQL cannot store) have no place in a name, nor
+ * do the bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069), which
+ * can make a name display as something else ("Trojan Source"). Plain direction marks stay.
+ */
 export const noControlCharacters = z.refine<string>(
   (text) =>
-    ![...text].some((character) => character.charCodeAt(0) < 0x20 || character === '\u007f'),
+    ![...text].some((character) => {
+      const code = character.charCodeAt(0);
+      return (
+        code < 0x20 ||
+        code === 0x7f ||
+        (code >= 0x202a && code <= 0x202e) ||
+        (code >= 0x2066 && code <= 0x2069)
+      );
+    }),
   'must not contain control characters',
 );
 

@@ -12,6 +12,8 @@ export const errorCodes = [
   'registration_closed',
   'forbidden',
   'payload_too_large',
+  'unavailable',
+  'disk_full',
   'internal',
 ] as const;
 

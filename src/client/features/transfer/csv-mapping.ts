@@ -68,3 +68,21 @@ export function toImportRow(
   };
   return { row, balanceError };
 }
+
+/** What the CSV reader reports about a line it could not read cleanly. */
+export interface CsvProblem {
+  type: string;
+  code: string;
+  row?: number | undefined;
+}
+
+/**
+ * A quote that is never closed swallows every line after it into one cell, so the rows that
+ * follow vanish without a word. Such a file is refused, naming the line where the quote opened.
+ */
+export function quoteProblem(problems: readonly CsvProblem[], rowsBefore = 0): string | null {
+  const problem = problems.find((candidate) => candidate.type === 'Quotes');
+  if (!problem) return null;
+  const line = problem.row === undefined ? null : rowsBefore + problem.row + 1;
+  return `The file has a quote that is never closed${line === null ? '' : ` (in line ${line})`}; fix it and choose the file again. Nothing was imported.`;
+}

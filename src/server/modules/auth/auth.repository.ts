@@ -102,6 +102,22 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<vo
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
+/** Sessions past their idle or absolute limit: nobody can use them any more. */
+export async function deleteExpiredSessions(
+  db: Executor,
+  limits: { lastSeenBefore: number; createdBefore: number },
+): Promise<void> {
+  await db
+    .deleteFrom('sessions')
+    .where((eb) =>
+      eb.or([
+        eb('last_seen_at', '<', limits.lastSeenBefore),
+        eb('created_at', '<', limits.createdBefore),
+      ]),
+    )
+    .execute();
+}
+
 export async function findThrottle(db: Executor, keys: string[]) {
   return db.selectFrom('login_throttle').selectAll().where('key', 'in', keys).execute();
 }

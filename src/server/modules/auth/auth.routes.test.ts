@@ -279,17 +279,17 @@ describe('session limits', () => {
 });
 
 describe('abuse', () => {
-  it('slows repeated failures, then answers 429 with Retry-After, even for the right password', async () => {
+  it('slows repeated failures, then answers 429 with Retry-After to that address, even for the right password', async () => {
     const { email } = await joinAs(testApp.app);
     const failures: number[] = [];
-    for (let attempt = 1; attempt <= throttlePolicies.account.blockAfter; attempt++) {
+    for (let attempt = 1; attempt <= throttlePolicies.pair.blockAfter; attempt++) {
       const started = performance.now();
       const response = await post('/api/auth/login', { email, password: `wrong ${attempt}` });
       failures.push(performance.now() - started);
       expect(response.statusCode).toBe(401);
     }
     // From the third failure on, the answer is held back (a lower bound only: never flaky).
-    expect(failures[throttlePolicies.account.slowAfter - 1]).toBeGreaterThanOrEqual(350);
+    expect(failures[throttlePolicies.pair.slowAfter - 1]).toBeGreaterThanOrEqual(350);
     const blocked = await post('/api/auth/login', { email, password: strongPassword });
     expect(blocked.statusCode).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
@@ -311,9 +311,9 @@ describe('abuse', () => {
     );
     const codes = answers.map((answer) => answer.statusCode);
     // Only the first five attempts reach the password check at all.
-    expect(codes.filter((code) => code !== 429)).toHaveLength(throttlePolicies.account.blockAfter);
+    expect(codes.filter((code) => code !== 429)).toHaveLength(throttlePolicies.pair.blockAfter);
     expect(codes.filter((code) => code === 429)).toHaveLength(
-      20 - throttlePolicies.account.blockAfter,
+      20 - throttlePolicies.pair.blockAfter,
     );
   });
 
@@ -357,7 +357,7 @@ describe('abuse', () => {
   });
 
   it('marks the cookie Secure when served over HTTPS behind a trusted proxy', async () => {
-    const proxied = await buildTestApp({ config: { trustProxy: true } });
+    const proxied = await buildTestApp({ config: { trustProxy: 1 } });
     try {
       const response = await proxied.app.inject({
         method: 'POST',

@@ -27,8 +27,9 @@ import {
   needsRehash,
   verifyPassword,
 } from './password.ts';
+import { scheduleHousekeeping } from './housekeeping.ts';
 import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
-import { countLoginAttempt, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
+import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
 const userResponse = z.object({ user: sessionUserSchema });
 
@@ -39,6 +40,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   // Ready before the first login, so the first unknown e-mail takes no longer than the next.
   await hashForUnknownUser();
+  scheduleHousekeeping(app);
 
   app.get(
     '/auth/session',
@@ -54,9 +56,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { body: joinBodySchema, response: { 201: userResponse } } },
     async (request, reply) => {
       const { email, password } = request.body;
-      if (!(await readAllowRegistration(db))) {
-        throw new AppError(403, 'registration_closed', 'Registration is closed');
-      }
+      if (!(await readAllowRegistration(db))) throw registrationClosed();
+      await countSignUp(db, request.ip, app.config.signUpsPerAddressPerHour, Date.now());
       if (await isCommonPassword(password)) {
         throw new AppError(400, 'validation', 'Invalid password', {
           fields: { password: 'is one of the most common passwords; choose another' },
@@ -65,6 +66,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const passwordHash = await hashPassword(password);
       const createAccount = (mayBeAdmin: boolean) =>
         db.transaction().execute(async (trx) => {
+          // Checked again here: the switch may have been turned off while the password hashed.
+          if (!(await readAllowRegistration(trx))) throw registrationClosed();
           if (await findUserByEmail(trx, email)) throw emailTaken();
           const now = Date.now();
           const user = {
@@ -136,6 +139,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(204).send();
   });
 };
+
+function registrationClosed(): AppError {
+  return new AppError(403, 'registration_closed', 'Registration is closed');
+}
 
 function emailTaken(): AppError {
   return new AppError(409, 'email_taken', 'This e-mail is already registered', {

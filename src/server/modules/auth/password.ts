@@ -1,5 +1,7 @@
 import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
+import { AppError } from '../../errors.ts';
 import { passwordMinLength } from '../../../shared/schemas/auth.ts';
 
 const argon2Async = promisify(argon2);
@@ -15,15 +17,47 @@ const saltLength = 16;
 /** The same password typed on two devices may arrive composed or decomposed. */
 const normalize = (password: string) => password.normalize('NFC');
 
+/**
+ * Each hash takes about 50 ms of a core and 19 MiB. Run as many at once as there are cores and
+ * keep a short line behind them; anyone past that is told to come back (503) rather than piling
+ * up memory and making every login wait behind a flood of sign-ups.
+ */
+export const hashingLimits = { running: Math.max(1, availableParallelism()), waiting: 32 };
+let running = 0;
+const waiting: (() => void)[] = [];
+
+async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= hashingLimits.running) {
+    if (waiting.length >= hashingLimits.waiting) {
+      throw new AppError(503, 'unavailable', 'The server is busy; please try again in a moment', {
+        headers: { 'retry-after': '2' },
+      });
+    }
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    running += 1;
+  }
+  try {
+    return await work();
+  } finally {
+    // The slot passes straight to the next in line, so `running` never overshoots.
+    const next = waiting.shift();
+    if (next) next();
+    else running -= 1;
+  }
+}
+
 async function derive(password: string, salt: Buffer, params: Params): Promise<Buffer> {
-  return argon2Async('argon2id', {
-    message: normalize(password),
-    nonce: salt,
-    parallelism: params.parallelism,
-    memory: params.memory,
-    passes: params.passes,
-    tagLength,
-  });
+  return withHashingSlot(() =>
+    argon2Async('argon2id', {
+      message: normalize(password),
+      nonce: salt,
+      parallelism: params.parallelism,
+      memory: params.memory,
+      passes: params.passes,
+      tagLength,
+    }),
+  );
 }
 
 /** A PHC string: the parameters travel with the hash, so they can be raised later. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ChangeEvent } from '../../../shared/schemas/events.ts';
+import { AppError } from '../../errors.ts';
 import { currentUser, readSession, requireUser } from '../auth/session.ts';
 import { countEventsAfter, latestEventId } from './events.queries.ts';
 import type { Subscriber } from './feed.ts';
@@ -24,6 +25,23 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
     const latest = await latestEventId(db, ownerId);
     const behind =
       resumeFrom === null ? 0 : await countEventsAfter(db, ownerId, resumeFrom, maxReplay + 1);
+
+    // Checked right before the stream joins the feed, with no wait in between, so streams
+    // opened at once cannot all slip under the limits.
+    const open = app.feed.openStreams(ownerId, request.sessionTokenHash ?? '');
+    if (
+      open.session >= app.config.liveStreamsPerSession ||
+      open.owner >= app.config.liveStreamsPerOwner
+    ) {
+      throw new AppError(
+        429,
+        'rate_limited',
+        'Too many live updates are open for this account; close some tabs',
+        {
+          headers: { 'retry-after': '30' },
+        },
+      );
+    }
 
     reply.hijack();
     const raw = reply.raw;

@@ -19,6 +19,7 @@ export interface Subscriber {
 const channel = 'balance_events';
 const batchSize = 500;
 const reconnectDelayMs = 1000;
+const fanOutSlice = 64;
 
 /**
  * Tells every open stream of an owner about that owner's new events. The events themselves are
@@ -64,6 +65,15 @@ export class ChangeFeed {
     } catch (error) {
       this.#log.warn({ err: error }, 'could not announce a change to live streams');
     }
+  }
+
+  /** How many streams this owner, and this one session of theirs, have open here. */
+  openStreams(ownerId: string, sessionTokenHash: string): { owner: number; session: number } {
+    const set = this.#subscribers.get(ownerId);
+    let session = 0;
+    for (const subscriber of set ?? [])
+      if (subscriber.sessionTokenHash === sessionTokenHash) session += 1;
+    return { owner: set?.size ?? 0, session };
   }
 
   subscribe(subscriber: Subscriber): void {
@@ -113,13 +123,15 @@ export class ChangeFeed {
       if (subscribers.length === 0) return;
       const from = Math.min(...subscribers.map((subscriber) => subscriber.lastId));
       const events = await readEventsAfter(this.#db, ownerId, from, batchSize);
-      for (const subscriber of subscribers) {
+      for (const [index, subscriber] of subscribers.entries()) {
         for (const event of events) {
           if (event.id > subscriber.lastId) {
             subscriber.send(event);
             subscriber.lastId = event.id;
           }
         }
+        // Let waiting requests run between slices of a large fan-out.
+        if (index % fanOutSlice === fanOutSlice - 1) await new Promise(setImmediate);
       }
       if (events.length < batchSize) return;
     }

@@ -12,6 +12,7 @@ import {
   importFields,
   toImportRow,
   type ImportField,
+  quoteProblem,
 } from '../csv-mapping.ts';
 
 interface ParsedFile {
@@ -71,10 +72,16 @@ export function ImportClients() {
     setError(null);
     setStage({ step: 'reading', progress: 0 });
     const lines: string[][] = [];
+    let problem: string | null = null;
     Papa.parse<string[]>(chosen, {
       skipEmptyLines: 'greedy',
       chunkSize: 256 * 1024,
-      chunk: (results) => {
+      chunk: (results, parser) => {
+        problem = quoteProblem(results.errors, lines.length);
+        if (problem) {
+          parser.abort();
+          return;
+        }
         lines.push(...results.data);
         setStage({
           step: 'reading',
@@ -82,6 +89,11 @@ export function ImportClients() {
         });
       },
       complete: () => {
+        if (problem) {
+          setError(problem);
+          setStage({ step: 'choose' });
+          return;
+        }
         const [header = [], ...rest] = lines;
         if (rest.length === 0) {
           setError('The file has no rows below its header');

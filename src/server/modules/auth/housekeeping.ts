@@ -1,0 +1,40 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { deleteExpiredSessions } from './auth.repository.ts';
+import { deleteExpiredThrottles } from './throttle.ts';
+
+const sweepIntervalMs = 10 * 60_000;
+
+/** Deletes sessions past their limits and login counts past their window. */
+export async function deleteExpired(
+  db: Kysely<Database>,
+  config: Pick<Config, 'sessionIdleMs' | 'sessionMaxMs'>,
+  now: number,
+): Promise<void> {
+  await deleteExpiredSessions(db, {
+    lastSeenBefore: now - config.sessionIdleMs,
+    createdBefore: now - config.sessionMaxMs,
+  });
+  await deleteExpiredThrottles(db, now);
+}
+
+/**
+ * Expired rows are refused when read, but left alone they pile up for ever (every failed login
+ * of every address adds one). Every instance sweeps; deleting twice does no harm.
+ */
+export function scheduleHousekeeping(app: FastifyInstance): void {
+  const sweep = () =>
+    deleteExpired(app.db.kysely, app.config, Date.now()).catch((error: unknown) =>
+      app.log.warn({ err: error }, 'could not delete expired sessions and login counts'),
+    );
+  const timer = setInterval(() => void sweep(), sweepIntervalMs);
+  timer.unref();
+  app.addHook('onReady', async () => {
+    await sweep();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+  });
+}

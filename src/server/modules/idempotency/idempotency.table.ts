@@ -1,0 +1,15 @@
+export interface IdempotencyKeysTable {
+  user_id: string;
+  /** What the client sent in Idempotency-Key: unique per user, not across users. */
+  key: string;
+  /** SHA-256 of the method, path and body: the same key with another request is refused. */
+  request_hash: string;
+  status: number | null;
+  content_type: string | null;
+  body: string | null;
+  created_at: number;
+}
+
+export interface IdempotencyTables {
+  idempotency_keys: IdempotencyKeysTable;
+}

@@ -1,0 +1,119 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.ts';
+import {
+  claimKey,
+  deleteOldKeys,
+  findKey,
+  releaseKey,
+  storeAnswer,
+} from './idempotency.repository.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set when this request is the first with its Idempotency-Key: its answer is kept. */
+    idempotencyKey: { userId: string; key: string } | null;
+  }
+}
+
+/** Answers are kept this long: far longer than any retry of a lost answer takes. */
+const keepMs = 24 * 3_600_000;
+/** A claim still unanswered after this long belongs to a process that ended: a retry may take it. */
+const staleMs = 60_000;
+const sweepIntervalMs = 10 * 60_000;
+const keyPattern = /^[\w-]{8,128}$/;
+/** Answers not worth replaying: a retry should be judged afresh. */
+const notKept = new Set([408, 429]);
+
+function requestHash(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+    .digest('hex');
+}
+
+/**
+ * Idempotency-Key for every POST of a signed-in user, whatever the route: the first request with a
+ * key runs and its answer (success or refusal) is kept; a retry with the same key and the same
+ * request gets that answer again without running; the same key with another request is refused.
+ * Routes need not know: it sits around them as hooks, after the session check has named the user.
+ */
+export function idempotency(app: FastifyInstance): void {
+  const { kysely: db } = app.db;
+  app.decorateRequest('idempotencyKey', null);
+
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST') return;
+    const header = request.headers['idempotency-key'];
+    if (header === undefined || !request.user) return;
+    if (typeof header !== 'string' || !keyPattern.test(header)) {
+      throw new AppError(
+        400,
+        'validation',
+        'Idempotency-Key must be 8 to 128 letters, digits, - or _',
+      );
+    }
+    const userId = request.user.id;
+    const hash = requestHash(request);
+    const now = Date.now();
+    if (await claimKey(db, { userId, key: header, requestHash: hash, now })) {
+      request.idempotencyKey = { userId, key: header };
+      return;
+    }
+    const kept = await findKey(db, userId, header);
+    if (kept && kept.request_hash !== hash) {
+      throw new AppError(
+        422,
+        'conflict',
+        'This Idempotency-Key was already used for another request',
+      );
+    }
+    if (kept && kept.status !== null && kept.body !== null) {
+      if (kept.content_type) void reply.header('content-type', kept.content_type);
+      return reply.header('idempotent-replayed', 'true').status(kept.status).send(kept.body);
+    }
+    if (kept && kept.created_at < now - staleMs) {
+      await releaseKey(db, userId, header);
+      if (await claimKey(db, { userId, key: header, requestHash: hash, now })) {
+        request.idempotencyKey = { userId, key: header };
+        return;
+      }
+    }
+    throw new AppError(
+      409,
+      'conflict',
+      'The same request is still being answered; try again shortly',
+      {
+        headers: { 'retry-after': '1' },
+      },
+    );
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claim = request.idempotencyKey;
+    if (!claim) return payload;
+    request.idempotencyKey = null;
+    const status = reply.statusCode;
+    if (status >= 500 || notKept.has(status) || typeof payload !== 'string') {
+      // Nothing was done, or we cannot tell: the key is free for a retry to run.
+      await releaseKey(db, claim.userId, claim.key);
+      return payload;
+    }
+    const contentType = reply.getHeader('content-type');
+    await storeAnswer(db, claim.userId, claim.key, {
+      status,
+      contentType: typeof contentType === 'string' ? contentType : null,
+      body: payload,
+    });
+    return payload;
+  });
+
+  const sweep = () => {
+    const now = Date.now();
+    return deleteOldKeys(db, { before: now - keepMs, staleBefore: now - staleMs }).catch(
+      (error: unknown) => app.log.warn({ err: error }, 'could not delete old idempotency keys'),
+    );
+  };
+  const timer = setInterval(() => void sweep(), sweepIntervalMs);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+}

@@ -1,0 +1,82 @@
+import http from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../app.ts';
+import { joinAs, strongPassword } from '../auth.ts';
+import { openStream, type TestStream } from '../sse.ts';
+import { sessionCookieName } from '../../src/server/modules/auth/session.ts';
+
+async function listen(testApp: TestApp): Promise<string> {
+  await testApp.app.listen({ port: 0, host: '127.0.0.1' });
+  const address = testApp.app.server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('not listening');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+describe('live streams of one owner', () => {
+  let testApp: TestApp | null = null;
+  const streams: TestStream[] = [];
+  afterEach(async () => {
+    for (const stream of streams.splice(0)) stream.close();
+    await testApp?.close();
+    testApp = null;
+  });
+
+  it('are capped per session and per owner, and a closed one frees its place', async () => {
+    testApp = await buildTestApp({ config: { liveStreamsPerSession: 2, liveStreamsPerOwner: 3 } });
+    const baseUrl = await listen(testApp);
+    const { email, cookie } = await joinAs(testApp.app);
+    const login = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email, password: strongPassword },
+    });
+    const token = login.cookies.find((c) => c.name === sessionCookieName)?.value ?? '';
+    const laptop = cookie;
+    const phone = `${sessionCookieName}=${token}`;
+
+    const open = async (who: string) => {
+      const stream = await openStream(baseUrl, who);
+      streams.push(stream);
+      return stream;
+    };
+    expect((await open(laptop)).status).toBe(200);
+    const second = await open(laptop);
+    expect(second.status).toBe(200);
+    expect((await open(laptop)).status).toBe(429);
+    expect((await open(phone)).status).toBe(200);
+    const overOwner = await open(phone);
+    expect(overOwner.status).toBe(429);
+
+    second.close();
+    // The server learns of the closed stream when its connection closes: try until it has.
+    let again = 429;
+    for (let tries = 0; again === 429 && tries < 100; tries += 1) {
+      const stream = await open(laptop);
+      again = stream.status;
+      if (again === 429) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(again).toBe(200);
+  });
+
+  it('end cleanly when the server shuts down, not with a reset', async () => {
+    testApp = await buildTestApp();
+    const baseUrl = await listen(testApp);
+    const { cookie } = await joinAs(testApp.app);
+    const outcome = new Promise<string>((resolve) => {
+      const request = http.get(`${baseUrl}/api/events`, { headers: { cookie } }, (response) => {
+        response.resume();
+        response.on('end', () => resolve('ended'));
+        response.on('aborted', () => resolve('aborted'));
+        response.on('error', (error) => resolve(`error: ${error.message}`));
+      });
+      request.on('error', (error) => resolve(`error: ${error.message}`));
+    });
+    // Give the stream time to be subscribed: it says so with its first message.
+    const probe = await openStream(baseUrl, cookie);
+    streams.push(probe);
+    await probe.waitFor((message) => message.event === 'ready');
+    await testApp.close();
+    testApp = null;
+    expect(await outcome).toBe('ended');
+  });
+});

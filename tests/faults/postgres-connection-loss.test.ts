@@ -1,0 +1,110 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '../../src/shared/schemas/clients.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../db.ts';
+import { buildClient } from '../factories.ts';
+import { startServerProcess, type ServerProcess } from '../server-process.ts';
+import { openStream } from '../sse.ts';
+import { rounds } from './fault-run.ts';
+import { joinOver, send, type Answer } from './http.ts';
+
+/** Polls until `check` holds; the fault has no event to wait on, only the database's own view. */
+async function until(check: () => Promise<boolean>, what: string, tries = 200): Promise<void> {
+  for (let attempt = 0; attempt < tries; attempt += 1) {
+    if (await check()) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`gave up waiting until ${what}`);
+}
+
+describe.runIf(testDialect === 'postgres')('PostgreSQL connection loss', () => {
+  let database: TestDatabase;
+  let server: ServerProcess;
+  let admin: pg.Client;
+  let databaseName: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    databaseName = new URL(database.url).pathname.slice(1);
+    admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    server = await startServerProcess({ DATABASE_URL: database.url });
+  });
+
+  afterAll(async () => {
+    server.child.kill('SIGTERM');
+    await server.exited;
+    await admin.end();
+    await database.drop();
+  });
+
+  const terminateAll = () =>
+    admin.query(
+      'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+      [databaseName],
+    );
+  const appBackends = async () =>
+    (
+      await admin.query<{ count: string }>(
+        'select count(*) as count from pg_stat_activity where datname = $1',
+        [databaseName],
+      )
+    ).rows[0]?.count ?? '0';
+  const listening = async () =>
+    (
+      await admin.query(
+        "select 1 from pg_stat_activity where datname = $1 and query ilike 'listen %'",
+        [databaseName],
+      )
+    ).rowCount === 1;
+
+  it('answers 503 for the requests it loses, stays up, and serves the next ones', async () => {
+    const cookie = await joinOver(server.url);
+    const answers: Answer[] = [];
+    for (let round = 0; round < rounds(6, 30); round += 1) {
+      const load = Array.from({ length: 12 }, (_, index) =>
+        index % 2 === 0
+          ? send(server.url, 'GET', '/api/clients', cookie)
+          : send(server.url, 'POST', '/api/clients', cookie, buildClient()),
+      );
+      await terminateAll();
+      answers.push(...(await Promise.all(load)));
+      // The pool's connections and the listener were cut: the server must still be there.
+      expect(server.child.exitCode, server.output().slice(-4000)).toBeNull();
+    }
+    const unexpected = answers.filter((answer) => ![200, 201, 503].includes(answer.status));
+    expect(unexpected, server.output().slice(-4000)).toEqual([]);
+    for (const answer of answers.filter(({ status }) => status === 503)) {
+      expect(JSON.parse(answer.body)).toEqual({
+        error: { code: 'unavailable', message: expect.stringMatching(/database/i) as unknown },
+      });
+    }
+
+    // Once the cut connections are gone, the next requests succeed without a restart.
+    await terminateAll();
+    await until(
+      async () => (await appBackends()) === '0' || (await listening()),
+      'the cut connections are gone',
+    );
+    const after = await send(server.url, 'GET', '/api/clients', cookie);
+    expect(after.status, after.body).toBe(200);
+    expect(server.output().slice(-4000)).not.toMatch(/"level":60/);
+  });
+
+  it('reconnects the listener, and a live stream catches up from the log', async () => {
+    const cookie = await joinOver(server.url);
+    const stream = await openStream(server.url, cookie);
+    try {
+      await stream.waitFor((message) => message.event === 'ready');
+      await terminateAll();
+      await until(listening, 'the listener is back');
+      const added = await send(server.url, 'POST', '/api/clients', cookie, buildClient());
+      expect(added.status, added.body).toBe(201);
+      const { id } = JSON.parse(added.body) as Client;
+      await stream.waitFor((message) => message.event === 'change' && message.data.includes(id));
+    } finally {
+      stream.close();
+    }
+    expect(server.child.exitCode).toBeNull();
+  });
+});
