@@ -1,11 +1,11 @@
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
-import { openSqlite } from './sqlite.ts';
+import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 export type Database = AccountTables & ClientTables & EventTables & SettingsTables;
 
@@ -54,9 +54,8 @@ export function createDb(
       config,
     };
   }
-  const sqlite = openSqlite(config.file);
   return {
-    kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    kysely: new Kysely<Database>({ dialect: new SqliteWorkerDialect(config.file) }),
     dialect: 'sqlite',
     config,
   };
