@@ -16,8 +16,14 @@ const settingOutside = (key: string) =>
   outside.prepare('select value from instance_settings where key = ?').get(key) as
     { value: string } | undefined;
 
+/** The table is typed for the one setting the app has; these tests write others beside it. */
+type SettingKey = 'allow_registration';
+
 const insertSetting = (executor: Db['kysely'], key: string) =>
-  executor.insertInto('instance_settings').values({ key, value: key, updated_at: 0 }).execute();
+  executor
+    .insertInto('instance_settings')
+    .values({ key: key as SettingKey, value: key, updated_at: 0 })
+    .execute();
 
 /** Lets every message already posted reach the worker before the test goes on. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
@@ -100,7 +106,7 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
       db.kysely
         .selectFrom('instance_settings')
         .select('value')
-        .where('key', '=', 'pending')
+        .where('key', '=', 'pending' as SettingKey)
         .executeTakeFirst();
     // Not blocked by the open transaction, and blind to it.
     expect(await read()).toBeUndefined();
