@@ -117,21 +117,32 @@ export async function readEventsAfter(
   return rows.map((row) => ({ id: row.id, action: row.action, clientId: row.client_id }));
 }
 
-/** The owner's whole log, oldest first, for their data export. */
-export async function readAllEvents(db: Executor, ownerId: string) {
-  const rows = await db
-    .selectFrom('events')
-    .select(['id', 'client_id', 'action', 'at', 'version', 'before', 'after'])
-    .where('owner_id', '=', ownerId)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    clientId: row.client_id,
-    action: row.action,
-    at: new Date(row.at).toISOString(),
-    version: row.version,
-    before: row.before === null ? null : (JSON.parse(row.before) as unknown),
-    after: row.after === null ? null : (JSON.parse(row.after) as unknown),
-  }));
+/** Events read at a time by readAllEvents: a page's memory, whatever the log's length. */
+const exportBatch = 1000;
+
+/** The owner's whole log, oldest first, for their data export, read a page at a time. */
+export async function* readAllEvents(db: Executor, ownerId: string) {
+  let afterId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('events')
+      .select(['id', 'client_id', 'action', 'at', 'version', 'before', 'after'])
+      .where('owner_id', '=', ownerId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(exportBatch)
+      .execute();
+    yield* rows.map((row) => ({
+      id: row.id,
+      clientId: row.client_id,
+      action: row.action,
+      at: new Date(row.at).toISOString(),
+      version: row.version,
+      before: row.before === null ? null : (JSON.parse(row.before) as unknown),
+      after: row.after === null ? null : (JSON.parse(row.after) as unknown),
+    }));
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < exportBatch) return;
+    afterId = last.id;
+  }
 }

@@ -2,11 +2,12 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { protectCell } from '../../../shared/csv.ts';
 import { toDecimalText } from '../../../shared/money.ts';
-import { clientListQuerySchema, type Client } from '../../../shared/schemas/clients.ts';
+import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { listClientsPage, type ClientFilter } from '../clients/clients.repository.ts';
 import { readAllEvents } from '../events/events.repository.ts';
 import { readPreferences, readRates } from '../settings/settings.repository.ts';
+import { jsonStream, textStream } from './export-stream.ts';
 
 /** The header row of our CSV, which the import recognises again. */
 export const csvColumns = [
@@ -53,19 +54,20 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
         currency,
         owes: owes === 'true',
       };
-      const rows: string[][] = [];
-      for await (const client of allClients(db, filter)) {
-        rows.push([
-          protectCell(client.firstName),
-          protectCell(client.lastName),
-          protectCell(client.email),
-          protectCell(client.phone),
-          toDecimalText(client.balance, client.currency),
-          client.currency,
-        ]);
-      }
       // The byte order mark makes spreadsheet programs read the file as UTF-8.
-      const body = byteOrderMark + stringify(rows, { header: true, columns: [...csvColumns] });
+      const head = byteOrderMark + stringify([], { header: true, columns: [...csvColumns] });
+      const body = textStream(head, allClients(db, filter), (clients) =>
+        stringify(
+          clients.map((client) => [
+            protectCell(client.firstName),
+            protectCell(client.lastName),
+            protectCell(client.email),
+            protectCell(client.phone),
+            toDecimalText(client.balance, client.currency),
+            client.currency,
+          ]),
+        ),
+      );
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="balance-clients-${today()}.csv"`)
@@ -74,25 +76,25 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Everything of the owner's, to keep or to take elsewhere.
+  // Everything of the owner's, to keep or to take elsewhere; clients and history are streamed.
   app.get('/export.json', async (request, reply) => {
     const user = currentUser(request);
-    const clients: Client[] = [];
-    for await (const client of allClients(db, { ownerId: user.id })) clients.push(client);
-    const [events, preferences, rates] = await Promise.all([
-      readAllEvents(db, user.id),
+    const [preferences, rates] = await Promise.all([
       readPreferences(db, user.id),
       readRates(db, user.id),
     ]);
+    const body = jsonStream([
+      ['format', 'balance-export'],
+      ['version', 1],
+      ['exportedAt', new Date().toISOString()],
+      ['account', { email: user.email }],
+      ['settings', { preferences, rates }],
+      ['clients', allClients(db, { ownerId: user.id })],
+      ['history', readAllEvents(db, user.id)],
+    ]);
     return reply
+      .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="balance-export-${today()}.json"`)
-      .send({
-        format: 'balance-export',
-        version: 1,
-        exportedAt: new Date().toISOString(),
-        account: { email: user.email },
-        settings: { preferences, rates },
-        clients,
-        history: events,
-      });
+      .send(body);
   });
 };
