@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   clientInputSchema,
@@ -15,6 +16,9 @@ import {
 } from '../clients/clients.repository.ts';
 import { appendEvents } from '../events/events.repository.ts';
 import { readPreferences } from '../settings/settings.repository.ts';
+
+/** Rows checked between two turns of the event loop, so other requests go on meanwhile. */
+const rowsPerTurn = 500;
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
 const importBodyLimitBytes = 8 * 1024 * 1024;
@@ -39,7 +43,8 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       const seen = new Set<string>();
       const results: ImportRowResult[] = [];
       const accepted: ClientValues[] = [];
-      rows.forEach((raw, row) => {
+      for (const [row, raw] of rows.entries()) {
+        if (row > 0 && row % rowsPerTurn === 0) await nextTurn();
         // The same schema as the Add Client form and route: one rule set everywhere.
         const parsed = clientInputSchema.safeParse(raw);
         if (!parsed.success) {
@@ -47,14 +52,14 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
           for (const issue of parsed.error.issues)
             errors[String(issue.path[0] ?? 'row')] ??= issue.message;
           results.push({ row, status: 'invalid', errors });
-          return;
+          continue;
         }
         const key = parsed.data.email.toLowerCase();
         const duplicateOf = existing.has(key) ? 'existing' : seen.has(key) ? 'file' : undefined;
         seen.add(key);
         if (duplicateOf) {
           results.push({ row, status: 'duplicate', duplicateOf });
-          if (skipDuplicates) return;
+          if (skipDuplicates) continue;
         } else {
           results.push({ row, status: 'ok' });
         }
@@ -62,7 +67,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
           ...parsed.data,
           balance: disableBalanceOnAdd ? 0 : (parsed.data.balance ?? 0),
         });
-      });
+      }
       if (!dryRun && accepted.length > 0) {
         const now = Date.now();
         const clients = accepted.map((client) => ({ ...client, id: newId() }));
