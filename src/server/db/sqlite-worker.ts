@@ -129,15 +129,26 @@ class Writer {
     }
   }
 
-  #commit(id: number, tx: number): void {
+  /**
+   * Ends `tx`, which must be the active transaction; null (and answered) when it is not. Returns
+   * whether the shared transaction was lost under it, in which case nothing of it remains.
+   */
+  #end(id: number, tx: number): { lost: WorkerError | null } | null {
     if (tx !== this.#active) {
       this.#send({ id, ok: false, error: { message: `transaction ${tx} is not active` } });
-      return;
+      return null;
     }
     this.#active = null;
-    if (this.#doomed) {
-      this.#send({ id, ok: false, error: this.#doomed });
-      this.#doomed = null;
+    const lost = this.#doomed;
+    this.#doomed = null;
+    return { lost };
+  }
+
+  #commit(id: number, tx: number): void {
+    const ended = this.#end(id, tx);
+    if (!ended) return;
+    if (ended.lost) {
+      this.#send({ id, ok: false, error: ended.lost });
       return;
     }
     try {
@@ -151,14 +162,9 @@ class Writer {
   }
 
   #rollback(id: number, tx: number): void {
-    if (tx !== this.#active) {
-      this.#send({ id, ok: false, error: { message: `transaction ${tx} is not active` } });
-      return;
-    }
-    this.#active = null;
-    if (this.#doomed) {
-      // Nothing of it is left to undo: the shared transaction is gone already.
-      this.#doomed = null;
+    const ended = this.#end(id, tx);
+    if (!ended) return;
+    if (ended.lost) {
       this.#send({ id, ok: true });
       return;
     }
