@@ -1,12 +1,14 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
-import { createDb, type Db } from './database.ts';
+import { Kysely } from 'kysely';
+import type { Database } from './database.ts';
 import { migrateToLatest } from './migrate.ts';
 import { openSqlite } from './sqlite.ts';
+import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 let database: TestDatabase;
-let db: Db;
+let db: Kysely<Database>;
 /** A connection of its own, outside the app: it sees only what is committed to the file. */
 let outside: DatabaseSync;
 
@@ -19,7 +21,7 @@ const settingOutside = (key: string) =>
 /** The table is typed for the one setting the app has; these tests write others beside it. */
 type SettingKey = 'allow_registration';
 
-const insertSetting = (executor: Db['kysely'], key: string) =>
+const insertSetting = (executor: Kysely<Database>, key: string) =>
   executor
     .insertInto('instance_settings')
     .values({ key: key as SettingKey, value: key, updated_at: 0 })
@@ -41,22 +43,26 @@ function watch<T>(promise: Promise<T>) {
 describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
   beforeEach(async () => {
     database = await createTestDatabase('sqlite');
-    db = createDb(database.config);
-    await migrateToLatest(db.kysely);
+    // As the app opens it, but a group may stay open for a minute: the test steps through one
+    // at its own pace, however slow the machine.
+    db = new Kysely<Database>({
+      dialect: new SqliteWorkerDialect(file(), { units: 64, ms: 60_000 }),
+    });
+    await migrateToLatest(db);
     outside = new DatabaseSync(file(), { readOnly: true });
   });
 
   afterEach(async () => {
     outside.close();
-    await db.kysely.destroy();
+    await db.destroy();
     await database.drop();
   });
 
   it('answers a commit only once the group it joined is committed to the file', async () => {
-    const first = await db.kysely.startTransaction().execute();
+    const first = await db.startTransaction().execute();
     await insertSetting(first, 'first');
     // The second transaction asks to begin while the first holds the writer: it waits its turn.
-    const second = watch(db.kysely.startTransaction().execute());
+    const second = watch(db.startTransaction().execute());
     await settle();
     expect(second.settled).toBe(false);
 
@@ -75,9 +81,9 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
   });
 
   it('rolls back one transaction of a group and commits the others', async () => {
-    const first = await db.kysely.startTransaction().execute();
+    const first = await db.startTransaction().execute();
     await insertSetting(first, 'kept');
-    const second = db.kysely
+    const second = db
       .transaction()
       .execute(async (trx) => {
         await insertSetting(trx, 'undone');
@@ -88,7 +94,7 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
         () => null,
         (error: unknown) => error,
       );
-    const third = db.kysely.transaction().execute((trx) => insertSetting(trx, 'also kept'));
+    const third = db.transaction().execute((trx) => insertSetting(trx, 'also kept'));
     await settle();
     await first.commit().execute();
     const failure = await second;
@@ -100,10 +106,10 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
   });
 
   it('answers reads outside a transaction from committed data only', async () => {
-    const writing = await db.kysely.startTransaction().execute();
+    const writing = await db.startTransaction().execute();
     await insertSetting(writing, 'pending');
     const read = () =>
-      db.kysely
+      db
         .selectFrom('instance_settings')
         .select('value')
         .where('key', '=', 'pending' as SettingKey)
@@ -115,8 +121,8 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
   });
 
   it('runs a lone write after the transaction holding the writer, and answers it once committed', async () => {
-    const holding = await db.kysely.startTransaction().execute();
-    const lone = watch(insertSetting(db.kysely, 'lone'));
+    const holding = await db.startTransaction().execute();
+    const lone = watch(insertSetting(db, 'lone'));
     await settle();
     expect(lone.settled).toBe(false);
     await holding.rollback().execute();

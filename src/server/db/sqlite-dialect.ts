@@ -13,6 +13,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import type {
+  GroupLimits,
   QueryOutcome,
   WorkerOptions,
   WorkerReply,
@@ -26,6 +27,9 @@ import type {
  * (docs/decisions/007-sqlite-in-worker-threads.md).
  */
 const readerCount = 2;
+
+/** A group commits at 64 transactions, or 10 ms after it began, whichever comes first. */
+const defaultGroupLimits: GroupLimits = { units: 64, ms: 10 };
 
 // The tests and `npm run dev` run the .ts files; the bundle has the worker beside main.js.
 const workerFile = new URL(
@@ -53,8 +57,8 @@ class WorkerLink {
   #nextId = 1;
   #stopped: Error | null = null;
 
-  constructor(role: WorkerRole, file: string) {
-    const options: WorkerOptions = { role, file };
+  constructor(role: WorkerRole, file: string, group: GroupLimits) {
+    const options: WorkerOptions = { role, file, group };
     this.#worker = new Worker(workerFile, { workerData: options });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.once('message', () => resolve());
@@ -151,11 +155,13 @@ const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 class SqliteWorkerDriver implements Driver {
   readonly #file: string;
+  readonly #group: GroupLimits;
   #writer: WorkerLink | null = null;
   #readers: WorkerLink[] = [];
 
-  constructor(file: string) {
+  constructor(file: string, group: GroupLimits) {
     this.#file = file;
+    this.#group = group;
   }
 
   get writer(): WorkerLink {
@@ -172,10 +178,13 @@ class SqliteWorkerDriver implements Driver {
 
   async init(): Promise<void> {
     // The writer first: it creates the file and switches it to WAL before a reader opens it.
-    this.#writer = new WorkerLink('writer', this.#file);
+    this.#writer = new WorkerLink('writer', this.#file, this.#group);
     await this.#writer.ready;
     if (this.#file === ':memory:') return;
-    this.#readers = Array.from({ length: readerCount }, () => new WorkerLink('reader', this.#file));
+    this.#readers = Array.from(
+      { length: readerCount },
+      () => new WorkerLink('reader', this.#file, this.#group),
+    );
     await Promise.all(this.#readers.map((reader) => reader.ready));
   }
 
@@ -241,13 +250,16 @@ class SqliteWorkerAdapter extends SqliteAdapter {
  */
 export class SqliteWorkerDialect implements Dialect {
   readonly #file: string;
+  readonly #group: GroupLimits;
 
-  constructor(file: string) {
+  /** `group` bounds a group commit; the tests widen it to watch a group form at their pace. */
+  constructor(file: string, group: GroupLimits = defaultGroupLimits) {
     this.#file = file;
+    this.#group = group;
   }
 
   createDriver(): Driver {
-    return new SqliteWorkerDriver(this.#file);
+    return new SqliteWorkerDriver(this.#file, this.#group);
   }
 
   createQueryCompiler() {

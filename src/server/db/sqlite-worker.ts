@@ -7,9 +7,17 @@ import { openSqlite, type SqliteConnection } from './sqlite.ts';
 
 export type WorkerRole = 'writer' | 'reader';
 
+export interface GroupLimits {
+  /** A group commits once it holds this many units of work... */
+  units: number;
+  /** ...or once it is this old, whichever comes first. */
+  ms: number;
+}
+
 export interface WorkerOptions {
   role: WorkerRole;
   file: string;
+  group: GroupLimits;
 }
 
 /** What the request thread asks; `tx` names the transaction a query belongs to. */
@@ -33,10 +41,6 @@ export interface WorkerError {
 
 export type WorkerReply =
   { id: number; ok: true; result?: QueryOutcome } | { id: number; ok: false; error: WorkerError };
-
-/** A group commits once it holds this many units of work, or once it is this old. */
-const maxGroupUnits = 64;
-const maxGroupMs = 10;
 
 function describe(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { message: String(error) };
@@ -69,6 +73,7 @@ type Unit =
 class Writer {
   readonly #db: SqliteConnection;
   readonly #send: (reply: WorkerReply) => void;
+  readonly #limits: GroupLimits;
   readonly #waiting: Unit[] = [];
   /** Answers held back until the shared COMMIT is on disk. */
   #unsynced: WorkerReply[] = [];
@@ -79,9 +84,10 @@ class Writer {
   #doomed: WorkerError | null = null;
   #commitQueued = false;
 
-  constructor(db: SqliteConnection, send: (reply: WorkerReply) => void) {
+  constructor(db: SqliteConnection, send: (reply: WorkerReply) => void, limits: GroupLimits) {
     this.#db = db;
     this.#send = send;
+    this.#limits = limits;
   }
 
   handle(request: WorkerRequest): void {
@@ -209,7 +215,8 @@ class Writer {
   #groupFull(): boolean {
     return (
       this.#groupOpen &&
-      (this.#unsynced.length >= maxGroupUnits || Date.now() - this.#groupStartedAt >= maxGroupMs)
+      (this.#unsynced.length >= this.#limits.units ||
+        Date.now() - this.#groupStartedAt >= this.#limits.ms)
     );
   }
 
@@ -301,7 +308,7 @@ if (parentPort) {
   const db = openSqlite(options.file, { readOnly: options.role === 'reader' });
   let handle = reader(db, send);
   if (options.role === 'writer') {
-    const writer = new Writer(db, send);
+    const writer = new Writer(db, send, options.group);
     handle = (request) => writer.handle(request);
   }
   port.on('message', handle);
