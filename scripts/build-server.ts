@@ -11,7 +11,11 @@ const outDir = path.join(root, 'dist/server');
 
 rmSync(outDir, { recursive: true, force: true });
 await build({
-  input: path.join(root, 'src/server/main.ts'),
+  // The SQLite worker runs in threads of its own, so it is a file of its own beside main.js.
+  input: {
+    main: path.join(root, 'src/server/main.ts'),
+    'sqlite-worker': path.join(root, 'src/server/db/sqlite-worker.ts'),
+  },
   platform: 'node',
   logLevel: 'warn',
   // Bundled files stay readable, so a stack trace in the log points at recognisable code.

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
@@ -6,7 +6,7 @@ import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
 import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
-import { openSqlite } from './sqlite.ts';
+import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 export type Database = AccountTables &
   ClientTables &
@@ -86,9 +86,8 @@ export function createDb(
       health: { diskFull: false },
     };
   }
-  const sqlite = openSqlite(config.file);
   return {
-    kysely: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }),
+    kysely: new Kysely<Database>({ dialect: new SqliteWorkerDialect(config.file) }),
     dialect: 'sqlite',
     config,
     health: { diskFull: false },

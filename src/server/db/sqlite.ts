@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
 
 /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
 const busyTimeoutMs = 5000;
@@ -16,7 +15,7 @@ function bindAll(parameters: ReadonlyArray<unknown>): SQLInputValue[] {
   return parameters.map(toSqliteValue);
 }
 
-class NodeSqliteStatement implements SqliteStatement {
+class NodeSqliteStatement {
   readonly reader: boolean;
   readonly #statement: StatementSync;
 
@@ -33,19 +32,29 @@ class NodeSqliteStatement implements SqliteStatement {
   run(parameters: ReadonlyArray<unknown>) {
     return this.#statement.run(...bindAll(parameters));
   }
-
-  iterate(parameters: ReadonlyArray<unknown>): IterableIterator<unknown> {
-    return this.#statement.iterate(...bindAll(parameters));
-  }
 }
 
-/** Opens an SQLite file through node:sqlite in the shape Kysely's SqliteDialect expects. */
-export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync } {
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const raw = new DatabaseSync(file, { timeout: busyTimeoutMs });
+export interface SqliteConnection {
+  raw: DatabaseSync;
+  close(): void;
+  prepare(sql: string): NodeSqliteStatement;
+  readonly isTransaction: boolean;
+  exec(sql: string): void;
+}
+
+/**
+ * Opens an SQLite file through node:sqlite. The app's connections live in worker threads
+ * (`sqlite-worker.ts`, `sqlite-dialect.ts`); a read-only one serves reads beside the writer.
+ */
+export function openSqlite(file: string, options: { readOnly?: boolean } = {}): SqliteConnection {
+  const readOnly = options.readOnly ?? false;
+  if (file !== ':memory:' && !readOnly) {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  }
+  const raw = new DatabaseSync(file, { timeout: busyTimeoutMs, readOnly });
   // WAL lets readers run beside the writer; FULL syncs the WAL on every commit, so an
   // acknowledged write survives a power cut, not only a crash of the process.
-  raw.exec('PRAGMA journal_mode = WAL');
+  if (!readOnly) raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = FULL');
   raw.exec('PRAGMA foreign_keys = ON');
   const statements = new StatementCache(raw);
@@ -55,22 +64,13 @@ export function openSqlite(file: string): SqliteDatabase & { raw: DatabaseSync }
       statements.clear();
       raw.close();
     },
-    prepare: (sql: string) =>
-      sql === 'rollback' && !raw.isTransaction ? noTransactionToRollBack : statements.get(sql),
+    prepare: (sql: string) => statements.get(sql),
+    get isTransaction() {
+      return raw.isTransaction;
+    },
+    exec: (sql: string) => raw.exec(sql),
   };
 }
-
-/**
- * SQLite rolls a transaction back by itself on some errors (a full disk, out of memory). Kysely
- * then sends its own ROLLBACK, which would fail with "cannot rollback - no transaction is active"
- * and replace the error that matters: with nothing left to roll back, there is nothing to run.
- */
-const noTransactionToRollBack: SqliteStatement = {
-  reader: false,
-  all: () => [],
-  run: () => ({ changes: 0, lastInsertRowid: 0 }),
-  iterate: () => [][Symbol.iterator](),
-};
 
 /** How many distinct statements stay compiled; the app's queries are far fewer. */
 const cachedStatements = 500;
@@ -78,8 +78,8 @@ const cachedStatements = 500;
 /**
  * Compiled statements by SQL text. Kysely asks for a new statement for every query; compiling the
  * same text again each time was about a tenth of a simple request's cost. Reusing one is safe
- * because Kysely's SQLite driver runs one query at a time on its single connection, and
- * node:sqlite resets a statement when all() or run() returns.
+ * because each connection runs one query at a time (in its own worker thread), and node:sqlite
+ * resets a statement when all() or run() returns.
  */
 class StatementCache {
   readonly #database: DatabaseSync;

@@ -170,18 +170,28 @@ export async function countClients(db: Executor, filter: ClientFilter): Promise<
   return Number(row.count);
 }
 
-/** Exact sums per currency of the clients matching the filter, computed by the database and carried as text (they may pass 2^53). */
+/**
+ * Exact sums per currency of the clients matching the filter, carried as text (they may pass
+ * 2^53). SQLite's SUM fails past 2^63 (about 922,000 clients at the largest balance), so each
+ * balance is summed as its high and low 32 bits, two sums that cannot overflow below 2^31 rows,
+ * and the two are joined exactly here.
+ */
 export async function totalsByCurrency(
   db: Executor,
   filter: ClientFilter,
 ): Promise<CurrencyTotal[]> {
   const rows = await filtered(db, filter)
-    .select(['currency', sql<string>`cast(sum(balance) as text)`.as('total')])
+    .select([
+      'currency',
+      sql<string>`cast(sum(balance >> 32) as text)`.as('high'),
+      sql<string>`cast(sum(balance & 4294967295) as text)`.as('low'),
+    ])
     .groupBy('currency')
     .execute();
   return currencies.flatMap((currency) => {
     const row = rows.find((candidate) => candidate.currency === currency);
-    return row ? [{ currency, total: BigInt(row.total).toString() }] : [];
+    if (!row) return [];
+    return [{ currency, total: ((BigInt(row.high) << 32n) + BigInt(row.low)).toString() }];
   });
 }
 

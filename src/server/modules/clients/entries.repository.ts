@@ -166,30 +166,52 @@ export async function listEntries(
   }));
 }
 
-/** Every entry of the owner's, with its client's name and e-mail, client by client in date order. */
-export async function readOwnerEntries(db: Executor, ownerId: string) {
-  return db
-    .selectFrom('entries as e')
-    .innerJoin('clients as c', 'c.id', 'e.client_id')
-    .select([
-      'e.id',
-      'e.client_id as clientId',
-      'c.first_name as firstName',
-      'c.last_name as lastName',
-      'c.email',
-      'e.kind',
-      'e.amount',
-      'e.currency',
-      'e.occurred_on as date',
-      'e.due_on as dueDate',
-      'e.note',
-      'e.void_of as voidOf',
-      'e.created_at as createdAt',
-    ])
-    .where('e.owner_id', '=', ownerId)
-    .orderBy('c.name_key')
-    .orderBy('c.id')
-    .orderBy('e.occurred_on')
-    .orderBy('e.id')
-    .execute();
+/** Entries read at a time by readOwnerEntries: a page's memory, whatever the ledger's size. */
+const exportBatch = 1000;
+
+/**
+ * Every entry of the owner's, with its client's name and e-mail, client by client (in name
+ * order) in date order, read a page at a time along that order.
+ */
+export async function* readOwnerEntries(db: Executor, ownerId: string) {
+  let after: [string, string, string, number] | null = null;
+  for (;;) {
+    let query = db
+      .selectFrom('entries as e')
+      .innerJoin('clients as c', 'c.id', 'e.client_id')
+      .select([
+        'e.id',
+        'e.client_id as clientId',
+        'c.name_key as nameKey',
+        'c.first_name as firstName',
+        'c.last_name as lastName',
+        'c.email',
+        'e.kind',
+        'e.amount',
+        'e.currency',
+        'e.occurred_on as date',
+        'e.due_on as dueDate',
+        'e.note',
+        'e.void_of as voidOf',
+        'e.created_at as createdAt',
+      ])
+      .where('e.owner_id', '=', ownerId);
+    if (after) {
+      const [nameKey, clientId, date, id] = after;
+      query = query.where(
+        sql<boolean>`(c.name_key, e.client_id, e.occurred_on, e.id) > (${nameKey}, ${clientId}, ${date}, ${id})`,
+      );
+    }
+    const rows = await query
+      .orderBy('c.name_key')
+      .orderBy('e.client_id')
+      .orderBy('e.occurred_on')
+      .orderBy('e.id')
+      .limit(exportBatch)
+      .execute();
+    yield* rows;
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < exportBatch) return;
+    after = [last.nameKey, last.clientId, last.date, last.id];
+  }
 }

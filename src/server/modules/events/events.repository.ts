@@ -145,13 +145,24 @@ export async function readClientHistory(
   return rows.map(toHistoryEntry);
 }
 
-/** The owner's whole log, oldest first, for their data export. */
-export async function readAllEvents(db: Executor, ownerId: string) {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .orderBy('id')
-    .execute();
-  return rows.map((row) => ({ ...toHistoryEntry(row), clientId: row.client_id }));
+/** Events read at a time by readAllEvents: a page's memory, whatever the log's length. */
+const exportBatch = 1000;
+
+/** The owner's whole log, oldest first, for their data export, read a page at a time. */
+export async function* readAllEvents(db: Executor, ownerId: string) {
+  let afterId = 0;
+  for (;;) {
+    const rows = await db
+      .selectFrom('events')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('id', '>', afterId)
+      .orderBy('id')
+      .limit(exportBatch)
+      .execute();
+    yield* rows.map((row) => ({ ...toHistoryEntry(row), clientId: row.client_id }));
+    const last = rows[rows.length - 1];
+    if (!last || rows.length < exportBatch) return;
+    afterId = last.id;
+  }
 }

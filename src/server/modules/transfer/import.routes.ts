@@ -1,3 +1,4 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   clientInputSchema,
@@ -10,6 +11,9 @@ import { currentUser, requireUser } from '../auth/session.ts';
 import { importClients } from '../clients/clients.commands.ts';
 import { ownerEmailKeys } from '../clients/clients.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
+
+/** Rows checked between two turns of the event loop, so other requests go on meanwhile. */
+const rowsPerTurn = 500;
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
 const importBodyLimitBytes = 8 * 1024 * 1024;
@@ -34,7 +38,8 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       const seen = new Set<string>();
       const results: ImportRowResult[] = [];
       const accepted: ClientInput[] = [];
-      rows.forEach((raw, row) => {
+      for (const [row, raw] of rows.entries()) {
+        if (row > 0 && row % rowsPerTurn === 0) await nextTurn();
         // The same schema as the Add Client form and route: one rule set everywhere.
         const parsed = clientInputSchema.safeParse(raw);
         if (!parsed.success) {
@@ -42,19 +47,19 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
           for (const issue of parsed.error.issues)
             errors[String(issue.path[0] ?? 'row')] ??= issue.message;
           results.push({ row, status: 'invalid', errors });
-          return;
+          continue;
         }
         const key = parsed.data.email.toLowerCase();
         const duplicateOf = existing.has(key) ? 'existing' : seen.has(key) ? 'file' : undefined;
         seen.add(key);
         if (duplicateOf) {
           results.push({ row, status: 'duplicate', duplicateOf });
-          if (skipDuplicates) return;
+          if (skipDuplicates) continue;
         } else {
           results.push({ row, status: 'ok' });
         }
         accepted.push(parsed.data);
-      });
+      }
       // The preference as the write finds it decides; the preview reports it as read above.
       const balancesZeroed =
         !dryRun && accepted.length > 0

@@ -84,6 +84,63 @@ describe('CSV export', () => {
     expect(data.settings).toMatchObject({ preferences: { disableBalanceOnAdd: false }, rates: [] });
   });
 
+  it('streams every client and every history entry, across many pages, in the same shape', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    // More than two pages of the export's reads (1,000 rows each) and its chunks (500).
+    const count = 2_345;
+    const rows = Array.from({ length: count }, (_, i) =>
+      buildClient({
+        firstName: `Paged${String(i).padStart(5, '0')}`,
+        email: `paged${i}@example.com`,
+      }),
+    );
+    const imported = await inject('POST', '/api/clients/import', cookie, {
+      rows,
+      dryRun: false,
+      skipDuplicates: true,
+    });
+    expect(imported.json<ImportResult>().imported).toBe(count);
+
+    const json = await inject('GET', '/api/export.json', cookie);
+    expect(json.statusCode).toBe(200);
+    expect(json.headers['content-type']).toBe('application/json; charset=utf-8');
+    const data = json.json<{
+      clients: { id: string; firstName: string; balance: number }[];
+      entries: { clientId: string; kind: string; amount: number }[];
+      history: { id: number; action: string }[];
+    }>();
+    expect(Object.keys(data)).toEqual([
+      'format',
+      'version',
+      'exportedAt',
+      'account',
+      'settings',
+      'clients',
+      'entries',
+      'history',
+    ]);
+    // Each balance other than 0 came in as an opening entry: all of them, across pages.
+    const owing = data.clients.filter((client) => client.balance !== 0);
+    expect(owing.length).toBeGreaterThan(1_000);
+    expect(data.entries.map((entry) => [entry.clientId, entry.kind, entry.amount])).toEqual(
+      owing.map((client) => [client.id, 'opening', client.balance]),
+    );
+    expect(data.clients.map((client) => client.firstName)).toEqual(
+      rows.map((row) => row.firstName),
+    );
+    expect(data.history).toHaveLength(count);
+    expect(data.history.every((entry) => entry.action === 'imported')).toBe(true);
+    const ids = data.history.map((entry) => entry.id);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+
+    const csv = await inject('GET', '/api/clients/export.csv', cookie);
+    const lines = csv.body.trimEnd().split('\n');
+    expect(lines).toHaveLength(count + 1);
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(
+      rows.map((row) => row.firstName),
+    );
+  });
+
   it('answers a visitor 401 before reading the body', async () => {
     const response = await inject('POST', '/api/clients/import', null, { rows: 'not rows' });
     expect(response.statusCode).toBe(401);

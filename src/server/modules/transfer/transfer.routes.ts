@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { protectCell } from '../../../shared/csv.ts';
 import { toDecimalText } from '../../../shared/money.ts';
-import { clientListQuerySchema, type Client } from '../../../shared/schemas/clients.ts';
+import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../clients/clients.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { readPreferences, readRates } from '../settings/settings.queries.ts';
+import { jsonStream, textStream } from './export-stream.ts';
 
 /** The header row of our CSV, which the import recognises again. */
 export const csvColumns = [
@@ -55,6 +56,24 @@ async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: Cl
   } while (cursor);
 }
 
+/** An entry as the JSON export carries it. */
+async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
+  for await (const entry of entries) {
+    yield {
+      id: entry.id,
+      clientId: entry.clientId,
+      kind: entry.kind,
+      amount: entry.amount,
+      currency: entry.currency,
+      date: entry.date,
+      dueDate: entry.dueDate,
+      note: entry.note,
+      voidOf: entry.voidOf,
+      enteredAt: new Date(entry.createdAt).toISOString(),
+    };
+  }
+}
+
 const today = () => new Date().toISOString().slice(0, 10);
 
 export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -73,19 +92,20 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
         currency,
         owes: owes === 'true',
       };
-      const rows: string[][] = [];
-      for await (const client of allClients(db, filter)) {
-        rows.push([
-          protectCell(client.firstName),
-          protectCell(client.lastName),
-          protectCell(client.email),
-          protectCell(client.phone),
-          toDecimalText(client.balance, client.currency),
-          client.currency,
-        ]);
-      }
       // The byte order mark makes spreadsheet programs read the file as UTF-8.
-      const body = byteOrderMark + stringify(rows, { header: true, columns: [...csvColumns] });
+      const head = byteOrderMark + stringify([], { header: true, columns: [...csvColumns] });
+      const body = textStream(head, allClients(db, filter), (clients) =>
+        stringify(
+          clients.map((client) => [
+            protectCell(client.firstName),
+            protectCell(client.lastName),
+            protectCell(client.email),
+            protectCell(client.phone),
+            toDecimalText(client.balance, client.currency),
+            client.currency,
+          ]),
+        ),
+      );
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="balance-clients-${today()}.csv"`)
@@ -93,63 +113,55 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // Every ledger entry of the owner's: amounts signed by their effect on the balance.
+  // Every ledger entry of the owner's, client by client in date order, streamed a page at a
+  // time; amounts signed by their effect on the balance.
   app.get('/entries/export.csv', async (request, reply) => {
-    const entries = await readOwnerEntries(db, currentUser(request).id);
-    const rows = entries.map((entry) => [
-      protectCell(entry.firstName),
-      protectCell(entry.lastName),
-      protectCell(entry.email),
-      entry.date,
-      entryKindLabels[entry.kind],
-      toDecimalText(entry.amount, entry.currency),
-      entry.currency,
-      entry.dueDate ?? '',
-      protectCell(entry.note),
-      String(entry.id),
-      entry.voidOf === null ? '' : String(entry.voidOf),
-    ]);
-    const body = byteOrderMark + stringify(rows, { header: true, columns: [...entryCsvColumns] });
+    const head = byteOrderMark + stringify([], { header: true, columns: [...entryCsvColumns] });
+    const body = textStream(head, readOwnerEntries(db, currentUser(request).id), (entries) =>
+      stringify(
+        entries.map((entry) => [
+          protectCell(entry.firstName),
+          protectCell(entry.lastName),
+          protectCell(entry.email),
+          entry.date,
+          entryKindLabels[entry.kind],
+          toDecimalText(entry.amount, entry.currency),
+          entry.currency,
+          entry.dueDate ?? '',
+          protectCell(entry.note),
+          String(entry.id),
+          entry.voidOf === null ? '' : String(entry.voidOf),
+        ]),
+      ),
+    );
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="balance-entries-${today()}.csv"`)
       .send(body);
   });
 
-  // Everything of the owner's, to keep or to take elsewhere.
+  // Everything of the owner's, to keep or to take elsewhere; clients, entries and history are
+  // streamed.
   app.get('/export.json', async (request, reply) => {
     const user = currentUser(request);
-    const clients: Client[] = [];
-    for await (const client of allClients(db, { ownerId: user.id })) clients.push(client);
-    const [entries, events, preferences, rates] = await Promise.all([
-      readOwnerEntries(db, user.id),
-      readAllEvents(db, user.id),
+    const [preferences, rates] = await Promise.all([
       readPreferences(db, user.id),
       readRates(db, user.id),
     ]);
+    const body = jsonStream([
+      ['format', 'balance-export'],
+      // 2: adds the ledger's entries.
+      ['version', 2],
+      ['exportedAt', new Date().toISOString()],
+      ['account', { email: user.email }],
+      ['settings', { preferences, rates }],
+      ['clients', allClients(db, { ownerId: user.id })],
+      ['entries', exportedEntries(readOwnerEntries(db, user.id))],
+      ['history', readAllEvents(db, user.id)],
+    ]);
     return reply
+      .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', `attachment; filename="balance-export-${today()}.json"`)
-      .send({
-        format: 'balance-export',
-        // 2: adds the ledger's entries.
-        version: 2,
-        exportedAt: new Date().toISOString(),
-        account: { email: user.email },
-        settings: { preferences, rates },
-        clients,
-        entries: entries.map((entry) => ({
-          id: entry.id,
-          clientId: entry.clientId,
-          kind: entry.kind,
-          amount: entry.amount,
-          currency: entry.currency,
-          date: entry.date,
-          dueDate: entry.dueDate,
-          note: entry.note,
-          voidOf: entry.voidOf,
-          enteredAt: new Date(entry.createdAt).toISOString(),
-        })),
-        history: events,
-      });
+      .send(body);
   });
 };

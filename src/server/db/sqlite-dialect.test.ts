@@ -1,0 +1,143 @@
+import { DatabaseSync } from 'node:sqlite';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
+import { Kysely } from 'kysely';
+import type { Database } from './database.ts';
+import { migrateToLatest } from './migrate.ts';
+import { openSqlite } from './sqlite.ts';
+import { SqliteWorkerDialect } from './sqlite-dialect.ts';
+
+let database: TestDatabase;
+let db: Kysely<Database>;
+/** A connection of its own, outside the app: it sees only what is committed to the file. */
+let outside: DatabaseSync;
+
+const file = () => (database.config.dialect === 'sqlite' ? database.config.file : '');
+
+const settingOutside = (key: string) =>
+  outside.prepare('select value from instance_settings where key = ?').get(key) as
+    { value: string } | undefined;
+
+/** The table is typed for the one setting the app has; these tests write others beside it. */
+type SettingKey = 'allow_registration';
+
+const insertSetting = (executor: Kysely<Database>, key: string) =>
+  executor
+    .insertInto('instance_settings')
+    .values({ key: key as SettingKey, value: key, updated_at: 0 })
+    .execute();
+
+/** Lets every message already posted reach the worker before the test goes on. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+/** Tracks whether a promise has settled, without waiting for it. */
+function watch<T>(promise: Promise<T>) {
+  const state = { settled: false, promise };
+  promise.then(
+    () => (state.settled = true),
+    () => (state.settled = true),
+  );
+  return state;
+}
+
+describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
+  beforeEach(async () => {
+    database = await createTestDatabase('sqlite');
+    // As the app opens it, but a group may stay open for a minute: the test steps through one
+    // at its own pace, however slow the machine.
+    db = new Kysely<Database>({
+      dialect: new SqliteWorkerDialect(file(), { units: 64, ms: 60_000 }),
+    });
+    await migrateToLatest(db);
+    outside = new DatabaseSync(file(), { readOnly: true });
+  });
+
+  afterEach(async () => {
+    outside.close();
+    await db.destroy();
+    await database.drop();
+  });
+
+  it('answers a commit only once the group it joined is committed to the file', async () => {
+    const first = await db.startTransaction().execute();
+    await insertSetting(first, 'first');
+    // The second transaction asks to begin while the first holds the writer: it waits its turn.
+    const second = watch(db.startTransaction().execute());
+    await settle();
+    expect(second.settled).toBe(false);
+
+    const firstCommit = watch(first.commit().execute());
+    const secondTransaction = await second.promise;
+    // The first released its savepoint and the second runs in the same group: nothing is
+    // committed yet, and the first caller has no answer.
+    await insertSetting(secondTransaction, 'second');
+    expect(settingOutside('first')).toBeUndefined();
+    expect(firstCommit.settled).toBe(false);
+
+    await secondTransaction.commit().execute();
+    await firstCommit.promise;
+    expect(settingOutside('first')).toEqual({ value: 'first' });
+    expect(settingOutside('second')).toEqual({ value: 'second' });
+  });
+
+  it('rolls back one transaction of a group and commits the others', async () => {
+    const first = await db.startTransaction().execute();
+    await insertSetting(first, 'kept');
+    const second = db
+      .transaction()
+      .execute(async (trx) => {
+        await insertSetting(trx, 'undone');
+        // A duplicate key: the statement fails and the whole transaction is rolled back.
+        await insertSetting(trx, 'kept');
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    const third = db.transaction().execute((trx) => insertSetting(trx, 'also kept'));
+    await settle();
+    await first.commit().execute();
+    const failure = await second;
+    expect(failure instanceof Error && failure.message).toMatch(/UNIQUE constraint failed/);
+    await third;
+    expect(settingOutside('kept')).toEqual({ value: 'kept' });
+    expect(settingOutside('undone')).toBeUndefined();
+    expect(settingOutside('also kept')).toEqual({ value: 'also kept' });
+  });
+
+  it('answers reads outside a transaction from committed data only', async () => {
+    const writing = await db.startTransaction().execute();
+    await insertSetting(writing, 'pending');
+    const read = () =>
+      db
+        .selectFrom('instance_settings')
+        .select('value')
+        .where('key', '=', 'pending' as SettingKey)
+        .executeTakeFirst();
+    // Not blocked by the open transaction, and blind to it.
+    expect(await read()).toBeUndefined();
+    await writing.commit().execute();
+    expect(await read()).toEqual({ value: 'pending' });
+  });
+
+  it('runs a lone write after the transaction holding the writer, and answers it once committed', async () => {
+    const holding = await db.startTransaction().execute();
+    const lone = watch(insertSetting(db, 'lone'));
+    await settle();
+    expect(lone.settled).toBe(false);
+    await holding.rollback().execute();
+    await lone.promise;
+    expect(settingOutside('lone')).toEqual({ value: 'lone' });
+  });
+
+  it('opens readers that cannot write', () => {
+    const reader = openSqlite(file(), { readOnly: true });
+    try {
+      expect(() =>
+        reader.exec(`insert into instance_settings (key, value, updated_at) values ('x', 'x', 0)`),
+      ).toThrow(/readonly/);
+    } finally {
+      reader.close();
+    }
+  });
+});

@@ -1,0 +1,276 @@
+import { Worker } from 'node:worker_threads';
+import {
+  CompiledQuery,
+  RawNode,
+  SelectQueryNode,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type Kysely,
+  type QueryResult,
+} from 'kysely';
+import type {
+  GroupLimits,
+  QueryOutcome,
+  WorkerOptions,
+  WorkerReply,
+  WorkerRequest,
+  WorkerRole,
+} from './sqlite-worker.ts';
+
+/**
+ * Read-only connections beside the writer. Two keep a slow read (a search over a very long
+ * list, a page of an export) from holding up every other read on this two-core machine
+ * (docs/decisions/007-sqlite-in-worker-threads.md).
+ */
+const readerCount = 2;
+
+/** A group commits at 64 transactions, or 10 ms after it began, whichever comes first. */
+const defaultGroupLimits: GroupLimits = { units: 64, ms: 10 };
+
+// The tests and `npm run dev` run the .ts files; the bundle has the worker beside main.js.
+const workerFile = new URL(
+  import.meta.url.endsWith('.ts') ? './sqlite-worker.ts' : './sqlite-worker.js',
+  import.meta.url,
+);
+
+type Request = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
+
+/** An error from the worker, rebuilt with the fields callers look at (message, SQLite codes). */
+class SqliteWorkerError extends Error {
+  code?: string;
+  errcode?: number;
+  errstr?: string;
+}
+
+/** One worker thread and the requests it has not answered yet. */
+class WorkerLink {
+  readonly #worker: Worker;
+  readonly #waiting = new Map<
+    number,
+    { resolve: (result: QueryOutcome | undefined) => void; reject: (error: Error) => void }
+  >();
+  readonly ready: Promise<void>;
+  #nextId = 1;
+  #stopped: Error | null = null;
+
+  constructor(role: WorkerRole, file: string, group: GroupLimits) {
+    const options: WorkerOptions = { role, file, group };
+    this.#worker = new Worker(workerFile, { workerData: options });
+    this.ready = new Promise((resolve, reject) => {
+      this.#worker.once('message', () => resolve());
+      this.#worker.once('error', reject);
+      this.#worker.once('exit', (code) =>
+        reject(new Error(`the SQLite ${role} stopped before it was ready (exit code ${code})`)),
+      );
+    });
+    this.#worker.on('message', (reply: WorkerReply | 'ready') => {
+      if (reply === 'ready') return;
+      const waiting = this.#waiting.get(reply.id);
+      if (!waiting) return;
+      this.#waiting.delete(reply.id);
+      if (reply.ok) {
+        waiting.resolve(reply.result);
+      } else {
+        waiting.reject(Object.assign(new SqliteWorkerError(reply.error.message), reply.error));
+      }
+    });
+    const stop = (error: Error) => {
+      this.#stopped = error;
+      for (const waiting of this.#waiting.values()) waiting.reject(error);
+      this.#waiting.clear();
+    };
+    this.#worker.on('error', stop);
+    this.#worker.on('exit', (code) => stop(new Error(`the SQLite ${role} stopped (${code})`)));
+  }
+
+  /** Requests sent and not answered yet: readers are chosen by it. */
+  get busy(): number {
+    return this.#waiting.size;
+  }
+
+  request(request: Request): Promise<QueryOutcome | undefined> {
+    if (this.#stopped) return Promise.reject(this.#stopped);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#worker.postMessage({ ...request, id });
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.#stopped) await this.request({ op: 'close' });
+    await this.#worker.terminate();
+  }
+}
+
+function toQueryResult<R>(outcome: QueryOutcome | undefined): QueryResult<R> {
+  if (!outcome) return { rows: [] };
+  const { rows, changes, lastInsertRowid } = outcome;
+  if (changes === undefined) return { rows: rows as R[] };
+  return {
+    rows: rows as R[],
+    numAffectedRows: BigInt(changes),
+    insertId: lastInsertRowid === undefined ? undefined : BigInt(lastInsertRowid),
+  };
+}
+
+/** Reads outside a transaction may go to a reader, which sees only committed data. */
+function isRead(query: CompiledQuery): boolean {
+  return (
+    SelectQueryNode.is(query.query) || (RawNode.is(query.query) && /^\s*select\b/i.test(query.sql))
+  );
+}
+
+let nextTransaction = 1;
+
+class WorkerConnection implements DatabaseConnection {
+  readonly #driver: SqliteWorkerDriver;
+  /** The writer's transaction this connection is in, if any. */
+  transaction: number | null = null;
+
+  constructor(driver: SqliteWorkerDriver) {
+    this.#driver = driver;
+  }
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const message = { op: 'query' as const, sql: query.sql, parameters: [...query.parameters] };
+    if (this.transaction !== null) {
+      return toQueryResult(await this.#driver.writer.request({ ...message, tx: this.transaction }));
+    }
+    const link = isRead(query) ? this.#driver.reader() : this.#driver.writer;
+    return toQueryResult(await link.request(message));
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming is not supported on SQLite: read in keyset pages instead');
+  }
+}
+
+const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+class SqliteWorkerDriver implements Driver {
+  readonly #file: string;
+  readonly #group: GroupLimits;
+  #writer: WorkerLink | null = null;
+  #readers: WorkerLink[] = [];
+
+  constructor(file: string, group: GroupLimits) {
+    this.#file = file;
+    this.#group = group;
+  }
+
+  get writer(): WorkerLink {
+    if (!this.#writer) throw new Error('the SQLite driver is not initialised');
+    return this.#writer;
+  }
+
+  /** The least busy reader; the writer where there is none (an in-memory database). */
+  reader(): WorkerLink {
+    let best: WorkerLink | undefined;
+    for (const reader of this.#readers) if (!best || reader.busy < best.busy) best = reader;
+    return best ?? this.writer;
+  }
+
+  async init(): Promise<void> {
+    // The writer first: it creates the file and switches it to WAL before a reader opens it.
+    this.#writer = new WorkerLink('writer', this.#file, this.#group);
+    await this.#writer.ready;
+    if (this.#file === ':memory:') return;
+    this.#readers = Array.from(
+      { length: readerCount },
+      () => new WorkerLink('reader', this.#file, this.#group),
+    );
+    await Promise.all(this.#readers.map((reader) => reader.ready));
+  }
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return new WorkerConnection(this);
+  }
+
+  async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    const tx = nextTransaction++;
+    await this.writer.request({ op: 'begin', tx });
+    (connection as WorkerConnection).transaction = tx;
+  }
+
+  async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#end(connection as WorkerConnection, 'commit');
+  }
+
+  async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    await this.#end(connection as WorkerConnection, 'rollback');
+  }
+
+  async #end(connection: WorkerConnection, op: 'commit' | 'rollback'): Promise<void> {
+    const tx = connection.transaction;
+    // Kysely rolls back after a failed commit; the writer has already ended that transaction.
+    if (tx === null && op === 'rollback') return;
+    if (tx === null) throw new Error('commit outside a transaction');
+    connection.transaction = null;
+    await this.writer.request({ op, tx });
+  }
+
+  async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`savepoint ${quoteName(name)}`));
+  }
+
+  async rollbackToSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`rollback to ${quoteName(name)}`));
+  }
+
+  async releaseSavepoint(connection: DatabaseConnection, name: string): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw(`release ${quoteName(name)}`));
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {
+    const links = [...this.#readers, ...(this.#writer ? [this.#writer] : [])];
+    this.#readers = [];
+    this.#writer = null;
+    await Promise.all(links.map((link) => link.close()));
+  }
+}
+
+/** Several connections: reads run beside the writer, so Kysely must not queue them behind it. */
+class SqliteWorkerAdapter extends SqliteAdapter {
+  override get supportsMultipleConnections(): boolean {
+    return true;
+  }
+}
+
+/**
+ * Kysely on SQLite with every query in a worker thread: one writer that commits transactions in
+ * groups, and readers for reads outside transactions. The request thread never waits on SQLite.
+ */
+export class SqliteWorkerDialect implements Dialect {
+  readonly #file: string;
+  readonly #group: GroupLimits;
+
+  /** `group` bounds a group commit; the tests widen it to watch a group form at their pace. */
+  constructor(file: string, group: GroupLimits = defaultGroupLimits) {
+    this.#file = file;
+    this.#group = group;
+  }
+
+  createDriver(): Driver {
+    return new SqliteWorkerDriver(this.#file, this.#group);
+  }
+
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter() {
+    return new SqliteWorkerAdapter();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+}
