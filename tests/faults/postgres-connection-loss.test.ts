@@ -5,7 +5,7 @@ import { createTestDatabase, testDialect, type TestDatabase } from '../db.ts';
 import { buildClient } from '../factories.ts';
 import { startServerProcess, type ServerProcess } from '../server-process.ts';
 import { openStream } from '../sse.ts';
-import { rounds } from './fault-run.ts';
+import { fullRun, rounds } from './fault-run.ts';
 import { joinOver, send, type Answer } from './http.ts';
 
 /** Polls until `check` holds; the fault has no event to wait on, only the database's own view. */
@@ -71,6 +71,12 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection loss', () => {
       answers.push(...(await Promise.all(load)));
       // The pool's connections and the listener were cut: the server must still be there.
       expect(server.child.exitCode, server.output().slice(-4000)).toBeNull();
+    }
+    if (fullRun) {
+      const count = (status: number) => answers.filter((answer) => answer.status === status).length;
+      process.stdout.write(
+        `[faults] ${answers.length} requests while backends were terminated: ${count(200) + count(201)} succeeded, ${count(503)} answered 503, ${answers.length - count(200) - count(201) - count(503)} other\n`,
+      );
     }
     const unexpected = answers.filter((answer) => ![200, 201, 503].includes(answer.status));
     expect(unexpected, server.output().slice(-4000)).toEqual([]);

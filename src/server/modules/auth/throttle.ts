@@ -21,7 +21,10 @@ export const throttlePolicies = {
 type Kind = keyof typeof throttlePolicies;
 
 const delayStepMs = 400;
-const maxDelayMs = 10_000;
+/** Per pair and per address, failures are refused soon enough: a short hold-back will do. */
+const maxLocalDelayMs = 2_000;
+/** Per account, nothing is ever refused: the hold-back doubles instead, up to this. */
+const maxAccountDelayMs = 10_000;
 
 export function throttleKeys(emailKey: string, address: string): Record<Kind, string> {
   return {
@@ -31,11 +34,15 @@ export function throttleKeys(emailKey: string, address: string): Record<Kind, st
   };
 }
 
-/** How long to hold back a failure at this count: doubling from `slowAfter`, up to 10 s. */
+/**
+ * How long to hold back a failure at this count: from `slowAfter` on, 400 ms more per failure
+ * (up to 2 s) for a pair or an address, doubling (up to 10 s) for an account.
+ */
 export function failureDelayMs(kind: Kind, failures: number): number {
   const over = failures - throttlePolicies[kind].slowAfter;
   if (over < 0) return 0;
-  return Math.min(maxDelayMs, delayStepMs * 2 ** Math.min(over, 10));
+  if (kind === 'account') return Math.min(maxAccountDelayMs, delayStepMs * 2 ** Math.min(over, 10));
+  return Math.min(maxLocalDelayMs, delayStepMs * (over + 1));
 }
 
 /**
