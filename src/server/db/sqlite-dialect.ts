@@ -24,7 +24,7 @@ import type {
 /**
  * Read-only connections beside the writer. Two keep a slow read (a search over a very long
  * list, a page of an export) from holding up every other read on this two-core machine
- * (docs/decisions/007-sqlite-in-worker-threads.md).
+ * (docs/decisions/008-sqlite-in-worker-threads.md).
  */
 const readerCount = 2;
 

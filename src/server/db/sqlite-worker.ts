@@ -1,5 +1,5 @@
 // A worker thread that holds one node:sqlite connection, so no query runs on the thread that
-// serves requests. The writer also commits transactions in groups (docs/decisions/007-*.md):
+// serves requests. The writer also commits transactions in groups (docs/decisions/008-*.md):
 // each transaction runs in a savepoint of one shared transaction, and its caller is answered
 // only after the shared COMMIT (synced by synchronous=FULL) has returned.
 import { parentPort, workerData } from 'node:worker_threads';
