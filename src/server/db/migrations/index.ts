@@ -4,6 +4,7 @@ import * as clients from './0002-clients.ts';
 import * as settings from './0003-settings.ts';
 import * as clientListIndexes from './0004-client-list-indexes.ts';
 import * as ledger from './0005-ledger.ts';
+import * as ageing from './0015-ageing.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-settings': settings,
   '0004-client-list-indexes': clientListIndexes,
   '0005-ledger': ledger,
+  '0015-ageing': ageing,
 };
