@@ -23,3 +23,8 @@ export function addDays(day: string, days: number): string {
   date.setUTCDate(date.getUTCDate() + days);
   return utcDay(date);
 }
+
+/** Whole days from `from` to `to` (both YYYY-MM-DD); negative when `to` comes first. */
+export function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}

@@ -58,6 +58,7 @@ const matrix: Record<string, Declaration> = {
   'GET /api/events': { access: 'protected' },
   'GET /api/clients': { access: 'protected', sample: () => ({ query: 'sort=balance&limit=10' }) },
   'POST /api/clients': { access: 'protected', sample: () => ({ payload: buildClient() }) },
+  'GET /api/ageing': { access: 'protected' },
   'GET /api/clients/:id': { access: 'protected' },
   'GET /api/clients/:id/history': { access: 'protected' },
   'PUT /api/clients/:id': {

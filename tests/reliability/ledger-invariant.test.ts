@@ -150,8 +150,14 @@ describe('the ledger invariant', () => {
           balance: number;
           in_currency: string | null;
           elsewhere: string | null;
+          open: string | null;
+          open_elsewhere: string | null;
         }>`
           select c.id, c.balance,
+            (select cast(sum(e.open_amount) as text) from entries e
+              where e.client_id = c.id and e.currency = c.currency) as open,
+            (select cast(sum(e.open_amount) as text) from entries e
+              where e.client_id = c.id and e.currency <> c.currency) as open_elsewhere,
             (select cast(sum(e.amount) as text) from entries e
               where e.client_id = c.id and e.currency = c.currency) as in_currency,
             (select cast(sum(e.amount) as text) from entries e
@@ -161,6 +167,10 @@ describe('the ledger invariant', () => {
         for (const row of rows) {
           expect(BigInt(row.in_currency ?? 0)).toBe(BigInt(row.balance));
           expect(BigInt(row.elsewhere ?? 0)).toBe(0n);
+          // Ageing: what is unpaid adds up to what is owed (nothing, for a credit).
+          const owed = BigInt(row.balance) > 0n ? BigInt(row.balance) : 0n;
+          expect(BigInt(row.open ?? 0)).toBe(owed);
+          expect(BigInt(row.open_elsewhere ?? 0)).toBe(0n);
           if (expected.has(row.id)) expect(Number(row.balance)).toBe(expected.get(row.id));
         }
         expect(rows.length).toBeGreaterThanOrEqual(expected.size);

@@ -145,6 +145,8 @@ export const clientSchema = z.object({
   id: z.string(),
   ...clientSnapshotSchema.shape,
   version: z.number(),
+  /** The earliest day an amount still unpaid fell due (YYYY-MM-DD); null when nothing is owed. */
+  oldestDueDate: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -175,6 +177,8 @@ export const clientListQuerySchema = z.object({
   dir: z.optional(z.enum(['asc', 'desc'], 'must be asc or desc')),
   currency: z.optional(currencyField),
   owes: z.optional(z.enum(['true', 'false'], 'must be true or false')),
+  /** Only clients with an amount unpaid past its due date. */
+  overdue: z.optional(z.enum(['true', 'false'], 'must be true or false')),
   cursor: z.optional(z.string().check(z.maxLength(1000, 'is invalid'))),
   limit: z.optional(
     z
@@ -194,8 +198,41 @@ export const clientListSchema = z.object({
   nextCursor: z.nullable(z.string()),
   totals: z.array(currencyTotalSchema),
   converted: z.nullable(convertedTotalSchema),
+  /** The day (UTC) the list was worked out for: what "overdue" and its days are counted from. */
+  asOf: z.string(),
 });
 export type ClientList = z.infer<typeof clientListSchema>;
+
+export const ageingBucketLabels = {
+  current: 'Current',
+  days1to30: '1-30 days',
+  days31to60: '31-60 days',
+  days61to90: '61-90 days',
+  over90: '90+ days',
+} as const;
+export type AgeingBucketName = keyof typeof ageingBucketLabels;
+
+/**
+ * GET /api/ageing: per currency, what is unpaid by how long it is overdue, as decimal minor
+ * units; the buckets add up to `owed`, the sum of the balances above 0.
+ */
+export const ageingSchema = z.object({
+  asOf: z.string(),
+  currencies: z.array(
+    z.object({
+      currency: currencyField,
+      owed: z.string(),
+      buckets: z.object({
+        current: z.string(),
+        days1to30: z.string(),
+        days31to60: z.string(),
+        days61to90: z.string(),
+        over90: z.string(),
+      }),
+    }),
+  ),
+});
+export type Ageing = z.infer<typeof ageingSchema>;
 
 /** The most rows one import may carry. */
 export const importMaxRows = 20_000;

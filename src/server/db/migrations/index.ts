@@ -6,6 +6,7 @@ import * as clientListIndexes from './0004-client-list-indexes.ts';
 import * as ledger from './0005-ledger.ts';
 import * as expiryIndexes from './0006-expiry-indexes.ts';
 import * as idempotencyKeys from './0007-idempotency-keys.ts';
+import * as ageing from './0015-ageing.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-ledger': ledger,
   '0006-expiry-indexes': expiryIndexes,
   '0007-idempotency-keys': idempotencyKeys,
+  '0015-ageing': ageing,
 };

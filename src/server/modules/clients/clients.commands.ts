@@ -23,6 +23,7 @@ import { readPreferences } from '../settings/settings.queries.ts';
 import {
   applyToBalance,
   deleteClient as deleteClientRow,
+  setOldestDue,
   findClient,
   insertClient,
   insertClients,
@@ -30,12 +31,15 @@ import {
   updateClientIfVersion,
   type ClientValues,
 } from './clients.repository.ts';
+import { allocate } from './ageing.ts';
 import {
   findEntry,
   insertEntries,
   insertEntry,
+  ledgerLines,
   ledgerShape,
   liveOpenings,
+  setOpenAmount,
   toEntryDetail,
   type NewEntry,
 } from './entries.repository.ts';
@@ -91,9 +95,10 @@ async function applyEntry(
   change: { entry: EntryDetail; action: EventAction; ifVersion?: number },
 ): Promise<Client> {
   const { entry, action, ifVersion } = change;
-  const after = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
-  if (!after) throw conflict();
-  checkBalanceRange(after.balance, 'amount');
+  const applied = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
+  if (!applied) throw conflict();
+  checkBalanceRange(applied.balance, 'amount');
+  const after = await refreshAgeing(trx, ownerId, applied);
   await record({
     clientId: id,
     action,
@@ -105,7 +110,24 @@ async function applyEntry(
   return after;
 }
 
+/**
+ * Works out again which amounts are still unpaid after a change of the ledger (payments and
+ * credits settle the oldest first) and keeps it on the entries and the client.
+ */
+async function refreshAgeing(trx: Trx, ownerId: string, client: Client): Promise<Client> {
+  const lines = await ledgerLines(trx, ownerId, client.id);
+  // Entries left in an earlier currency (an opening and its void) are owed by nobody.
+  const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
+  for (const line of lines) {
+    const openAmount = open.get(line.id) ?? 0;
+    if (openAmount !== line.openAmount) await setOpenAmount(trx, line.id, openAmount);
+  }
+  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
+  return { ...client, oldestDueDate: oldestDue };
+}
+
 interface EntryOf {
+  openAmount?: number;
   kind: EntryKind;
   amount: number;
   currency: Currency;
@@ -135,6 +157,7 @@ async function addEntry(
       note: entry.note ?? '',
       voidOf: entry.voidOf ?? null,
       createdBy: ownerId,
+      openAmount: entry.openAmount ?? 0,
     },
     now,
   );
@@ -165,7 +188,14 @@ export async function addClient(
             trx,
             ownerId,
             client.id,
-            { kind: 'opening', amount: opening, currency: client.currency, date: utcDay(now) },
+            {
+              kind: 'opening',
+              amount: opening,
+              currency: client.currency,
+              date: utcDay(now),
+              // A new client's only entry: unpaid as far as it is owed (its row says the same).
+              openAmount: Math.max(opening, 0),
+            },
             now,
           );
     await record({
@@ -251,8 +281,10 @@ export async function editClient(
         now,
       );
     }
-    const updated = await updateClientIfVersion(trx, ownerId, id, version, next, now);
-    if (!updated) throw conflict();
+    const saved = await updateClientIfVersion(trx, ownerId, id, version, next, now);
+    if (!saved) throw conflict();
+    const ledgerChanged = entry !== null || next.currency !== current.currency;
+    const updated = ledgerChanged ? await refreshAgeing(trx, ownerId, saved) : saved;
     await record({
       clientId: id,
       action: 'edited',
@@ -431,6 +463,7 @@ export async function importClients(
               note: '',
               voidOf: null,
               createdBy: ownerId,
+              openAmount: Math.max(client.balance, 0),
             },
           ],
     );

@@ -9,4 +9,4 @@ export {
   totalsByCurrency,
   type ClientFilter,
 } from './clients.repository.ts';
-export { listEntries, readOwnerEntries } from './entries.repository.ts';
+export { ageingByCurrency, listEntries, readOwnerEntries } from './entries.repository.ts';

@@ -6,6 +6,7 @@ import type {
   ClientSort,
   CurrencyTotal,
 } from '../../../shared/schemas/clients.ts';
+import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
 import type { ClientsTable } from './clients.table.ts';
@@ -32,6 +33,7 @@ export function toClient(row: ClientRow): Client {
     balance: row.balance,
     currency: row.currency,
     version: row.version,
+    oldestDueDate: row.oldest_due_on,
     createdAt: new Date(row.created_at).toISOString(),
     updatedAt: new Date(row.updated_at).toISOString(),
   };
@@ -45,7 +47,10 @@ export function toSnapshot(client: ClientValues): ClientSnapshot {
 const nameKey = (firstName: string, lastName: string) =>
   `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
 
-/** A new client's row: version 1, created and updated now. */
+/**
+ * A new client's row: version 1, created and updated now. Its only entry is its opening balance,
+ * dated today: if it is owed, it is owed from today.
+ */
 function newRow(client: ClientValues & { id: string }, ownerId: string, now: number) {
   return {
     id: client.id,
@@ -54,6 +59,7 @@ function newRow(client: ClientValues & { id: string }, ownerId: string, now: num
     version: 1,
     created_at: now,
     updated_at: now,
+    oldest_due_on: client.balance > 0 ? utcDay(now) : null,
   };
 }
 
@@ -76,6 +82,8 @@ export interface ClientFilter {
   currency?: Currency | undefined;
   /** Only balances above 0. */
   owes?: boolean | undefined;
+  /** Only clients with an amount unpaid that fell due before this day (YYYY-MM-DD). */
+  overdueOn?: string | undefined;
 }
 
 /** The columns each sort orders by, the id last so every row has one place. */
@@ -92,6 +100,7 @@ function filtered(db: Executor, filter: ClientFilter) {
   let query = db.selectFrom('clients').where('owner_id', '=', filter.ownerId);
   if (filter.currency) query = query.where('currency', '=', filter.currency);
   if (filter.owes) query = query.where('balance', '>', 0);
+  if (filter.overdueOn) query = query.where('oldest_due_on', '<', filter.overdueOn);
   const search = filter.search?.trim().normalize('NFC').toLowerCase();
   if (search) {
     const pattern = `%${escapeLike(search)}%`;
@@ -267,6 +276,20 @@ export async function applyToBalance(
   if (ifVersion !== undefined) query = query.where('version', '=', ifVersion);
   const row = await query.returningAll().executeTakeFirst();
   return row && toClient(row);
+}
+
+export async function setOldestDue(
+  db: Executor,
+  ownerId: string,
+  id: string,
+  day: string | null,
+): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({ oldest_due_on: day })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
 }
 
 export async function deleteClient(db: Executor, ownerId: string, id: string): Promise<boolean> {

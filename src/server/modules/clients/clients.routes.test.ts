@@ -4,6 +4,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
 import type { HistoryEntry } from '../../../shared/schemas/events.ts';
+import { utcDay } from '../../../shared/dates.ts';
 
 let testApp: TestApp;
 beforeAll(async () => {
@@ -241,7 +242,13 @@ describe('editing', () => {
     });
     expect(response.statusCode).toBe(200);
     const { updatedAt: _updatedAt, ...unchanged } = client;
-    expect(response.json()).toMatchObject({ ...unchanged, balance: -2_000, version: 2 });
+    // A credit now: nothing is owed, so nothing is overdue.
+    expect(response.json()).toMatchObject({
+      ...unchanged,
+      balance: -2_000,
+      version: 2,
+      oldestDueDate: null,
+    });
     const [entry] = await historyOf(cookie, client.id);
     expect(entry).toMatchObject({
       action: 'balance_changed',
@@ -332,7 +339,14 @@ describe('who may do what', () => {
       expect(foreign.body).toBe(absent.body);
     }
     const list = (await call('GET', '/api/clients', intruder.cookie)).json<ClientList>();
-    expect(list).toEqual({ clients: [], count: 0, nextCursor: null, totals: [], converted: null });
+    expect(list).toEqual({
+      clients: [],
+      count: 0,
+      nextCursor: null,
+      totals: [],
+      converted: null,
+      asOf: utcDay(),
+    });
     expect(await snapshotTables()).toEqual(before);
   });
 

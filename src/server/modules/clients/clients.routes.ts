@@ -7,9 +7,14 @@ import {
   clientListQuerySchema,
   clientListSchema,
   clientSchema,
+  type Ageing,
+  type AgeingBucketName,
+  ageingSchema,
   type ClientList,
   clientUpdateSchema,
 } from '../../../shared/schemas/clients.ts';
+import { utcDay } from '../../../shared/dates.ts';
+import { currencies } from '../../../shared/money.ts';
 import { historyListSchema } from '../../../shared/schemas/events.ts';
 import {
   entryInputSchema,
@@ -33,6 +38,7 @@ import {
   voidEntry,
 } from './clients.commands.ts';
 import {
+  ageingByCurrency,
   countClients,
   findClient,
   InvalidCursorError,
@@ -76,7 +82,13 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
   const listSummaries = new StampedCache<ListSummary>({ maxEntries: 2000 });
 
   async function summarize(filter: ClientFilter, stamp: number): Promise<ListSummary> {
-    const key = JSON.stringify([filter.ownerId, filter.search, filter.currency, filter.owes]);
+    const key = JSON.stringify([
+      filter.ownerId,
+      filter.search,
+      filter.currency,
+      filter.owes,
+      filter.overdueOn,
+    ]);
     const cached = listSummaries.get(key, stamp);
     if (cached) return cached;
     const [count, totals, rates] = await Promise.all([
@@ -107,17 +119,40 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { querystring: clientListQuerySchema } },
     async (request, reply) => {
       const owner = currentUser(request);
-      const { q, currency, owes, sort = 'name', dir = 'asc', cursor, limit } = request.query;
+      const {
+        q,
+        currency,
+        owes,
+        overdue,
+        sort = 'name',
+        dir = 'asc',
+        cursor,
+        limit,
+      } = request.query;
+      // What is overdue changes at midnight without any event: the day is part of every key.
+      const asOf = utcDay();
       const filter: ClientFilter = {
         ownerId: owner.id,
         search: q,
         currency,
         owes: owes === 'true',
+        overdueOn: overdue === 'true' ? asOf : undefined,
       };
       const pageSize = limit ? Number(limit) : defaultPageSize;
       // Read before anything else: what follows reflects this state or a newer one.
       const stamp = await latestEventId(db, owner.id);
-      const key = JSON.stringify([owner.id, q, currency, owes, sort, dir, cursor, pageSize]);
+      const key = JSON.stringify([
+        owner.id,
+        asOf,
+        q,
+        currency,
+        owes,
+        overdue,
+        sort,
+        dir,
+        cursor,
+        pageSize,
+      ]);
       let body = listAnswers.get(key, stamp);
       if (body === undefined) {
         let page: Awaited<ReturnType<typeof listClientsPage>>;
@@ -131,13 +166,54 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         }
         // Checked against the schema as the route's serializer would, once, then kept as text.
         body = JSON.stringify(
-          clientListSchema.parse({ ...page, ...(await summarize(filter, stamp)) }),
+          clientListSchema.parse({ ...page, ...(await summarize(filter, stamp)), asOf }),
         );
         listAnswers.set(key, stamp, body);
       }
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );
+
+  /** The ageing of the owner's unpaid amounts, kept like the list's answers (and by day). */
+  const ageingAnswers = new StampedCache<Ageing>({ maxEntries: 2000 });
+
+  app.get('/ageing', { schema: { response: { 200: ageingSchema } } }, async (request) => {
+    const ownerId = currentUser(request).id;
+    const stamp = await latestEventId(db, ownerId);
+    const asOf = utcDay();
+    const key = JSON.stringify([ownerId, asOf]);
+    const kept = ageingAnswers.get(key, stamp);
+    if (kept) return kept;
+    const rows = await ageingByCurrency(db, ownerId, asOf);
+    const ageing: Ageing = {
+      asOf,
+      currencies: currencies.flatMap((currency) => {
+        const mine = rows.filter((row) => row.currency === currency);
+        if (mine.length === 0) return [];
+        const sumOf = (bucket: AgeingBucketName) =>
+          mine.filter((row) => row.bucket === bucket).reduce((sum, row) => sum + row.total, 0n);
+        const buckets = {
+          current: sumOf('current'),
+          days1to30: sumOf('days1to30'),
+          days31to60: sumOf('days31to60'),
+          days61to90: sumOf('days61to90'),
+          over90: sumOf('over90'),
+        };
+        const owed = Object.values(buckets).reduce((sum, value) => sum + value, 0n);
+        return [
+          {
+            currency,
+            owed: owed.toString(),
+            buckets: Object.fromEntries(
+              Object.entries(buckets).map(([name, value]) => [name, value.toString()]),
+            ) as Ageing['currencies'][number]['buckets'],
+          },
+        ];
+      }),
+    };
+    ageingAnswers.set(key, stamp, ageing);
+    return ageing;
+  });
 
   app.get(
     '/clients/:id',

@@ -17,6 +17,8 @@ export interface ClientsTable {
   version: number;
   created_at: number;
   updated_at: number;
+  /** The earliest day an amount still unpaid fell due (YYYY-MM-DD); null when nothing is owed. */
+  oldest_due_on: Generated<string | null>;
 }
 
 /** The client's ledger: never edited or deleted, only reversed by a void. */
@@ -35,6 +37,8 @@ export interface EntriesTable {
   void_of: number | null;
   created_by: string | null;
   created_at: number;
+  /** The part of the amount not yet settled by payments and credits (oldest first). */
+  open_amount: Generated<number>;
 }
 
 export interface ClientTables {

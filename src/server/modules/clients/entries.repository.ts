@@ -3,6 +3,7 @@ import type { Currency } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Database } from '../../db/database.ts';
+import { bucketBounds, type AgeingBucket } from './ageing.ts';
 import type { EntriesTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -22,6 +23,8 @@ export interface NewEntry {
   note: string;
   voidOf: number | null;
   createdBy: string;
+  /** What of it is unpaid from the start: only a new client's opening balance knows at once. */
+  openAmount?: number;
 }
 
 const toRow = (entry: NewEntry, now: number) => ({
@@ -36,6 +39,7 @@ const toRow = (entry: NewEntry, now: number) => ({
   void_of: entry.voidOf,
   created_by: entry.createdBy,
   created_at: now,
+  open_amount: entry.openAmount ?? 0,
 });
 
 /** What the history keeps of an entry. */
@@ -110,6 +114,32 @@ export async function liveOpenings(
     .where('e.kind', '=', 'opening')
     .where('v.id', 'is', null)
     .orderBy('e.id')
+    .execute();
+}
+
+/** What ageing needs of a client's entries. */
+export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
+  return db
+    .selectFrom('entries')
+    .select([
+      'id',
+      'amount',
+      'currency',
+      'occurred_on as date',
+      'due_on as dueDate',
+      'void_of as voidOf',
+      'open_amount as openAmount',
+    ])
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .execute();
+}
+
+export async function setOpenAmount(db: Executor, entryId: number, openAmount: number) {
+  await db
+    .updateTable('entries')
+    .set({ open_amount: openAmount })
+    .where('id', '=', entryId)
     .execute();
 }
 
@@ -214,4 +244,38 @@ export async function* readOwnerEntries(db: Executor, ownerId: string) {
     if (!last || rows.length < exportBatch) return;
     after = [last.nameKey, last.clientId, last.date, last.id];
   }
+}
+
+/**
+ * The owner's unpaid amounts per currency, by how long overdue they are on `today`, read from
+ * the unpaid entries only. Each sum is taken in two halves (the high and low 32 bits) so that it
+ * cannot overflow SQLite's 64-bit integers however many entries there are; they are joined
+ * exactly with BigInt.
+ */
+export async function ageingByCurrency(db: Executor, ownerId: string, today: string) {
+  const bounds = bucketBounds(today);
+  const due = sql`coalesce(due_on, occurred_on)`;
+  const bucket = sql<AgeingBucket>`case
+    when ${due} >= ${today} then 'current'
+    when ${due} >= ${bounds.days1to30} then 'days1to30'
+    when ${due} >= ${bounds.days31to60} then 'days31to60'
+    when ${due} >= ${bounds.days61to90} then 'days61to90'
+    else 'over90' end`;
+  const rows = await db
+    .selectFrom('entries')
+    .select([
+      'currency',
+      bucket.as('bucket'),
+      sql<string>`cast(sum(open_amount / 4294967296) as text)`.as('high'),
+      sql<string>`cast(sum(open_amount % 4294967296) as text)`.as('low'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .where('open_amount', '>', 0)
+    .groupBy(['currency', sql`2`])
+    .execute();
+  return rows.map((row) => ({
+    currency: row.currency,
+    bucket: row.bucket,
+    total: BigInt(row.high) * 4294967296n + BigInt(row.low),
+  }));
 }

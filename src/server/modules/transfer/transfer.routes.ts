@@ -1,6 +1,7 @@
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { protectCell } from '../../../shared/csv.ts';
+import { utcDay } from '../../../shared/dates.ts';
 import { toDecimalText } from '../../../shared/money.ts';
 import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
@@ -85,12 +86,13 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clients/export.csv',
     { schema: { querystring: clientListQuerySchema } },
     async (request, reply) => {
-      const { q, currency, owes } = request.query;
+      const { q, currency, owes, overdue } = request.query;
       const filter: ClientFilter = {
         ownerId: currentUser(request).id,
         search: q,
         currency,
         owes: owes === 'true',
+        overdueOn: overdue === 'true' ? utcDay() : undefined,
       };
       // The byte order mark makes spreadsheet programs read the file as UTF-8.
       const head = byteOrderMark + stringify([], { header: true, columns: [...csvColumns] });

@@ -5,6 +5,7 @@ import {
   useQuery,
 } from '@tanstack/react-query';
 import {
+  ageingSchema,
   clientListSchema,
   clientSchema,
   type ClientListQuery,
@@ -62,6 +63,14 @@ export const entriesQuery = (id: string) =>
         signal,
       }),
   });
+
+/** Under the clients key, so every change the live stream reports refreshes it too. */
+export const ageingQuery = queryOptions({
+  queryKey: [...clientsKey, 'ageing'] as const,
+  queryFn: ({ signal }) => apiRequest('GET', '/api/ageing', { schema: ageingSchema, signal }),
+});
+
+export const useAgeing = () => useQuery(ageingQuery);
 
 export const useClientList = (params: ClientListParams) =>
   useInfiniteQuery(clientListQuery(params));

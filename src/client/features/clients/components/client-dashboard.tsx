@@ -4,6 +4,8 @@ import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.
 import { clientSorts, type ClientSort } from '../../../../shared/schemas/clients.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useClientList, type ClientListParams } from '../api/queries.ts';
+import { localToday } from '../../../../shared/dates.ts';
+import { AgeingSummary } from './ageing-summary.tsx';
 import { ClientTable } from './client-table.tsx';
 import { TotalOwed } from './total-owed.tsx';
 
@@ -15,6 +17,7 @@ function exportQuery(params: ClientListParams): string {
   if (params.q) search.set('q', params.q);
   if (params.currency) search.set('currency', params.currency);
   if (params.owes) search.set('owes', params.owes);
+  if (params.overdue) search.set('overdue', params.overdue);
   return search.size > 0 ? `?${search.toString()}` : '';
 }
 
@@ -33,6 +36,7 @@ function useListParams(): [
     dir: dir === 'desc' ? 'desc' : undefined,
     currency: isCurrency(currency) ? currency : undefined,
     owes: searchParams.get('owes') === 'true' ? 'true' : undefined,
+    overdue: searchParams.get('overdue') === 'true' ? 'true' : undefined,
   };
   const update = (changes: Partial<Record<keyof ClientListParams, string | undefined>>) =>
     setSearchParams(
@@ -93,8 +97,9 @@ export function ClientDashboard() {
   const list = useClientList(params);
   const [currencyShown, showCurrency] = useChosen(params.currency ?? '');
   const [owesShown, showOwes] = useChosen(params.owes === 'true');
+  const [overdueShown, showOverdue] = useChosen(params.overdue === 'true');
   const sentinel = useRef<HTMLDivElement>(null);
-  const filtered = Boolean(params.q || params.currency || params.owes);
+  const filtered = Boolean(params.q || params.currency || params.owes || params.overdue);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
 
   // Scrolling near the end loads the next page; the rows already shown stay put.
@@ -147,7 +152,7 @@ export function ClientDashboard() {
               ))}
             </select>
           </div>
-          <div className="col-6 col-lg-3 d-flex align-items-center">
+          <div className="col-6 col-lg-3 d-flex flex-column justify-content-center">
             <div className="form-check mb-0">
               <input
                 id="owes-filter"
@@ -163,6 +168,21 @@ export function ClientDashboard() {
                 Owes money
               </label>
             </div>
+            <div className="form-check mb-0">
+              <input
+                id="overdue-filter"
+                type="checkbox"
+                className="form-check-input"
+                checked={overdueShown}
+                onChange={(event) => {
+                  showOverdue(event.target.checked);
+                  update({ overdue: event.target.checked ? 'true' : undefined });
+                }}
+              />
+              <label htmlFor="overdue-filter" className="form-check-label">
+                Overdue only
+              </label>
+            </div>
           </div>
         </div>
         {list.isPending ? (
@@ -172,6 +192,7 @@ export function ClientDashboard() {
         ) : (
           <>
             <TotalOwed totals={firstPage?.totals ?? []} converted={firstPage?.converted ?? null} />
+            <AgeingSummary />
             {filtered && (
               <p className="small text-body-secondary" role="status">
                 Totals of the {firstPage?.count ?? 0}{' '}
@@ -184,6 +205,7 @@ export function ClientDashboard() {
             ) : (
               <ClientTable
                 clients={clients}
+                asOf={firstPage?.asOf ?? localToday()}
                 sort={params.sort ?? 'name'}
                 dir={params.dir ?? 'asc'}
                 onSort={onSort}

@@ -1,9 +1,12 @@
 import { Link } from 'react-router';
+import { daysBetween } from '../../../../shared/dates.ts';
 import { formatMoney } from '../../../../shared/money.ts';
 import type { Client, ClientSort } from '../../../../shared/schemas/clients.ts';
 
 interface ClientTableProps {
   clients: Client[];
+  /** The day the list was worked out for: days overdue count from it. */
+  asOf: string;
   sort: ClientSort;
   dir: 'asc' | 'desc';
   onSort: (sort: ClientSort) => void;
@@ -36,6 +39,15 @@ function SortHeader({
   );
 }
 
+/** Days since the oldest unpaid amount fell due; null when nothing is overdue. */
+export function daysOverdue(client: Client, asOf: string): number | null {
+  if (client.oldestDueDate === null) return null;
+  const days = daysBetween(client.oldestDueDate, asOf);
+  return days > 0 ? days : null;
+}
+
+const daysText = (days: number) => (days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);
+
 export function ClientTable(props: ClientTableProps) {
   const { clients } = props;
   if (clients.length === 0) return <p className="text-body-secondary">No client added</p>;
@@ -52,29 +64,41 @@ export function ClientTable(props: ClientTableProps) {
               className="d-none d-md-table-cell"
             />
             <SortHeader label="Balance" sort="balance" props={props} className="text-end" />
+            <th scope="col" className="text-end d-none d-sm-table-cell">
+              Overdue
+            </th>
             <th scope="col">
               <span className="visually-hidden">Details</span>
             </th>
           </tr>
         </thead>
         <tbody>
-          {clients.map((client) => (
-            <tr key={client.id}>
-              <td>
-                {client.firstName} {client.lastName}
-              </td>
-              {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
-              <td className="text-break d-none d-md-table-cell">{client.email}</td>
-              <td className="text-end text-nowrap">
-                {formatMoney(client.balance, client.currency)}
-              </td>
-              <td className="text-end">
-                <Link to={`/client/${client.id}`} className="btn btn-sm btn-outline-secondary">
-                  Details
-                </Link>
-              </td>
-            </tr>
-          ))}
+          {clients.map((client) => {
+            const overdue = daysOverdue(client, props.asOf);
+            return (
+              <tr key={client.id}>
+                <td>
+                  {client.firstName} {client.lastName}
+                </td>
+                {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
+                <td className="text-break d-none d-md-table-cell">{client.email}</td>
+                <td className="text-end text-nowrap">
+                  {formatMoney(client.balance, client.currency)}
+                  {overdue !== null && (
+                    <div className="small text-danger d-sm-none">{daysText(overdue)} overdue</div>
+                  )}
+                </td>
+                <td className="text-end text-nowrap text-danger d-none d-sm-table-cell">
+                  {overdue !== null && daysText(overdue)}
+                </td>
+                <td className="text-end">
+                  <Link to={`/client/${client.id}`} className="btn btn-sm btn-outline-secondary">
+                    Details
+                  </Link>
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>
