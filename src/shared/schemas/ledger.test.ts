@@ -40,7 +40,9 @@ describe('the entry form', () => {
     });
     return result.success
       ? {}
-      : Object.fromEntries(result.error.issues.map((issue) => [issue.path[0], issue.message]));
+      : Object.fromEntries(
+          result.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+        );
   };
 
   it('takes an amount in the currency’s decimals, today or earlier, and a due date after it', () => {
