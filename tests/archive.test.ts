@@ -6,14 +6,16 @@ import { restoreArchive, writeArchive, countRows } from '../src/server/db/archiv
 import { createDb, type Db } from '../src/server/db/database.ts';
 import type { Client } from '../src/shared/schemas/clients.ts';
 import { joinAs } from './auth.ts';
-import { createTestDatabase, testDialect, type TestDatabase, type TestDialect } from './db.ts';
+import {
+  createTestDatabase,
+  otherDialect,
+  testDialect,
+  type TestDatabase,
+  type TestDialect,
+} from './db.ts';
 import { buildClient } from './factories.ts';
 import { injectOk } from './http.ts';
 import { fillAccount } from './populate.ts';
-
-// The other kind of database when PostgreSQL is there to use: a backup moves between them.
-const otherDialect: TestDialect =
-  testDialect === 'sqlite' ? (process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite') : 'sqlite';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {

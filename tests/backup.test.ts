@@ -5,7 +5,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { strongPassword, uniqueEmail } from './auth.ts';
-import { createTestDatabase, testDialect, type TestDialect } from './db.ts';
+import { createTestDatabase, otherDialect, testDialect } from './db.ts';
 import { buildClient } from './factories.ts';
 import { projectRoot, startServerProcess } from './server-process.ts';
 
@@ -102,10 +102,6 @@ describe.skipIf(testDialect !== 'sqlite')('npm run backup to a .sqlite copy (SQL
     }
   });
 });
-
-// The other kind of database when PostgreSQL is there to use: the restore moves the backup.
-const otherDialect: TestDialect =
-  testDialect === 'sqlite' ? (process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite') : 'sqlite';
 
 async function signUp(url: string): Promise<string> {
   const join = await fetch(`${url}/api/auth/join`, {

@@ -22,6 +22,7 @@ import { WritePath } from './modules/events/write-path.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
+import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 
 declare module 'fastify' {
@@ -174,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventsRoutes);
       await api.register(transferRoutes);
       await api.register(importRoutes);
+      await api.register(restoreRoutes);
     },
     { prefix: '/api' },
   );
