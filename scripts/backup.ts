@@ -8,20 +8,9 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { writeArchive } from '../src/server/db/archive.ts';
 import { createDb } from '../src/server/db/database.ts';
-import { ConfigError, loadConfig } from '../src/server/config.ts';
+import { databaseConfig, fail } from './database-config.ts';
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
-
-let database;
-try {
-  database = loadConfig().database;
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const database = databaseConfig();
 
 if (database.dialect === 'sqlite') {
   try {

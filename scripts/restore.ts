@@ -5,12 +5,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { ArchiveError, restoreArchive } from '../src/server/db/archive.ts';
 import { createDb } from '../src/server/db/database.ts';
-import { ConfigError, loadConfig } from '../src/server/config.ts';
-
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
+import { databaseConfig, fail } from './database-config.ts';
 
 const source = process.argv[2];
 if (!source) fail('Usage: npm run restore -- FILE   (a file written by npm run backup)');
@@ -24,13 +19,7 @@ if (source.endsWith('.sqlite'))
     'A .sqlite copy is restored by putting it in place of the database file (docs/backup.md); npm run restore reads the .jsonl backups',
   );
 
-let database;
-try {
-  database = loadConfig().database;
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
+const database = databaseConfig();
 
 const db = createDb(database);
 try {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { strongPassword, uniqueEmail } from './auth.ts';
 import { createTestDatabase, otherDialect, testDialect } from './db.ts';
 import { buildClient } from './factories.ts';
-import { projectRoot, startServerProcess } from './server-process.ts';
+import { projectRoot, startServerProcess, stopServer } from './server-process.ts';
 
 function runScript(
   script: 'backup' | 'restore',
@@ -78,12 +78,10 @@ describe.skipIf(testDialect !== 'sqlite')('npm run backup to a .sqlite copy (SQL
         expect(list.status).toBe(200);
         expect(((await list.json()) as { count: number }).count).toBe(ids.size);
       } finally {
-        restored.child.kill('SIGTERM');
-        await restored.exited;
+        await stopServer(restored);
       }
     } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await stopServer(server);
       await rm(dir, { recursive: true, force: true });
     }
   });
@@ -215,12 +213,10 @@ describe(`npm run backup and npm run restore (${testDialect} to ${otherDialect})
         }
         expect(paymentsBefore.filter((id) => !entryIds.has(id))).toEqual([]);
       } finally {
-        restored.child.kill('SIGTERM');
-        await restored.exited;
+        await stopServer(restored);
       }
     } finally {
-      server.child.kill('SIGTERM');
-      await server.exited;
+      await stopServer(server);
       await target.drop();
       await source.drop();
       await rm(dir, { recursive: true, force: true });

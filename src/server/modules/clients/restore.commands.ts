@@ -1,7 +1,5 @@
-import type { Currency } from '../../../shared/money.ts';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
-import type { EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import type { ExchangeRate, Preferences } from '../../../shared/schemas/settings.ts';
 import type { Db } from '../../db/database.ts';
@@ -16,7 +14,7 @@ import {
   takenClientIds,
   toSnapshot,
 } from './clients.repository.ts';
-import { insertRestoredEntry } from './entries.repository.ts';
+import { insertRestoredEntry, type NewEntry } from './entries.repository.ts';
 
 /** An owner's export file, checked and read (transfer/restore-file.ts): what a restore writes. */
 export interface RestorePlan {
@@ -32,18 +30,7 @@ export interface RestorePlan {
     updatedAt: number;
   })[];
   /** In the file's order: a void comes after the entry it names (`voidOf` is a file id). */
-  entries: {
-    fileId: number;
-    clientId: string;
-    kind: EntryKind;
-    amount: number;
-    currency: Currency;
-    date: string;
-    dueDate: string | null;
-    note: string;
-    voidOf: number | null;
-    createdAt: number;
-  }[];
+  entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
   history: {
     clientId: string | null;
     action: EventAction;

@@ -129,17 +129,10 @@ export function readExportFile(body: unknown): RestorePlan {
           voidOf: null,
           createdAt: time(client.updatedAt),
         }))
-    : file.entries.map((entry) => ({
-        fileId: entry.id,
-        clientId: entry.clientId,
-        kind: entry.kind,
-        amount: entry.amount,
-        currency: entry.currency,
-        date: entry.date,
-        dueDate: entry.dueDate,
-        note: entry.note,
-        voidOf: entry.voidOf,
-        createdAt: time(entry.enteredAt),
+    : file.entries.map(({ id, enteredAt, ...entry }) => ({
+        ...entry,
+        fileId: id,
+        createdAt: time(enteredAt),
       }));
   return {
     version: file.version,
