@@ -146,6 +146,9 @@ export async function restoreAccount(
       at: event.at,
     }));
     await record(history);
+    // Recording took the owner's turn: a restore of the same account that committed while this
+    // one was writing shows now, and this one gives way rather than doubling the clients.
+    if ((await countClients(trx, { ownerId })) !== plan.clients.length) throw notEmpty();
     await record(
       plan.clients.map((client) => ({
         clientId: clientId(client.id),

@@ -177,6 +177,19 @@ describe('restoring an export into an account', () => {
     expect(theirs.clients.map((client) => client.id).sort()).toEqual([...oldIds].sort());
   });
 
+  it('lets only one of two restores sent at once into the same account through', async () => {
+    const target = await joinAs(source.app);
+    const answers = await Promise.all([
+      restore(source.app, target.cookie, exported),
+      restore(source.app, target.cookie, exported),
+    ]);
+    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+    const list = (
+      await injectOk(source.app, 'GET', '/api/clients', target.cookie)
+    ).json<ClientList>();
+    expect(list.count).toBe(3);
+  });
+
   it('reads a version-1 file: each balance becomes an opening entry on the day it was last set', async () => {
     const target = await joinAs(source.app);
     const { entries: _entries, ...rest } = exported;
