@@ -3,6 +3,7 @@ import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import type { ExchangeRate, Preferences } from '../../../shared/schemas/settings.ts';
 import type { Db } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { hasClientHistory } from '../events/events.queries.ts';
@@ -104,7 +105,7 @@ export async function restoreAccount(
   ownerId: string,
   plan: RestorePlan,
 ): Promise<RestoreSummary> {
-  return writes.change(ownerId, async (context) => {
+  const restoring = writes.change(ownerId, async (context) => {
     const { trx, record } = context;
     const taken = await checkTarget(trx, ownerId, plan);
     const clientIds = new Map(
@@ -160,5 +161,10 @@ export async function restoreAccount(
     );
     await writeOwnerSettings(context, ownerId, plan.settings);
     return summary(plan, taken.size, true);
+  });
+  return restoring.catch((error: unknown) => {
+    // Another restore of the same file inserted these client ids first and has committed.
+    if (isUniqueViolation(error)) throw notEmpty();
+    throw error;
   });
 }

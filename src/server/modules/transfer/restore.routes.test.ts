@@ -178,16 +178,24 @@ describe('restoring an export into an account', () => {
   });
 
   it('lets only one of two restores sent at once into the same account through', async () => {
-    const target = await joinAs(source.app);
-    const answers = await Promise.all([
-      restore(source.app, target.cookie, exported),
-      restore(source.app, target.cookie, exported),
-    ]);
-    expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
-    const list = (
-      await injectOk(source.app, 'GET', '/api/clients', target.cookie)
-    ).json<ClientList>();
-    expect(list.count).toBe(3);
+    // Where the ids are taken (new ones for both) and on a new instance (both want the same).
+    const database = await createTestDatabase(otherDialect);
+    const empty = await buildApp({ config: { ...loadConfig({}), database: database.config } });
+    try {
+      for (const app of [source.app, empty]) {
+        const target = await joinAs(app);
+        const answers = await Promise.all([
+          restore(app, target.cookie, exported),
+          restore(app, target.cookie, exported),
+        ]);
+        expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+        const list = (await injectOk(app, 'GET', '/api/clients', target.cookie)).json<ClientList>();
+        expect(list.count).toBe(3);
+      }
+    } finally {
+      await empty.close();
+      await database.drop();
+    }
   });
 
   it('reads a version-1 file: each balance becomes an opening entry on the day it was last set', async () => {
