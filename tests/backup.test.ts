@@ -112,6 +112,7 @@ async function signUp(url: string): Promise<string> {
 }
 
 describe(`npm run backup and npm run restore (${testDialect} to ${otherDialect})`, () => {
+  // Two servers and three scripts start one after another: a slow test on a busy machine.
   it('a backup taken while clients and payments are written restores every acknowledged write, consistent', async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), 'balance-backup-'));
     const source = await createTestDatabase(testDialect);
@@ -221,5 +222,5 @@ describe(`npm run backup and npm run restore (${testDialect} to ${otherDialect})
       await source.drop();
       await rm(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });
