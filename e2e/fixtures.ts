@@ -34,6 +34,11 @@ export async function logIn(page: Page, email: string): Promise<void> {
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText(email)).toBeVisible();
 }
 
+/** How many clients the signed-in owner has, asked of the server, not read off the page. */
+export async function clientCount(page: Page): Promise<number> {
+  return ((await (await page.request.get('/api/clients')).json()) as { count: number }).count;
+}
+
 /** A message in the flash bar at the top of the page. */
 export const flash = (page: Page, text: string) => page.locator('.flash-bar').getByText(text);
 

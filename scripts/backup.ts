@@ -1,41 +1,28 @@
-// `npm run backup [target-file]`: a consistent copy of the SQLite database, safe while the
-// server runs (VACUUM INTO reads one snapshot). For PostgreSQL it says how to use pg_dump.
+// `npm run backup [target-file]`: every table of the database as a portable file of JSON lines
+// (readable by `npm run restore` on SQLite or PostgreSQL), read from one snapshot while the
+// server keeps running. On SQLite, a target ending in .sqlite gives a copy of the database file
+// instead (VACUUM INTO, also one snapshot).
 import { mkdirSync, statSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { ConfigError, loadConfig } from '../src/server/config.ts';
+import { writeArchive } from '../src/server/db/archive.ts';
+import { createDb } from '../src/server/db/database.ts';
+import { databaseConfig, fail } from './database-config.ts';
 
-function fail(message: string): never {
-  process.stderr.write(`${message}\n`);
-  process.exit(1);
-}
+const database = databaseConfig();
 
-let database;
-try {
-  database = loadConfig().database;
-} catch (error) {
-  if (error instanceof ConfigError) fail(error.message);
-  throw error;
-}
-
-if (database.dialect === 'postgres') {
-  process.stdout.write(
-    'DATABASE_URL points at PostgreSQL: back it up with its own tools, while the server runs:\n' +
-      '  pg_dump --format=custom --file=balance-$(date +%Y%m%d-%H%M%S).dump "$DATABASE_URL"\n' +
-      'and restore into an empty database with:\n' +
-      '  pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" balance-YYYYMMDD-HHMMSS.dump\n',
-  );
-  process.exit(0);
-}
-
-const source = path.resolve(database.file);
-try {
-  statSync(source);
-} catch {
-  fail(`No database at ${source}: nothing to back up (is DATABASE_URL right?)`);
+if (database.dialect === 'sqlite') {
+  try {
+    statSync(path.resolve(database.file));
+  } catch {
+    fail(
+      `No database at ${path.resolve(database.file)}: nothing to back up (is DATABASE_URL right?)`,
+    );
+  }
 }
 const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '').replace('T', '-');
-const target = path.resolve(process.argv[2] ?? path.join('backups', `balance-${stamp}.sqlite`));
+const target = path.resolve(process.argv[2] ?? path.join('backups', `balance-${stamp}.jsonl`));
 mkdirSync(path.dirname(target), { recursive: true });
 try {
   statSync(target);
@@ -44,18 +31,53 @@ try {
   // Free to write.
 }
 
-const db = new DatabaseSync(source, { timeout: 10_000 });
-try {
-  db.prepare('VACUUM INTO ?').run(target);
-} finally {
-  db.close();
+function copySqliteFile(source: string): void {
+  const db = new DatabaseSync(source, { timeout: 10_000 });
+  try {
+    db.prepare('VACUUM INTO ?').run(target);
+  } finally {
+    db.close();
+  }
+  const copy = new DatabaseSync(target, { readOnly: true });
+  const check = copy.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
+  const clients = copy.prepare('SELECT count(*) AS n FROM clients').get() as { n: number };
+  copy.close();
+  if (check.integrity_check !== 'ok')
+    fail(`The copy failed its integrity check: ${check.integrity_check}`);
+  process.stdout.write(
+    `Backed up ${clients.n} clients to ${target} (${statSync(target).size} bytes, integrity ok)\n`,
+  );
 }
-const copy = new DatabaseSync(target, { readOnly: true });
-const check = copy.prepare('PRAGMA integrity_check').get() as { integrity_check: string };
-const clients = copy.prepare('SELECT count(*) AS n FROM clients').get() as { n: number };
-copy.close();
-if (check.integrity_check !== 'ok')
-  fail(`The copy failed its integrity check: ${check.integrity_check}`);
+
+if (target.endsWith('.sqlite')) {
+  if (database.dialect !== 'sqlite')
+    fail(
+      'A .sqlite copy can only be taken of an SQLite database; leave the name out or end it in .jsonl',
+    );
+  copySqliteFile(path.resolve(database.file));
+  process.exit(0);
+}
+
+// Written under a temporary name and renamed at the end: a file with the final name is whole.
+const partial = `${target}.partial`;
+const file = await open(partial, 'wx');
+const db = createDb(database);
+let rows: Record<string, number>;
+try {
+  rows = await writeArchive(db, async (line) => {
+    await file.write(`${line}\n`);
+  });
+  await file.sync();
+  await file.close();
+  await rename(partial, target);
+} catch (error) {
+  await file.close().catch(() => {});
+  await rm(partial, { force: true });
+  throw error;
+} finally {
+  await db.kysely.destroy();
+}
+const total = Object.values(rows).reduce((sum, n) => sum + n, 0);
 process.stdout.write(
-  `Backed up ${clients.n} clients to ${target} (${statSync(target).size} bytes, integrity ok)\n`,
+  `Backed up ${total} rows (${rows.clients ?? 0} clients, ${rows.entries ?? 0} ledger entries, ${rows.events ?? 0} history events, ${rows.users ?? 0} users) from ${database.dialect} to ${target} (${statSync(target).size} bytes)\n`,
 );

@@ -10,6 +10,10 @@ export type TestDialect = 'sqlite' | 'postgres';
 export const testDialect: TestDialect =
   process.env.TEST_DIALECT === 'postgres' ? 'postgres' : 'sqlite';
 
+/** The other kind of database when PostgreSQL is there to use: data moves between the two. */
+export const otherDialect: TestDialect =
+  testDialect === 'sqlite' ? (process.env.TEST_DATABASE_URL ? 'postgres' : 'sqlite') : 'sqlite';
+
 export interface TestDatabase {
   config: DatabaseConfig;
   /** The DATABASE_URL that points at this database, for a server started as a process. */

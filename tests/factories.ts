@@ -15,3 +15,31 @@ export function buildClient(overrides: Partial<ClientInput> = {}): ClientInput {
     ...overrides,
   };
 }
+
+/** The smallest whole export file ("Download all my data"): one client, no ledger, no history. */
+export function buildExportFile(client: Partial<ClientInput> & { id?: string } = {}) {
+  const { balance: _balance, ...fields } = buildClient(client);
+  counter += 1;
+  return {
+    format: 'balance-export',
+    version: 2,
+    exportedAt: '2026-11-01T10:00:00.000Z',
+    account: { email: 'someone@example.com' },
+    settings: {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+    },
+    clients: [
+      {
+        id: `restored${counter}`,
+        ...fields,
+        balance: 0,
+        version: 1,
+        createdAt: '2026-10-01T10:00:00.000Z',
+        updatedAt: '2026-10-01T10:00:00.000Z',
+      },
+    ],
+    entries: [],
+    history: [],
+  };
+}

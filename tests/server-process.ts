@@ -37,6 +37,12 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   return { child, url, output: () => output, exited };
 }
 
+/** Asks the server to stop, as a service manager would, and waits until it has. */
+export async function stopServer(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  await server.exited;
+}
+
 /** Runs main.ts to its end (for start-up failures) and returns its exit code and output. */
 export function runServerToExit(
   env: Record<string, string>,

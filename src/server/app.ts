@@ -26,6 +26,7 @@ import { healthRoutes } from './modules/health/health.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
+import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 
 declare module 'fastify' {
@@ -247,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(eventsRoutes);
       await api.register(transferRoutes);
       await api.register(importRoutes);
+      await api.register(restoreRoutes);
     },
     { prefix: '/api' },
   );

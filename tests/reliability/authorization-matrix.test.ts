@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../auth.ts';
-import { buildClient } from '../factories.ts';
+import { buildClient, buildExportFile } from '../factories.ts';
 import { snapshotDatabase } from './database-snapshot.ts';
 
 // Matchers typed as unknown, so they can sit in expected objects.
@@ -55,6 +55,11 @@ const matrix: Record<string, Declaration> = {
 
   'GET /api/settings': { access: 'protected' },
   'PUT /api/settings': { access: 'protected', sample: () => ({ payload: settingsBody }) },
+  // Before any route gives the other owner a client: a restore goes only into an empty account.
+  'POST /api/restore': {
+    access: 'protected',
+    sample: () => ({ query: 'dryRun=true', payload: buildExportFile() }),
+  },
   'GET /api/events': { access: 'protected' },
   'GET /api/clients': { access: 'protected', sample: () => ({ query: 'sort=balance&limit=10' }) },
   'POST /api/clients': { access: 'protected', sample: () => ({ payload: buildClient() }) },
@@ -268,6 +273,12 @@ describe('the authorization matrix', () => {
     // Proves the samples are valid, so the 401s and 404s above come from who asked, not how.
     for (const key of declared('protected').filter((name) => !streams.has(name))) {
       const response = await request(key, { cookie: owner.cookie });
+      // The owner has clients, and a restore goes only into an empty account: its refusal comes
+      // after the session and the file were accepted (the other owner's 2xx is checked above).
+      if (key === 'POST /api/restore') {
+        expect(response.json(), key).toMatchObject({ error: { code: 'conflict' } });
+        continue;
+      }
       expect(response.statusCode, `${key}: ${response.body}`).toBeLessThan(300);
       if (key === 'DELETE /api/clients/:id' || key.startsWith('P')) {
         const current = await testApp.app.inject({

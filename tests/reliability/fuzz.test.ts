@@ -4,9 +4,10 @@ import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import { errorCodes } from '../../src/shared/schemas/errors.ts';
+import { restoreBodyLimitBytes } from '../../src/server/modules/transfer/restore.routes.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../auth.ts';
-import { buildClient } from '../factories.ts';
+import { buildClient, buildExportFile } from '../factories.ts';
 import { snapshotDatabase, type DatabaseSnapshot } from './database-snapshot.ts';
 
 // Matchers typed as unknown, so they can sit in expected objects.
@@ -45,6 +46,7 @@ const validBodies: Record<string, () => unknown> = {
     dryRun: true,
     skipDuplicates: false,
   }),
+  'POST /api/restore': () => buildExportFile(),
 };
 
 const queryKeys = ['q', 'sort', 'dir', 'currency', 'owes', 'cursor', 'limit', 'lastEventId'];
@@ -781,8 +783,13 @@ describe('oversized bodies', () => {
     const bodyRoutes = fuzzedRoutes().filter((key) => /^(POST|PUT|PATCH|DELETE) /.test(key));
     expect(bodyRoutes.length).toBeGreaterThan(5);
     for (const key of bodyRoutes) {
-      // The import takes whole spreadsheets; every other route small forms.
-      const limit = key === 'POST /api/clients/import' ? 8 * 1024 * 1024 : 64 * 1024;
+      // The import takes whole spreadsheets, the restore whole exports; every other route small forms.
+      const limit =
+        key === 'POST /api/clients/import'
+          ? 8 * 1024 * 1024
+          : key === 'POST /api/restore'
+            ? restoreBodyLimitBytes
+            : 64 * 1024;
       const [method = '', pattern = ''] = key.split(' ');
       const payload = JSON.stringify({ padding: 'x'.repeat(limit) });
       const before = await snapshotDatabase(testApp.app);

@@ -6,7 +6,8 @@ export { entryDetailSchema, type EntryDetail } from './ledger.ts';
 
 /**
  * Every kind of change the owner's log records, in one place. `balance_changed` is no longer
- * written (the balance changes through ledger entries) but stays in older logs.
+ * written (the balance changes through ledger entries) but stays in older logs. `restored` marks
+ * a client brought back from an export file, after the history the file carried.
  */
 export const eventActions = [
   'created',
@@ -17,6 +18,7 @@ export const eventActions = [
   'entry_recorded',
   'entry_voided',
   'settings_changed',
+  'restored',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 

@@ -329,3 +329,45 @@ export async function insertClients(
       .execute();
   }
 }
+
+/** Which of these ids any account's client has already: ids are unique across the instance. */
+export async function takenClientIds(db: Executor, ids: readonly string[]): Promise<Set<string>> {
+  const taken = new Set<string>();
+  for (let start = 0; start < ids.length; start += insertBatch) {
+    const rows = await db
+      .selectFrom('clients')
+      .select('id')
+      .where('id', 'in', ids.slice(start, start + insertBatch))
+      .execute();
+    for (const row of rows) taken.add(row.id);
+  }
+  return taken;
+}
+
+/** Clients brought back from an export file, with the versions and times they had there. */
+export async function insertRestoredClients(
+  trx: Transaction<Database>,
+  ownerId: string,
+  clients: readonly (ClientValues & {
+    id: string;
+    version: number;
+    createdAt: number;
+    updatedAt: number;
+  })[],
+): Promise<void> {
+  for (let start = 0; start < clients.length; start += insertBatch) {
+    await trx
+      .insertInto('clients')
+      .values(
+        clients.slice(start, start + insertBatch).map((client) => ({
+          id: client.id,
+          owner_id: ownerId,
+          ...columnsOf(client),
+          version: client.version,
+          created_at: client.createdAt,
+          updated_at: client.updatedAt,
+        })),
+      )
+      .execute();
+  }
+}

@@ -67,6 +67,22 @@ export async function insertEntry(
     .executeTakeFirstOrThrow();
 }
 
+/**
+ * An entry brought back from an export file, at the time it was first entered; answers its new
+ * id (ids are the instance's own), which a later void in the file needs.
+ */
+export async function insertRestoredEntry(
+  trx: Transaction<Database>,
+  entry: NewEntry & { createdAt: number },
+): Promise<number> {
+  const row = await trx
+    .insertInto('entries')
+    .values(toRow(entry, entry.createdAt))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** Adds many entries (an import's opening balances) in the caller's transaction. */
 export async function insertEntries(
   trx: Transaction<Database>,

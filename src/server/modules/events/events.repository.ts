@@ -23,6 +23,8 @@ export interface NewEvent {
   before: ClientSnapshot | null;
   after: ClientSnapshot | null;
   entry?: EntryDetail | null;
+  /** When it happened, if not at the change's own moment: a restored history keeps its times. */
+  at?: number;
 }
 
 /**
@@ -45,7 +47,7 @@ const toRow = (ownerId: string, at: number, event: NewEvent) => ({
   owner_id: ownerId,
   client_id: event.clientId,
   action: event.action,
-  at,
+  at: event.at ?? at,
   version: event.version,
   before: event.before && JSON.stringify(event.before),
   after: event.after && JSON.stringify(event.after),
@@ -65,6 +67,18 @@ export async function insertEvents(
       .values(events.slice(start, start + insertBatch).map((event) => toRow(ownerId, at, event)))
       .execute();
   }
+}
+
+/** Whether the owner's log holds anything but changes of their settings. */
+export async function hasClientHistory(db: Executor, ownerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('events')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .where('action', '!=', 'settings_changed')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Every read of the client list starts with this (its cache stamp), so it is compiled once. */

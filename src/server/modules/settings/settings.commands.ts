@@ -1,5 +1,9 @@
-import type { SettingsUpdate } from '../../../shared/schemas/settings.ts';
-import type { WritePath } from '../events/write-path.ts';
+import type {
+  ExchangeRate,
+  Preferences,
+  SettingsUpdate,
+} from '../../../shared/schemas/settings.ts';
+import type { ChangeContext, WritePath } from '../events/write-path.ts';
 import { replaceRates, writeAllowRegistration, writePreferences } from './settings.repository.ts';
 
 /**
@@ -11,17 +15,29 @@ export async function saveSettings(
   userId: string,
   update: SettingsUpdate,
 ): Promise<void> {
-  await writes.change(userId, async ({ trx, record, now }) => {
-    await writePreferences(trx, userId, update.preferences, now);
-    await replaceRates(trx, userId, update.rates);
+  await writes.change(userId, async (context) => {
     if (update.allowRegistration !== undefined)
-      await writeAllowRegistration(trx, update.allowRegistration, now);
-    await record({
-      clientId: null,
-      action: 'settings_changed',
-      version: 0,
-      before: null,
-      after: null,
-    });
+      await writeAllowRegistration(context.trx, update.allowRegistration, context.now);
+    await writeOwnerSettings(context, userId, update);
+  });
+}
+
+/**
+ * The owner's preferences and rates as one step of a larger change (a restore from an export
+ * file), in its transaction; it records the settings change like the screen does.
+ */
+export async function writeOwnerSettings(
+  { trx, record, now }: ChangeContext,
+  userId: string,
+  settings: { preferences: Preferences; rates: ExchangeRate[] },
+): Promise<void> {
+  await writePreferences(trx, userId, settings.preferences, now);
+  await replaceRates(trx, userId, settings.rates);
+  await record({
+    clientId: null,
+    action: 'settings_changed',
+    version: 0,
+    before: null,
+    after: null,
   });
 }

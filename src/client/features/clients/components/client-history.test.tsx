@@ -69,6 +69,13 @@ describe('the history list', () => {
     ).toBeInTheDocument();
   });
 
+  it('says a client came back from an export file, with the balance it came back with', () => {
+    render(<ClientHistory entries={[event({ action: 'restored', after: snapshot(12_34) })]} />);
+    expect(
+      screen.getByText('Restored from an export file with a balance of $12.34'),
+    ).toBeInTheDocument();
+  });
+
   it('shows a change it does not know plainly instead of failing', () => {
     render(<ClientHistory entries={[event({ action: 'reminder_sent' })]} />);
     expect(screen.getByText('Changed')).toBeInTheDocument();

@@ -38,6 +38,8 @@ export function describe(entry: HistoryEntry): string {
       return after ? `Added with a balance of ${money(after)}` : 'Added';
     case 'imported':
       return after ? `Imported with a balance of ${money(after)}` : 'Imported';
+    case 'restored':
+      return after ? `Restored from an export file with a balance of ${money(after)}` : 'Restored';
     case 'deleted':
       return before ? `Deleted (balance was ${money(before)})` : 'Deleted';
     case 'balance_changed':

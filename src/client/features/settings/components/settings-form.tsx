@@ -10,6 +10,7 @@ import {
 import { useFlash } from '../../../components/flash.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useSaveSettings } from '../api/settings.ts';
+import { RestoreAccount } from './restore-account.tsx';
 
 type RateCurrency = ExchangeRate['currency'];
 
@@ -186,6 +187,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                 Download all ledger entries (CSV)
               </a>
             </div>
+            <RestoreAccount />
           </div>
         </div>
       </div>

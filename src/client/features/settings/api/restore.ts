@@ -1,0 +1,15 @@
+import { restoreSummarySchema, type RestoreSummary } from '../../../../shared/schemas/restore.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+/** What restoring this export file would bring back; the server changes nothing. */
+export function previewRestore(file: unknown): Promise<RestoreSummary> {
+  return apiRequest('POST', '/api/restore?dryRun=true', {
+    body: file,
+    schema: restoreSummarySchema,
+  });
+}
+
+/** Restores the export file into the signed-in account, all or nothing. */
+export function restoreAccount(file: unknown): Promise<RestoreSummary> {
+  return apiRequest('POST', '/api/restore', { body: file, schema: restoreSummarySchema });
+}

@@ -1,0 +1,159 @@
+import { utcDay } from '../../../shared/dates.ts';
+import {
+  exportFileSchema,
+  exportFormat,
+  exportVersion,
+  type ExportFile,
+} from '../../../shared/schemas/restore.ts';
+import { AppError } from '../../errors.ts';
+import type { RestorePlan } from '../clients/restore.commands.ts';
+
+/** Problems named in the message; all of them (up to this many) go in `fields`. */
+const namedInMessage = 5;
+const namedInFields = 50;
+
+function refuse(problems: [string, string][]): never {
+  const shown = problems
+    .slice(0, namedInMessage)
+    .map(([where, what]) => `${where}: ${what}`)
+    .join('; ');
+  const more =
+    problems.length > namedInMessage ? ` (and ${problems.length - namedInMessage} more)` : '';
+  throw new AppError(400, 'validation', `This file cannot be restored: ${shown}${more}`, {
+    fields: Object.fromEntries(problems.slice(0, namedInFields)),
+  });
+}
+
+/** `clients[3].email`, as a person can find it in the file. */
+function pathText(path: readonly PropertyKey[]): string {
+  return (
+    path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('')
+      .replace(/^\./, '') || 'file'
+  );
+}
+
+/** The file's own claims first: a file from elsewhere or a newer Balance says so plainly. */
+function checkFormat(body: unknown): void {
+  const head = body as { format?: unknown; version?: unknown } | null;
+  if (typeof head !== 'object' || head === null || head.format !== exportFormat)
+    refuse([
+      [
+        'format',
+        `this is not a Balance export (a file from "Download all my data" says "${exportFormat}")`,
+      ],
+    ]);
+  if (typeof head.version === 'number' && head.version > exportVersion)
+    refuse([
+      [
+        'version',
+        `the file is export version ${head.version}, written by a newer Balance; this one reads up to version ${exportVersion}`,
+      ],
+    ]);
+}
+
+/** What only the file as a whole can show: links between its parts, and balances that add up. */
+function crossCheck(file: ExportFile): [string, string][] {
+  const problems: [string, string][] = [];
+  const clients = new Map<string, { index: number; currency: string; balance: number }>();
+  file.clients.forEach((client, index) => {
+    if (clients.has(client.id))
+      problems.push([`clients[${index}].id`, 'appears twice in the file']);
+    clients.set(client.id, { index, currency: client.currency, balance: client.balance });
+  });
+  if (file.version >= 2 && file.entries === undefined)
+    problems.push(['entries', 'missing: an export of version 2 carries the ledger']);
+  const entries = new Map<number, { clientId: string; voided: boolean }>();
+  const sums = new Map<string, number>();
+  (file.entries ?? []).forEach((entry, index) => {
+    const where = `entries[${index}]`;
+    if (entries.has(entry.id)) problems.push([`${where}.id`, 'appears twice in the file']);
+    if (!clients.has(entry.clientId))
+      problems.push([`${where}.clientId`, `no client ${entry.clientId} in the file`]);
+    if (entry.kind === 'void') {
+      const voided = entry.voidOf === null ? undefined : entries.get(entry.voidOf);
+      if (!voided)
+        problems.push([`${where}.voidOf`, 'a void must name an earlier entry of the file']);
+      else if (voided.clientId !== entry.clientId)
+        problems.push([`${where}.voidOf`, "names an entry of another client's"]);
+      else if (voided.voided) problems.push([`${where}.voidOf`, 'that entry is voided twice']);
+      else voided.voided = true;
+    } else if (entry.voidOf !== null) {
+      problems.push([`${where}.voidOf`, 'only a void names another entry']);
+    }
+    entries.set(entry.id, { clientId: entry.clientId, voided: false });
+    sums.set(entry.clientId, (sums.get(entry.clientId) ?? 0) + entry.amount);
+  });
+  if (file.entries)
+    for (const [id, client] of clients) {
+      const sum = sums.get(id) ?? 0;
+      if (sum !== client.balance)
+        problems.push([
+          `clients[${client.index}].balance`,
+          `is ${client.balance} but the client's entries add up to ${sum}`,
+        ]);
+    }
+  return problems;
+}
+
+const time = (iso: string) => Date.parse(iso);
+
+/**
+ * Reads an owner's export file (any version up to ours) into what the restore writes, or refuses
+ * it with every problem named. A version-1 file has no ledger: each balance other than 0 becomes
+ * an opening entry on the day the client was last changed, as the ledger's migration did.
+ */
+export function readExportFile(body: unknown): RestorePlan {
+  checkFormat(body);
+  const parsed = exportFileSchema.safeParse(body);
+  if (!parsed.success)
+    refuse(parsed.error.issues.map((issue) => [pathText(issue.path), issue.message]));
+  const file = parsed.data;
+  const problems = crossCheck(file);
+  if (problems.length > 0) refuse(problems);
+
+  const fromBalances = file.entries === undefined;
+  const entries: RestorePlan['entries'] = !file.entries
+    ? file.clients
+        .filter((client) => client.balance !== 0)
+        .map((client, index) => ({
+          fileId: index + 1,
+          clientId: client.id,
+          kind: 'opening' as const,
+          amount: client.balance,
+          currency: client.currency,
+          date: utcDay(time(client.updatedAt)),
+          dueDate: null,
+          note: '',
+          voidOf: null,
+          createdAt: time(client.updatedAt),
+        }))
+    : file.entries.map(({ id, enteredAt, ...entry }) => ({
+        ...entry,
+        fileId: id,
+        createdAt: time(enteredAt),
+      }));
+  return {
+    version: file.version,
+    exportedAt: file.exportedAt ?? null,
+    exportedFrom: file.account?.email ?? null,
+    openingsFromBalances: fromBalances ? entries.length : 0,
+    clients: file.clients.map(({ createdAt, updatedAt, ...client }) => ({
+      ...client,
+      createdAt: time(createdAt),
+      updatedAt: time(updatedAt),
+    })),
+    entries,
+    history: file.history.map((event) => ({
+      clientId: event.clientId,
+      action: event.action,
+      at: time(event.at),
+      version: event.version,
+      before: event.before,
+      after: event.after,
+      entry: event.entry ?? null,
+    })),
+    settings: file.settings,
+  };
+}

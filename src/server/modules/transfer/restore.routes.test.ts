@@ -1,0 +1,303 @@
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { otherDialect } from '../../../../tests/db.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import { injectOk } from '../../../../tests/http.ts';
+import { fillAccount } from '../../../../tests/populate.ts';
+import { snapshotDatabase } from '../../../../tests/reliability/database-snapshot.ts';
+import { buildApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
+import type { ClientList } from '../../../shared/schemas/clients.ts';
+import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
+
+interface ExportFile {
+  version: number;
+  clients: { id: string; balance: number; updatedAt: string }[];
+  entries?: { id: number; voidOf: number | null; clientId: string; [key: string]: unknown }[];
+  history: { id: number; action: string; clientId: string | null; entry?: unknown }[];
+  settings: unknown;
+  [key: string]: unknown;
+}
+
+let source: TestApp;
+let owner: { cookie: string; email: string };
+let exported: ExportFile;
+// A fresh instance on the other kind of database, where the file is restored.
+let fresh: FastifyInstance;
+let freshDatabase: TestDatabase;
+
+beforeAll(async () => {
+  source = await buildTestApp();
+  owner = await joinAs(source.app);
+  await fillAccount(source.app, owner.cookie);
+  exported = (await injectOk(source.app, 'GET', '/api/export.json', owner.cookie)).json();
+  freshDatabase = await createTestDatabase(otherDialect);
+  fresh = await buildApp({ config: { ...loadConfig({}), database: freshDatabase.config } });
+});
+afterAll(async () => {
+  await fresh.close();
+  await freshDatabase.drop();
+  await source.close();
+});
+
+const restore = (app: FastifyInstance, cookie: string, file: unknown, dryRun = false) =>
+  app.inject({
+    method: 'POST',
+    url: `/api/restore${dryRun ? '?dryRun=true' : ''}`,
+    headers: { cookie, 'content-type': 'application/json' },
+    payload: JSON.stringify(file),
+  });
+
+/** The export with the instance's own numbering taken out: what must come back unchanged. */
+function comparable(file: ExportFile) {
+  const entryIndex = new Map((file.entries ?? []).map((entry, index) => [entry.id, index]));
+  // An id the file does not hold (a deleted client's entry) is no entry at all.
+  const renumber = (id: number | null) => (id === null ? null : (entryIndex.get(id) ?? -1));
+  return {
+    account: file.account,
+    settings: file.settings,
+    clients: file.clients,
+    entries: (file.entries ?? []).map(({ id, voidOf, ...entry }) => ({
+      ...entry,
+      id: renumber(id),
+      voidOf: renumber(voidOf),
+    })),
+    history: file.history
+      .filter((event) => event.action !== 'restored' && event.action !== 'settings_changed')
+      .map(({ id: _id, entry, ...event }) => {
+        const detail = entry as { entryId: number; voidOf: number | null } | null;
+        return {
+          ...event,
+          entry: detail && {
+            ...detail,
+            entryId: renumber(detail.entryId),
+            voidOf: renumber(detail.voidOf),
+          },
+        };
+      }),
+  };
+}
+
+describe('restoring an export into an account', () => {
+  it('brings back clients with their ids, ledgers, history and settings on a fresh instance of the other database', async () => {
+    const target = await joinAs(fresh, owner.email);
+    // The list is read (and kept) before the restore: the restore's events must refresh it.
+    expect(
+      (await injectOk(fresh, 'GET', '/api/clients', target.cookie)).json<ClientList>().count,
+    ).toBe(0);
+
+    const preview = await restore(fresh, target.cookie, exported, true);
+    expect(preview.statusCode, preview.body).toBe(200);
+    expect(preview.json<RestoreSummary>()).toEqual({
+      version: 2,
+      exportedAt: exported.exportedAt,
+      exportedFrom: owner.email,
+      clients: 3,
+      entries: exported.entries?.length,
+      openingsFromBalances: 0,
+      history: exported.history.length,
+      rates: 2,
+      renumbered: 0,
+      restored: false,
+    });
+    expect(
+      (await injectOk(fresh, 'GET', '/api/clients', target.cookie)).json<ClientList>().count,
+    ).toBe(0);
+
+    const done = await restore(fresh, target.cookie, exported);
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json<RestoreSummary>()).toMatchObject({ restored: true, clients: 3 });
+
+    const list = (await injectOk(fresh, 'GET', '/api/clients', target.cookie)).json<ClientList>();
+    expect(list.count).toBe(3);
+    const again: ExportFile = (
+      await injectOk(fresh, 'GET', '/api/export.json', target.cookie)
+    ).json();
+    expect(comparable(again)).toEqual(comparable(exported));
+    // One `restored` event per client, after the history the file carried.
+    const restoredEvents = again.history.filter((event) => event.action === 'restored');
+    expect(restoredEvents.map((event) => event.clientId).sort()).toEqual(
+      exported.clients.map((client) => client.id).sort(),
+    );
+    expect(again.history.slice(-4).map((event) => event.action)).toEqual([
+      'restored',
+      'restored',
+      'restored',
+      'settings_changed',
+    ]);
+    const settings = await injectOk(fresh, 'GET', '/api/settings', target.cookie);
+    expect(settings.json()).toMatchObject(exported.settings as object);
+
+    // The same file again doubles nothing: it is refused, and nothing changes.
+    const before = await snapshotDatabase(fresh);
+    const twice = await restore(fresh, target.cookie, exported);
+    expect(twice.statusCode).toBe(409);
+    expect(twice.json()).toMatchObject({
+      error: {
+        code: 'conflict',
+        message: expect.stringContaining('already has clients') as string,
+      },
+    });
+    expect((await restore(fresh, target.cookie, exported, true)).statusCode).toBe(409);
+    expect(await snapshotDatabase(fresh)).toEqual(before);
+  });
+
+  it('gives clients new ids where another account has theirs, and keeps the ledger and history linked', async () => {
+    const target = await joinAs(source.app);
+    const preview = (
+      await restore(source.app, target.cookie, exported, true)
+    ).json<RestoreSummary>();
+    expect(preview.renumbered).toBe(3);
+    expect((await restore(source.app, target.cookie, exported)).statusCode).toBe(200);
+    const again: ExportFile = (
+      await injectOk(source.app, 'GET', '/api/export.json', target.cookie)
+    ).json();
+    const oldIds = new Set(exported.clients.map((client) => client.id));
+    expect(again.clients.some((client) => oldIds.has(client.id))).toBe(false);
+    const newIds = new Set(again.clients.map((client) => client.id));
+    expect(again.entries?.every((entry) => newIds.has(entry.clientId))).toBe(true);
+    const ada = again.clients[0];
+    const history = (
+      await injectOk(source.app, 'GET', `/api/clients/${ada?.id}/history`, target.cookie)
+    ).json<{ entries: { action: string }[] }>();
+    expect(history.entries.map((event) => event.action)).toEqual([
+      'restored',
+      'entry_voided',
+      'entry_recorded',
+      'entry_recorded',
+      'created',
+    ]);
+    // The owner of the original ids still has theirs, untouched.
+    const theirs = (
+      await injectOk(source.app, 'GET', '/api/clients', owner.cookie)
+    ).json<ClientList>();
+    expect(theirs.clients.map((client) => client.id).sort()).toEqual([...oldIds].sort());
+  });
+
+  it('lets only one of two restores sent at once into the same account through', async () => {
+    // Where the ids are taken (new ones for both) and on a new instance (both want the same).
+    const database = await createTestDatabase(otherDialect);
+    const empty = await buildApp({ config: { ...loadConfig({}), database: database.config } });
+    try {
+      for (const app of [source.app, empty]) {
+        const target = await joinAs(app);
+        const answers = await Promise.all([
+          restore(app, target.cookie, exported),
+          restore(app, target.cookie, exported),
+        ]);
+        expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 409]);
+        const list = (await injectOk(app, 'GET', '/api/clients', target.cookie)).json<ClientList>();
+        expect(list.count).toBe(3);
+      }
+    } finally {
+      await empty.close();
+      await database.drop();
+    }
+  });
+
+  it('reads a version-1 file: each balance becomes an opening entry on the day it was last set', async () => {
+    const target = await joinAs(source.app);
+    const { entries: _entries, ...rest } = exported;
+    const v1 = {
+      ...rest,
+      version: 1,
+      history: exported.history.map(({ entry: _entry, ...event }) => event),
+    };
+    const preview = (await restore(source.app, target.cookie, v1, true)).json<RestoreSummary>();
+    expect(preview).toMatchObject({ version: 1, entries: 3, openingsFromBalances: 3 });
+    expect((await restore(source.app, target.cookie, v1)).statusCode).toBe(200);
+    const list = (
+      await injectOk(source.app, 'GET', '/api/clients', target.cookie)
+    ).json<ClientList>();
+    for (const client of list.clients) {
+      const original = exported.clients.find((candidate) => candidate.balance === client.balance);
+      const ledger = (
+        await injectOk(source.app, 'GET', `/api/clients/${client.id}/entries`, target.cookie)
+      ).json<{ entries: { kind: string; amount: number; date: string }[] }>();
+      expect(ledger.entries).toEqual([
+        expect.objectContaining({
+          kind: 'opening',
+          amount: client.balance,
+          date: original?.updatedAt.slice(0, 10),
+        }),
+      ]);
+    }
+  });
+
+  it('refuses a bad file naming each problem, and changes nothing', async () => {
+    const target = await joinAs(source.app);
+    const before = await snapshotDatabase(source.app);
+    const [first, ...others] = exported.clients;
+    const broken = {
+      ...exported,
+      clients: [{ ...first, currency: 'EUR' }, ...others],
+      entries: [
+        ...(exported.entries ?? []),
+        { ...exported.entries?.[0], id: 999_999, clientId: 'nobody' },
+      ],
+    };
+    const refused = await restore(source.app, target.cookie, broken);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: {
+        code: 'validation',
+        message: expect.stringMatching(
+          /^This file cannot be restored: clients\[0\]\.currency: choose a currency/,
+        ) as string,
+        fields: { 'clients[0].currency': 'choose a currency' },
+      },
+    });
+
+    const [one, two, ...rest] = exported.clients;
+    const unlinked = await restore(source.app, target.cookie, {
+      ...exported,
+      clients: [one, { ...two, balance: (two?.balance ?? 0) + 1 }, ...rest],
+      entries: [
+        ...(exported.entries ?? []),
+        { ...exported.entries?.[0], id: 999_999, clientId: 'nobody' },
+      ],
+    });
+    expect(unlinked.statusCode).toBe(400);
+    expect(unlinked.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+      [`entries[${exported.entries?.length}].clientId`]: 'no client nobody in the file',
+      'clients[1].balance': `is ${(two?.balance ?? 0) + 1} but the client's entries add up to ${two?.balance}`,
+    });
+
+    const other = await restore(source.app, target.cookie, { clients: [] });
+    expect(other.json()).toMatchObject({
+      error: { message: expect.stringContaining('not a Balance export') as string },
+    });
+    const newer = await restore(source.app, target.cookie, { ...exported, version: 3 });
+    expect(newer.json()).toMatchObject({
+      error: { message: expect.stringContaining('written by a newer Balance') as string },
+    });
+    expect(await snapshotDatabase(source.app)).toEqual(before);
+  });
+
+  it('takes a file far over the usual body limit, in one request', async () => {
+    const big = await joinAs(source.app);
+    await injectOk(source.app, 'POST', '/api/clients/import', big.cookie, {
+      rows: Array.from({ length: 3000 }, (_, i) => buildClient({ email: `many${i}@example.com` })),
+      dryRun: false,
+      skipDuplicates: true,
+    });
+    const file = (await injectOk(source.app, 'GET', '/api/export.json', big.cookie)).body;
+    expect(file.length).toBeGreaterThan(1024 * 1024);
+    const target = await joinAs(fresh);
+    const response = await fresh.inject({
+      method: 'POST',
+      url: '/api/restore',
+      headers: { cookie: target.cookie, 'content-type': 'application/json' },
+      payload: file,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json<RestoreSummary>()).toMatchObject({ clients: 3000, entries: 3000 });
+  });
+
+  it('needs a session', async () => {
+    expect((await restore(source.app, '', exported)).statusCode).toBe(401);
+  });
+});

@@ -1,0 +1,115 @@
+import { z } from 'zod/mini';
+import {
+  balanceMinorField,
+  clientSnapshotSchema,
+  currencyField,
+  noControlCharacters,
+} from './clients.ts';
+import { isCalendarDate } from '../dates.ts';
+import { eventActions } from './events.ts';
+import { entryDetailSchema, entryKinds, entryNoteMaxLength } from './ledger.ts';
+import { exchangeRateSchema, preferencesSchema, rateCurrencies } from './settings.ts';
+
+// The owner's JSON export ("Download all my data") as the restore reads it back. Version 1 had
+// no ledger entries; version 2 added them. The checks are about the shape and sense of the data,
+// not today's form rules: what was saved once comes back even if a rule has tightened since.
+
+export const exportFormat = 'balance-export';
+/** The newest export version this Balance writes and reads. */
+export const exportVersion = 2;
+
+const moment = z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' });
+const day = z.string().check(z.refine(isCalendarDate, 'must be a date as YYYY-MM-DD'));
+const text = (max: number) =>
+  z.string().check(z.maxLength(max, `must be at most ${max} characters`), noControlCharacters);
+const id = z
+  .string()
+  .check(
+    z.minLength(1, 'must not be empty'),
+    z.maxLength(64, 'must be at most 64 characters'),
+    noControlCharacters,
+  );
+const count = z.int('must be a whole number').check(z.nonnegative('must not be negative'));
+
+export const exportedClientSchema = z.object({
+  id,
+  firstName: text(100),
+  lastName: text(100),
+  email: text(254),
+  phone: text(30),
+  balance: balanceMinorField,
+  currency: currencyField,
+  version: z.int('must be a whole number').check(z.positive('must be 1 or more')),
+  createdAt: moment,
+  updatedAt: moment,
+});
+
+export const exportedEntrySchema = z.object({
+  id: z.int('must be a whole number').check(z.positive('must be 1 or more')),
+  clientId: id,
+  kind: z.enum(entryKinds, `must be one of ${entryKinds.join(', ')}`),
+  amount: balanceMinorField,
+  currency: currencyField,
+  date: day,
+  dueDate: z.nullable(day),
+  note: text(entryNoteMaxLength),
+  voidOf: z.nullable(z.int('must be a whole number')),
+  enteredAt: moment,
+});
+
+export const exportedEventSchema = z.object({
+  clientId: z.nullable(id),
+  action: z.enum(eventActions, `must be one of ${eventActions.join(', ')}`),
+  at: moment,
+  version: count,
+  before: z.nullable(clientSnapshotSchema),
+  after: z.nullable(clientSnapshotSchema),
+  /** Version 1 files have no ledger, so no entry on any event. */
+  entry: z.optional(z.nullable(entryDetailSchema)),
+});
+
+export const exportFileSchema = z.object({
+  format: z.literal(exportFormat, `must be "${exportFormat}"`),
+  version: z.int('must be a whole number').check(z.minimum(1, 'must be 1 or more')),
+  exportedAt: z.optional(moment),
+  account: z.optional(z.object({ email: z.string() })),
+  settings: z.object({
+    preferences: preferencesSchema,
+    rates: z.array(exchangeRateSchema).check(
+      z.maxLength(rateCurrencies.length, 'one rate per currency at most'),
+      z.refine(
+        (rates) => new Set(rates.map((rate) => rate.currency)).size === rates.length,
+        'one rate per currency at most',
+      ),
+    ),
+  }),
+  clients: z.array(exportedClientSchema),
+  /** Left out by version 1 only. */
+  entries: z.optional(z.array(exportedEntrySchema)),
+  history: z.array(exportedEventSchema),
+});
+export type ExportFile = z.infer<typeof exportFileSchema>;
+
+/** POST /api/restore?dryRun=true previews; without it, restores. */
+export const restoreQuerySchema = z.object({
+  dryRun: z.optional(z.enum(['true', 'false'])),
+});
+
+/** What a restore brings back (or, on a preview, would). */
+export const restoreSummarySchema = z.object({
+  /** The export version of the file read. */
+  version: z.number(),
+  exportedAt: z.nullable(z.string()),
+  /** The e-mail of the account the file was exported from. */
+  exportedFrom: z.nullable(z.string()),
+  clients: z.number(),
+  entries: z.number(),
+  /** Opening balances made from a version-1 file's balances, which had no ledger. */
+  openingsFromBalances: z.number(),
+  history: z.number(),
+  rates: z.number(),
+  /** Clients whose id is taken on this instance (by another account), restored under a new one. */
+  renumbered: z.number(),
+  restored: z.boolean(),
+});
+export type RestoreSummary = z.infer<typeof restoreSummarySchema>;
