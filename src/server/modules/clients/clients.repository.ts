@@ -353,6 +353,7 @@ export async function insertRestoredClients(
     version: number;
     createdAt: number;
     updatedAt: number;
+    oldestDueOn: string | null;
   })[],
 ): Promise<void> {
   for (let start = 0; start < clients.length; start += insertBatch) {
@@ -366,6 +367,7 @@ export async function insertRestoredClients(
           version: client.version,
           created_at: client.createdAt,
           updated_at: client.updatedAt,
+          oldest_due_on: client.oldestDueOn,
         })),
       )
       .execute();

@@ -15,6 +15,7 @@ import {
   takenClientIds,
   toSnapshot,
 } from './clients.repository.ts';
+import { allocate, type Allocation } from './ageing.ts';
 import { insertRestoredEntry, type NewEntry } from './entries.repository.ts';
 
 /** An owner's export file, checked and read (transfer/restore-file.ts): what a restore writes. */
@@ -70,6 +71,22 @@ async function checkTarget(db: Reader, ownerId: string, plan: RestorePlan) {
   );
 }
 
+/**
+ * What of each restored client's ledger is unpaid, worked out from the file (by file ids) as the
+ * ledger commands would: entries left in an earlier currency are owed by nobody.
+ */
+function ageingOf(plan: RestorePlan): Map<string, Allocation> {
+  const currencyOf = new Map(plan.clients.map((client) => [client.id, client.currency]));
+  const linesOf = new Map<string, Parameters<typeof allocate>[0][number][]>();
+  for (const entry of plan.entries) {
+    if (currencyOf.get(entry.clientId) !== entry.currency) continue;
+    const lines = linesOf.get(entry.clientId) ?? [];
+    lines.push({ ...entry, id: entry.fileId });
+    linesOf.set(entry.clientId, lines);
+  }
+  return new Map([...linesOf].map(([id, lines]) => [id, allocate(lines)]));
+}
+
 function summary(plan: RestorePlan, renumbered: number, restored: boolean): RestoreSummary {
   return {
     version: plan.version,
@@ -112,10 +129,15 @@ export async function restoreAccount(
       plan.clients.map((client) => [client.id, taken.has(client.id) ? newId() : client.id]),
     );
     const clientId = (id: string) => clientIds.get(id) ?? id;
+    const ageing = ageingOf(plan);
     await insertRestoredClients(
       trx,
       ownerId,
-      plan.clients.map((client) => ({ ...client, id: clientId(client.id) })),
+      plan.clients.map((client) => ({
+        ...client,
+        id: clientId(client.id),
+        oldestDueOn: ageing.get(client.id)?.oldestDue ?? null,
+      })),
     );
 
     // Entry ids are the instance's own: each gets a new one, and voids follow their entry's.
@@ -127,6 +149,7 @@ export async function restoreAccount(
         clientId: clientId(entry.clientId),
         voidOf: entry.voidOf === null ? null : (entryIds.get(entry.voidOf) ?? null),
         createdBy: ownerId,
+        openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
       });
       entryIds.set(entry.fileId, id);
     }

@@ -170,6 +170,14 @@ describe('restoring an export into an account', () => {
       'entry_recorded',
       'created',
     ]);
+    // What is still unpaid, and since when, comes back as it was.
+    const ageingOf = async (cookie: string) =>
+      (await injectOk(source.app, 'GET', '/api/ageing', cookie)).json<unknown>();
+    expect(await ageingOf(target.cookie)).toEqual(await ageingOf(owner.cookie));
+    const dueDays = (file: ExportFile) =>
+      file.clients.map((client) => (client as { oldestDueDate?: unknown }).oldestDueDate);
+    expect(dueDays(again)).toEqual(dueDays(exported));
+    expect(dueDays(exported).some((day) => typeof day === 'string')).toBe(true);
     // The owner of the original ids still has theirs, untouched.
     const theirs = (
       await injectOk(source.app, 'GET', '/api/clients', owner.cookie)
