@@ -42,5 +42,9 @@ export async function clientCount(page: Page): Promise<number> {
 /** A message in the flash bar at the top of the page. */
 export const flash = (page: Page, text: string) => page.locator('.flash-bar').getByText(text);
 
+/** The rows of the dashboard's client table (not of the other tables on the page). */
+export const clientRows = (page: Page) =>
+  page.getByRole('table', { name: 'Clients' }).locator('tbody tr');
+
 export const test = base;
 export { expect };

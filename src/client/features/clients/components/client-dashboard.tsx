@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.ts';
 import { clientSorts, type ClientSort } from '../../../../shared/schemas/clients.ts';
@@ -68,6 +68,37 @@ function useChosen<T>(fromAddress: T): [T, (value: T) => void] {
   return [chosen, setChosen];
 }
 
+/** A yes/no filter of the list, kept in the address bar. */
+function FilterCheckbox({
+  label,
+  checked,
+  onChange,
+}: {
+  label: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+}) {
+  const id = useId();
+  const [shown, show] = useChosen(checked);
+  return (
+    <div className="form-check mb-0">
+      <input
+        id={id}
+        type="checkbox"
+        className="form-check-input"
+        checked={shown}
+        onChange={(event) => {
+          show(event.target.checked);
+          onChange(event.target.checked);
+        }}
+      />
+      <label htmlFor={id} className="form-check-label">
+        {label}
+      </label>
+    </div>
+  );
+}
+
 function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
   const [text, setText] = useState(value);
   const latest = useRef(onSearch);
@@ -96,8 +127,6 @@ export function ClientDashboard() {
   const [params, update] = useListParams();
   const list = useClientList(params);
   const [currencyShown, showCurrency] = useChosen(params.currency ?? '');
-  const [owesShown, showOwes] = useChosen(params.owes === 'true');
-  const [overdueShown, showOverdue] = useChosen(params.overdue === 'true');
   const sentinel = useRef<HTMLDivElement>(null);
   const filtered = Boolean(params.q || params.currency || params.owes || params.overdue);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
@@ -153,36 +182,16 @@ export function ClientDashboard() {
             </select>
           </div>
           <div className="col-6 col-lg-3 d-flex flex-column justify-content-center">
-            <div className="form-check mb-0">
-              <input
-                id="owes-filter"
-                type="checkbox"
-                className="form-check-input"
-                checked={owesShown}
-                onChange={(event) => {
-                  showOwes(event.target.checked);
-                  update({ owes: event.target.checked ? 'true' : undefined });
-                }}
-              />
-              <label htmlFor="owes-filter" className="form-check-label">
-                Owes money
-              </label>
-            </div>
-            <div className="form-check mb-0">
-              <input
-                id="overdue-filter"
-                type="checkbox"
-                className="form-check-input"
-                checked={overdueShown}
-                onChange={(event) => {
-                  showOverdue(event.target.checked);
-                  update({ overdue: event.target.checked ? 'true' : undefined });
-                }}
-              />
-              <label htmlFor="overdue-filter" className="form-check-label">
-                Overdue only
-              </label>
-            </div>
+            <FilterCheckbox
+              label="Owes money"
+              checked={params.owes === 'true'}
+              onChange={(checked) => update({ owes: checked ? 'true' : undefined })}
+            />
+            <FilterCheckbox
+              label="Overdue only"
+              checked={params.overdue === 'true'}
+              onChange={(checked) => update({ overdue: checked ? 'true' : undefined })}
+            />
           </div>
         </div>
         {list.isPending ? (

@@ -53,7 +53,8 @@ export function ClientTable(props: ClientTableProps) {
   if (clients.length === 0) return <p className="text-body-secondary">No client added</p>;
   return (
     <div className="table-responsive">
-      <table className="table table-striped align-middle">
+      <table className="table table-striped align-middle" data-testid="client-table">
+        <caption className="visually-hidden">Clients</caption>
         <thead>
           <tr>
             <SortHeader label="Name" sort="name" props={props} />
