@@ -5,9 +5,10 @@ import { entryDetailSchema } from './ledger.ts';
 export { entryDetailSchema, type EntryDetail } from './ledger.ts';
 
 /**
- * Every kind of change the owner's log records, in one place. `balance_changed` is no longer
- * written (the balance changes through ledger entries) but stays in older logs. `restored` marks
- * a client brought back from an export file, after the history the file carried.
+ * Every kind of change the owner's log records, in one place. `balance_changed` is the balance
+ * set by hand (recorded as an adjustment entry); `entry_recorded` and `entry_voided` are the
+ * ledger's other changes. `restored` marks a client brought back from an export file, after the
+ * history the file carried.
  */
 export const eventActions = [
   'created',
