@@ -10,6 +10,12 @@ if (!postgresUrl) {
   );
 }
 
+// Said once per run, so no skipped test is mistaken for a passed one.
+process.stdout.write(
+  '[balance] Skipped tests are those of one database only ("SQLite only", "PostgreSQL only"): ' +
+    'each runs in its own database project and shows as skipped in the other.\n',
+);
+
 const serverTests = ['src/server/**/*.test.ts', 'tests/**/*.test.ts'];
 
 export default defineConfig({

@@ -17,7 +17,7 @@ async function until(check: () => Promise<boolean>, what: string, tries = 200): 
   throw new Error(`gave up waiting until ${what}`);
 }
 
-describe.runIf(testDialect === 'postgres')('PostgreSQL connection loss', () => {
+describe.runIf(testDialect === 'postgres')('PostgreSQL connection loss (PostgreSQL only)', () => {
   let database: TestDatabase;
   let server: ServerProcess;
   let admin: pg.Client;

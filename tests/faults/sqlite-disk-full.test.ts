@@ -6,7 +6,7 @@ import { joinAs } from '../auth.ts';
 import { createTestDatabase, testDialect, type TestDatabase } from '../db.ts';
 import { buildClient } from '../factories.ts';
 
-describe.runIf(testDialect === 'sqlite')('SQLite on a full disk', () => {
+describe.runIf(testDialect === 'sqlite')('SQLite on a full disk (SQLite only)', () => {
   let database: TestDatabase;
   let app: Awaited<ReturnType<typeof buildApp>>;
   let cookie: string;

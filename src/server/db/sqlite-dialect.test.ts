@@ -40,7 +40,7 @@ function watch<T>(promise: Promise<T>) {
   return state;
 }
 
-describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads', () => {
+describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads (SQLite only)', () => {
   beforeEach(async () => {
     database = await createTestDatabase('sqlite');
     // As the app opens it, but a group may stay open for a minute: the test steps through one
