@@ -80,7 +80,7 @@ test.describe('accounts', () => {
     await page.getByLabel('Password').fill('password123');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(
-      page.getByText('is one of the most common passwords; choose another'),
+      page.getByText('This password is one of the most common; choose another.'),
     ).toBeVisible();
     await expect(page.getByLabel('Password')).toHaveValue('password123');
   });
@@ -91,12 +91,12 @@ test.describe('accounts', () => {
     await page.goto('/join');
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByText('email required')).toBeVisible();
-    await expect(page.getByText('password required')).toBeVisible();
+    await expect(page.getByText('Enter a password.')).toBeVisible();
     await page.getByLabel('Email').fill('someone@example');
     await page.getByLabel('Password').fill('short');
     await page.getByLabel('Password').blur();
     await expect(page.getByText('enter valid email')).toBeVisible();
-    await expect(page.getByText('must be at least 8 characters')).toBeVisible();
+    await expect(page.getByText('Use at least 8 characters.')).toBeVisible();
     await expect(page.getByLabel('Email')).toHaveClass(/is-invalid/);
   });
 });

@@ -78,7 +78,9 @@ test.describe('the client life cycle', () => {
     await expect(page.getByText('Contact Phone: +44 20 7946 0018')).toBeVisible();
     const balance = page.getByTestId('client-balance');
     await expect(balance).toHaveText('$1,234.50');
-    await expect(balance).toHaveCSS('color', 'rgb(220, 53, 69)');
+    // Red, and said in words too: the design system's owed colour.
+    await expect(balance).toHaveCSS('color', 'rgb(180, 35, 24)');
+    await expect(page.locator('[data-balance]')).toHaveText('$1,234.50 owes');
     await expect(page.getByText('Added with a balance of $1,234.50')).toBeVisible();
 
     await page.getByRole('button', { name: 'Edit balance' }).click();
@@ -90,7 +92,8 @@ test.describe('the client life cycle', () => {
 
     await row.getByRole('link', { name: 'Details' }).click();
     await expect(balance).toHaveText('-$20.00');
-    await expect(balance).toHaveCSS('color', 'rgb(25, 135, 84)');
+    await expect(balance).toHaveCSS('color', 'rgb(6, 118, 71)');
+    await expect(page.locator('[data-balance]')).toHaveText('-$20.00 credit');
     await expect(page.getByText('Balance changed from $1,234.50 to -$20.00')).toBeVisible();
 
     await page.getByRole('link', { name: 'Edit' }).click();
@@ -108,7 +111,7 @@ test.describe('the client life cycle', () => {
     await expect(page.getByText('Edited: First name “Ada” → “Augusta”')).toBeVisible();
 
     // The modal closes with its Close button, with Esc and with the backdrop, and keeps the client.
-    const dialog = page.getByRole('dialog', { name: 'Delete client?' });
+    const dialog = page.getByRole('dialog', { name: 'Delete Augusta Lovelace?' });
     await page.getByRole('button', { name: 'Delete' }).click();
     await expect(dialog).toBeVisible();
     const box = await dialog.boundingBox();
@@ -168,11 +171,11 @@ test.describe('the client life cycle', () => {
     await expect(page.getByText('must be at least 2 characters')).toHaveCount(2);
     await expect(page.getByText('enter valid email')).toBeVisible();
     await expect(page.getByText('enter valid phone')).toBeVisible();
-    await expect(page.getByText('at most 2 decimal places')).toBeVisible();
+    await expect(page.getByText('Use at most 2 decimal places.')).toBeVisible();
     await page.getByLabel('Currency').selectOption({ label: 'KRW' });
     await page.getByLabel('Balance').fill('12.5');
     await page.getByLabel('Balance').blur();
-    await expect(page.getByText('KRW has no decimal places')).toBeVisible();
+    await expect(page.getByText('KRW has no decimal places.')).toBeVisible();
     await page.getByRole('button', { name: 'Submit' }).click();
     await expect(page).toHaveURL('/client/add');
     expect(requests).toEqual([]);

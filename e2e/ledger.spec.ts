@@ -60,7 +60,7 @@ test.describe('the ledger', () => {
     await expect(flash(page, 'Charge added')).toBeVisible();
     await expect(charge).toBeHidden();
     await expect(balance).toHaveText('$620.00');
-    await expect(balance).toHaveClass(/text-danger/);
+    await expect(page.locator('[data-balance]')).toHaveClass(/text-owed/);
 
     await recordEntry(page, 'Record payment', { amount: '200', note: 'ref 123' });
     await expect(flash(page, 'Payment recorded')).toBeVisible();
@@ -88,7 +88,7 @@ test.describe('the ledger', () => {
     const dialog = page.getByRole('dialog', { name: 'Void entry?' });
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Void' }).click();
-    await expect(dialog.getByText('reason required')).toBeVisible();
+    await expect(dialog.getByText('Enter a reason.')).toBeVisible();
     await dialog.getByPlaceholder('Reason').fill('Cheque bounced');
     await dialog.getByRole('button', { name: 'Void' }).click();
     await expect(flash(page, 'Entry voided')).toBeVisible();
@@ -103,7 +103,7 @@ test.describe('the ledger', () => {
     ).toBeVisible();
     await page.screenshot({ path: testInfo.outputPath('ledger.png'), fullPage: true });
 
-    await page.getByRole('link', { name: '← Back to dashboard' }).click();
+    await page.getByRole('link', { name: 'Back to dashboard' }).click();
     await expect(page.getByRole('heading', { name: /Total Owed/ })).toContainText('$599.50');
   });
 
@@ -113,10 +113,10 @@ test.describe('the ledger', () => {
     await page.getByRole('button', { name: 'Record payment' }).click();
     const form = page.getByRole('form', { name: 'Record payment' });
     await form.getByRole('button', { name: 'Record payment' }).click();
-    await expect(form.getByText('amount required')).toBeVisible();
+    await expect(form.getByText('Enter an amount.')).toBeVisible();
     await form.getByLabel(/^Amount/).fill('10.5');
     await form.getByLabel('Note or reference (optional)').focus();
-    await expect(form.getByText('KRW has no decimal places')).toBeVisible();
+    await expect(form.getByText('KRW has no decimal places.')).toBeVisible();
 
     // The network fails: nothing is recorded, the form keeps the amount and the note.
     await page.route('**/api/clients/*/entries', (route) => route.abort('connectionfailed'));

@@ -60,7 +60,7 @@ test('export, change the file, import it back with a bad row and a duplicate, pr
     'Email: enter valid email',
   );
   await expect(problems.getByRole('row', { name: /^5 / })).toContainText(
-    'Balance: at most 2 decimal places',
+    'Balance: Use at most 2 decimal places.',
   );
   await expect(problems.getByRole('row', { name: /^6 / })).toContainText(
     'Duplicate: this e-mail is already a client',

@@ -15,8 +15,14 @@ await build({
   input: {
     main: path.join(root, 'src/server/main.ts'),
     'sqlite-worker': path.join(root, 'src/server/db/sqlite-worker.ts'),
+    // Statement PDFs are made in a worker thread of their own too.
+    'statement-pdf-worker': path.join(root, 'src/server/modules/clients/statement-pdf-worker.ts'),
   },
   platform: 'node',
+  // Loaded from node_modules at run time rather than bundled: pdfkit finds its own data files
+  // (standard fonts, colour profile) beside its code, and the statement's font is a file of the
+  // @expo-google-fonts/noto-sans-kr package, resolved from wherever the server runs.
+  external: [/^pdfkit(\/|$)/, /^nodemailer(\/|$)/],
   logLevel: 'warn',
   // Bundled files stay readable, so a stack trace in the log points at recognisable code.
   output: { dir: outDir, format: 'esm', minify: false },

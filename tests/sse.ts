@@ -18,11 +18,13 @@ export async function openStream(
   baseUrl: string,
   cookie: string,
   lastEventId?: number,
+  headers: Record<string, string> = {},
 ): Promise<TestStream> {
   const controller = new AbortController();
   const response = await fetch(`${baseUrl}/api/events`, {
     headers: {
-      cookie,
+      ...headers,
+      ...(cookie ? { cookie } : {}),
       ...(lastEventId === undefined ? {} : { 'last-event-id': String(lastEventId) }),
     },
     signal: controller.signal,

@@ -102,6 +102,15 @@ export interface LiveOptions {
   serverPid: number | null;
 }
 
+/**
+ * The balance each change sets: never one set before in this process. A balance set to the value
+ * it already has is answered 200 but changes nothing and records no event, so no stream would
+ * hear of it; each live run changes the same clients, so a value derived from the change's index
+ * alone would repeat the previous run's and every event of the later runs would be missing. Above
+ * every seeded balance, so the first change of a seeded client changes it too.
+ */
+let nextBalance = 10_000_001;
+
 export function percentile(sorted: number[], fraction: number): number {
   if (sorted.length === 0) return NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));
@@ -161,13 +170,18 @@ export async function measureLive(options: LiveOptions): Promise<LiveResult> {
         const response = await fetch(`${options.writeUrl}/api/clients/${client.id}/balance`, {
           method: 'PATCH',
           headers: { cookie, 'content-type': 'application/json' },
-          body: JSON.stringify({ balance: 1000 + i, version: client.version }),
+          body: JSON.stringify({ balance: nextBalance++, version: client.version }),
         });
         const committedAt = performance.now();
         if (response.status !== 200) {
           throw new Error(`balance change answered ${response.status}: ${await response.text()}`);
         }
-        client.version = ((await response.json()) as { version: number }).version;
+        const { version } = (await response.json()) as { version: number };
+        // The same version back means nothing was recorded: there is no event to wait for.
+        if (version === client.version) {
+          throw new Error(`balance change of ${client.id} recorded nothing (version ${version})`);
+        }
+        client.version = version;
         await Promise.race([allArrived, sleep(5000)]);
         expected = null;
         // A stream can read its event before this process reads the HTTP answer: that is 0 ms.

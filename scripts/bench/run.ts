@@ -18,6 +18,8 @@ import {
   type ProbeResult,
 } from './blocking.ts';
 import { firstPageJs, type BundleSize } from './bundle.ts';
+import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
+import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
 import { measure, type LoadRequest, type LoadResult, type LoadSettings } from './load.ts';
 import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
@@ -30,9 +32,15 @@ const { values: flags } = parseArgs({
     clients: { type: 'string' },
     'export-clients': { type: 'string' },
     duration: { type: 'string' },
+    'large-clients': { type: 'string' },
+    'large-entries': { type: 'string' },
+    only: { type: 'string' },
+    subscribers: { type: 'string' },
     help: { type: 'boolean', default: false },
   },
 });
+const onlyParts = ['large-owner', 'json-server', 'live'] as const;
+type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
   process.stdout.write(
     'npm run bench -- [--quick] [--clients N] [--duration SECONDS]\n' +
@@ -41,6 +49,11 @@ if (flags.help) {
       '  --duration S seconds per measured load run (default 10; 2 with --quick)\n' +
       '  --export-clients N  clients of the owner whose exports are measured (default 1,000,000;\n' +
       '               20,000 with --quick)\n' +
+      '  --large-clients N, --large-entries N  the owner whose ageing, overdue filter and searches\n' +
+      '               are timed (default 100,000 and 1,000,000; 5,000 and 50,000 with --quick)\n' +
+      `  --only LIST  only these parts, comma-separated: ${onlyParts.join(', ')}\n` +
+      '  --subscribers LIST  live streams per live run, comma-separated (default 1,100,1000;\n' +
+      '               1,10 with --quick)\n' +
       'PostgreSQL (two instances) at $BENCH_DATABASE_URL, else ' +
       `${defaultPostgresUrl}, when reachable.\n`,
   );
@@ -67,9 +80,26 @@ const exportClientCount = positiveInt(
   quick ? 20_000 : 1_000_000,
   'export-clients',
 );
+const largeClients = positiveInt(flags['large-clients'], quick ? 5_000 : 100_000, 'large-clients');
+const largeEntries = positiveInt(
+  flags['large-entries'],
+  quick ? 50_000 : 1_000_000,
+  'large-entries',
+);
+const only: OnlyPart[] | null = flags.only
+  ? flags.only.split(',').map((part) => {
+      if (!(onlyParts as readonly string[]).includes(part))
+        throw new Error(`--only takes ${onlyParts.join(', ')}; not ${part}`);
+      return part as OnlyPart;
+    })
+  : null;
 const importRows = 20_000;
 const importRuns = quick ? 1 : 3;
-const subscriberCounts = quick ? [1, 10] : [1, 100, 1000];
+const subscriberCounts = flags.subscribers
+  ? flags.subscribers.split(',').map((text) => positiveInt(text, 1, 'subscribers'))
+  : quick
+    ? [1, 10]
+    : [1, 100, 1000];
 const liveChanges = quick ? 10 : 50;
 const startRuns = quick ? 3 : 5;
 const postgresUrl = process.env.BENCH_DATABASE_URL ?? defaultPostgresUrl;
@@ -77,7 +107,16 @@ const clientDir = path.join(projectRoot, 'dist/client');
 // What `npm start` runs: the bundled server, built below with the browser app.
 const serverScript = 'dist/server/main.js';
 const baselineScript = 'scripts/bench/baseline-server.ts';
-const serverEnv = { LOG_LEVEL: 'warn' };
+// All the bench's traffic comes from one address, and the live phase opens up to 1,000 streams
+// for one owner with one session cookie: the caps that keep one visitor from holding too much
+// (64 connections per address, 8 streams per session, 32 per owner) would refuse them.
+const serverEnv = {
+  LOG_LEVEL: 'warn',
+  LIVE_STREAMS_PER_SESSION: '2000',
+  LIVE_STREAMS_PER_OWNER: '2000',
+  MAX_CONNECTIONS: '5000',
+  MAX_CONNECTIONS_PER_ADDRESS: '0',
+};
 
 const log = (line: string) => process.stderr.write(`· ${line}\n`);
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -170,7 +209,12 @@ interface Report {
   seedMs: number;
   fileLimits: { bench: number | null; server: number | null };
   heavy: { idle: ProbeResult; results: HeavyResult[] };
+  large: LargeOwnerResult;
+  versus: VersusResult;
 }
+
+/** The server under measure, whose last output is shown should the bench fail. */
+const benchServer: { current: { output(): string } | null } = { current: null };
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -207,6 +251,13 @@ async function main(): Promise<void> {
     '/api/health',
   );
   cleanups.push(() => server.stop());
+  benchServer.current = server;
+
+  if (only) {
+    await runOnly(only, server, dbFile, dateText);
+    log(`bench finished in ${Math.round((performance.now() - began) / 1000)} s`);
+    return;
+  }
 
   // Idle means started and left alone: before the join, whose argon2 hash borrows 19 MiB.
   await sleep(2000);
@@ -368,31 +419,24 @@ async function main(): Promise<void> {
   );
   const baselineOkPerSecond = baselineRuns.reduce((a, b) => a + b, 0) / baselineRuns.length;
 
+  const versus = await measureJsonServer({ dbFile, ownerId, dir: tmp, load, log });
+
   // Live updates on one instance.
   const fileLimits = { bench: openFileLimit('self'), server: openFileLimit(server.pid) };
-  const live: LiveResult[] = [];
-  for (const subscribers of subscriberCounts) {
-    log(`live (one instance, SQLite): ${subscribers} subscribers × ${liveChanges} changes`);
-    const limit = Math.min(fileLimits.bench ?? Infinity, fileLimits.server ?? Infinity);
-    if (subscribers + 100 > limit) {
-      log(`open-file limit ${limit} may be too low for ${subscribers} streams; expect EMFILE`);
-    }
-    live.push(
-      await measureLive({
-        subscribeUrl: server.url,
-        writeUrl: server.url,
-        cookie,
-        subscribers,
-        changes: liveChanges,
-        clients: liveClients,
-        serverPid: server.pid,
-      }),
-    );
-  }
+  const live = await liveOneInstance(server, cookie, liveClients, fileLimits);
   await sleep(1000);
   memory.afterMb = rssMb(server.pid);
 
   const heavy = await heavyRequests(server.url, server.pid, dbFile, random);
+  const large = await largeOwner({
+    baseUrl: server.url,
+    serverPid: server.pid,
+    dbFile,
+    clients: largeClients,
+    entries: largeEntries,
+    random,
+    log,
+  });
 
   await server.stop();
   await baseline.stop();
@@ -427,6 +471,8 @@ async function main(): Promise<void> {
       seedMs,
       fileLimits,
       heavy,
+      large,
+      versus,
     },
     dateText,
   );
@@ -477,6 +523,35 @@ async function heavyRequests(
     );
   }
   return { idle, results };
+}
+
+/** Live updates on one instance (SQLite), for each number of subscribers. */
+async function liveOneInstance(
+  server: { url: string; pid: number },
+  cookie: string,
+  clients: TrackedClient[],
+  fileLimits: { bench: number | null; server: number | null },
+): Promise<LiveResult[]> {
+  const live: LiveResult[] = [];
+  for (const subscribers of subscriberCounts) {
+    log(`live (one instance, SQLite): ${subscribers} subscribers × ${liveChanges} changes`);
+    const limit = Math.min(fileLimits.bench ?? Infinity, fileLimits.server ?? Infinity);
+    if (subscribers + 100 > limit) {
+      log(`open-file limit ${limit} may be too low for ${subscribers} streams; expect EMFILE`);
+    }
+    live.push(
+      await measureLive({
+        subscribeUrl: server.url,
+        writeUrl: server.url,
+        cookie,
+        subscribers,
+        changes: liveChanges,
+        clients,
+        serverPid: server.pid,
+      }),
+    );
+  }
+  return live;
 }
 
 /** Two server processes on one throwaway PostgreSQL database: subscribers on 2, writes on 1. */
@@ -561,10 +636,38 @@ function table(headers: string[], body: string[][], alignLeft = 1): string[] {
   return [line(headers), widths.map((width) => '-'.repeat(width)).join('  '), ...body.map(line)];
 }
 
-function printReport(report: Report, dateText: string): void {
+/** The live runs' table, one line per run. */
+const liveLines = (results: LiveResult[]) =>
+  table(
+    [
+      'subscribers',
+      'opened',
+      'changes',
+      'samples',
+      'missing',
+      'p50 ms',
+      'p95 ms',
+      'max ms',
+      'server RSS MB',
+      'note',
+    ],
+    results.map((result) => [
+      fmt(result.subscribers),
+      fmt(result.opened),
+      fmt(result.changes),
+      fmt(result.samples),
+      fmt(result.missing),
+      fmt(result.p50Ms, 1),
+      fmt(result.p95Ms, 1),
+      fmt(result.maxMs, 1),
+      fmt(result.serverRssMb, 1),
+      result.error ?? '',
+    ]),
+    0,
+  );
+
+function printMachine(): void {
   const cpus = os.cpus();
-  out();
-  out(`# Balance bench, ${dateText}`);
   out(
     `machine: ${os.availableParallelism()} cores (${cpus[0]?.model.trim() ?? 'unknown'}), ` +
       `${fmt(os.totalmem() / 2 ** 30, 1)} GiB, Node ${process.version}, ` +
@@ -573,6 +676,12 @@ function printReport(report: Report, dateText: string): void {
         .map((value) => value.toFixed(2))
         .join(' ')}`,
   );
+}
+
+function printReport(report: Report, dateText: string): void {
+  out();
+  out(`# Balance bench, ${dateText}`);
+  printMachine();
   out(
     `data: ${fmt(clientCount)} clients of one owner on SQLite (seeded in ${fmt(report.seedMs)} ms); ` +
       `load: ${load.connections} connections, ${load.durationSeconds} s per run after ` +
@@ -609,34 +718,6 @@ function printReport(report: Report, dateText: string): void {
   );
   out();
 
-  const liveLines = (results: LiveResult[]) =>
-    table(
-      [
-        'subscribers',
-        'opened',
-        'changes',
-        'samples',
-        'missing',
-        'p50 ms',
-        'p95 ms',
-        'max ms',
-        'server RSS MB',
-        'note',
-      ],
-      results.map((result) => [
-        fmt(result.subscribers),
-        fmt(result.opened),
-        fmt(result.changes),
-        fmt(result.samples),
-        fmt(result.missing),
-        fmt(result.p50Ms, 1),
-        fmt(result.p95Ms, 1),
-        fmt(result.maxMs, 1),
-        fmt(result.serverRssMb, 1),
-        result.error ?? '',
-      ]),
-      0,
-    );
   out(
     '## Live updates: committed write (its HTTP answer) to the `change` event at each subscriber',
   );
@@ -679,6 +760,8 @@ function printReport(report: Report, dateText: string): void {
   }
   out();
 
+  const list = report.rows.find((row) => row.name.startsWith('list: GET'))?.result;
+  const balanceRow = report.rows.find((row) => row.name.startsWith('balance change'))?.result;
   const { idle, results: heavy } = report.heavy;
   out("## One owner's heavy requests: GET /api/health probed one request at a time meanwhile");
   for (const line of table(
@@ -724,8 +807,10 @@ function printReport(report: Report, dateText: string): void {
     out(line);
   out();
 
-  const list = report.rows.find((row) => row.name.startsWith('list: GET'))?.result;
-  const balance = report.rows.find((row) => row.name.startsWith('balance change'))?.result;
+  printLargeOwner(report.large, idle);
+  if (list && balanceRow) printVersus(report.versus, { list, balance: balanceRow });
+
+  const balance = balanceRow;
   const targetLive =
     report.live.find((result) => result.subscribers === 100) ?? report.live[report.live.length - 1];
   const targets: [string, string, boolean][] = [
@@ -770,6 +855,21 @@ function printReport(report: Report, dateText: string): void {
         ]);
       return rows;
     }),
+    ...largeOwnerTargets(report.large, idle),
+    ...(list && balanceRow
+      ? ([
+          [
+            `list page ≥ json-server's (${fmt(report.versus.clients)} clients)`,
+            `${fmt(list.okPerSecond / report.versus.list.okPerSecond, 2)} ×`,
+            list.okPerSecond >= report.versus.list.okPerSecond,
+          ],
+          [
+            `balance changes ≥ json-server's (${fmt(report.versus.clients)} clients)`,
+            `${fmt(balanceRow.okPerSecond / report.versus.balance.okPerSecond, 2)} ×`,
+            balanceRow.okPerSecond >= report.versus.balance.okPerSecond,
+          ],
+        ] as [string, string, boolean][])
+      : []),
     ['start to first answer ≤ 1 s', `${fmt(startMedian)} ms`, startMedian <= 1000],
     [
       'idle memory ≤ 100 MB',
@@ -785,13 +885,239 @@ function printReport(report: Report, dateText: string): void {
     out(line);
 }
 
+/** The large owner's figures: ageing and the overdue filter, searches, health meanwhile. */
+function printLargeOwner(large: LargeOwnerResult, idle: ProbeResult): void {
+  out(
+    `## One owner with ${fmt(large.clients)} clients and ${fmt(large.entries)} ledger entries ` +
+      `(seeded in ${fmt(large.seedMs / 1000, 1)} s)`,
+  );
+  for (const line of table(
+    ['request', 'cold ms', 'kept ms', 'after a change ms'],
+    large.timed.map((row) => [
+      row.name,
+      fmt(row.coldMs, 1),
+      fmt(row.warmMs, 1),
+      fmt(row.recomputedMs, 1),
+    ]),
+  ))
+    out(line);
+  out(
+    'cold: the first request after seeding; kept: the same again; after a change: the first ' +
+      'request after a payment was recorded (worked out again; median of three)',
+  );
+  out();
+  for (const line of table(
+    ['search (never asked before)', 'ms', 'matches'],
+    large.searches.map((search) => [`?q=${search.text}`, fmt(search.ms, 1), fmt(search.count)]),
+  ))
+    out(line);
+  const { parallel } = large;
+  out(
+    `twenty different searches at once: ${fmt(parallel.durationMs, 0)} ms for all; ` +
+      `GET /api/health meanwhile: ${fmt(parallel.probe.samples)} probes, ` +
+      `p50 ${fmt(parallel.probe.p50Ms, 2)} ms, p99 ${fmt(parallel.probe.p99Ms, 2)} ms ` +
+      `(${fmt(parallel.probe.p99Ms / idle.p99Ms, 2)} × the idle p99 of ${fmt(idle.p99Ms, 2)} ms), ` +
+      `max ${fmt(parallel.probe.maxMs, 2)} ms`,
+  );
+  out();
+}
+
+function largeOwnerTargets(
+  large: LargeOwnerResult,
+  idle: ProbeResult,
+): [string, string, boolean][] {
+  const slowest = (row: LargeOwnerResult['timed'][number]) =>
+    Math.max(row.coldMs, row.warmMs, row.recomputedMs);
+  const ratio = large.parallel.probe.p99Ms / idle.p99Ms;
+  return [
+    ...large.timed.map((row): [string, string, boolean] => [
+      `${row.name.split(':')[0] ?? row.name} < 1 s (${fmt(large.clients)} clients, ` +
+        `${fmt(large.entries)} entries)`,
+      `${fmt(slowest(row), 1)} ms at most`,
+      slowest(row) < 1000,
+    ]),
+    [
+      'health p99 during twenty searches at once ≤ 3 × idle',
+      `${fmt(ratio, 2)} × (${fmt(large.parallel.probe.p99Ms, 2)} vs ${fmt(idle.p99Ms, 2)} ms)`,
+      ratio <= 3,
+    ],
+  ];
+}
+
+/** Balance beside json-server: the same list page and the same balance changes, same load. */
+function printVersus(versus: VersusResult, balance: { list: LoadResult; balance: LoadResult }) {
+  out(
+    `## Beside json-server: ${fmt(versus.clients)} clients (its file ${fmt(versus.fileMb, 1)} MB, ` +
+      `its idle memory ${fmt(versus.idleMb, 1)} MB)`,
+  );
+  for (const line of table(
+    ['workload', 'Balance 2xx/s', 'json-server 2xx/s', 'Balance ÷ json-server', 'p99 ms (B / j)'],
+    (
+      [
+        ['list: first page of 50', balance.list, versus.list],
+        ['balance change', balance.balance, versus.balance],
+      ] as const
+    ).map(([name, ours, theirs]) => [
+      name,
+      fmt(ours.okPerSecond),
+      fmt(theirs.okPerSecond),
+      fmt(ours.okPerSecond / theirs.okPerSecond, 2),
+      `${fmt(ours.p99Ms)} / ${fmt(theirs.p99Ms)}`,
+    ]),
+  ))
+    out(line);
+  out(
+    "Balance's list page also carries the count and the totals per currency and checks the " +
+      "session; its balance change is durable (synced) when answered, json-server's is not " +
+      '(it rewrites its whole file, unsynced, after each change).',
+  );
+  out();
+}
+
+/** `--only`: the server just started, and only the parts asked for. */
+async function runOnly(
+  parts: OnlyPart[],
+  server: { url: string; pid: number },
+  dbFile: string,
+  dateText: string,
+): Promise<void> {
+  const random = seededRandom(20261121);
+  const sections: (() => void)[] = [];
+  const targets: [string, string, boolean][] = [];
+  if (parts.includes('large-owner')) {
+    log('health probe on the idle server');
+    const idle = await probeIdle(server.url, quick ? 2000 : 5000);
+    const large = await largeOwner({
+      baseUrl: server.url,
+      serverPid: server.pid,
+      dbFile,
+      clients: largeClients,
+      entries: largeEntries,
+      random,
+      log,
+    });
+    sections.push(() => printLargeOwner(large, idle));
+    targets.push(...largeOwnerTargets(large, idle));
+  }
+  if (parts.includes('json-server')) {
+    const { cookie, ownerId } = await joinOwner(server.url);
+    const seeded = seedClients({ file: dbFile, ownerId, count: clientCount, random });
+    const queue = new Fifo<TrackedClient>(seeded.map((id) => ({ id, version: 1 })));
+    const json = { cookie, 'content-type': 'application/json' };
+    log('load: Balance list');
+    const list = requireSuccess(
+      'list',
+      await measure(server.url, { path: '/api/clients', headers: { cookie } }, load),
+    );
+    log('load: Balance balance change');
+    let changed = 0;
+    const balance = requireSuccess(
+      'balance change',
+      await measure(
+        server.url,
+        {
+          requests: [
+            {
+              method: 'PATCH',
+              headers: json,
+              setupRequest: (request) => {
+                const client = queue.shift() ?? { id: noSuchId, version: 1 };
+                changed++;
+                return {
+                  ...request,
+                  path: `/api/clients/${client.id}/balance`,
+                  body: JSON.stringify({
+                    balance: (changed % 100_000) - 20_000,
+                    version: client.version,
+                  }),
+                };
+              },
+              onResponse: (status, body) => {
+                if (status !== 200) return;
+                const client = JSON.parse(body) as TrackedClient;
+                queue.push({ id: client.id, version: client.version });
+              },
+            },
+          ],
+        },
+        load,
+      ),
+    );
+    const versus = await measureJsonServer({
+      dbFile,
+      ownerId,
+      dir: path.dirname(dbFile),
+      load,
+      log,
+    });
+    sections.push(() => printVersus(versus, { list, balance }));
+    targets.push(
+      [
+        `list page ≥ json-server's (${fmt(clientCount)} clients)`,
+        `${fmt(list.okPerSecond / versus.list.okPerSecond, 2)} ×`,
+        list.okPerSecond >= versus.list.okPerSecond,
+      ],
+      [
+        `balance changes ≥ json-server's (${fmt(clientCount)} clients)`,
+        `${fmt(balance.okPerSecond / versus.balance.okPerSecond, 2)} ×`,
+        balance.okPerSecond >= versus.balance.okPerSecond,
+      ],
+    );
+  }
+  if (parts.includes('live')) {
+    const { cookie, ownerId } = await joinOwner(server.url);
+    const seeded = seedClients({ file: dbFile, ownerId, count: liveChanges, random });
+    const clients = seeded.map((id) => ({ id, version: 1 }));
+    const fileLimits = { bench: openFileLimit('self'), server: openFileLimit(server.pid) };
+    const live = await liveOneInstance(server, cookie, clients, fileLimits);
+    const across = await acrossInstances();
+    sections.push(() => {
+      out(
+        '## Live updates: committed write (its HTTP answer) to the `change` event at each subscriber',
+      );
+      out('### One instance (SQLite)');
+      for (const line of liveLines(live)) out(line);
+      out('### Across two instances (PostgreSQL; streams on instance 2, writes on instance 1)');
+      if (typeof across === 'string') out(`skipped: ${across}`);
+      else for (const line of liveLines(across)) out(line);
+      out();
+    });
+    for (const [where, results] of [
+      ['one instance', live],
+      ['across instances', typeof across === 'string' ? [] : across],
+    ] as const)
+      for (const result of results)
+        targets.push([
+          `every change reaches all ${fmt(result.subscribers)} subscribers (${where})`,
+          `${fmt(result.missing)} missing of ${fmt(result.changes * result.opened)}`,
+          result.opened === result.subscribers && result.changes > 0 && result.missing === 0,
+        ]);
+  }
+  out();
+  out(`# Balance bench (only ${parts.join(', ')}), ${dateText}`);
+  printMachine();
+  out();
+  for (const section of sections) section();
+  out('## targets');
+  for (const line of table(
+    ['target', 'measured', 'result'],
+    targets.map(([name, value, pass]) => [name, value, pass ? 'PASS' : 'MISS']),
+  ))
+    out(line);
+}
+
 try {
   await main();
 } catch (error) {
   process.exitCode = 1;
-  process.stderr.write(
-    `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-  );
+  const describe = (value: unknown): string =>
+    value instanceof Error
+      ? `${value.stack ?? value.message}${value.cause === undefined ? '' : `\ncaused by: ${describe(value.cause)}`}`
+      : String(value);
+  // fetch's own errors say only "fetch failed"; the cause names the socket's fault.
+  process.stderr.write(`bench failed: ${describe(error)}\n`);
+  const output = benchServer.current?.output().trim();
+  if (output) process.stderr.write(`the server's last output:\n${output.slice(-4000)}\n`);
 } finally {
   await cleanUp();
 }

@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
+import { addDays, utcDay } from '../../src/shared/dates.ts';
+import { allocate, type LedgerLine } from '../../src/server/modules/clients/ageing.ts';
 
 /**
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second
@@ -140,4 +142,121 @@ export async function joinOwner(baseUrl: string): Promise<{ cookie: string; owne
     .find((pair) => pair.startsWith('balance_session='));
   if (!cookie) throw new Error('join set no session cookie');
   return { cookie, ownerId: user.id };
+}
+
+export interface LedgerSeedOptions {
+  file: string;
+  ownerId: string;
+  clients: number;
+  /** Entries in all, spread over the clients (charges with due dates, and payments). */
+  entries: number;
+  random: () => number;
+}
+
+/**
+ * An owner with a long ledger: `clients` clients in USD and KRW and `entries` charges and
+ * payments over the last 200 days, written straight into the file in one transaction. What the
+ * app keeps for ageing is worked out by its own rule (`allocate` in ageing.ts: payments settle the
+ * oldest charges first), so each entry's open amount, each client's balance (the sum of its
+ * entries) and oldest unpaid due day are what the app itself would have written.
+ */
+export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerSeedOptions): void {
+  const db = new DatabaseSync(file, { timeout: 30_000 });
+  try {
+    db.exec('PRAGMA foreign_keys = ON');
+    const insertClient = db.prepare(
+      `insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
+         currency, version, created_at, updated_at, oldest_due_on)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+    );
+    const insertEvent = db.prepare(
+      `insert into events (client_id, owner_id, action, at, version, before, after)
+       values (?, ?, 'created', ?, 1, null, ?)`,
+    );
+    const insertEntry = db.prepare(
+      `insert into entries (id, owner_id, client_id, kind, amount, currency, occurred_on, due_on,
+         note, void_of, created_by, created_at, open_amount)
+       values (?, ?, ?, ?, ?, ?, ?, ?, '', null, ?, ?, ?)`,
+    );
+    const now = Date.now();
+    const today = utcDay(now);
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const last = db.prepare('select coalesce(max(id), 0) as id from entries').get() as {
+        id: number;
+      };
+      let entryId = last.id + 1;
+      for (let i = 0; i < clients; i++) {
+        const id = randomBytes(16).toString('base64url');
+        const firstName = pick(random, firstNames);
+        const lastName = pick(random, lastNames);
+        const currency: Currency = i % 2 === 0 ? 'USD' : 'KRW';
+        const scale = currency === 'KRW' ? 500_000 : 50_000;
+        // Each client's share of the entries, so that they add up to `entries` exactly.
+        const count =
+          Math.floor(((i + 1) * entries) / clients) - Math.floor((i * entries) / clients);
+        const lines: LedgerLine[] = [];
+        for (let k = 0; k < count; k++) {
+          const date = addDays(today, -Math.floor(random() * 200));
+          // About two charges to each payment; a payment takes up to a charge and a half.
+          const charge = k === 0 || random() < 0.65;
+          const amount = Math.max(1, Math.floor(random() * scale)) * (charge ? 1 : -1.5);
+          lines.push({
+            id: entryId++,
+            amount: Math.trunc(amount),
+            date,
+            dueDate: charge ? addDays(date, 30) : null,
+            voidOf: null,
+          });
+        }
+        const { open, oldestDue } = allocate(lines);
+        const balance = lines.reduce((sum, line) => sum + line.amount, 0);
+        const email = `${firstName}.${lastName}.ledger.${i}@example.com`
+          .normalize('NFD')
+          .replace(/[^\x20-\x7e]/g, '')
+          .toLowerCase();
+        const phone = `+1 555 ${String(2_000_000 + i).padStart(7, '0')}`;
+        const createdAt = now - 200 * 86_400_000;
+        const nameKey = `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
+        insertClient.run(
+          id,
+          ownerId,
+          firstName,
+          lastName,
+          nameKey,
+          email,
+          phone,
+          balance,
+          currency,
+          createdAt,
+          createdAt,
+          oldestDue,
+        );
+        const snapshot = { firstName, lastName, email, phone, balance, currency };
+        insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot));
+        for (const line of lines) {
+          insertEntry.run(
+            line.id,
+            ownerId,
+            id,
+            line.amount > 0 ? 'charge' : 'payment',
+            line.amount,
+            currency,
+            line.date,
+            line.dueDate,
+            ownerId,
+            createdAt,
+            open.get(line.id) ?? 0,
+          );
+        }
+      }
+      db.exec('COMMIT');
+    } catch (error) {
+      db.exec('ROLLBACK');
+      throw error;
+    }
+    db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
 }

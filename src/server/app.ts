@@ -16,15 +16,27 @@ import { databaseFault } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
 import { securityHeaders } from './security-headers.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { apiDocsRoutes } from './modules/api-docs/api-docs.routes.ts';
+import { openApi } from './modules/api-docs/openapi.ts';
+import { accountRoutes } from './modules/auth/account.routes.ts';
+import { adminRoutes } from './modules/auth/admin.routes.ts';
 import { authRoutes } from './modules/auth/auth.routes.ts';
+import { forgotPasswordRoutes } from './modules/auth/forgot-password.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
+import { liveSessionUsers } from './modules/auth/session.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
+import { overviewRoutes } from './modules/clients/overview.routes.ts';
+import { statementRoutes } from './modules/clients/statement.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
 import { WritePath } from './modules/events/write-path.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
+import { bearerTokens } from './modules/tokens/bearer.ts';
+import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
+import { isTokenStreamKey, liveTokenOwners } from './modules/tokens/tokens.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
 import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
@@ -36,6 +48,8 @@ declare module 'fastify' {
     feed: ChangeFeed;
     /** The one way an owner's data changes (modules/events/write-path.ts). */
     writes: WritePath;
+    /** Sends the server's e-mail; null when SMTP is not configured (mail/mailer.ts). */
+    mailer: Mailer | null;
     /** Every route as registered (method and full path), for the authorization matrix test. */
     routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
@@ -47,6 +61,12 @@ export interface AppOptions {
   clientDir?: string | null;
   /** Pino options, or false for no logging (the tests' default). */
   logger?: boolean | Record<string, unknown>;
+  /**
+   * Called when a fault leaves the app unable to serve its data (an SQLite worker thread
+   * crashed): `npm start` ends the process so the supervisor starts a clean one
+   * (docs/decisions/009-*.md). Health answers 503 meanwhile.
+   */
+  onFatal?: (error: Error) => void;
 }
 
 /** Request bodies are small forms; anything larger is refused before it is parsed. */
@@ -80,7 +100,7 @@ function validationFields(
     const name =
       issue.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
       (error.validationContext ?? 'body');
-    fields[name] ??= issue.message ?? 'is invalid';
+    fields[name] ??= issue.message ?? 'This value is invalid.';
   }
   return fields;
 }
@@ -140,6 +160,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // A lost connection is met again by the request that uses it (answered 503): a warning here.
     (error) => app.log.warn({ err: error }, 'database connection lost'),
     config.databaseTimeouts,
+    (error) => {
+      app.log.fatal({ err: error }, 'an SQLite worker thread stopped: queries sent to it fail');
+      options.onFatal?.(error);
+    },
   );
   app.decorate('db', db);
   app.decorate('config', config);
@@ -153,7 +177,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw error;
   }
 
-  const feed = new ChangeFeed(db, app.log);
+  const mailer = createMailer(config.mail);
+  app.decorate('mailer', mailer);
+  app.addHook('onClose', async () => {
+    mailer?.close();
+  });
+
+  const feed = new ChangeFeed(db, app.log, {
+    heartbeatMs: config.liveHeartbeatMs,
+    // A stream is kept by its session's token hash or, opened with an access token, by the token.
+    liveSessions: async (keys) => {
+      const tokenKeys = keys.filter(isTokenStreamKey);
+      const sessionKeys = keys.filter((key) => !isTokenStreamKey(key));
+      const [sessions, tokens] = await Promise.all([
+        liveSessionUsers(db.kysely, config, sessionKeys),
+        liveTokenOwners(db.kysely, tokenKeys),
+      ]);
+      return new Map([...sessions, ...tokens]);
+    },
+  });
   app.decorate('feed', feed);
   app.decorate('writes', new WritePath(db, feed));
   await feed.start();
@@ -238,17 +280,28 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorateRequest('sessionTokenHash', null);
   app.addHook('onRequest', rejectCrossSite);
   idempotency(app);
+  // Before the routes: it collects them as they are registered.
+  await openApi(app);
 
   await app.register(
     async (api) => {
+      // First: the token's owner is the user before any route's own guard looks.
+      await bearerTokens(api);
       await api.register(healthRoutes);
       await api.register(authRoutes);
+      await api.register(accountRoutes);
+      await api.register(forgotPasswordRoutes);
+      await api.register(adminRoutes);
       await api.register(clientsRoutes);
+      await api.register(overviewRoutes);
+      await api.register(statementRoutes);
       await api.register(settingsRoutes);
       await api.register(eventsRoutes);
       await api.register(transferRoutes);
       await api.register(importRoutes);
       await api.register(restoreRoutes);
+      await api.register(tokensRoutes);
+      await api.register(apiDocsRoutes);
     },
     { prefix: '/api' },
   );

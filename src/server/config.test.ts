@@ -12,6 +12,56 @@ describe('loadConfig', () => {
     expect(config.sessionMaxMs).toBeGreaterThan(config.sessionIdleMs);
   });
 
+  it('reads the mail server and the sender together, and never repeats the SMTP password', () => {
+    expect(loadConfig({}).mail).toBeNull();
+    expect(
+      loadConfig({
+        SMTP_URL: 'smtps://billing:secret@mail.example.com:465',
+        MAIL_FROM: 'Balance <billing@example.com>',
+      }).mail,
+    ).toEqual({
+      url: 'smtps://billing:secret@mail.example.com:465',
+      from: 'Balance <billing@example.com>',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'smtp://mail.example.com' })).toThrow(
+      'MAIL_FROM="": must be set when SMTP_URL is',
+    );
+    expect(() => loadConfig({ MAIL_FROM: 'billing@example.com' })).toThrow(
+      'SMTP_URL="": must be set when MAIL_FROM is',
+    );
+    expect(() =>
+      loadConfig({ SMTP_URL: 'https://user:secret@mail.example.com', MAIL_FROM: 'a@b.co' }),
+    ).toThrow(/SMTP_URL=\(not shown\): must be an smtp:\/\/ or smtps:\/\/ URL/);
+    expect(() =>
+      loadConfig({ SMTP_URL: 'https://user:secret@mail.example.com', MAIL_FROM: 'a@b.co' }),
+    ).not.toThrow(/secret/);
+    expect(() =>
+      loadConfig({ SMTP_URL: 'smtp://mail.example.com', MAIL_FROM: 'not an address' }),
+    ).toThrow('MAIL_FROM="not an address": must be an e-mail address');
+  });
+
+  it('reads the public address links in e-mails point to, as a bare http(s) origin', () => {
+    expect(loadConfig({}).publicUrl).toBeNull();
+    expect(loadConfig({ PUBLIC_URL: 'https://balance.example.com' }).publicUrl).toBe(
+      'https://balance.example.com',
+    );
+    expect(loadConfig({ PUBLIC_URL: 'http://192.168.1.5:3000/' }).publicUrl).toBe(
+      'http://192.168.1.5:3000',
+    );
+    for (const bad of [
+      'balance.example.com',
+      'ftp://balance.example.com',
+      'https://balance.example.com/app',
+      'https://balance.example.com/?next=1',
+      'https://balance.example.com/#top',
+      'https://user:secret@balance.example.com',
+    ]) {
+      expect(() => loadConfig({ PUBLIC_URL: bad }), bad).toThrow(
+        `PUBLIC_URL=${JSON.stringify(bad)}: must be the address people open this Balance at`,
+      );
+    }
+  });
+
   it('reads the PostgreSQL timeouts in seconds, with defaults, and refuses nonsense', () => {
     expect(loadConfig({}).databaseTimeouts).toEqual({
       connectMs: 5000,

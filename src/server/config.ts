@@ -48,6 +48,47 @@ const trustProxyText = z
     return z.NEVER;
   });
 
+/** "billing@example.com" or "Name <billing@example.com>". */
+const mailFromPattern =
+  /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/;
+
+/** Where e-mail goes out (statements now, password resets later); null: the server sends none. */
+export interface MailConfig {
+  /** smtp:// (STARTTLS when offered) or smtps:// (TLS from the start), with user and password. */
+  url: string;
+  from: string;
+}
+
+const publicUrlMessage =
+  'must be the address people open this Balance at: http:// or https://, a host, no path, query or fragment (e.g. https://balance.example.com)';
+
+/**
+ * PUBLIC_URL: where links in e-mails point. Set by the operator, never taken from a request's Host
+ * header, which anyone can write and would otherwise send a reset link to their own site.
+ */
+const publicUrlText = z
+  .string()
+  .trim()
+  .transform((text, context) => {
+    try {
+      const url = new URL(text);
+      const bare =
+        ['http:', 'https:'].includes(url.protocol) &&
+        url.hostname !== '' &&
+        url.username === '' &&
+        url.password === '' &&
+        url.pathname === '/' &&
+        url.search === '' &&
+        url.hash === '' &&
+        !/[?#]/.test(text);
+      if (bare) return url.origin;
+    } catch {
+      // Not a URL at all: the same message below.
+    }
+    context.addIssue({ code: 'custom', message: publicUrlMessage });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: z.coerce
     .number({ error: 'must be a whole number from 0 to 65535' })
@@ -93,6 +134,33 @@ const envSchema = z.object({
     .int({ error: 'must be a whole number, 0 for no limit' })
     .min(0, { error: 'must be a whole number, 0 for no limit' })
     .default(10),
+  TOKEN_REQUESTS_PER_MINUTE: positiveInteger('a whole number above 0').default(600),
+  SMTP_URL: z
+    .string()
+    .trim()
+    .refine(
+      (text) => {
+        try {
+          const url = new URL(text);
+          return ['smtp:', 'smtps:'].includes(url.protocol) && url.hostname !== '';
+        } catch {
+          return false;
+        }
+      },
+      {
+        error:
+          'must be an smtp:// or smtps:// URL, e.g. smtps://user:password@mail.example.com:465',
+      },
+    )
+    .optional(),
+  MAIL_FROM: z
+    .string()
+    .trim()
+    .refine((text) => mailFromPattern.test(text), {
+      error: 'must be an e-mail address, or a name and an address: Balance <billing@example.com>',
+    })
+    .optional(),
+  PUBLIC_URL: publicUrlText.optional(),
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(0.1, 300).default(5),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
@@ -120,7 +188,7 @@ export interface Config {
   trustProxy: false | number | string[];
   sessionIdleMs: number;
   sessionMaxMs: number;
-  /** How often a live stream sends a keep-alive and rechecks its session. */
+  /** How often the live feed pings every stream, rechecks their sessions and wakes their owners. */
   liveHeartbeatMs: number;
   /** Live streams one session (a browser: one per tab) and one owner (all devices) may hold open. */
   liveStreamsPerSession: number;
@@ -136,6 +204,11 @@ export interface Config {
   allowedHosts: string[];
   /** Sign-ups one address may attempt per hour; 0 for no limit. */
   signUpsPerAddressPerHour: number;
+  /** Requests one access token may make per minute on one instance; past it, 429. */
+  tokenRequestsPerMinute: number;
+  mail: MailConfig | null;
+  /** The origin people open this Balance at (no trailing slash), for links in e-mails; null: unset. */
+  publicUrl: string | null;
 }
 
 export class ConfigError extends Error {
@@ -174,11 +247,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      return `  ${name}=${JSON.stringify(present[name] ?? '')}: ${issue.message}`;
+      // The SMTP URL carries a password: never repeated into a log.
+      const shown = name === 'SMTP_URL' ? '(not shown)' : JSON.stringify(present[name] ?? '');
+      return `  ${name}=${shown}: ${issue.message}`;
     });
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
+  // Either both or neither: a server that half knows how to send mail would fail only when used.
+  if (values.SMTP_URL && !values.MAIL_FROM)
+    throw new ConfigError(
+      'Invalid configuration:\n  MAIL_FROM="": must be set when SMTP_URL is (the address mail is sent from)',
+    );
+  if (values.MAIL_FROM && !values.SMTP_URL)
+    throw new ConfigError(
+      'Invalid configuration:\n  SMTP_URL="": must be set when MAIL_FROM is (the server that sends the mail)',
+    );
   return {
     port: values.PORT,
     host: values.HOST,
@@ -195,6 +279,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     maxConnectionsPerAddress: values.MAX_CONNECTIONS_PER_ADDRESS,
     signUpsPerAddressPerHour: values.SIGN_UPS_PER_ADDRESS_PER_HOUR,
     allowedHosts: values.ALLOWED_HOSTS,
+    tokenRequestsPerMinute: values.TOKEN_REQUESTS_PER_MINUTE,
+    mail:
+      values.SMTP_URL && values.MAIL_FROM ? { url: values.SMTP_URL, from: values.MAIL_FROM } : null,
+    publicUrl: values.PUBLIC_URL ?? null,
     databaseTimeouts: {
       connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
       statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),

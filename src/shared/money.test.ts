@@ -71,15 +71,15 @@ describe('parseAmount', () => {
   });
 
   it('refuses decimals KRW does not have', () => {
-    expect(parseAmount('12.5', 'KRW')).toEqual(error('KRW has no decimal places'));
-    expect(parseAmount('12.0', 'KRW')).toEqual(error('KRW has no decimal places'));
-    expect(parseAmount('.5', 'KRW')).toEqual(error('KRW has no decimal places'));
+    expect(parseAmount('12.5', 'KRW')).toEqual(error('KRW has no decimal places.'));
+    expect(parseAmount('12.0', 'KRW')).toEqual(error('KRW has no decimal places.'));
+    expect(parseAmount('.5', 'KRW')).toEqual(error('KRW has no decimal places.'));
   });
 
   it('refuses more than two decimals for the other currencies, trailing zeros included', () => {
     for (const currency of ['USD', 'CAD', 'MYR'] as const) {
-      expect(parseAmount('1.234', currency)).toEqual(error('at most 2 decimal places'));
-      expect(parseAmount('1.500', currency)).toEqual(error('at most 2 decimal places'));
+      expect(parseAmount('1.234', currency)).toEqual(error('Use at most 2 decimal places.'));
+      expect(parseAmount('1.500', currency)).toEqual(error('Use at most 2 decimal places.'));
     }
   });
 
@@ -113,7 +113,7 @@ describe('parseAmount', () => {
     '１２',
     '١٢',
   ])('refuses %j', (text) => {
-    expect(parseAmount(text, 'USD')).toEqual(error('enter a valid amount'));
+    expect(parseAmount(text, 'USD')).toEqual(error('Enter a valid amount.'));
   });
 
   it('accepts a grouped integer with a bare decimal point', () => {
@@ -124,18 +124,18 @@ describe('parseAmount', () => {
     expect(parseAmount('99,999,999,999.99', 'USD')).toEqual(ok(maxAmountMinor));
     expect(parseAmount('-99999999999.99', 'CAD')).toEqual(ok(-maxAmountMinor));
     expect(parseAmount('9999999999999', 'KRW')).toEqual(ok(maxAmountMinor));
-    expect(parseAmount('100000000000', 'USD')).toEqual(error('amount is too large'));
-    expect(parseAmount('-100000000000.00', 'USD')).toEqual(error('amount is too large'));
-    expect(parseAmount('10000000000000', 'KRW')).toEqual(error('amount is too large'));
+    expect(parseAmount('100000000000', 'USD')).toEqual(error('This amount is too large.'));
+    expect(parseAmount('-100000000000.00', 'USD')).toEqual(error('This amount is too large.'));
+    expect(parseAmount('10000000000000', 'KRW')).toEqual(error('This amount is too large.'));
     // 10^13 + 1 and 2^53 + 1 would be misjudged or rounded as floats.
-    expect(parseAmount('10000000000001', 'KRW')).toEqual(error('amount is too large'));
-    expect(parseAmount('9007199254740993', 'KRW')).toEqual(error('amount is too large'));
-    expect(parseAmount('9'.repeat(400), 'KRW')).toEqual(error('amount is too large'));
+    expect(parseAmount('10000000000001', 'KRW')).toEqual(error('This amount is too large.'));
+    expect(parseAmount('9007199254740993', 'KRW')).toEqual(error('This amount is too large.'));
+    expect(parseAmount('9'.repeat(400), 'KRW')).toEqual(error('This amount is too large.'));
     expect(parseAmount('0'.repeat(400) + '1', 'KRW')).toEqual(ok(1));
   });
 
   it('checks the decimals before the size', () => {
-    expect(parseAmount('100000000000.001', 'USD')).toEqual(error('at most 2 decimal places'));
+    expect(parseAmount('100000000000.001', 'USD')).toEqual(error('Use at most 2 decimal places.'));
   });
 });
 

@@ -35,7 +35,7 @@ export function parseAmount(text: string, currency: Currency): ParseResult {
   const integerPart = (match?.[2] ?? '').replaceAll(',', '');
   const fraction = match?.[3] ?? '';
   if (!match || (integerPart === '' && fraction === '')) {
-    return { ok: false, error: 'enter a valid amount' };
+    return { ok: false, error: 'Enter a valid amount.' };
   }
 
   const exponent = currencyExponent[currency];
@@ -43,12 +43,14 @@ export function parseAmount(text: string, currency: Currency): ParseResult {
     return {
       ok: false,
       error:
-        exponent === 0 ? `${currency} has no decimal places` : `at most ${exponent} decimal places`,
+        exponent === 0
+          ? `${currency} has no decimal places.`
+          : `Use at most ${exponent} decimal places.`,
     };
   }
 
   const magnitude = BigInt((integerPart || '0') + fraction.padEnd(exponent, '0'));
-  if (magnitude > maxAmountMinorBig) return { ok: false, error: 'amount is too large' };
+  if (magnitude > maxAmountMinorBig) return { ok: false, error: 'This amount is too large.' };
 
   const minor = Number(sign === '-' ? -magnitude : magnitude);
   return { ok: true, minor };

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs, strongPassword } from '../auth.ts';
 import { openStream, type TestStream } from '../sse.ts';
@@ -56,6 +57,29 @@ describe('live streams of one owner', () => {
       if (again === 429) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(again).toBe(200);
+  });
+
+  it('end at the next heartbeat when their session is ended on another instance', async () => {
+    testApp = await buildTestApp({ config: { liveHeartbeatMs: 200 } });
+    const baseUrl = await listen(testApp);
+    // A second instance on the same database: the sign-out happens there.
+    const other = await buildApp({ config: testApp.app.config, clientDir: null });
+    try {
+      const { cookie } = await joinAs(testApp.app);
+      const stream = await openStream(baseUrl, cookie);
+      streams.push(stream);
+      await stream.waitFor((message) => message.event === 'ready');
+      const logout = await other.inject({
+        method: 'POST',
+        url: '/api/auth/logout',
+        headers: { cookie },
+      });
+      expect(logout.statusCode).toBe(204);
+      await stream.waitFor((message) => message.event === 'end');
+      await stream.ended;
+    } finally {
+      await other.close();
+    }
   });
 
   it('end cleanly when the server shuts down, not with a reset', async () => {

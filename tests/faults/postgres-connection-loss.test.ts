@@ -50,13 +50,14 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection loss (PostgreS
         [databaseName],
       )
     ).rows[0]?.count ?? '0';
-  const listening = async () =>
+  const listenerPids = async () =>
     (
-      await admin.query(
-        "select 1 from pg_stat_activity where datname = $1 and query ilike 'listen %'",
+      await admin.query<{ pid: number }>(
+        "select pid from pg_stat_activity where datname = $1 and query ilike 'listen %'",
         [databaseName],
       )
-    ).rowCount === 1;
+    ).rows.map((row) => row.pid);
+  const listening = async () => (await listenerPids()).length === 1;
 
   it('answers 503 for the requests it loses, stays up, and serves the next ones', async () => {
     const cookie = await joinOver(server.url);
@@ -102,8 +103,13 @@ describe.runIf(testDialect === 'postgres')('PostgreSQL connection loss (PostgreS
     const stream = await openStream(server.url, cookie);
     try {
       await stream.waitFor((message) => message.event === 'ready');
+      const before = await listenerPids();
       await terminateAll();
-      await until(listening, 'the listener is back');
+      // A terminated backend stays in pg_stat_activity for a moment: wait for a new listener.
+      await until(async () => {
+        const pids = await listenerPids();
+        return pids.length === 1 && !before.includes(pids[0] ?? 0);
+      }, 'the listener is back');
       const added = await send(server.url, 'POST', '/api/clients', cookie, buildClient());
       expect(added.status, added.body).toBe(201);
       const { id } = JSON.parse(added.body) as Client;

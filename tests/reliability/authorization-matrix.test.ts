@@ -16,16 +16,32 @@ interface Context {
   clientVersion: number;
   /** The client's opening balance. */
   entryId: number;
+  /** One of the owner's access tokens. */
+  tokenId: string;
+  /** Another session of the owner's (not the one the tests send), as the session list shows it. */
+  sessionId: string;
+  /** An account that is neither the owner nor the other owner, for the administrator's routes. */
+  targetUserId: string;
 }
 
 interface Sample {
   payload?: unknown;
   query?: string;
+  /** What `:id` stands for, when it is not the owner's client. */
+  id?: string;
 }
 
+/** `admin` routes are the instance administrator's (the first account: the owner here). */
 type Declaration =
   | { access: 'public'; status: number; sample?: (context: Context) => Sample }
-  | { access: 'protected'; sample?: (context: Context) => Sample };
+  | {
+      access: 'protected' | 'admin';
+      sample?: (context: Context) => Sample;
+      /** What `:id` stands for; the owner's client unless said. */
+      id?: (context: Context) => string;
+      /** Managed only from a signed-in session: a bearer token is refused 403. */
+      sessionOnly?: true;
+    };
 
 const settingsBody = {
   preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
@@ -52,6 +68,72 @@ const matrix: Record<string, Declaration> = {
   },
   'POST /api/auth/logout': { access: 'public', status: 204 },
   'GET /api/settings/public': { access: 'public', status: 200 },
+  'GET /api/openapi.json': { access: 'public', status: 200 },
+  'GET /api/docs': { access: 'public', status: 200 },
+  'GET /api/docs/:file': { access: 'public', status: 200 },
+
+  // A link nobody was given: refused, whoever asks.
+  'POST /api/auth/password-reset': {
+    access: 'public',
+    status: 400,
+    sample: () => ({ payload: { token: 'A'.repeat(43), password: strongPassword } }),
+  },
+
+  // No mail server in this test: refused as not set up (503), whoever asks; the answer with one
+  // is tested in forgot-password.routes.test.ts.
+  'POST /api/auth/forgot-password': {
+    access: 'public',
+    status: 503,
+    sample: () => ({ payload: { email: uniqueEmail('matrix-forgot') } }),
+  },
+
+  'GET /api/account/sessions': { access: 'protected', sessionOnly: true },
+  // Before the routes that end the owner's other sessions.
+  'DELETE /api/account/sessions/:id': {
+    access: 'protected',
+    sessionOnly: true,
+    sample: ({ sessionId }) => ({ id: sessionId }),
+  },
+  'POST /api/account/sessions/end-others': { access: 'protected', sessionOnly: true },
+  // The same password again: the owner's next calls still know it.
+  'POST /api/account/password': {
+    access: 'protected',
+    sessionOnly: true,
+    sample: () => ({ payload: { currentPassword: strongPassword, newPassword: strongPassword } }),
+  },
+  'POST /api/account/email': {
+    access: 'protected',
+    sessionOnly: true,
+    sample: () => ({ payload: { email: uniqueEmail('matrix-moved'), password: strongPassword } }),
+  },
+  // Checked on its own below: any caller's own call ends that caller's account.
+  'DELETE /api/account': {
+    access: 'protected',
+    sessionOnly: true,
+    sample: () => ({ payload: { password: strongPassword } }),
+  },
+
+  'GET /api/admin/users': { access: 'admin', sessionOnly: true },
+  'POST /api/admin/users/:id/disable': {
+    access: 'admin',
+    sessionOnly: true,
+    sample: ({ targetUserId }) => ({ id: targetUserId }),
+  },
+  'POST /api/admin/users/:id/enable': {
+    access: 'admin',
+    sessionOnly: true,
+    sample: ({ targetUserId }) => ({ id: targetUserId }),
+  },
+  'POST /api/admin/users/:id/password-reset': {
+    access: 'admin',
+    sessionOnly: true,
+    sample: ({ targetUserId }) => ({ id: targetUserId }),
+  },
+  'POST /api/admin/invitations': {
+    access: 'admin',
+    sessionOnly: true,
+    sample: () => ({ payload: { email: uniqueEmail('matrix-invited') } }),
+  },
 
   'GET /api/settings': { access: 'protected' },
   'PUT /api/settings': { access: 'protected', sample: () => ({ payload: settingsBody }) },
@@ -64,6 +146,7 @@ const matrix: Record<string, Declaration> = {
   'GET /api/clients': { access: 'protected', sample: () => ({ query: 'sort=balance&limit=10' }) },
   'POST /api/clients': { access: 'protected', sample: () => ({ payload: buildClient() }) },
   'GET /api/ageing': { access: 'protected' },
+  'GET /api/overview': { access: 'protected' },
   'GET /api/clients/:id': { access: 'protected' },
   'GET /api/clients/:id/history': { access: 'protected' },
   'PUT /api/clients/:id': {
@@ -85,6 +168,18 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: () => ({ payload: { reason: 'matrix' } }),
   },
+  'GET /api/clients/:id/statement': {
+    access: 'protected',
+    sample: () => ({ query: 'from=2024-01-01&to=2024-12-31' }),
+  },
+  'GET /api/clients/:id/statement.csv': { access: 'protected' },
+  'GET /api/clients/:id/statement.pdf': { access: 'protected' },
+  // No mail server in this test: the owner's own call is refused as not set up (503), after the
+  // session and the client were accepted.
+  'POST /api/clients/:id/statement/send': {
+    access: 'protected',
+    sample: () => ({ payload: { subject: 'Statement', message: 'Please find it attached.' } }),
+  },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },
@@ -94,22 +189,56 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: () => ({ payload: { rows: [buildClient()], dryRun: false, skipDuplicates: false } }),
   },
+  'GET /api/tokens': { access: 'protected', sessionOnly: true },
+  'POST /api/tokens': {
+    access: 'protected',
+    sessionOnly: true,
+    sample: () => ({ payload: { name: 'matrix', access: 'read' } }),
+  },
+  // Revokes the owner's token last of all (the matrix's own bearer token is another one).
+  'DELETE /api/tokens/:id': {
+    access: 'protected',
+    sessionOnly: true,
+    id: ({ tokenId }) => tokenId,
+  },
 };
 
 /** The live stream never ends by itself: as a signed-in user it is checked in events.routes.test.ts. */
 const streams = new Set(['GET /api/events']);
+/** Ends the caller's account: checked with an account of its own. */
+const endsTheAccount = new Set(['DELETE /api/account']);
 
 const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
 let testApp: TestApp;
 let owner: { cookie: string; email: string; userId: string };
 let other: { cookie: string; userId: string };
+/** Secrets of read-write tokens of the owner and of the other owner. */
+let ownerBearer: string;
+let otherBearer: string;
 let context: Context;
 
 beforeAll(async () => {
   testApp = await buildTestApp();
   owner = await joinAs(testApp.app);
   other = await joinAs(testApp.app);
+  const target = await joinAs(testApp.app);
+  // A second session of the owner's, for the route that ends one session.
+  const second = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: owner.email, password: strongPassword },
+  });
+  expect(second.statusCode).toBe(200);
+  const sessions = await testApp.app.inject({
+    method: 'GET',
+    url: '/api/account/sessions',
+    headers: { cookie: owner.cookie },
+  });
+  const secondSession = sessions
+    .json<{ sessions: { id: string; current: boolean }[] }>()
+    .sessions.find((session) => !session.current);
+  if (!secondSession) throw new Error('the owner has no second session');
   const added = await testApp.app.inject({
     method: 'POST',
     url: '/api/clients',
@@ -123,11 +252,27 @@ beforeAll(async () => {
     .select('id')
     .where('client_id', '=', client.id)
     .executeTakeFirstOrThrow();
+  const newToken = async (cookie: string) => {
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/tokens',
+      headers: { cookie },
+      payload: { name: 'matrix', access: 'read-write' },
+    });
+    expect(response.statusCode).toBe(201);
+    return response.json<{ token: { id: string }; secret: string }>();
+  };
+  const revocable = await newToken(owner.cookie);
+  ownerBearer = (await newToken(owner.cookie)).secret;
+  otherBearer = (await newToken(other.cookie)).secret;
   context = {
     ownerEmail: owner.email,
     clientId: client.id,
     clientVersion: client.version,
     entryId: entry.id,
+    tokenId: revocable.token.id,
+    sessionId: secondSession.id,
+    targetUserId: target.userId,
   };
   // The owner also has settings and rates, so a write by anyone else would show.
   const settings = await testApp.app.inject({
@@ -148,18 +293,26 @@ afterAll(async () => {
 
 function request(
   key: string,
-  options: { cookie?: string; id?: string; method?: string } = {},
+  options: { cookie?: string; bearer?: string; id?: string; method?: string } = {},
 ): Promise<LightMyRequestResponse> {
   const [method = '', pattern = ''] = key.split(' ');
   const declaration = matrix[key];
   const sample = declaration?.sample?.(context) ?? {};
+  const ownId =
+    declaration && declaration.access !== 'public' && declaration.id
+      ? declaration.id(context)
+      : context.clientId;
   const url = pattern
     .replace(':entryId', String(context.entryId))
-    .replace(':id', options.id ?? context.clientId);
+    .replace(':id', options.id ?? sample.id ?? ownId)
+    .replace(':file', 'docs.js');
   return testApp.app.inject({
     method: (options.method ?? method) as InjectOptions['method'],
     url: sample.query ? `${url}?${sample.query}` : url,
-    headers: options.cookie ? { cookie: options.cookie } : {},
+    headers: {
+      ...(options.cookie ? { cookie: options.cookie } : {}),
+      ...(options.bearer ? { authorization: `Bearer ${options.bearer}` } : {}),
+    },
     ...(sample.payload === undefined ? {} : { payload: sample.payload as object }),
   });
 }
@@ -169,6 +322,18 @@ const declared = (access: Declaration['access']) =>
   Object.entries(matrix)
     .filter(([, declaration]) => declaration.access === access)
     .map(([key]) => key);
+const sessionOnly = (key: string) => {
+  const declaration = matrix[key];
+  return declaration?.access !== 'public' && declaration?.sessionOnly === true;
+};
+/** The tables as they are, but for when tokens were last used (touched on use, once a minute). */
+const snapshotButTokenUse = async () => {
+  const snapshot = await snapshotDatabase(testApp.app);
+  delete snapshot.access_tokens;
+  return snapshot;
+};
+/** Every route that needs a session, the administrator's included. */
+const signedIn = () => [...declared('protected'), ...declared('admin')];
 
 describe('the authorization matrix', () => {
   it('declares every registered /api route, and no route that does not exist', () => {
@@ -185,10 +350,23 @@ describe('the authorization matrix', () => {
     expect(headsWithoutGet).toEqual([]);
   });
 
+  it('agrees with the OpenAPI document on which routes need no credential', async () => {
+    const response = await testApp.app.inject({ method: 'GET', url: '/api/openapi.json' });
+    const paths = response.json<{ paths: Record<string, Record<string, { security?: [] }>> }>()
+      .paths;
+    for (const [key, declaration] of Object.entries(matrix)) {
+      const [method = '', url = ''] = key.split(' ');
+      const operation = paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+      expect(operation, key).toBeDefined();
+      // `security: []` says "no credential"; absent, the document's own (token or session) holds.
+      expect(operation?.security?.length === 0, key).toBe(declaration.access === 'public');
+    }
+  });
+
   it('answers every protected route 401 without a session, HEAD included, changing nothing', async () => {
     const before = await snapshotDatabase(testApp.app);
     const checked: string[] = [];
-    for (const key of declared('protected')) {
+    for (const key of signedIn()) {
       const response = await request(key);
       expect(response.statusCode, key).toBe(401);
       expect(response.json(), key).toEqual({
@@ -200,15 +378,53 @@ describe('the authorization matrix', () => {
         expect(head.statusCode, `HEAD of ${key}`).toBe(401);
       }
     }
-    expect(checked).toHaveLength(declared('protected').length);
+    expect(checked).toHaveLength(signedIn().length);
     expect(await snapshotDatabase(testApp.app)).toEqual(before);
   });
 
   it('answers every protected route 401 for a cookie that is not a live session', async () => {
     const forged = `balance_session=${'A'.repeat(43)}`;
-    for (const key of declared('protected')) {
+    for (const key of signedIn()) {
       const response = await request(key, { cookie: forged });
       expect(response.statusCode, key).toBe(401);
+    }
+  });
+
+  it('answers every protected route 401 for a bearer token that is not a live one', async () => {
+    const before = await snapshotDatabase(testApp.app);
+    for (const bearer of [`bal_${'A'.repeat(43)}`, 'not-a-token']) {
+      for (const key of declared('protected')) {
+        const response = await request(key, { bearer });
+        expect(response.statusCode, key).toBe(401);
+        expect(response.json(), key).toEqual({
+          error: { code: 'unauthenticated', message: anyText },
+        });
+      }
+    }
+    expect(await snapshotDatabase(testApp.app)).toEqual(before);
+  });
+
+  it('refuses a bearer token on the routes that manage credentials or the account, changing nothing', async () => {
+    const before = await snapshotButTokenUse();
+    const managing = [...declared('protected'), ...declared('admin')].filter(sessionOnly);
+    // The tokens' 3, the account's 6 and the administrator's 5.
+    expect(managing).toHaveLength(14);
+    for (const key of managing) {
+      const response = await request(key, { bearer: ownerBearer });
+      expect(response.statusCode, key).toBe(403);
+    }
+    expect(await snapshotButTokenUse()).toEqual(before);
+  });
+
+  it("answers another owner's token on an id exactly like a missing one, changing nothing", async () => {
+    const withId = declared('protected').filter((key) => key.includes(':id') && !sessionOnly(key));
+    for (const key of withId) {
+      const before = await snapshotButTokenUse();
+      const foreign = await request(key, { bearer: otherBearer });
+      expect(foreign.statusCode, key).toBe(404);
+      expect(await snapshotButTokenUse(), key).toEqual(before);
+      const missing = await request(key, { bearer: otherBearer, id: 'AAAAAAAAAAAAAAAAAAAAAA' });
+      expect(foreign.json(), key).toEqual(missing.json());
     }
   });
 
@@ -244,21 +460,52 @@ describe('the authorization matrix', () => {
     expect(before.clients).toHaveLength(1);
     expect(before.exchange_rates).toHaveLength(1);
     const withoutId = declared('protected').filter(
-      (key) => !key.includes(':id') && !streams.has(key),
+      (key) => !key.includes(':id') && !streams.has(key) && !endsTheAccount.has(key),
     );
+    // Route by route, each with both credentials: a restore goes only into an empty account.
     for (const key of withoutId) {
-      const response = await request(key, { cookie: other.cookie });
-      expect(response.statusCode, key).toBeLessThan(300);
-      for (const secret of [
-        context.clientId,
-        'only.the.owner@example.com',
-        'Ownerssecret',
-        owner.email,
-      ]) {
-        expect(response.body, key).not.toContain(secret);
+      for (const credential of [{ cookie: other.cookie }, { bearer: otherBearer }]) {
+        if (credential.bearer && sessionOnly(key)) continue;
+        const response = await request(key, credential);
+        expect(response.statusCode, key).toBeLessThan(300);
+        for (const secret of [
+          context.clientId,
+          context.tokenId,
+          'only.the.owner@example.com',
+          'Ownerssecret',
+          owner.email,
+        ]) {
+          expect(response.body, key).not.toContain(secret);
+        }
       }
     }
     expect(await ownerRows()).toEqual(before);
+  });
+
+  it("answers the administrator's routes 403 to anyone else, changing nothing", async () => {
+    const before = await snapshotDatabase(testApp.app);
+    expect(declared('admin').length).toBeGreaterThanOrEqual(5);
+    for (const key of declared('admin')) {
+      const response = await request(key, { cookie: other.cookie });
+      expect(response.statusCode, key).toBe(403);
+      expect(response.json(), key).toEqual({ error: { code: 'forbidden', message: anyText } });
+    }
+    expect(await snapshotDatabase(testApp.app)).toEqual(before);
+  });
+
+  it("deletes only the caller's own account, with every row that was theirs", async () => {
+    const leaving = await joinAs(testApp.app);
+    const before = await snapshotDatabase(testApp.app);
+    const response = await request('DELETE /api/account', { cookie: leaving.cookie });
+    expect(response.statusCode).toBe(204);
+    const after = await snapshotDatabase(testApp.app);
+    const expected = Object.fromEntries(
+      Object.entries(before).map(([table, rows]) => [
+        table,
+        rows.filter((row) => !row.includes(leaving.userId) && !row.includes(leaving.email)),
+      ]),
+    );
+    expect(after).toEqual(expected);
   });
 
   it('lets the public routes answer without a session', async () => {
@@ -271,12 +518,25 @@ describe('the authorization matrix', () => {
 
   it('still knows the owner: their own calls succeed with the same samples', async () => {
     // Proves the samples are valid, so the 401s and 404s above come from who asked, not how.
-    for (const key of declared('protected').filter((name) => !streams.has(name))) {
+    const mine = [...declared('protected'), ...declared('admin')].filter(
+      (name) => !streams.has(name) && !endsTheAccount.has(name),
+    );
+    for (const key of mine) {
+      // The owner's token reads what the session reads (its writes are checked in
+      // tokens.routes.test.ts; here the session's write comes next and must find the data).
+      if (key.startsWith('GET ') && !sessionOnly(key)) {
+        const viaToken = await request(key, { bearer: ownerBearer });
+        expect(viaToken.statusCode, `${key} with a token: ${viaToken.body}`).toBe(200);
+      }
       const response = await request(key, { cookie: owner.cookie });
       // The owner has clients, and a restore goes only into an empty account: its refusal comes
       // after the session and the file were accepted (the other owner's 2xx is checked above).
       if (key === 'POST /api/restore') {
         expect(response.json(), key).toMatchObject({ error: { code: 'conflict' } });
+        continue;
+      }
+      if (key === 'POST /api/clients/:id/statement/send') {
+        expect(response.json(), key).toMatchObject({ error: { code: 'mail_not_configured' } });
         continue;
       }
       expect(response.statusCode, `${key}: ${response.body}`).toBeLessThan(300);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { isDerivedTable } from '../../src/server/db/archive.ts';
 
 /** The tables the matrix and fuzz tests promise to leave untouched; the snapshot holds them all. */
 export const dataTables = [
@@ -25,7 +26,11 @@ export async function snapshotDatabase(
   options: { ignore?: Record<string, string[]> } = {},
 ): Promise<DatabaseSnapshot> {
   const db = app.db.kysely;
-  const tables = (await db.introspection.getTables()).map((table) => table.name).sort();
+  // The search index is made from `clients` by triggers: comparing the clients compares it.
+  const tables = (await db.introspection.getTables())
+    .map((table) => table.name)
+    .filter((name) => !isDerivedTable(name))
+    .sort();
   for (const name of dataTables) {
     if (!tables.includes(name)) throw new Error(`table ${name} is missing from the database`);
   }

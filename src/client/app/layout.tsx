@@ -5,16 +5,18 @@ import { FlashBar, useFlash } from '../components/flash.tsx';
 import { Navbar } from '../components/navbar.tsx';
 import { PageErrorBoundary } from '../components/page-error-boundary.tsx';
 import { PageLoading } from '../components/page-status.tsx';
+import { useFocusHeadingOnNavigation } from '../components/focus-heading.ts';
 import { useLogout } from '../features/auth/api/logout.ts';
 import { sessionQueryKey, useSession, type SessionResponse } from '../features/auth/api/session.ts';
 import { usePublicSettings } from '../features/settings/api/settings.ts';
 import { onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
+import { cancelExpectedSignOut, isSignOutExpected } from '../lib/sign-out-notice.ts';
 import { useLiveUpdates } from './live-updates.ts';
 
 export function Layout() {
   const session = useSession();
-  const publicSettings = usePublicSettings();
+  const publicSettings = usePublicSettings({ poll: !session.data?.user });
   const logout = useLogout();
   const navigate = useNavigate();
   const location = useLocation();
@@ -22,6 +24,8 @@ export function Layout() {
   const showFlash = useFlash();
   const signedIn = Boolean(session.data?.user);
   const liveStatus = useLiveUpdates(signedIn);
+  const main = useRef<HTMLElement>(null);
+  useFocusHeadingOnNavigation(main, location.pathname);
 
   // A call answered 401 while we thought we were signed in: the session ended on the server.
   useEffect(
@@ -33,7 +37,10 @@ export function Layout() {
           predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
         });
         queryClient.setQueryData(sessionQueryKey, { user: null });
-        void navigate(loginPathFor(window.location), { replace: true });
+        // Signed out on purpose (the account deleted): the dashboard, not the login page.
+        void navigate(isSignOutExpected() ? '/' : loginPathFor(window.location), {
+          replace: true,
+        });
       }),
     [queryClient, navigate],
   );
@@ -43,9 +50,16 @@ export function Layout() {
   const previousUserId = useRef<string | null>(null);
   const loggingOut = useRef(false);
   useEffect(() => {
-    if (previousUserId.current !== null && userId === null && !loggingOut.current) {
+    if (
+      previousUserId.current !== null &&
+      userId === null &&
+      !loggingOut.current &&
+      !isSignOutExpected()
+    ) {
       showFlash('Your session has ended. Please log in again.', 'danger');
     }
+    // A sign-out asked for stays expected until someone signs in again.
+    if (userId !== null) cancelExpectedSignOut();
     previousUserId.current = userId;
     loggingOut.current = false;
   }, [userId, showFlash]);
@@ -63,8 +77,20 @@ export function Layout() {
 
   return (
     <>
+      <a
+        className="skip-link"
+        href="#main"
+        onClick={(event) => {
+          // Focus without adding "#main" to the address the router keeps.
+          event.preventDefault();
+          main.current?.focus();
+        }}
+      >
+        Skip to main content
+      </a>
       <Navbar
         email={session.data?.user?.email ?? null}
+        isAdmin={session.data?.user?.isAdmin ?? false}
         // Until the switch is known, Join stays hidden rather than flashing in and out.
         showJoin={publicSettings.data?.allowRegistration ?? false}
         onLogout={onLogout}
@@ -75,7 +101,7 @@ export function Layout() {
           Offline, reconnecting…
         </div>
       )}
-      <main className="container py-4">
+      <main id="main" ref={main} tabIndex={-1} className="container py-4">
         <PageErrorBoundary resetKey={location.pathname}>
           {/* Pages load their code on demand (app/router.tsx). */}
           <Suspense fallback={<PageLoading />}>

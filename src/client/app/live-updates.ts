@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { changeEventSchema } from '../../shared/schemas/events.ts';
 import { sessionQueryKey } from '../features/auth/api/session.ts';
 import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
+import { overviewKey } from '../features/overview/api/keys.ts';
 import { settingsKey } from '../features/settings/api/settings.ts';
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -58,6 +59,7 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       refreshTimer = setTimeout(() => {
         refreshTimer = undefined;
         void queryClient.invalidateQueries({ queryKey: clientsKey });
+        void queryClient.invalidateQueries({ queryKey: overviewKey });
       }, burstWindowMs);
     };
 

@@ -1,6 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { useSession } from '../features/auth/api/session.ts';
 import { loginPathFor } from '../lib/next-path.ts';
+import { isSignOutExpected } from '../lib/sign-out-notice.ts';
 import { PageLoading, PageLoadError } from '../components/page-status.tsx';
 
 /** Guards the routes that need a signed-in user: a visitor goes to /login and comes back after. */
@@ -10,6 +11,9 @@ export function RequireAuth() {
   if (session.isPending) return <PageLoading />;
   if (session.isError)
     return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;
-  if (!session.data.user) return <Navigate to={loginPathFor(location)} replace />;
+  if (!session.data.user) {
+    // Signed out on purpose (the account deleted): the dashboard, not the login page.
+    return <Navigate to={isSignOutExpected() ? '/' : loginPathFor(location)} replace />;
+  }
   return <Outlet />;
 }

@@ -20,6 +20,20 @@ const ClientAddPage = lazyPage(() => import('./routes/client-add.tsx'), 'ClientA
 const ClientEditPage = lazyPage(() => import('./routes/client-edit.tsx'), 'ClientEditPage');
 const ClientImportPage = lazyPage(() => import('./routes/client-import.tsx'), 'ClientImportPage');
 const SettingsPage = lazyPage(() => import('./routes/settings.tsx'), 'SettingsPage');
+const AccountTokensPage = lazyPage(
+  () => import('./routes/account-tokens.tsx'),
+  'AccountTokensPage',
+);
+const ClientStatementPage = lazyPage(
+  () => import('./routes/client-statement.tsx'),
+  'ClientStatementPage',
+);
+const AccountPage = lazyPage(() => import('./routes/account.tsx'), 'AccountPage');
+const AdminUsersPage = lazyPage(() => import('./routes/admin-users.tsx'), 'AdminUsersPage');
+const ResetPasswordPage = lazyPage(
+  () => import('./routes/reset-password.tsx'),
+  'ResetPasswordPage',
+);
 const ClientDetailsPage = lazyPage(
   () => import('./routes/client-details.tsx'),
   'ClientDetailsPage',
@@ -37,12 +51,17 @@ export function AppRoutes() {
         <Route index element={<DashboardPage />} />
         <Route path="login" element={<LoginPage />} />
         <Route path="join" element={<JoinPage />} />
+        <Route path="reset-password/:token" element={<ResetPasswordPage />} />
         <Route element={<RequireAuth />}>
           <Route path="client/add" element={<ClientAddPage />} />
           <Route path="client/edit/:id" element={<ClientEditPage />} />
           <Route path="client/import" element={<ClientImportPage />} />
           <Route path="setting" element={<SettingsPage />} />
+          <Route path="account/tokens" element={<AccountTokensPage />} />
+          <Route path="account" element={<AccountPage />} />
+          <Route path="admin/users" element={<AdminUsersPage />} />
           <Route path="client/:id" element={<ClientDetailsPage />} />
+          <Route path="client/:id/statement" element={<ClientStatementPage />} />
         </Route>
         <Route path="*" element={<NotFoundPage />} />
       </Route>

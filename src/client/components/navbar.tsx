@@ -1,28 +1,46 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
+import { LayoutDashboard, LogIn, LogOut, Settings, UserPlus, Wallet } from 'lucide-react';
 import { brandName } from '../../shared/constants.ts';
 
 interface NavbarProps {
   /** The signed-in user's e-mail, or null when signed out. */
   email: string | null;
+  /** Whether the signed-in user is the instance's administrator (sees Users). */
+  isAdmin: boolean;
   /** Whether the Join link is offered to a signed-out visitor. */
   showJoin: boolean;
   onLogout: () => void;
 }
 
-const linkClass = ({ isActive }: { isActive: boolean }) => `nav-link${isActive ? ' active' : ''}`;
+const linkClass = ({ isActive }: { isActive: boolean }) =>
+  `nav-link d-flex align-items-center gap-1${isActive ? ' active' : ''}`;
 
-export function Navbar({ email, showJoin, onLogout }: NavbarProps) {
+const iconProps = { size: 16, className: 'icon', 'aria-hidden': true } as const;
+
+export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
   const [expanded, setExpanded] = useState(false);
+  const toggler = useRef<HTMLButtonElement>(null);
   const close = () => setExpanded(false);
 
   return (
-    <nav className="navbar navbar-expand-md navbar-dark bg-dark" aria-label="Main">
+    <nav
+      className="navbar navbar-expand-md navbar-dark app-navbar"
+      aria-label="Main"
+      onKeyDown={(event) => {
+        // Esc closes the phone menu and hands focus back to the button that opened it.
+        if (event.key !== 'Escape' || !expanded) return;
+        close();
+        toggler.current?.focus();
+      }}
+    >
       <div className="container">
-        <Link className="navbar-brand" to="/" onClick={close}>
+        <Link className="navbar-brand d-flex align-items-center gap-2" to="/" onClick={close}>
+          <Wallet size={22} className="icon" aria-hidden />
           {brandName}
         </Link>
         <button
+          ref={toggler}
           className="navbar-toggler"
           type="button"
           aria-controls="main-menu"
@@ -36,6 +54,7 @@ export function Navbar({ email, showJoin, onLogout }: NavbarProps) {
           <ul className="navbar-nav me-auto">
             <li className="nav-item">
               <NavLink className={linkClass} to="/" end onClick={close}>
+                <LayoutDashboard {...iconProps} />
                 Dashboard
               </NavLink>
             </li>
@@ -44,23 +63,39 @@ export function Navbar({ email, showJoin, onLogout }: NavbarProps) {
             {email !== null ? (
               <>
                 {/* A flex item, so the e-mail lines up with the links beside it. */}
-                <li className="nav-item d-flex align-items-center">
-                  <span className="navbar-text me-md-3 text-break">{email}</span>
+                {isAdmin && (
+                  <li className="nav-item">
+                    <NavLink className={linkClass} to="/admin/users" onClick={close}>
+                      Users
+                    </NavLink>
+                  </li>
+                )}
+                <li className="nav-item">
+                  <NavLink
+                    className={(state) => `${linkClass(state)} text-break`}
+                    to="/account"
+                    title="Account"
+                    onClick={close}
+                  >
+                    {email}
+                  </NavLink>
                 </li>
                 <li className="nav-item">
                   <NavLink className={linkClass} to="/setting" onClick={close}>
+                    <Settings {...iconProps} />
                     Setting
                   </NavLink>
                 </li>
                 <li className="nav-item">
                   <button
                     type="button"
-                    className="nav-link btn btn-link"
+                    className="nav-link btn btn-link d-flex align-items-center gap-1"
                     onClick={() => {
                       close();
                       onLogout();
                     }}
                   >
+                    <LogOut {...iconProps} />
                     Logout
                   </button>
                 </li>
@@ -69,12 +104,14 @@ export function Navbar({ email, showJoin, onLogout }: NavbarProps) {
               <>
                 <li className="nav-item">
                   <NavLink className={linkClass} to="/login" onClick={close}>
+                    <LogIn {...iconProps} />
                     Log in
                   </NavLink>
                 </li>
                 {showJoin && (
                   <li className="nav-item">
                     <NavLink className={linkClass} to="/join" onClick={close}>
+                      <UserPlus {...iconProps} />
                       Join
                     </NavLink>
                   </li>

@@ -40,13 +40,22 @@ type Row = Record<string, unknown>;
 
 const migrationTables = new Set(['kysely_migration', 'kysely_migration_lock']);
 
+/**
+ * SQLite's search index (the FTS5 table and the tables it keeps its data in) is made from
+ * `clients` by triggers: a restore fills it again as the clients go in, so it is not archived.
+ */
+export const isDerivedTable = (name: string) =>
+  name === 'clients_search' || name.startsWith('clients_search_');
+
 export class ArchiveError extends Error {
   override name = 'ArchiveError';
 }
 
 async function tableNames(db: Executor): Promise<string[]> {
   const tables = await db.introspection.getTables();
-  return tables.map((table) => table.name).filter((name) => !migrationTables.has(name));
+  return tables
+    .map((table) => table.name)
+    .filter((name) => !migrationTables.has(name) && !isDerivedTable(name));
 }
 
 /** Tables in an order that inserts every referenced row before the rows that point at it. */

@@ -6,13 +6,15 @@ import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
 import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
+import type { TokenTables } from '../modules/tokens/tokens.table.ts';
 import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 export type Database = AccountTables &
   ClientTables &
   EventTables &
   IdempotencyTables &
-  SettingsTables;
+  SettingsTables &
+  TokenTables;
 
 export type Dialect = DatabaseConfig['dialect'];
 
@@ -20,8 +22,15 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   config: DatabaseConfig;
-  /** Set when a write met a full disk, cleared by the next write that succeeds; read by /api/health. */
-  health: { diskFull: boolean };
+  /** Read by /api/health. */
+  health: {
+    /** Set when a write met a full disk, cleared by the next write that succeeds. */
+    diskFull: boolean;
+    /** Set when an SQLite worker thread ended unasked (it crashed): what stopped. */
+    stopped: string | null;
+  };
+  /** SQLite's worker threads, for the fault tests that crash one. */
+  sqlite?: SqliteWorkerDialect;
 }
 
 const int8Oid = 20;
@@ -56,6 +65,7 @@ export function createDb(
   config: DatabaseConfig,
   onPoolError: (error: Error) => void = () => {},
   timeouts: DatabaseTimeouts = defaultTimeouts,
+  onWorkerStopped: (error: Error) => void = () => {},
 ): Db {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({
@@ -83,14 +93,20 @@ export function createDb(
       kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
       config,
-      health: { diskFull: false },
+      health: { diskFull: false, stopped: null },
     };
   }
+  const health: Db['health'] = { diskFull: false, stopped: null };
+  const sqlite = new SqliteWorkerDialect(config.file, undefined, (role, error) => {
+    health.stopped ??= `the SQLite ${role}`;
+    onWorkerStopped(error);
+  });
   return {
-    kysely: new Kysely<Database>({ dialect: new SqliteWorkerDialect(config.file) }),
+    kysely: new Kysely<Database>({ dialect: sqlite }),
     dialect: 'sqlite',
     config,
-    health: { diskFull: false },
+    health,
+    sqlite,
   };
 }
 

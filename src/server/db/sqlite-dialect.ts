@@ -12,6 +12,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
+import { heavyReadMark } from './heavy-read.ts';
 import type {
   GroupLimits,
   QueryOutcome,
@@ -56,8 +57,14 @@ class WorkerLink {
   readonly ready: Promise<void>;
   #nextId = 1;
   #stopped: Error | null = null;
+  #closing = false;
 
-  constructor(role: WorkerRole, file: string, group: GroupLimits) {
+  constructor(
+    role: WorkerRole,
+    file: string,
+    group: GroupLimits,
+    onStopped: (role: WorkerRole, error: Error) => void,
+  ) {
     const options: WorkerOptions = { role, file, group };
     this.#worker = new Worker(workerFile, { workerData: options });
     this.ready = new Promise((resolve, reject) => {
@@ -79,9 +86,12 @@ class WorkerLink {
       }
     });
     const stop = (error: Error) => {
+      if (this.#stopped) return;
       this.#stopped = error;
       for (const waiting of this.#waiting.values()) waiting.reject(error);
       this.#waiting.clear();
+      // Not asked to: every query sent to this thread from now on would fail.
+      if (!this.#closing) onStopped(role, error);
     };
     this.#worker.on('error', stop);
     this.#worker.on('exit', (code) => stop(new Error(`the SQLite ${role} stopped (${code})`)));
@@ -102,7 +112,13 @@ class WorkerLink {
   }
 
   async close(): Promise<void> {
+    this.#closing = true;
     if (!this.#stopped) await this.request({ op: 'close' });
+    await this.#worker.terminate();
+  }
+
+  /** Ends the thread at once, as a crash inside it would (the fault tests use it). */
+  async crash(): Promise<void> {
     await this.#worker.terminate();
   }
 }
@@ -141,8 +157,10 @@ class WorkerConnection implements DatabaseConnection {
     if (this.transaction !== null) {
       return toQueryResult(await this.#driver.writer.request({ ...message, tx: this.transaction }));
     }
-    const link = isRead(query) ? this.#driver.reader() : this.#driver.writer;
-    return toQueryResult(await link.request(message));
+    if (!isRead(query)) return toQueryResult(await this.#driver.writer.request(message));
+    if (query.sql.endsWith(heavyReadMark))
+      return toQueryResult(await this.#driver.heavyRead(message));
+    return toQueryResult(await this.#driver.reader().request(message));
   }
 
   // eslint-disable-next-line require-yield
@@ -156,12 +174,21 @@ const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 class SqliteWorkerDriver implements Driver {
   readonly #file: string;
   readonly #group: GroupLimits;
+  readonly #onStopped: (role: WorkerRole, error: Error) => void;
   #writer: WorkerLink | null = null;
   #readers: WorkerLink[] = [];
+  /** Readers running a heavy read, and heavy reads waiting for their turn. */
+  readonly #heavyOn = new Set<WorkerLink>();
+  readonly #heavyWaiting: (() => void)[] = [];
 
-  constructor(file: string, group: GroupLimits) {
+  constructor(
+    file: string,
+    group: GroupLimits,
+    onStopped: (role: WorkerRole, error: Error) => void,
+  ) {
     this.#file = file;
     this.#group = group;
+    this.#onStopped = onStopped;
   }
 
   get writer(): WorkerLink {
@@ -169,21 +196,47 @@ class SqliteWorkerDriver implements Driver {
     return this.#writer;
   }
 
-  /** The least busy reader; the writer where there is none (an in-memory database). */
+  /**
+   * The least busy reader not running a heavy read (the least busy of all if each is); the
+   * writer where there is none (an in-memory database).
+   */
   reader(): WorkerLink {
     let best: WorkerLink | undefined;
-    for (const reader of this.#readers) if (!best || reader.busy < best.busy) best = reader;
+    for (const reader of this.#readers) {
+      if (!best) best = reader;
+      else if (this.#heavyOn.has(best) !== this.#heavyOn.has(reader)) {
+        if (this.#heavyOn.has(best)) best = reader;
+      } else if (reader.busy < best.busy) best = reader;
+    }
     return best ?? this.writer;
+  }
+
+  /**
+   * A read marked heavy (heavy-read.ts). At most all readers but one run such reads at a time,
+   * the others wait here in turn, so quick reads always have a reader that answers them at once.
+   */
+  async heavyRead(request: Request): Promise<QueryOutcome | undefined> {
+    const lanes = Math.max(1, this.#readers.length - 1);
+    while (this.#heavyOn.size >= lanes)
+      await new Promise<void>((resolve) => this.#heavyWaiting.push(resolve));
+    const link = this.reader();
+    this.#heavyOn.add(link);
+    try {
+      return await link.request(request);
+    } finally {
+      this.#heavyOn.delete(link);
+      this.#heavyWaiting.shift()?.();
+    }
   }
 
   async init(): Promise<void> {
     // The writer first: it creates the file and switches it to WAL before a reader opens it.
-    this.#writer = new WorkerLink('writer', this.#file, this.#group);
+    this.#writer = new WorkerLink('writer', this.#file, this.#group, this.#onStopped);
     await this.#writer.ready;
     if (this.#file === ':memory:') return;
     this.#readers = Array.from(
       { length: readerCount },
-      () => new WorkerLink('reader', this.#file, this.#group),
+      () => new WorkerLink('reader', this.#file, this.#group, this.#onStopped),
     );
     await Promise.all(this.#readers.map((reader) => reader.ready));
   }
@@ -251,15 +304,32 @@ class SqliteWorkerAdapter extends SqliteAdapter {
 export class SqliteWorkerDialect implements Dialect {
   readonly #file: string;
   readonly #group: GroupLimits;
+  readonly #onStopped: (role: WorkerRole, error: Error) => void;
+  #driver: SqliteWorkerDriver | null = null;
 
-  /** `group` bounds a group commit; the tests widen it to watch a group form at their pace. */
-  constructor(file: string, group: GroupLimits = defaultGroupLimits) {
+  /**
+   * `group` bounds a group commit; the tests widen it to watch a group form at their pace.
+   * `onStopped` hears of a worker thread that ended without being closed (it crashed): from then
+   * on every query it would have run fails, so the caller must not carry on as if healthy.
+   */
+  constructor(
+    file: string,
+    group: GroupLimits = defaultGroupLimits,
+    onStopped: (role: WorkerRole, error: Error) => void = () => {},
+  ) {
     this.#file = file;
     this.#group = group;
+    this.#onStopped = onStopped;
   }
 
   createDriver(): Driver {
-    return new SqliteWorkerDriver(this.#file, this.#group);
+    this.#driver = new SqliteWorkerDriver(this.#file, this.#group, this.#onStopped);
+    return this.#driver;
+  }
+
+  /** Ends the writer thread at once, as a crash inside it would: for the fault tests. */
+  async crashWriter(): Promise<void> {
+    await this.#driver?.writer.crash();
   }
 
   createQueryCompiler() {

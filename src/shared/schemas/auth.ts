@@ -14,7 +14,7 @@ export const emailField = z
   .check(
     z.trim(),
     z.minLength(1, 'email required'),
-    z.maxLength(emailMaxLength, `must be at most ${emailMaxLength} characters`),
+    z.maxLength(emailMaxLength, `Use at most ${emailMaxLength} characters.`),
     z.regex(emailPattern, 'enter valid email'),
   );
 
@@ -24,14 +24,14 @@ export const passwordMaxLength = 256;
 /** Characters as a person counts them: code points, so "é" or "🙂" is one. */
 export const passwordLength = (password: string) => [...password].length;
 
-const passwordRequired = z.string().check(z.minLength(1, 'password required'));
+const passwordRequired = z.string().check(z.minLength(1, 'Enter a password.'));
 
 export const loginBodySchema = z.object({
   email: emailField,
   password: passwordRequired.check(
     z.refine(
       (value) => passwordLength(value) <= passwordMaxLength,
-      `must be at most ${passwordMaxLength} characters`,
+      `Use at most ${passwordMaxLength} characters.`,
     ),
   ),
 });
@@ -41,17 +41,24 @@ export const joinBodySchema = z.object({
   password: passwordRequired.check(
     z.refine(
       (value) => passwordLength(value) >= passwordMinLength,
-      `must be at least ${passwordMinLength} characters`,
+      `Use at least ${passwordMinLength} characters.`,
     ),
     z.refine(
       (value) => passwordLength(value) <= passwordMaxLength,
-      `must be at most ${passwordMaxLength} characters`,
+      `Use at most ${passwordMaxLength} characters.`,
     ),
   ),
+  /** An invitation's token: lets its one e-mail join while registration is closed. */
+  invite: z.optional(z.string().check(z.regex(/^[\w-]{43}$/, 'is not a valid invitation'))),
 });
 
 export type LoginBody = z.infer<typeof loginBodySchema>;
 export type JoinBody = z.infer<typeof joinBodySchema>;
+
+/** Asks for a password reset link by e-mail; the answer is the same whoever the e-mail belongs to. */
+export const forgotPasswordBodySchema = z.object({ email: emailField });
+export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
+export const forgotPasswordResponseSchema = z.object({ message: z.string() });
 
 export const sessionUserSchema = z.object({
   id: z.string(),

@@ -21,7 +21,7 @@ export const noControlCharacters = z.refine<string>(
         (code >= 0x2066 && code <= 0x2069)
       );
     }),
-  'must not contain control characters',
+  'Remove the control characters.',
 );
 
 const nameField = (requiredMessage: string) =>
@@ -32,7 +32,7 @@ const nameField = (requiredMessage: string) =>
       z.minLength(1, requiredMessage),
       noControlCharacters,
       z.minLength(nameMinLength, `must be at least ${nameMinLength} characters`),
-      z.maxLength(100, 'must be at most 100 characters'),
+      z.maxLength(100, 'Use at most 100 characters.'),
     );
 
 /** Digits with the usual separators: "+1 (555) 010-2030", "010.1234.5678". */
@@ -44,11 +44,11 @@ export const phoneField = z
     z.trim(),
     z.minLength(1, 'phone required'),
     z.minLength(phoneMinLength, 'enter valid phone'),
-    z.maxLength(30, 'must be at most 30 characters'),
+    z.maxLength(30, 'Use at most 30 characters.'),
     z.regex(phonePattern, 'enter valid phone'),
   );
 
-export const currencyField = z.enum(currencies, 'choose a currency');
+export const currencyField = z.enum(currencies, 'Choose a currency.');
 
 /** The fields a person types, shared by the Add/Edit form and the API. */
 const contactShape = {
@@ -60,10 +60,10 @@ const contactShape = {
 };
 
 export const balanceMinorField = z
-  .int('must be a whole number of minor units')
+  .int('Send a whole number of minor units.')
   .check(
-    z.minimum(-maxAmountMinor, 'amount is too large'),
-    z.maximum(maxAmountMinor, 'amount is too large'),
+    z.minimum(-maxAmountMinor, 'This amount is too large.'),
+    z.maximum(maxAmountMinor, 'This amount is too large.'),
   );
 
 /** POST /api/clients: the balance in minor units of the client's currency; omitted means 0. */
@@ -94,7 +94,7 @@ export const balanceUpdateSchema = z
   })
   .check(
     z.refine((body) => body.previousBalance !== undefined || body.version !== undefined, {
-      message: 'send the balance you started from',
+      message: 'Send the balance you started from.',
       path: ['previousBalance'],
     }),
   );
@@ -171,20 +171,20 @@ export const clientListQuerySchema = z.object({
   q: z.optional(
     z
       .string()
-      .check(z.trim(), z.maxLength(100, 'must be at most 100 characters'), noControlCharacters),
+      .check(z.trim(), z.maxLength(100, 'Use at most 100 characters.'), noControlCharacters),
   ),
-  sort: z.optional(z.enum(clientSorts, `must be one of ${clientSorts.join(', ')}`)),
-  dir: z.optional(z.enum(['asc', 'desc'], 'must be asc or desc')),
+  sort: z.optional(z.enum(clientSorts, `Use one of ${clientSorts.join(', ')}.`)),
+  dir: z.optional(z.enum(['asc', 'desc'], 'Use asc or desc.')),
   currency: z.optional(currencyField),
-  owes: z.optional(z.enum(['true', 'false'], 'must be true or false')),
+  owes: z.optional(z.enum(['true', 'false'], 'Use true or false.')),
   /** Only clients with an amount unpaid past its due date. */
-  overdue: z.optional(z.enum(['true', 'false'], 'must be true or false')),
-  cursor: z.optional(z.string().check(z.maxLength(1000, 'is invalid'))),
+  overdue: z.optional(z.enum(['true', 'false'], 'Use true or false.')),
+  cursor: z.optional(z.string().check(z.maxLength(1000, 'This value is invalid.'))),
   limit: z.optional(
     z
       .string()
       .check(
-        z.regex(/^([1-9]\d?|1\d\d|200)$/, `must be a whole number from 1 to ${clientPageSizeMax}`),
+        z.regex(/^([1-9]\d?|1\d\d|200)$/, `Use a whole number from 1 to ${clientPageSizeMax}.`),
       ),
   ),
 });
@@ -241,11 +241,11 @@ export const importMaxRows = 20_000;
 export const importBodySchema = z.object({
   rows: z
     .array(z.unknown())
-    .check(z.maxLength(importMaxRows, `at most ${importMaxRows} rows at a time`)),
+    .check(z.maxLength(importMaxRows, `Send at most ${importMaxRows} rows at a time.`)),
   /** Only check and report; write nothing. */
-  dryRun: z.boolean('must be true or false'),
+  dryRun: z.boolean('Use true or false.'),
   /** Leave out rows whose e-mail is already one of the owner's clients (or earlier in the file). */
-  skipDuplicates: z.boolean('must be true or false'),
+  skipDuplicates: z.boolean('Use true or false.'),
 });
 
 export const importRowResultSchema = z.object({

@@ -10,10 +10,14 @@ export const errorCodes = [
   'invalid_credentials',
   'email_taken',
   'registration_closed',
+  'account_disabled',
+  'invalid_link',
   'forbidden',
   'payload_too_large',
   'unavailable',
   'disk_full',
+  'mail_failed',
+  'mail_not_configured',
   'internal',
 ] as const;
 

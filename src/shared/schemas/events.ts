@@ -8,7 +8,8 @@ export { entryDetailSchema, type EntryDetail } from './ledger.ts';
  * Every kind of change the owner's log records, in one place. `balance_changed` is the balance
  * set by hand (recorded as an adjustment entry); `entry_recorded` and `entry_voided` are the
  * ledger's other changes. `restored` marks a client brought back from an export file, after the
- * history the file carried.
+ * history the file carried. `statement_sent` is a statement e-mailed to the client (the snapshot
+ * holds the address it went to); it changes nothing of the client.
  */
 export const eventActions = [
   'created',
@@ -20,6 +21,7 @@ export const eventActions = [
   'entry_voided',
   'settings_changed',
   'restored',
+  'statement_sent',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 

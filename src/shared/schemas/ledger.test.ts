@@ -47,18 +47,18 @@ describe('the entry form', () => {
 
   it('takes an amount in the currency’s decimals, today or earlier, and a due date after it', () => {
     expect(errorsOf({ amount: '1,200.50', dueDate: '2026-12-31' })).toEqual({});
-    expect(errorsOf({ amount: '' })).toEqual({ amount: 'amount required' });
-    expect(errorsOf({ amount: '0' })).toEqual({ amount: 'must be more than 0' });
-    expect(errorsOf({ amount: '-3' })).toEqual({ amount: 'must be more than 0' });
-    expect(errorsOf({ amount: '1.005' })).toEqual({ amount: 'at most 2 decimal places' });
+    expect(errorsOf({ amount: '' })).toEqual({ amount: 'Enter an amount.' });
+    expect(errorsOf({ amount: '0' })).toEqual({ amount: 'Enter an amount above 0.' });
+    expect(errorsOf({ amount: '-3' })).toEqual({ amount: 'Enter an amount above 0.' });
+    expect(errorsOf({ amount: '1.005' })).toEqual({ amount: 'Use at most 2 decimal places.' });
     expect(errorsOf({ amount: '5', date: '2026-11-23' })).toEqual({
-      date: 'must not be in the future',
+      date: 'The date cannot be in the future.',
     });
     expect(errorsOf({ amount: '5', dueDate: '2026-11-21' })).toEqual({
-      dueDate: 'must not be before the date of the charge',
+      dueDate: 'The due date cannot be before the date of the charge.',
     });
     expect(errorsOf({ amount: '5', date: '2026-02-30' })).toEqual({
-      date: 'enter a date as YYYY-MM-DD',
+      date: 'Enter a date as YYYY-MM-DD.',
     });
   });
 
@@ -66,7 +66,7 @@ describe('the entry form', () => {
     expect(parseEntryAmount('3,000', 'KRW')).toEqual({ ok: true, minor: 3000 });
     expect(parseEntryAmount('3.5', 'KRW')).toEqual({
       ok: false,
-      error: 'KRW has no decimal places',
+      error: 'KRW has no decimal places.',
     });
     expect(parseEntryAmount('0.01', 'MYR')).toEqual({ ok: true, minor: 1 });
   });

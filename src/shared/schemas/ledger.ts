@@ -30,24 +30,27 @@ export const recordedSign: Record<RecordedKind, 1 | -1> = { charge: 1, payment: 
 export const entryNoteMaxLength = 200;
 
 const dateField = z
-  .string('enter a date as YYYY-MM-DD')
-  .check(z.trim(), z.refine(isCalendarDate, 'enter a date as YYYY-MM-DD'));
+  .string('Enter a date as YYYY-MM-DD.')
+  .check(z.trim(), z.refine(isCalendarDate, 'Enter a date as YYYY-MM-DD.'));
 
 const noteField = z
   .string()
   .check(
     z.trim(),
     noControlCharacters,
-    z.maxLength(entryNoteMaxLength, `must be at most ${entryNoteMaxLength} characters`),
+    z.maxLength(entryNoteMaxLength, `Use at most ${entryNoteMaxLength} characters.`),
   );
 
 /** POST /api/clients/:id/entries: a positive amount in minor units of the client's currency. */
 export const entryInputSchema = z
   .object({
-    kind: z.enum(recordedKinds, 'must be charge, payment or credit'),
+    kind: z.enum(recordedKinds, 'Choose charge, payment or credit.'),
     amount: z
-      .int('must be a whole number of minor units')
-      .check(z.positive('must be more than 0'), z.maximum(maxAmountMinor, 'amount is too large')),
+      .int('Send a whole number of minor units.')
+      .check(
+        z.positive('Enter an amount above 0.'),
+        z.maximum(maxAmountMinor, 'This amount is too large.'),
+      ),
     /** The day it happened; today when left out. */
     date: z.optional(dateField),
     /** Only a charge has one: when it is to be paid. */
@@ -61,14 +64,14 @@ export const entryInputSchema = z
         context.addIssue({
           code: 'custom',
           path: ['dueDate'],
-          message: 'only a charge has a due date',
+          message: 'Only a charge has a due date.',
           input: entry.dueDate,
         });
       else if (entry.date && entry.dueDate < entry.date)
         context.addIssue({
           code: 'custom',
           path: ['dueDate'],
-          message: 'must not be before the date of the charge',
+          message: 'The due date cannot be before the date of the charge.',
           input: entry.dueDate,
         });
     }),
@@ -78,12 +81,12 @@ export type EntryInput = z.infer<typeof entryInputSchema>;
 /** POST /api/clients/:id/entries/:entryId/void */
 export const voidInputSchema = z.object({
   reason: z
-    .string('reason required')
+    .string('Enter a reason.')
     .check(
       z.trim(),
-      z.minLength(1, 'reason required'),
+      z.minLength(1, 'Enter a reason.'),
       noControlCharacters,
-      z.maxLength(entryNoteMaxLength, `must be at most ${entryNoteMaxLength} characters`),
+      z.maxLength(entryNoteMaxLength, `Use at most ${entryNoteMaxLength} characters.`),
     ),
 });
 export type VoidInput = z.infer<typeof voidInputSchema>;
@@ -149,12 +152,12 @@ export const entryFormSchema = (currency: Currency, today: () => string) =>
           context.addIssue({ code: 'custom', path: [path], message, input });
         const amount = parseEntryAmount(form.amount, currency);
         if (!amount.ok) issue('amount', amount.error, form.amount);
-        if (form.date > today()) issue('date', 'must not be in the future', form.date);
+        if (form.date > today()) issue('date', 'The date cannot be in the future.', form.date);
         if (form.dueDate !== '') {
           if (!isCalendarDate(form.dueDate))
-            issue('dueDate', 'enter a date as YYYY-MM-DD', form.dueDate);
+            issue('dueDate', 'Enter a date as YYYY-MM-DD.', form.dueDate);
           else if (form.dueDate < form.date)
-            issue('dueDate', 'must not be before the date of the charge', form.dueDate);
+            issue('dueDate', 'The due date cannot be before the date of the charge.', form.dueDate);
         }
       }),
     );
@@ -165,10 +168,10 @@ export function parseEntryAmount(
   text: string,
   currency: Currency,
 ): { ok: true; minor: number } | { ok: false; error: string } {
-  if (text.trim() === '') return { ok: false, error: 'amount required' };
+  if (text.trim() === '') return { ok: false, error: 'Enter an amount.' };
   const parsed = parseAmount(text, currency);
   if (!parsed.ok) return parsed;
-  if (parsed.minor <= 0) return { ok: false, error: 'must be more than 0' };
+  if (parsed.minor <= 0) return { ok: false, error: 'Enter an amount above 0.' };
   return parsed;
 }
 

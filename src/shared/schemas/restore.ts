@@ -8,7 +8,12 @@ import {
 import { isCalendarDate } from '../dates.ts';
 import { eventActions } from './events.ts';
 import { entryDetailSchema, entryKinds, entryNoteMaxLength } from './ledger.ts';
-import { exchangeRateSchema, preferencesSchema, rateCurrencies } from './settings.ts';
+import {
+  businessSchema,
+  exchangeRateSchema,
+  preferencesSchema,
+  rateCurrencies,
+} from './settings.ts';
 
 // The owner's JSON export ("Download all my data") as the restore reads it back. Version 1 had
 // no ledger entries; version 2 added them. The checks are about the shape and sense of the data,
@@ -18,18 +23,18 @@ export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
 export const exportVersion = 2;
 
-const moment = z.iso.datetime({ offset: true, error: 'must be a date and time (ISO 8601)' });
-const day = z.string().check(z.refine(isCalendarDate, 'must be a date as YYYY-MM-DD'));
+const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
+const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
 const text = (max: number) =>
-  z.string().check(z.maxLength(max, `must be at most ${max} characters`), noControlCharacters);
+  z.string().check(z.maxLength(max, `Use at most ${max} characters.`), noControlCharacters);
 const id = z
   .string()
   .check(
-    z.minLength(1, 'must not be empty'),
+    z.minLength(1, 'This cannot be empty.'),
     z.maxLength(64, 'must be at most 64 characters'),
     noControlCharacters,
   );
-const count = z.int('must be a whole number').check(z.nonnegative('must not be negative'));
+const count = z.int('Use a whole number.').check(z.nonnegative('This cannot be negative.'));
 
 export const exportedClientSchema = z.object({
   id,
@@ -39,27 +44,27 @@ export const exportedClientSchema = z.object({
   phone: text(30),
   balance: balanceMinorField,
   currency: currencyField,
-  version: z.int('must be a whole number').check(z.positive('must be 1 or more')),
+  version: z.int('Use a whole number.').check(z.positive('Use 1 or more.')),
   createdAt: moment,
   updatedAt: moment,
 });
 
 export const exportedEntrySchema = z.object({
-  id: z.int('must be a whole number').check(z.positive('must be 1 or more')),
+  id: z.int('Use a whole number.').check(z.positive('Use 1 or more.')),
   clientId: id,
-  kind: z.enum(entryKinds, `must be one of ${entryKinds.join(', ')}`),
+  kind: z.enum(entryKinds, `Use one of ${entryKinds.join(', ')}.`),
   amount: balanceMinorField,
   currency: currencyField,
   date: day,
   dueDate: z.nullable(day),
   note: text(entryNoteMaxLength),
-  voidOf: z.nullable(z.int('must be a whole number')),
+  voidOf: z.nullable(z.int('Use a whole number.')),
   enteredAt: moment,
 });
 
 export const exportedEventSchema = z.object({
   clientId: z.nullable(id),
-  action: z.enum(eventActions, `must be one of ${eventActions.join(', ')}`),
+  action: z.enum(eventActions, `Use one of ${eventActions.join(', ')}.`),
   at: moment,
   version: count,
   before: z.nullable(clientSnapshotSchema),
@@ -69,19 +74,21 @@ export const exportedEventSchema = z.object({
 });
 
 export const exportFileSchema = z.object({
-  format: z.literal(exportFormat, `must be "${exportFormat}"`),
-  version: z.int('must be a whole number').check(z.minimum(1, 'must be 1 or more')),
+  format: z.literal(exportFormat, `Use "${exportFormat}".`),
+  version: z.int('Use a whole number.').check(z.minimum(1, 'Use 1 or more.')),
   exportedAt: z.optional(moment),
   account: z.optional(z.object({ email: z.string() })),
   settings: z.object({
     preferences: preferencesSchema,
     rates: z.array(exchangeRateSchema).check(
-      z.maxLength(rateCurrencies.length, 'one rate per currency at most'),
+      z.maxLength(rateCurrencies.length, 'Give at most one rate per currency.'),
       z.refine(
         (rates) => new Set(rates.map((rate) => rate.currency)).size === rates.length,
-        'one rate per currency at most',
+        'Give at most one rate per currency.',
       ),
     ),
+    /** Left out by files made before statements had the owner's business on them. */
+    business: z.optional(businessSchema),
   }),
   clients: z.array(exportedClientSchema),
   /** Left out by version 1 only. */

@@ -2,24 +2,25 @@ import { z } from 'zod/mini';
 import { ratePattern, rateDecimals } from '../exchange.ts';
 import { isCalendarDate } from '../dates.ts';
 import { currencies } from '../money.ts';
+import { noControlCharacters } from './clients.ts';
 
 /** The currencies a rate can be entered for: US dollars are the unit itself. */
 export const rateCurrencies = currencies.filter((currency) => currency !== 'USD');
 
 export const exchangeRateSchema = z.object({
-  currency: z.enum(rateCurrencies as ['KRW', 'CAD', 'MYR'], 'choose KRW, CAD or RM'),
+  currency: z.enum(rateCurrencies as ['KRW', 'CAD', 'MYR'], 'Choose KRW, CAD or RM.'),
   usdPerUnit: z.string().check(
     z.trim(),
-    z.regex(ratePattern, `enter a positive number with at most ${rateDecimals} decimals`),
-    z.refine((text) => /[1-9]/.test(text), 'must be above 0'),
+    z.regex(ratePattern, `Enter a positive number with at most ${rateDecimals} decimals.`),
+    z.refine((text) => /[1-9]/.test(text), 'Enter a rate above 0.'),
   ),
-  date: z.string().check(z.trim(), z.refine(isCalendarDate, 'enter a date as YYYY-MM-DD')),
+  date: z.string().check(z.trim(), z.refine(isCalendarDate, 'Enter a date as YYYY-MM-DD.')),
 });
 export type ExchangeRate = z.infer<typeof exchangeRateSchema>;
 
 export const preferencesSchema = z.object({
-  disableBalanceOnAdd: z.boolean('must be true or false'),
-  disableBalanceOnEdit: z.boolean('must be true or false'),
+  disableBalanceOnAdd: z.boolean('Use true or false.'),
+  disableBalanceOnEdit: z.boolean('Use true or false.'),
 });
 export type Preferences = z.infer<typeof preferencesSchema>;
 
@@ -28,27 +29,72 @@ export const defaultPreferences: Preferences = {
   disableBalanceOnEdit: false,
 };
 
+/** Like noControlCharacters, for text written on several lines: line breaks (and tabs) are fine. */
+export const multilineText = z.refine<string>(
+  (text) =>
+    ![...text].some((character) => {
+      const code = character.charCodeAt(0);
+      return (
+        (code < 0x20 && code !== 0x0a && code !== 0x09) ||
+        code === 0x7f ||
+        (code >= 0x202a && code <= 0x202e) ||
+        (code >= 0x2066 && code <= 0x2069)
+      );
+    }),
+  'Remove the control characters.',
+);
+
+export const businessNameMaxLength = 100;
+export const businessAddressMaxLength = 300;
+
+/** The owner's business as statements show it; both may be left empty. */
+export const businessSchema = z.object({
+  name: z
+    .string('Enter text.')
+    .check(
+      z.trim(),
+      noControlCharacters,
+      z.maxLength(businessNameMaxLength, `Use at most ${businessNameMaxLength} characters.`),
+    ),
+  // Line breaks are how an address is written; other control characters are not.
+  address: z.string('Enter text.').check(
+    z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
+    multilineText,
+    z.maxLength(businessAddressMaxLength, `Use at most ${businessAddressMaxLength} characters.`),
+  ),
+});
+export type Business = z.infer<typeof businessSchema>;
+
+export const defaultBusiness: Business = { name: '', address: '' };
+
 /** What GET /api/settings answers; `allowRegistration` only for the administrator. */
 export const settingsSchema = z.object({
   preferences: preferencesSchema,
   allowRegistration: z.nullable(z.boolean()),
   rates: z.array(exchangeRateSchema),
+  business: businessSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
 /** PUT /api/settings: the whole screen at once; `allowRegistration` may only come from the administrator. */
 export const settingsUpdateSchema = z.object({
   preferences: preferencesSchema,
-  allowRegistration: z.optional(z.boolean('must be true or false')),
+  allowRegistration: z.optional(z.boolean('Use true or false.')),
+  /** Left out: the business details stay as they are. */
+  business: z.optional(businessSchema),
   rates: z.array(exchangeRateSchema).check(
-    z.maxLength(rateCurrencies.length, 'one rate per currency at most'),
+    z.maxLength(rateCurrencies.length, 'Give at most one rate per currency.'),
     z.refine(
       (rates) => new Set(rates.map((rate) => rate.currency)).size === rates.length,
-      'one rate per currency at most',
+      'Give at most one rate per currency.',
     ),
   ),
 });
 export type SettingsUpdate = z.infer<typeof settingsUpdateSchema>;
 
-export const publicSettingsSchema = z.object({ allowRegistration: z.boolean() });
+export const publicSettingsSchema = z.object({
+  allowRegistration: z.boolean(),
+  /** "Forgot password?" e-mails a reset link (a mail server and PUBLIC_URL are set up). */
+  passwordResetByEmail: z.boolean(),
+});
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;

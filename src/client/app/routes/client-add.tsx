@@ -1,5 +1,6 @@
 import { useNavigate } from 'react-router';
 import { useFlash } from '../../components/flash.tsx';
+import { useDocumentTitle } from '../../components/document-title.ts';
 import { useAddClient } from '../../features/clients/api/mutations.ts';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
@@ -10,12 +11,14 @@ export function ClientAddPage() {
   const showFlash = useFlash();
   const addClient = useAddClient();
   const settings = useSettings();
+  useDocumentTitle('Add client');
   if (settings.isPending) return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;
   return (
     <ClientForm
       title="Add Client"
+      cancelTo="/"
       initialValues={emptyClientForm}
       balanceDisabled={settings.data.preferences.disableBalanceOnAdd}
       onSubmit={async (client) => {

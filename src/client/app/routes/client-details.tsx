@@ -1,10 +1,14 @@
 import { useParams } from 'react-router';
 import { ClientDetails } from '../../features/clients/components/client-details.tsx';
 import { useSettings } from '../../features/settings/api/settings.ts';
+import { useClient } from '../../features/clients/api/queries.ts';
+import { useDocumentTitle } from '../../components/document-title.ts';
 
 export function ClientDetailsPage() {
   const id = useParams().id ?? '';
   const settings = useSettings();
+  const client = useClient(id);
+  useDocumentTitle(client.data ? `${client.data.firstName} ${client.data.lastName}` : 'Client');
   // Until the settings are known the pencil stays locked rather than offering what may be off.
   const balanceLocked = settings.data?.preferences.disableBalanceOnEdit ?? true;
   return <ClientDetails key={id} id={id} balanceLocked={balanceLocked} />;

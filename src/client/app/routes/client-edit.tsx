@@ -2,6 +2,7 @@ import { useNavigate, useParams } from 'react-router';
 import { toDecimalText } from '../../../shared/money.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import { useFlash } from '../../components/flash.tsx';
+import { useDocumentTitle } from '../../components/document-title.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useUpdateClient } from '../../features/clients/api/mutations.ts';
@@ -37,6 +38,9 @@ export function ClientEditPage() {
   const [conflict, setConflict] = useState<string | null>(null);
   // The form edits the client as it was when opened; live updates must not wipe what is typed.
   const [opened, setOpened] = useState<Client | null>(null);
+  useDocumentTitle(
+    client.data ? `Edit ${client.data.firstName} ${client.data.lastName}` : 'Edit client',
+  );
 
   if (client.isPending || settings.isPending || entries.isPending) return <PageLoading />;
   if (settings.isError)
@@ -65,6 +69,7 @@ export function ClientEditPage() {
       // Loading the current values (after a conflict, or on request) starts the form afresh.
       key={version}
       title="Edit Client"
+      cancelTo={`/client/${id}`}
       balanceDisabled={disableBalanceOnEdit}
       currencyLockedBecause={currencyLockedBecause}
       initialValues={toFormValues(opened)}

@@ -1,42 +1,69 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
+import { LogIn, UserPlus } from 'lucide-react';
+import { useDocumentTitle } from '../../components/document-title.ts';
 import { useSession } from '../../features/auth/api/session.ts';
 import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
   return (
-    <div className="row g-4 justify-content-center py-4">
-      <div className="col-12 col-sm-6 col-lg-4">
-        <Link to="/login" className="card tile text-decoration-none text-center h-100">
-          <div className="card-body d-flex flex-column justify-content-center">
-            <h2 className="card-title h4">Login</h2>
-            <p className="card-text text-body-secondary">Sign in to see who owes what</p>
-          </div>
-        </Link>
+    <>
+      <div className="text-center pt-4">
+        <h1>Welcome to Balance</h1>
+        <p className="lead text-body-secondary mb-0">Who owes you what, always up to date.</p>
       </div>
-      {showJoin && (
+      <div className="row g-4 justify-content-center py-4">
         <div className="col-12 col-sm-6 col-lg-4">
-          <Link to="/join" className="card tile text-decoration-none text-center h-100">
+          <Link to="/login" className="card tile text-decoration-none text-center h-100">
             <div className="card-body d-flex flex-column justify-content-center">
-              <h2 className="card-title h4">Join</h2>
-              <p className="card-text text-body-secondary">Create an account</p>
+              <span className="tile-icon" aria-hidden="true">
+                <LogIn size={22} />
+              </span>
+              <h2 className="card-title h4">Login</h2>
+              <p className="card-text text-body-secondary">Sign in to see who owes what</p>
             </div>
           </Link>
         </div>
-      )}
-    </div>
+        {showJoin && (
+          <div className="col-12 col-sm-6 col-lg-4">
+            <Link to="/join" className="card tile text-decoration-none text-center h-100">
+              <div className="card-body d-flex flex-column justify-content-center">
+                <span className="tile-icon" aria-hidden="true">
+                  <UserPlus size={22} />
+                </span>
+                <h2 className="card-title h4">Join</h2>
+                <p className="card-text text-body-secondary">Create an account</p>
+              </div>
+            </Link>
+          </div>
+        )}
+      </div>
+    </>
   );
 }
 
-// The signed-in dashboard loads on demand: a visitor's first page stays small.
-const ClientDashboard = lazy(async () => ({
-  default: (await import('../../features/clients/components/client-dashboard.tsx')).ClientDashboard,
-}));
+// The signed-in dashboard loads on demand: a visitor's first page stays small. Its overview and
+// its list load side by side, so neither moves the other when it arrives.
+const SignedInDashboard = lazy(async () => {
+  const [{ DashboardOverview }, { ClientDashboard }] = await Promise.all([
+    import('../../features/overview/components/dashboard-overview.tsx'),
+    import('../../features/clients/components/client-dashboard.tsx'),
+  ]);
+  return {
+    default: () => (
+      <>
+        <DashboardOverview />
+        <ClientDashboard />
+      </>
+    ),
+  };
+});
 
 export function DashboardPage() {
   const session = useSession();
   const publicSettings = usePublicSettings();
+  useDocumentTitle(session.data?.user ? 'Clients' : null);
   if (session.isPending) return <PageLoading />;
   if (session.isError)
     return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;
@@ -44,7 +71,7 @@ export function DashboardPage() {
     return <SignedOutTiles showJoin={publicSettings.data?.allowRegistration ?? false} />;
   return (
     <Suspense fallback={<PageLoading />}>
-      <ClientDashboard />
+      <SignedInDashboard />
     </Suspense>
   );
 }

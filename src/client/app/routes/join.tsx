@@ -6,6 +6,7 @@ import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoading } from '../../components/page-status.tsx';
 import { CredentialsForm } from '../../features/auth/components/credentials-form.tsx';
 import { safeNextPath } from '../../lib/next-path.ts';
+import { useDocumentTitle } from '../../components/document-title.ts';
 
 export function JoinPage() {
   const location = useLocation();
@@ -14,13 +15,15 @@ export function JoinPage() {
   const join = useJoin();
   const publicSettings = usePublicSettings();
   const next = safeNextPath(location.search);
+  useDocumentTitle('Join');
+  const invite = new URLSearchParams(location.search).get('invite') ?? undefined;
 
   if (session.data?.user && !join.isPending) return <Navigate to={next} replace />;
   if (publicSettings.isPending) return <PageLoading />;
-  if (publicSettings.data?.allowRegistration === false) {
+  if (publicSettings.data?.allowRegistration === false && invite === undefined) {
     return (
       <div className="text-center py-5">
-        <h1 className="h4">Registration is closed</h1>
+        <h1>Registration is closed</h1>
         <p className="text-body-secondary">Ask the administrator of this Balance for an account.</p>
         <Link to="/login">Log in</Link>
       </div>
@@ -31,8 +34,15 @@ export function JoinPage() {
       title="Join"
       schema={joinBodySchema}
       passwordAutoComplete="new-password"
+      intro={
+        invite !== undefined && (
+          <p className="form-text mt-0">
+            You have been invited: join with the e-mail the invitation was made for.
+          </p>
+        )
+      }
       onSubmit={async (credentials) => {
-        await join.mutateAsync(credentials);
+        await join.mutateAsync({ ...credentials, invite });
         await navigate(next, { replace: true });
       }}
     />

@@ -1,9 +1,11 @@
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { useSettings } from '../../features/settings/api/settings.ts';
+import { useDocumentTitle } from '../../components/document-title.ts';
 import { SettingsForm } from '../../features/settings/components/settings-form.tsx';
 
 export function SettingsPage() {
   const settings = useSettings();
+  useDocumentTitle('Settings');
   if (settings.isPending) return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;

@@ -7,6 +7,11 @@ import * as ledger from './0005-ledger.ts';
 import * as expiryIndexes from './0006-expiry-indexes.ts';
 import * as idempotencyKeys from './0007-idempotency-keys.ts';
 import * as ageing from './0015-ageing.ts';
+import * as businessDetails from './0016-business-details.ts';
+import * as accountControl from './0017-account-control.ts';
+import * as accessTokens from './0018-access-tokens.ts';
+import * as searchAndAgeingIndexes from './0019-search-and-ageing-indexes.ts';
+import * as entriesByDay from './0021-entries-by-day.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +23,9 @@ export const migrations: Record<string, Migration> = {
   '0006-expiry-indexes': expiryIndexes,
   '0007-idempotency-keys': idempotencyKeys,
   '0015-ageing': ageing,
+  '0016-business-details': businessDetails,
+  '0017-account-control': accountControl,
+  '0018-access-tokens': accessTokens,
+  '0019-search-and-ageing-indexes': searchAndAgeingIndexes,
+  '0021-entries-by-day': entriesByDay,
 };

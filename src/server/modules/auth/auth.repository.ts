@@ -62,11 +62,19 @@ export async function insertSession(
   tokenHash: string,
   userId: string,
   now: number,
+  userAgent: string | null = null,
 ): Promise<void> {
   await db
     .insertInto('sessions')
-    .values({ token_hash: tokenHash, user_id: userId, created_at: now, last_seen_at: now })
+    .values({
+      token_hash: tokenHash,
+      user_id: userId,
+      created_at: now,
+      last_seen_at: now,
+      user_agent: userAgent,
+    })
     .execute();
+  await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
 }
 
 /** Every signed-in request runs this, so it is compiled once. */
@@ -81,6 +89,7 @@ const sessionWithUser = compiledQuery((db, tokenHash: string) =>
       'users.id',
       'users.email',
       'users.is_admin',
+      'users.disabled_at',
     ])
     .where('sessions.token_hash', '=', tokenHash),
 );
@@ -90,12 +99,38 @@ export async function findSessionWithUser(db: Kysely<Database>, tokenHash: strin
   return rows[0];
 }
 
-export async function touchSession(db: Executor, tokenHash: string, now: number): Promise<void> {
+/** Of these sessions, those still within their limits, with their users: one query for all. */
+export async function findLiveSessions(
+  db: Kysely<Database>,
+  tokenHashes: readonly string[],
+  limits: { lastSeenSince: number; createdSince: number },
+): Promise<{ token_hash: string; user_id: string }[]> {
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.token_hash', 'sessions.user_id'])
+      .where('sessions.token_hash', 'in', tokenHashes)
+      // A disabled account's sessions are deleted when it is disabled; this also ends any left.
+      .where('users.disabled_at', 'is', null)
+      .where('sessions.last_seen_at', '>=', limits.lastSeenSince)
+      .where('sessions.created_at', '>=', limits.createdSince)
+      .execute()
+  );
+}
+
+export async function touchSession(
+  db: Executor,
+  tokenHash: string,
+  userId: string,
+  now: number,
+): Promise<void> {
   await db
     .updateTable('sessions')
     .set({ last_seen_at: now })
     .where('token_hash', '=', tokenHash)
     .execute();
+  await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
 }
 
 export async function deleteSession(db: Executor, tokenHash: string): Promise<void> {

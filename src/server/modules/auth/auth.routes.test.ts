@@ -97,19 +97,19 @@ describe('join', () => {
     });
     expect(response.statusCode).toBe(409);
     expect(response.json()).toMatchObject({
-      error: { code: 'email_taken', message: 'This e-mail is already registered' },
+      error: { code: 'email_taken', message: 'This e-mail is already registered.' },
     });
   });
 
   it.each([
-    ['too short', 'short12', 'must be at least 8 characters'],
-    ['too long', 'x'.repeat(257), 'must be at most 256 characters'],
+    ['too short', 'short12', 'Use at least 8 characters.'],
+    ['too long', 'x'.repeat(257), 'Use at most 256 characters.'],
     [
       'one of the most common',
       'password123',
-      'is one of the most common passwords; choose another',
+      'This password is one of the most common; choose another.',
     ],
-    ['missing', '', 'password required'],
+    ['missing', '', 'Enter a password.'],
   ])('refuses a password that is %s, naming the field', async (_label, password, message) => {
     const users = await countRows('users');
     const response = await post('/api/auth/join', { email: uniqueEmail(), password });

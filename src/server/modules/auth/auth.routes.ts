@@ -17,6 +17,7 @@ import {
   findUserByEmail,
   hasAnyUser,
   insertUser,
+  takeInvitation,
   toSessionUser,
   updatePasswordHash,
 } from './auth.accounts.ts';
@@ -28,7 +29,13 @@ import {
   verifyPassword,
 } from './password.ts';
 import { scheduleHousekeeping } from './housekeeping.ts';
-import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
+import {
+  clearSessionCookie,
+  hashToken,
+  readSession,
+  setSessionCookie,
+  startSession,
+} from './session.ts';
 import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
 const userResponse = z.object({ user: sessionUserSchema });
@@ -44,8 +51,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/auth/session',
-    { schema: { response: { 200: sessionResponseSchema } } },
+    { schema: { security: [], response: { 200: sessionResponseSchema } } },
     async (request) => {
+      // With a bearer token (and so no cookie) the token's owner, set before this route ran.
+      if (request.accessToken) return { user: request.user };
       const session = await readSession(request);
       return { user: session?.user ?? null };
     },
@@ -53,21 +62,29 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/join',
-    { schema: { body: joinBodySchema, response: { 201: userResponse } } },
+    { schema: { security: [], body: joinBodySchema, response: { 201: userResponse } } },
     async (request, reply) => {
-      const { email, password } = request.body;
-      if (!(await readAllowRegistration(db))) throw registrationClosed();
+      const { email, password, invite } = request.body;
+      // With an invitation, the check that counts is the one in the transaction that uses it up.
+      if (invite === undefined && !(await readAllowRegistration(db))) throw registrationClosed();
       await countSignUp(db, request.ip, app.config.signUpsPerAddressPerHour, Date.now());
       if (await isCommonPassword(password)) {
-        throw new AppError(400, 'validation', 'Invalid password', {
-          fields: { password: 'is one of the most common passwords; choose another' },
+        throw new AppError(400, 'validation', 'This password is too common.', {
+          fields: { password: 'This password is one of the most common; choose another.' },
         });
       }
       const passwordHash = await hashPassword(password);
       const createAccount = (mayBeAdmin: boolean) =>
         db.transaction().execute(async (trx) => {
           // Checked again here: the switch may have been turned off while the password hashed.
-          if (!(await readAllowRegistration(trx))) throw registrationClosed();
+          const open = await readAllowRegistration(trx);
+          if (
+            invite !== undefined &&
+            !(await takeInvitation(trx, hashToken(invite), email, Date.now()))
+          ) {
+            // Registration open: the invitation is not needed, so a spent one does not matter.
+            if (!open) throw invalidInvitation();
+          } else if (!open && invite === undefined) throw registrationClosed();
           if (await findUserByEmail(trx, email)) throw emailTaken();
           const now = Date.now();
           const user = {
@@ -78,7 +95,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
             now,
           };
           await insertUser(trx, user);
-          const token = await startSession(trx, user.id, now);
+          const token = await startSession(trx, user.id, now, request.headers['user-agent']);
           return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
         });
       let created: Awaited<ReturnType<typeof createAccount>>;
@@ -103,7 +120,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/login',
-    { schema: { body: loginBodySchema, response: { 200: userResponse } } },
+    { schema: { security: [], body: loginBodySchema, response: { 200: userResponse } } },
     async (request, reply) => {
       const { email, password } = request.body;
       const keys = throttleKeys(emailKey(email), request.ip);
@@ -119,17 +136,25 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         throw invalidCredentials();
       }
       await forgiveLoginAttempt(db, keys);
+      // Told only to whoever knows the password, so it reveals nothing to a guesser.
+      if (user.disabled_at !== null) {
+        throw new AppError(
+          403,
+          'account_disabled',
+          'This account has been disabled. Ask the administrator of this Balance.',
+        );
+      }
       if (needsRehash(user.password_hash))
         await updatePasswordHash(db, user.id, await hashPassword(password));
       const previous = await readSession(request);
       if (previous) await deleteSession(db, previous.tokenHash);
-      const token = await startSession(db, user.id, Date.now());
+      const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
       setSessionCookie(request, reply, token);
       return reply.status(200).send({ user: toSessionUser(user) });
     },
   );
 
-  app.post('/auth/logout', async (request, reply) => {
+  app.post('/auth/logout', { schema: { security: [] } }, async (request, reply) => {
     const session = await readSession(request);
     if (session) {
       await deleteSession(db, session.tokenHash);
@@ -144,8 +169,16 @@ function registrationClosed(): AppError {
   return new AppError(403, 'registration_closed', 'Registration is closed');
 }
 
+function invalidInvitation(): AppError {
+  return new AppError(
+    403,
+    'invalid_link',
+    'This invitation is not valid for this e-mail: it may have been used or have expired',
+  );
+}
+
 function emailTaken(): AppError {
-  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
-    fields: { email: 'is already registered' },
+  return new AppError(409, 'email_taken', 'This e-mail is already registered.', {
+    fields: { email: 'This e-mail is already registered.' },
   });
 }

@@ -6,6 +6,10 @@ export interface UsersTable {
   password_hash: string;
   is_admin: number;
   created_at: number;
+  /** Written when a session starts or is seen (at most once a minute per session). */
+  last_seen_at: number | null;
+  /** Set while the administrator has disabled the account: it cannot sign in. */
+  disabled_at: number | null;
 }
 
 export interface SessionsTable {
@@ -14,6 +18,25 @@ export interface SessionsTable {
   user_id: string;
   created_at: number;
   last_seen_at: number;
+  /** The browser's User-Agent when the session started, to name the device to its owner. */
+  user_agent: string | null;
+}
+
+/** A password reset link: single use (deleted when used), valid until `expires_at`. */
+export interface PasswordResetsTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** An invitation to join for one e-mail while registration is closed: single use, expiring. */
+export interface InvitationsTable {
+  token_hash: string;
+  email_key: string;
+  created_by: string;
+  created_at: number;
+  expires_at: number;
 }
 
 export interface LoginThrottleTable {
@@ -26,4 +49,6 @@ export interface AccountTables {
   users: UsersTable;
   sessions: SessionsTable;
   login_throttle: LoginThrottleTable;
+  password_resets: PasswordResetsTable;
+  invitations: InvitationsTable;
 }

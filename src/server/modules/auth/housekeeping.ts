@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
+import { deleteExpiredLinks } from './account.repository.ts';
 import { deleteExpiredSessions } from './auth.repository.ts';
 import { deleteExpiredThrottles } from './throttle.ts';
 
 const sweepIntervalMs = 10 * 60_000;
 
-/** Deletes sessions past their limits and login counts past their window. */
+/** Deletes sessions past their limits, login counts past their window, links past their time. */
 export async function deleteExpired(
   db: Kysely<Database>,
   config: Pick<Config, 'sessionIdleMs' | 'sessionMaxMs'>,
@@ -18,6 +19,7 @@ export async function deleteExpired(
     createdBefore: now - config.sessionMaxMs,
   });
   await deleteExpiredThrottles(db, now);
+  await deleteExpiredLinks(db, now);
 }
 
 /**

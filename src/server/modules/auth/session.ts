@@ -1,9 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
-import { unauthenticated } from '../../errors.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
 import {
   deleteSession,
+  findLiveSessions,
   findSessionWithUser,
   insertSession,
   toSessionUser,
@@ -35,9 +36,11 @@ export async function startSession(
   db: Kysely<Database> | Transaction<Database>,
   userId: string,
   now: number,
+  userAgent?: string,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
-  await insertSession(db, hashToken(token), userId, now);
+  // Kept only to name the device in the owner's list of sessions.
+  await insertSession(db, hashToken(token), userId, now, userAgent?.slice(0, 512) ?? null);
   return token;
 }
 
@@ -80,19 +83,47 @@ export async function readSession(
   const { db, config } = request.server;
   const tokenHash = hashToken(token);
   const row = await findSessionWithUser(db.kysely, tokenHash);
-  if (!row) return null;
+  // A disabled account's sessions are deleted when it is disabled; this also refuses any left.
+  if (!row || row.disabled_at !== null) return null;
   const now = Date.now();
   if (now - row.last_seen_at > config.sessionIdleMs || now - row.created_at > config.sessionMaxMs) {
     await deleteSession(db.kysely, tokenHash);
     return null;
   }
   if (touch && now - row.last_seen_at > touchIntervalMs)
-    await touchSession(db.kysely, tokenHash, now);
+    await touchSession(db.kysely, tokenHash, row.id, now);
   return { user: toSessionUser(row), tokenHash };
+}
+
+/** Sessions asked about in one query; more are asked in further queries of this many. */
+const liveSessionsBatch = 1000;
+
+/**
+ * Which of these sessions are still live (signed in, within the idle and absolute limits), each
+ * with its user's id. Live streams are rechecked with this, all of an instance's at once.
+ */
+export async function liveSessionUsers(
+  db: Kysely<Database>,
+  limits: { sessionIdleMs: number; sessionMaxMs: number },
+  tokenHashes: readonly string[],
+): Promise<Map<string, string>> {
+  const now = Date.now();
+  const users = new Map<string, string>();
+  for (let start = 0; start < tokenHashes.length; start += liveSessionsBatch) {
+    const rows = await findLiveSessions(db, tokenHashes.slice(start, start + liveSessionsBatch), {
+      lastSeenSince: now - limits.sessionIdleMs,
+      createdSince: now - limits.sessionMaxMs,
+    });
+    for (const row of rows) users.set(row.token_hash, row.user_id);
+  }
+  return users;
 }
 
 /** onRequest hook of every protected route: 401 without a live session, before the body is read. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
+  // A bearer token was checked, and its owner set as the user, before any route's guard runs
+  // (modules/tokens/bearer.ts); such a request carries no session cookie.
+  if (request.accessToken) return;
   const session = await readSession(request);
   if (!session) throw unauthenticated();
   request.user = session.user;
@@ -103,4 +134,19 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new Error('currentUser() called on a route without requireUser');
   return request.user;
+}
+
+/**
+ * The guard of routes that manage credentials or the account itself (access tokens, a password,
+ * the account's sessions or its deletion, the administrator's): a signed-in session only, never a token.
+ */
+export async function requireSession(request: FastifyRequest): Promise<void> {
+  if (request.accessToken) {
+    throw new AppError(
+      403,
+      'forbidden',
+      'This is done from a signed-in session, not with an access token',
+    );
+  }
+  await requireUser(request);
 }

@@ -113,6 +113,33 @@ export async function countSignUp(
   }
 }
 
+/**
+ * Password reset e-mails asked for within an hour, per address and per e-mail: enough for someone
+ * who lost the first message, too few to flood a mailbox or to use this server to send spam.
+ */
+export const resetRequestLimits = { address: 10, email: 3 } as const;
+
+/** Counts a request for a reset e-mail before anything is looked up; 429 past either limit. */
+export async function countResetRequest(
+  db: Kysely<Database>,
+  address: string,
+  emailKey: string,
+  now: number,
+): Promise<void> {
+  const byAddress = await countInWindow(db, `reset:address:${address}`, now, signUpWindowMs);
+  const byEmail = await countInWindow(db, `reset:email:${emailKey}`, now, signUpWindowMs);
+  const retryAfterMs = Math.max(
+    byAddress.failures > resetRequestLimits.address
+      ? byAddress.window_started_at + signUpWindowMs - now
+      : 0,
+    byEmail.failures > resetRequestLimits.email
+      ? byEmail.window_started_at + signUpWindowMs - now
+      : 0,
+  );
+  if (retryAfterMs > 0)
+    throw tooMany('Too many password reset requests. Please try again later.', retryAfterMs);
+}
+
 /** A successful login: this account from this address starts afresh; the others are not charged for it. */
 export async function forgiveLoginAttempt(
   db: Kysely<Database>,
@@ -126,7 +153,7 @@ export async function forgiveLoginAttempt(
     .execute();
 }
 
-/** Counts whose window has ended say nothing any more (sign-ups have the longest window). */
+/** Counts whose window has ended say nothing any more (sign-ups and reset e-mails have the longest). */
 export async function deleteExpiredThrottles(db: Kysely<Database>, now: number): Promise<void> {
   const longestWindowMs = Math.max(throttleWindowMs, signUpWindowMs);
   await db

@@ -65,7 +65,8 @@ const fieldError = (field: string, message: string, status = 400) =>
 
 /** A balance stays within what one amount may be, so sums stay exact and displayable. */
 function checkBalanceRange(balance: number, field: string) {
-  if (Math.abs(balance) > maxAmountMinor) throw fieldError(field, 'the balance would be too large');
+  if (Math.abs(balance) > maxAmountMinor)
+    throw fieldError(field, 'The balance would be too large.');
 }
 
 /**
@@ -73,8 +74,8 @@ function checkBalanceRange(balance: number, field: string) {
  * has not happened yet. Before 1900 is a typing slip.
  */
 function checkEntryDate(date: string, now: number, field = 'date') {
-  if (date > addDays(utcDay(now), 1)) throw fieldError(field, 'must not be in the future');
-  if (date < '1900-01-01') throw fieldError(field, 'must be in 1900 or later');
+  if (date > addDays(utcDay(now), 1)) throw fieldError(field, 'The date cannot be in the future.');
+  if (date < '1900-01-01') throw fieldError(field, 'Use a date in 1900 or later.');
 }
 
 async function currentClient(trx: Trx, ownerId: string, id: string): Promise<Client> {
@@ -350,7 +351,7 @@ export async function recordEntry(
     const date = input.date ?? utcDay(now);
     checkEntryDate(date, now);
     if (input.dueDate && input.dueDate < date)
-      throw fieldError('dueDate', 'must not be before the date of the charge');
+      throw fieldError('dueDate', 'The due date cannot be before the date of the charge.');
     const current = await currentClient(trx, ownerId, id);
     const amount = recordedSign[input.kind] * input.amount;
     const entry = await addEntry(

@@ -6,7 +6,19 @@ export {
   InvalidCursorError,
   listClientsPage,
   ownerEmailKeys,
-  totalsByCurrency,
+  summarizeClients,
   type ClientFilter,
 } from './clients.repository.ts';
-export { ageingByCurrency, listEntries, readOwnerEntries } from './entries.repository.ts';
+export {
+  largestDebtors,
+  ledgerByMonthSince,
+  overdueClientsByCurrency,
+  positionsByCurrency,
+  type CurrencyPosition,
+} from './overview.repository.ts';
+export {
+  ageingByCurrency,
+  listEntries,
+  readOwnerEntries,
+  statementLines,
+} from './entries.repository.ts';

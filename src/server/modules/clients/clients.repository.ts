@@ -8,7 +8,8 @@ import type {
 } from '../../../shared/schemas/clients.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Dialect } from '../../db/database.ts';
+import { heavyRead } from '../../db/heavy-read.ts';
 import type { ClientsTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -84,6 +85,8 @@ export interface ClientFilter {
   owes?: boolean | undefined;
   /** Only clients with an amount unpaid that fell due before this day (YYYY-MM-DD). */
   overdueOn?: string | undefined;
+  /** Which database runs the query: on SQLite a search is narrowed by its trigram table first. */
+  dialect?: Dialect | undefined;
 }
 
 /** The columns each sort orders by, the id last so every row has one place. */
@@ -96,14 +99,43 @@ const sortColumns: Record<ClientSort, (keyof ClientsTable)[]> = {
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
 
-function filtered(db: Executor, filter: ClientFilter) {
+/**
+ * The FTS5 query that finds every row holding each three-character piece of the search: a
+ * superset of the rows the LIKE conditions match, read from the trigram index (migration
+ * 0019-search-and-ageing-indexes). Null for a search shorter than three characters, which no
+ * trigram covers.
+ */
+export function trigramQuery(search: string): string | null {
+  const characters = [...search];
+  const pieces = new Set<string>();
+  for (let start = 0; start + 3 <= characters.length; start++)
+    pieces.add(characters.slice(start, start + 3).join(''));
+  if (pieces.size === 0) return null;
+  // Each piece quoted as an FTS5 string, so no character of the search is read as syntax.
+  return [...pieces].map((piece) => `"${piece.replaceAll('"', '""')}"`).join(' AND ');
+}
+
+function filtered(db: Executor, filter: ClientFilter, manyMatches = false) {
   let query = db.selectFrom('clients').where('owner_id', '=', filter.ownerId);
   if (filter.currency) query = query.where('currency', '=', filter.currency);
   if (filter.owes) query = query.where('balance', '>', 0);
-  if (filter.overdueOn) query = query.where('oldest_due_on', '<', filter.overdueOn);
+  if (filter.overdueOn && manyMatches && filter.dialect === 'sqlite') {
+    // SQLite would read every overdue client along their index and sort them all for one page;
+    // when many are, walking the sort order's index finds a page's worth at once. A unary + is
+    // SQLite's way to keep a condition off an index (PostgreSQL's planner weighs this itself).
+    query = query.where(sql<boolean>`+oldest_due_on < ${filter.overdueOn}`);
+  } else if (filter.overdueOn) {
+    query = query.where('oldest_due_on', '<', filter.overdueOn);
+  }
   const search = filter.search?.trim().normalize('NFC').toLowerCase();
   if (search) {
     const pattern = `%${escapeLike(search)}%`;
+    const trigrams = filter.dialect === 'sqlite' ? trigramQuery(search) : null;
+    if (trigrams) {
+      query = query.where(
+        sql<boolean>`clients.rowid in (select rowid from clients_search where clients_search match ${trigrams})`,
+      );
+    }
     query = query.where(
       (eb) =>
         sql<boolean>`(${eb.ref('name_key')} like ${pattern} escape '\\' or lower(${eb.ref('email')}) like ${pattern} escape '\\' or ${eb.ref('phone')} like ${pattern} escape '\\')`,
@@ -150,10 +182,17 @@ function decodeCursor(cursor: string, columns: (keyof ClientsTable)[]): (string 
 export async function listClientsPage(
   db: Executor,
   filter: ClientFilter,
-  page: { sort: ClientSort; dir: 'asc' | 'desc'; cursor?: string | undefined; limit: number },
+  page: {
+    sort: ClientSort;
+    dir: 'asc' | 'desc';
+    cursor?: string | undefined;
+    limit: number;
+    /** Thousands of clients match (the count says so): read in sort order and stop at a page. */
+    manyMatches?: boolean | undefined;
+  },
 ): Promise<{ clients: Client[]; nextCursor: string | null }> {
   const columns = sortColumns[page.sort];
-  let query = filtered(db, filter).selectAll();
+  let query = filtered(db, filter, page.manyMatches).selectAll();
   if (page.cursor) {
     const after = decodeCursor(page.cursor, columns);
     const operator = sql.raw(page.dir === 'asc' ? '>' : '<');
@@ -162,6 +201,8 @@ export async function listClientsPage(
     );
   }
   for (const column of columns) query = query.orderBy(column, page.dir);
+  // A search may read many rows to fill one page.
+  if (filter.search?.trim()) query = query.modifyEnd(heavyRead);
   const rows = await query.limit(page.limit + 1).execute();
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
@@ -180,28 +221,33 @@ export async function countClients(db: Executor, filter: ClientFilter): Promise<
 }
 
 /**
- * Exact sums per currency of the clients matching the filter, carried as text (they may pass
- * 2^53). SQLite's SUM fails past 2^63 (about 922,000 clients at the largest balance), so each
- * balance is summed as its high and low 32 bits, two sums that cannot overflow below 2^31 rows,
- * and the two are joined exactly here.
+ * How many clients match the filter and the exact sums of their balances per currency (carried
+ * as text: they may pass 2^53), in one pass over the matching rows. SQLite's SUM fails past 2^63
+ * (about 922,000 clients at the largest balance), so each balance is summed as its high and low
+ * 32 bits, two sums that cannot overflow below 2^31 rows, and the two are joined exactly here.
  */
-export async function totalsByCurrency(
+export async function summarizeClients(
   db: Executor,
   filter: ClientFilter,
-): Promise<CurrencyTotal[]> {
+): Promise<{ count: number; totals: CurrencyTotal[] }> {
   const rows = await filtered(db, filter)
-    .select([
+    .select((eb) => [
       'currency',
+      eb.fn.countAll<number>().as('count'),
       sql<string>`cast(sum(balance >> 32) as text)`.as('high'),
       sql<string>`cast(sum(balance & 4294967295) as text)`.as('low'),
     ])
     .groupBy('currency')
+    .modifyEnd(heavyRead)
     .execute();
-  return currencies.flatMap((currency) => {
-    const row = rows.find((candidate) => candidate.currency === currency);
-    if (!row) return [];
-    return [{ currency, total: ((BigInt(row.high) << 32n) + BigInt(row.low)).toString() }];
-  });
+  return {
+    count: rows.reduce((sum, row) => sum + Number(row.count), 0),
+    totals: currencies.flatMap((currency) => {
+      const row = rows.find((candidate) => candidate.currency === currency);
+      if (!row) return [];
+      return [{ currency, total: ((BigInt(row.high) << 32n) + BigInt(row.low)).toString() }];
+    }),
+  };
 }
 
 export async function findClient(

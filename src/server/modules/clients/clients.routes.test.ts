@@ -88,18 +88,18 @@ describe('adding a client', () => {
     [{ lastName: '  ' }, 'lastName', 'last name required'],
     [{ lastName: 'B' }, 'lastName', 'must be at least 2 characters'],
     // PostgreSQL cannot store NUL: refused as input on both databases rather than failing there.
-    [{ lastName: 'Null\u0000Byte' }, 'lastName', 'must not contain control characters'],
+    [{ lastName: 'Null\u0000Byte' }, 'lastName', 'Remove the control characters.'],
     [{ email: '' }, 'email', 'email required'],
     [{ email: 'ann@example' }, 'email', 'enter valid email'],
     [{ email: 'ann@@example.com' }, 'email', 'enter valid email'],
     [{ phone: '' }, 'phone', 'phone required'],
     [{ phone: '12345' }, 'phone', 'enter valid phone'],
     [{ phone: 'call me maybe!' }, 'phone', 'enter valid phone'],
-    [{ currency: 'EUR' }, 'currency', 'choose a currency'],
-    [{ currency: 'RM' }, 'currency', 'choose a currency'],
-    [{ balance: 12.5 }, 'balance', 'must be a whole number of minor units'],
-    [{ balance: 10_000_000_000_000 }, 'balance', 'amount is too large'],
-    [{ balance: '100' }, 'balance', 'must be a whole number of minor units'],
+    [{ currency: 'EUR' }, 'currency', 'Choose a currency.'],
+    [{ currency: 'RM' }, 'currency', 'Choose a currency.'],
+    [{ balance: 12.5 }, 'balance', 'Send a whole number of minor units.'],
+    [{ balance: 10_000_000_000_000 }, 'balance', 'This amount is too large.'],
+    [{ balance: '100' }, 'balance', 'Send a whole number of minor units.'],
   ])('refuses %j, naming %s', async (override, field, message) => {
     const { cookie } = await joinAs(testApp.app);
     const before = await snapshotTables();

@@ -3,6 +3,7 @@ import type { Currency } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Database } from '../../db/database.ts';
+import { heavyRead } from '../../db/heavy-read.ts';
 import { bucketBounds, type AgeingBucket } from './ageing.ts';
 import type { EntriesTable } from './clients.table.ts';
 
@@ -288,10 +289,43 @@ export async function ageingByCurrency(db: Executor, ownerId: string, today: str
     .where('owner_id', '=', ownerId)
     .where('open_amount', '>', 0)
     .groupBy(['currency', sql`2`])
+    .modifyEnd(heavyRead)
     .execute();
   return rows.map((row) => ({
     currency: row.currency,
     bucket: row.bucket,
     total: BigInt(row.high) * 4294967296n + BigInt(row.low),
   }));
+}
+
+/**
+ * A client's entries in `currency` dated up to `to`, in date order (then as entered): what a
+ * statement ending on `to` is made of, the entries before its period included for the opening
+ * balance and the ageing.
+ */
+export async function statementLines(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+  currency: Currency,
+  to: string,
+) {
+  return db
+    .selectFrom('entries')
+    .select([
+      'id',
+      'kind',
+      'amount',
+      'occurred_on as date',
+      'due_on as dueDate',
+      'note',
+      'void_of as voidOf',
+    ])
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .where('currency', '=', currency)
+    .where('occurred_on', '<=', to)
+    .orderBy('occurred_on')
+    .orderBy('id')
+    .execute();
 }

@@ -160,40 +160,32 @@ describe('recording payments, charges and credits', () => {
   });
 
   it.each([
-    [{ kind: 'payment', amount: 0 }, 'amount', 'must be more than 0'],
-    [{ kind: 'payment', amount: -5 }, 'amount', 'must be more than 0'],
-    [{ kind: 'payment', amount: 1.5 }, 'amount', 'must be a whole number of minor units'],
-    [{ kind: 'payment', amount: 10_000_000_000_000 }, 'amount', 'amount is too large'],
-    [{ kind: 'refund', amount: 5 }, 'kind', 'must be charge, payment or credit'],
-    [{ kind: 'opening', amount: 5 }, 'kind', 'must be charge, payment or credit'],
-    [{ kind: 'payment', amount: 5, date: '2026-02-30' }, 'date', 'enter a date as YYYY-MM-DD'],
-    [{ kind: 'payment', amount: 5, date: '03/11/2026' }, 'date', 'enter a date as YYYY-MM-DD'],
+    [{ kind: 'payment', amount: 0 }, 'amount', 'Enter an amount above 0.'],
+    [{ kind: 'payment', amount: -5 }, 'amount', 'Enter an amount above 0.'],
+    [{ kind: 'payment', amount: 1.5 }, 'amount', 'Send a whole number of minor units.'],
+    [{ kind: 'payment', amount: 10_000_000_000_000 }, 'amount', 'This amount is too large.'],
+    [{ kind: 'refund', amount: 5 }, 'kind', 'Choose charge, payment or credit.'],
+    [{ kind: 'opening', amount: 5 }, 'kind', 'Choose charge, payment or credit.'],
+    [{ kind: 'payment', amount: 5, date: '2026-02-30' }, 'date', 'Enter a date as YYYY-MM-DD.'],
+    [{ kind: 'payment', amount: 5, date: '03/11/2026' }, 'date', 'Enter a date as YYYY-MM-DD.'],
     [
       { kind: 'payment', amount: 5, dueDate: '2026-12-01' },
       'dueDate',
-      'only a charge has a due date',
+      'Only a charge has a due date.',
     ],
     [
       { kind: 'charge', amount: 5, date: '2026-05-02', dueDate: '2026-05-01' },
       'dueDate',
-      'must not be before the date of the charge',
+      'The due date cannot be before the date of the charge.',
     ],
-    [
-      { kind: 'payment', amount: 5, note: 'x'.repeat(201) },
-      'note',
-      'must be at most 200 characters',
-    ],
-    [
-      { kind: 'payment', amount: 5, note: 'a\u0000b' },
-      'note',
-      'must not contain control characters',
-    ],
+    [{ kind: 'payment', amount: 5, note: 'x'.repeat(201) }, 'note', 'Use at most 200 characters.'],
+    [{ kind: 'payment', amount: 5, note: 'a\u0000b' }, 'note', 'Remove the control characters.'],
     [
       { kind: 'payment', amount: 5, date: addDays(utcDay(), 3) },
       'date',
-      'must not be in the future',
+      'The date cannot be in the future.',
     ],
-    [{ kind: 'payment', amount: 5, date: '1899-12-31' }, 'date', 'must be in 1900 or later'],
+    [{ kind: 'payment', amount: 5, date: '1899-12-31' }, 'date', 'Use a date in 1900 or later.'],
   ])('refuses %j, naming %s, and records nothing', async (body, field, message) => {
     const owner = await joinAs(testApp.app);
     const client = await add(owner.cookie, { balance: 100 });
@@ -215,7 +207,7 @@ describe('recording payments, charges and credits', () => {
     });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({
-      error: { fields: { amount: 'the balance would be too large' } },
+      error: { fields: { amount: 'The balance would be too large.' } },
     });
     expect(await read(owner.cookie, client.id)).toMatchObject({ balance: 9_999_999_999_999 });
     expect(await entriesOf(owner.cookie, client.id)).toHaveLength(1);
@@ -336,7 +328,7 @@ describe('voiding an entry', () => {
       { reason: '   ' },
     );
     expect(noReason.statusCode).toBe(400);
-    expect(noReason.json()).toMatchObject({ error: { fields: { reason: 'reason required' } } });
+    expect(noReason.json()).toMatchObject({ error: { fields: { reason: 'Enter a reason.' } } });
     for (const [cookie, clientId, entryId] of [
       [owner.cookie, other.id, String(opening?.id)],
       [stranger.cookie, client.id, String(opening?.id)],

@@ -1,7 +1,7 @@
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
-import type { ExchangeRate, Preferences } from '../../../shared/schemas/settings.ts';
+import type { Business, ExchangeRate, Preferences } from '../../../shared/schemas/settings.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
@@ -42,7 +42,7 @@ export interface RestorePlan {
     after: ClientSnapshot | null;
     entry: EntryDetail | null;
   }[];
-  settings: { preferences: Preferences; rates: ExchangeRate[] };
+  settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { ChangeEvent } from '../../../shared/schemas/events.ts';
 import { AppError } from '../../errors.ts';
-import { currentUser, readSession, requireUser } from '../auth/session.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { tokenStreamKey } from '../tokens/tokens.ts';
 import { countEventsAfter, latestEventId } from './events.queries.ts';
 import type { Subscriber } from './feed.ts';
 
@@ -18,6 +18,12 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/events', { onRequest: requireUser }, async (request, reply) => {
     const ownerId = currentUser(request).id;
+    // A stream opened with a token is counted and ended with that token, as a browser's is with
+    // its session, and the feed's heartbeat rechecks the token: revoked or expired, it ends.
+    const { accessToken } = request;
+    const streamKey = accessToken
+      ? tokenStreamKey(accessToken.id)
+      : (request.sessionTokenHash ?? '');
     // The browser resends Last-Event-ID when it reconnects by itself; the app passes it in the
     // query when it opens a new stream after being offline.
     const query = request.query as { lastEventId?: unknown };
@@ -28,7 +34,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
 
     // Checked right before the stream joins the feed, with no wait in between, so streams
     // opened at once cannot all slip under the limits.
-    const open = app.feed.openStreams(ownerId, request.sessionTokenHash ?? '');
+    const open = app.feed.openStreams(ownerId, streamKey);
     if (
       open.session >= app.config.liveStreamsPerSession ||
       open.owner >= app.config.liveStreamsPerOwner
@@ -52,22 +58,31 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
+    // A reader that does not keep up is not buffered for: the feed skips it until its
+    // connection drains, and it then catches up from the log.
+    let backedUp = false;
     const write = (text: string) => {
-      if (!raw.writableEnded) raw.write(text);
+      if (raw.writableEnded || raw.write(text) || backedUp) return;
+      backedUp = true;
+      raw.once('drain', () => {
+        backedUp = false;
+        app.feed.wake(ownerId);
+      });
     };
 
     let closed = false;
     const subscriber: Subscriber = {
       ownerId,
-      sessionTokenHash: request.sessionTokenHash ?? '',
+      sessionTokenHash: streamKey,
       lastId: latest,
-      send: (event: ChangeEvent) =>
-        write(`id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`),
+      write,
+      get backedUp() {
+        return backedUp;
+      },
       close: (sessionEnded = false) => {
         if (closed) return;
         closed = true;
         if (sessionEnded) write('event: end\ndata: {}\n\n');
-        clearInterval(heartbeat);
         app.feed.unsubscribe(subscriber);
         raw.end();
       },
@@ -83,23 +98,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       subscriber.lastId = resumeFrom;
     }
 
-    // Comments every so often keep proxies from closing an idle stream, and recheck the session.
-    const heartbeat = setInterval(() => {
-      readSession(request, { touch: false })
-        .then((session) => {
-          if (session?.user.id === ownerId) {
-            write(': ping\n\n');
-            // A wake-up lost on the way costs at most one heartbeat.
-            app.feed.wake(ownerId);
-          } else {
-            subscriber.close(true);
-          }
-        })
-        .catch((error: unknown) =>
-          request.log.warn({ err: error }, 'live stream session check failed'),
-        );
-    }, app.config.liveHeartbeatMs);
-
+    // The feed's heartbeat keeps the stream alive and ends it with its session (feed.ts).
     request.raw.once('close', () => subscriber.close());
     app.feed.subscribe(subscriber);
     // Anything after the resume point (or committed since `latest` was read) goes out now.

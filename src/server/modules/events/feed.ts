@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChangeEvent } from '../../../shared/schemas/events.ts';
@@ -11,60 +12,130 @@ export interface Subscriber {
   /** The session the stream was opened with: it ends with it. */
   sessionTokenHash: string;
   lastId: number;
-  send(event: ChangeEvent): void;
+  /** Writes frames of the stream, already in the Server-Sent Events format. */
+  write(frames: string): void;
+  /**
+   * True while the stream's connection has not taken what was written before (a slow reader):
+   * it is skipped, not buffered for, and wakes its owner again once it has drained.
+   */
+  readonly backedUp: boolean;
   /** Ends the stream; `sessionEnded` tells the browser not to come back with this session. */
   close(sessionEnded?: boolean): void;
 }
+
+export interface FeedOptions {
+  /** How often every stream gets a keep-alive, its session is checked, and its owner woken. */
+  heartbeatMs: number;
+  /** Which of these sessions are still live, each with its user's id: one query for them all. */
+  liveSessions(tokenHashes: readonly string[]): Promise<ReadonlyMap<string, string>>;
+}
+
+/** The frame that carries one event to a stream. */
+export function changeFrame(event: ChangeEvent): string {
+  return `id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+const heartbeatFrame = ': ping\n\n';
 
 const channel = 'balance_events';
 const batchSize = 500;
 const reconnectDelayMs = 1000;
 const fanOutSlice = 64;
+const maxRestMs = 500;
 
 /**
  * Tells every open stream of an owner about that owner's new events. The events themselves are
  * always read from the database, so a wake-up that is lost or doubled costs nothing but time.
  * With PostgreSQL, wake-ups travel between instances by LISTEN/NOTIFY.
+ *
+ * One heartbeat per instance keeps every stream alive: it checks the sessions of all open
+ * streams in one query, ends the streams of sessions that have ended (signed out elsewhere,
+ * expired), pings the others and wakes every owner, so a lost wake-up costs one heartbeat.
+ * Its cost grows with the streams only by a write to each, never by a query each.
  */
 export class ChangeFeed {
   readonly #db: Kysely<Database>;
   readonly #dialect: Db['dialect'];
   readonly #connectionString: string | null;
   readonly #log: FastifyBaseLogger;
+  readonly #options: FeedOptions;
   readonly #subscribers = new Map<string, Set<Subscriber>>();
   readonly #pumping = new Map<string, Promise<void>>();
   readonly #again = new Set<string>();
   #listener: pg.Client | null = null;
   #closed = false;
   #reconnectTimer: NodeJS.Timeout | null = null;
+  #heartbeatTimer: NodeJS.Timeout | null = null;
+  #beating: Promise<void> | null = null;
 
-  constructor(db: Db, log: FastifyBaseLogger) {
+  constructor(db: Db, log: FastifyBaseLogger, options: FeedOptions) {
     this.#db = db.kysely;
     this.#dialect = db.dialect;
     this.#connectionString = db.config.dialect === 'postgres' ? db.config.connectionString : null;
     this.#log = log;
+    this.#options = options;
   }
 
   async start(): Promise<void> {
+    this.#heartbeatTimer = setInterval(() => void this.heartbeat(), this.#options.heartbeatMs);
     if (this.#connectionString) await this.#listen();
   }
 
-  /** After a commit: wakes this owner's streams here, and on PostgreSQL on every instance. */
-  async publish(ownerId: string): Promise<void> {
-    if (this.#dialect === 'postgres') {
-      await sql`select pg_notify(${channel}, ${ownerId})`.execute(this.#db);
-      return;
-    }
-    this.wake(ownerId);
+  /**
+   * One beat (the timer calls it; so may a test): the sessions of every open stream are checked
+   * in one query, streams of ended sessions end, the others get a keep-alive, every owner is
+   * woken. A beat still running when the next is due is not doubled.
+   */
+  heartbeat(): Promise<void> {
+    this.#beating ??= this.#beat()
+      .catch((error: unknown) => this.#log.error({ err: error }, 'live stream heartbeat failed'))
+      .finally(() => (this.#beating = null));
+    return this.#beating;
   }
 
-  /** publish() for after a commit: the change is already safe, so a failed wake-up is only logged. */
-  async publishSafely(ownerId: string): Promise<void> {
+  async #beat(): Promise<void> {
+    const checked = new Set<string>();
+    for (const set of this.#subscribers.values())
+      for (const subscriber of set) checked.add(subscriber.sessionTokenHash);
+    if (checked.size === 0) return;
+    let users: ReadonlyMap<string, string> | null = null;
     try {
-      await this.publish(ownerId);
+      users = await this.#options.liveSessions([...checked]);
     } catch (error) {
-      this.#log.warn({ err: error }, 'could not announce a change to live streams');
+      // The database is away: keep the streams (they would only reconnect and be refused) and
+      // still send the keep-alives, so proxies leave them open.
+      this.#log.warn({ err: error }, 'live stream session check failed');
     }
+    let written = 0;
+    for (const [ownerId, set] of [...this.#subscribers]) {
+      for (const subscriber of [...set]) {
+        // A stream opened while the query ran was checked when it opened.
+        const ended =
+          users !== null &&
+          checked.has(subscriber.sessionTokenHash) &&
+          users.get(subscriber.sessionTokenHash) !== ownerId;
+        if (ended) subscriber.close(true);
+        else if (!subscriber.backedUp) subscriber.write(heartbeatFrame);
+        written += 1;
+        if (written % fanOutSlice === 0) await new Promise(setImmediate);
+      }
+    }
+    this.#wakeAll();
+  }
+
+  /**
+   * Inside a change's transaction, on PostgreSQL: the NOTIFY is sent when the transaction
+   * commits (never if it rolls back) and costs the write no round trip of its own after it.
+   * Every instance's listener, this one's too, turns it into a wake-up.
+   */
+  async announce(trx: Transaction<Database>, ownerId: string): Promise<void> {
+    if (this.#dialect === 'postgres')
+      await sql`select pg_notify(${channel}, ${ownerId})`.execute(trx);
+  }
+
+  /** After a commit on SQLite: wakes this owner's streams (PostgreSQL was told by announce()). */
+  committed(ownerId: string): void {
+    if (this.#dialect !== 'postgres') this.wake(ownerId);
   }
 
   /** How many streams this owner, and this one session of theirs, have open here. */
@@ -95,6 +166,11 @@ export class ChangeFeed {
     }
   }
 
+  /** Ends this instance's streams of an owner whose account is gone. */
+  endOwner(ownerId: string): void {
+    for (const subscriber of [...(this.#subscribers.get(ownerId) ?? [])]) subscriber.close(true);
+  }
+
   get subscriberCount(): number {
     let count = 0;
     for (const set of this.#subscribers.values()) count += set.size;
@@ -108,7 +184,7 @@ export class ChangeFeed {
       this.#again.add(ownerId);
       return;
     }
-    const run = this.#pump(ownerId)
+    const run = this.#pumpAndRest(ownerId)
       .catch((error: unknown) => this.#log.error({ err: error }, 'live update delivery failed'))
       .finally(() => {
         this.#pumping.delete(ownerId);
@@ -117,18 +193,44 @@ export class ChangeFeed {
     this.#pumping.set(ownerId, run);
   }
 
+  /**
+   * A fan-out, then a rest as long as it took (within a bound) before the next one for this
+   * owner: wake-ups meanwhile are gathered into the next fan-out, one write per stream, and the
+   * fan-out never holds more than about half of the thread that answers requests, however many
+   * streams an owner has and however fast the writes come.
+   */
+  async #pumpAndRest(ownerId: string): Promise<void> {
+    const started = performance.now();
+    await this.#pump(ownerId);
+    const rest = Math.min(performance.now() - started, maxRestMs);
+    if (rest >= 1 && !this.#closed) await sleep(rest);
+  }
+
   async #pump(ownerId: string): Promise<void> {
     for (;;) {
-      const subscribers = [...(this.#subscribers.get(ownerId) ?? [])];
+      const subscribers = [...(this.#subscribers.get(ownerId) ?? [])].filter(
+        (subscriber) => !subscriber.backedUp,
+      );
       if (subscribers.length === 0) return;
-      const from = Math.min(...subscribers.map((subscriber) => subscriber.lastId));
+      let from = Infinity;
+      for (const subscriber of subscribers) from = Math.min(from, subscriber.lastId);
       const events = await readEventsAfter(this.#db, ownerId, from, batchSize);
+      if (events.length === 0) return;
+      const last = events[events.length - 1]?.id ?? from;
+      // Streams that have seen the same events get the same text: built once per starting point,
+      // and sent in one write per stream, whatever the number of events.
+      const frames = events.map(changeFrame);
+      const texts = new Map<number, string>();
       for (const [index, subscriber] of subscribers.entries()) {
-        for (const event of events) {
-          if (event.id > subscriber.lastId) {
-            subscriber.send(event);
-            subscriber.lastId = event.id;
+        if (subscriber.lastId < last) {
+          let text = texts.get(subscriber.lastId);
+          if (text === undefined) {
+            const seen = subscriber.lastId;
+            text = frames.filter((_, at) => (events[at]?.id ?? 0) > seen).join('');
+            texts.set(seen, text);
           }
+          subscriber.write(text);
+          subscriber.lastId = last;
         }
         // Let waiting requests run between slices of a large fan-out.
         if (index % fanOutSlice === fanOutSlice - 1) await new Promise(setImmediate);
@@ -190,9 +292,10 @@ export class ChangeFeed {
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);
+    if (this.#heartbeatTimer) clearInterval(this.#heartbeatTimer);
     for (const set of this.#subscribers.values()) for (const subscriber of set) subscriber.close();
     this.#subscribers.clear();
-    await Promise.allSettled(this.#pumping.values());
+    await Promise.allSettled([...this.#pumping.values(), this.#beating]);
     const listener = this.#listener;
     this.#listener = null;
     if (listener) {

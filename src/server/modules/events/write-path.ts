@@ -29,7 +29,7 @@ export const unchanged = <T>(value: T) => new Unchanged(value);
 /**
  * The one way an owner's data changes. A command's rows and the events that describe them are
  * written in one transaction (once it records its events, the owner's other writers wait their
- * turn until it commits); the owner's live streams are woken only after the commit. A change that records no event is refused (and rolled
+ * turn until it commits); the owner's live streams are woken only by the commit. A change that records no event is refused (and rolled
  * back): the client list's kept answers, the live streams and the history all rely on one.
  */
 export class WritePath {
@@ -61,6 +61,7 @@ export class WritePath {
         // Thrown to roll back whatever an unchanged command may have written.
         if (result instanceof Unchanged) throw result;
         if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
+        await this.#feed.announce(trx, ownerId);
         return result;
       })
       .catch((error: unknown) => {
@@ -68,7 +69,26 @@ export class WritePath {
         throw error;
       });
     if (outcome instanceof Unchanged) return outcome.value;
-    await this.#feed.publishSafely(ownerId);
+    // The fan-out to live streams runs after the answer's turn: the write never waits for it.
+    this.#feed.committed(ownerId);
     return outcome;
+  }
+
+  /**
+   * Removes an owner altogether (their account deleted): `work` deletes the rows, the log
+   * included, so there is no event to record. The owner's writers still take their turn first,
+   * so none commits into an account being deleted; after the commit this instance's streams of
+   * the owner end at once (on other instances at their next heartbeat, the session being gone).
+   */
+  async removeOwner<T>(
+    ownerId: string,
+    work: (trx: Transaction<Database>) => Promise<T>,
+  ): Promise<T> {
+    const result = await this.#db.kysely.transaction().execute(async (trx) => {
+      await lockOwnerLog(trx, this.#db.dialect, ownerId);
+      return work(trx);
+    });
+    this.#feed.endOwner(ownerId);
+    return result;
   }
 }

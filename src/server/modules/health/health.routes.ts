@@ -11,7 +11,7 @@ const minFreeBytes = 16 * 1024 * 1024;
 const healthResponse = z.object({
   status: z.enum(['ok', 'degraded', 'unavailable']),
   database: z.enum(['sqlite', 'postgres']),
-  problem: z.optional(z.enum(['database_unreachable', 'disk_full'])),
+  problem: z.optional(z.enum(['database_unreachable', 'database_stopped', 'disk_full'])),
   message: z.optional(z.string()),
 });
 
@@ -31,8 +31,17 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/health',
-    { schema: { response: { 200: healthResponse, 503: healthResponse } } },
+    { schema: { security: [], response: { 200: healthResponse, 503: healthResponse } } },
     async (request, reply) => {
+      // A crashed SQLite thread fails every query sent to it, though the others still answer.
+      if (db.health.stopped) {
+        return reply.status(503).send({
+          status: 'unavailable',
+          database: db.dialect,
+          problem: 'database_stopped',
+          message: `The database stopped working (${db.health.stopped}); the server must be restarted`,
+        });
+      }
       try {
         await sql`select 1`.execute(db.kysely);
       } catch (error) {

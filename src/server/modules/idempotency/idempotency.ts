@@ -10,6 +10,10 @@ import {
 } from './idempotency.repository.ts';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false: this route's answers are never kept (one that holds a secret), the key is ignored. */
+    idempotency?: boolean;
+  }
   interface FastifyRequest {
     /** Set when this request is the first with its Idempotency-Key: its answer is kept. */
     idempotencyKey: { userId: string; key: string } | null;
@@ -45,6 +49,7 @@ export function idempotency(app: FastifyInstance): void {
     if (request.method !== 'POST') return;
     const header = request.headers['idempotency-key'];
     if (header === undefined || !request.user) return;
+    if (request.routeOptions.config.idempotency === false) return;
     if (typeof header !== 'string' || !keyPattern.test(header)) {
       throw new AppError(
         400,

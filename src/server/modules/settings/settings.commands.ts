@@ -1,10 +1,18 @@
 import type {
+  Business,
   ExchangeRate,
   Preferences,
   SettingsUpdate,
 } from '../../../shared/schemas/settings.ts';
+import { addDays, utcDay } from '../../../shared/dates.ts';
+import { AppError } from '../../errors.ts';
 import type { ChangeContext, WritePath } from '../events/write-path.ts';
-import { replaceRates, writeAllowRegistration, writePreferences } from './settings.repository.ts';
+import {
+  replaceRates,
+  writeAllowRegistration,
+  writeBusiness,
+  writePreferences,
+} from './settings.repository.ts';
 
 /**
  * Saves the settings screen: the user's preferences and rates, and the registration switch when
@@ -16,6 +24,7 @@ export async function saveSettings(
   update: SettingsUpdate,
 ): Promise<void> {
   await writes.change(userId, async (context) => {
+    checkRateDates(update.rates, context.now);
     if (update.allowRegistration !== undefined)
       await writeAllowRegistration(context.trx, update.allowRegistration, context.now);
     await writeOwnerSettings(context, userId, update);
@@ -23,15 +32,33 @@ export async function saveSettings(
 }
 
 /**
- * The owner's preferences and rates as one step of a larger change (a restore from an export
- * file), in its transaction; it records the settings change like the screen does.
+ * A rate is one that was taken: its day must have begun somewhere. The browser's today may be a
+ * day ahead of the server's (time zones); anything later has not happened yet.
+ */
+function checkRateDates(rates: ExchangeRate[], now: number): void {
+  const latest = addDays(utcDay(now), 1);
+  const fields = Object.fromEntries(
+    rates.flatMap((rate, index) =>
+      rate.date > latest
+        ? [[`rates.${index}.date`, 'The date of a rate cannot be in the future.']]
+        : [],
+    ),
+  );
+  if (Object.keys(fields).length > 0)
+    throw new AppError(400, 'validation', 'A rate is dated in the future', { fields });
+}
+
+/**
+ * The owner's preferences, rates and business details (when given) as one step of a larger
+ * change (a restore from an export file), in its transaction; it records the settings change like the screen does.
  */
 export async function writeOwnerSettings(
   { trx, record, now }: ChangeContext,
   userId: string,
-  settings: { preferences: Preferences; rates: ExchangeRate[] },
+  settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined },
 ): Promise<void> {
   await writePreferences(trx, userId, settings.preferences, now);
+  if (settings.business) await writeBusiness(trx, userId, settings.business, now);
   await replaceRates(trx, userId, settings.rates);
   await record({
     clientId: null,

@@ -1,2 +1,7 @@
 // What other modules may read of the settings. Changing them is settings.commands.ts's job.
-export { readAllowRegistration, readPreferences, readRates } from './settings.repository.ts';
+export {
+  readAllowRegistration,
+  readBusiness,
+  readPreferences,
+  readRates,
+} from './settings.repository.ts';

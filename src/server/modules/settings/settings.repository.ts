@@ -1,7 +1,9 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import {
+  defaultBusiness,
   defaultPreferences,
+  type Business,
   type ExchangeRate,
   type Preferences,
 } from '../../../shared/schemas/settings.ts';
@@ -35,6 +37,33 @@ export async function writePreferences(
   await db
     .insertInto('user_preferences')
     .values({ user_id: userId, ...values })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+export async function readBusiness(db: Executor, userId: string): Promise<Business> {
+  const row = await db
+    .selectFrom('user_preferences')
+    .select(['business_name', 'business_address'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row ? { name: row.business_name, address: row.business_address } : defaultBusiness;
+}
+
+export async function writeBusiness(
+  db: Executor,
+  userId: string,
+  business: Business,
+  now: number,
+): Promise<void> {
+  const values = {
+    business_name: business.name,
+    business_address: business.address,
+    updated_at: now,
+  };
+  await db
+    .insertInto('user_preferences')
+    .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
     .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
     .execute();
 }

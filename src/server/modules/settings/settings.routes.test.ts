@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
+import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
 import type { Settings, SettingsUpdate } from '../../../shared/schemas/settings.ts';
 
@@ -36,6 +37,7 @@ describe('settings', () => {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       allowRegistration: true,
       rates: [],
+      business: { name: '', address: '' },
     });
     // Only the administrator sees the registration switch.
     expect(
@@ -43,6 +45,7 @@ describe('settings', () => {
     ).toBeNull();
     expect((await call('GET', '/api/settings/public', null)).json()).toEqual({
       allowRegistration: true,
+      passwordResetByEmail: false,
     });
   });
 
@@ -64,6 +67,7 @@ describe('the registration switch', () => {
     expect(closed.json<Settings>().allowRegistration).toBe(false);
     expect((await call('GET', '/api/settings/public', null)).json()).toEqual({
       allowRegistration: false,
+      passwordResetByEmail: false,
     });
 
     const users = await testApp.app.db.kysely.selectFrom('users').select('id').execute();
@@ -111,6 +115,7 @@ describe('the registration switch', () => {
     expect(attempt.json()).toMatchObject({ error: { code: 'forbidden' } });
     expect((await call('GET', '/api/settings/public', null)).json()).toEqual({
       allowRegistration: true,
+      passwordResetByEmail: false,
     });
     // The owner's own preferences are theirs to change.
     const own = await call('PUT', '/api/settings', owner.cookie, {
@@ -217,6 +222,24 @@ describe('exchange rates', () => {
     expect((await call('GET', '/api/settings', cookie)).json()).toEqual(before);
   });
 
+  it('refuse a rate taken on a day that has not come yet anywhere, and keep what was there', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const before = (await call('GET', '/api/settings', cookie)).json<Settings>();
+    // The day after tomorrow in UTC: past midnight nowhere on Earth yet.
+    const future = addDays(utcDay(), 2);
+    const rate = { currency: 'CAD', usdPerUnit: '0.73', date: future };
+    const response = await call('PUT', '/api/settings', cookie, { ...noRates, rates: [rate] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({
+      error: { fields: { 'rates.0.date': 'The date of a rate cannot be in the future.' } },
+    });
+    expect((await call('GET', '/api/settings', cookie)).json()).toEqual(before);
+    const today = { ...rate, date: utcDay() };
+    expect(
+      (await call('PUT', '/api/settings', cookie, { ...noRates, rates: [today] })).statusCode,
+    ).toBe(200);
+  });
+
   it('refuse two rates for one currency and a body that is not a settings body', async () => {
     const { cookie } = await joinAs(testApp.app);
     const twice = { currency: 'CAD', usdPerUnit: '0.7', date: '2026-11-21' };
@@ -230,7 +253,7 @@ describe('exchange rates', () => {
     });
     expect(notBoolean.statusCode).toBe(400);
     expect(notBoolean.json()).toMatchObject({
-      error: { fields: { 'preferences.disableBalanceOnAdd': 'must be true or false' } },
+      error: { fields: { 'preferences.disableBalanceOnAdd': 'Use true or false.' } },
     });
   });
 });

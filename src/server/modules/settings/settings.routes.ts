@@ -5,19 +5,27 @@ import {
   settingsUpdateSchema,
 } from '../../../shared/schemas/settings.ts';
 import { AppError } from '../../errors.ts';
+import { passwordResetByEmail } from '../auth/forgot-password.routes.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { saveSettings } from './settings.commands.ts';
-import { readAllowRegistration, readPreferences, readRates } from './settings.queries.ts';
+import {
+  readAllowRegistration,
+  readBusiness,
+  readPreferences,
+  readRates,
+} from './settings.queries.ts';
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
 
-  // Public: the signed-out navbar needs to know whether to offer Join.
+  // Public: the signed-out navbar needs to know whether to offer Join, the login page whether
+  // "Forgot password?" can e-mail a link.
   app.get(
     '/settings/public',
-    { schema: { response: { 200: publicSettingsSchema } } },
+    { schema: { security: [], response: { 200: publicSettingsSchema } } },
     async () => ({
       allowRegistration: await readAllowRegistration(db),
+      passwordResetByEmail: passwordResetByEmail(app.config),
     }),
   );
 
@@ -26,12 +34,18 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     { onRequest: requireUser, schema: { response: { 200: settingsSchema } } },
     async (request) => {
       const user = currentUser(request);
-      const [preferences, rates, allowRegistration] = await Promise.all([
+      const [preferences, rates, allowRegistration, business] = await Promise.all([
         readPreferences(db, user.id),
         readRates(db, user.id),
         readAllowRegistration(db),
+        readBusiness(db, user.id),
       ]);
-      return { preferences, rates, allowRegistration: user.isAdmin ? allowRegistration : null };
+      return {
+        preferences,
+        rates,
+        allowRegistration: user.isAdmin ? allowRegistration : null,
+        business,
+      };
     },
   );
 
@@ -52,6 +66,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         preferences,
         rates: await readRates(db, user.id),
         allowRegistration: user.isAdmin ? await readAllowRegistration(db) : null,
+        business: await readBusiness(db, user.id),
       };
     },
   );

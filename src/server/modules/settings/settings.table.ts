@@ -1,9 +1,13 @@
+import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 
 export interface UserPreferencesTable {
   user_id: string;
   disable_balance_on_add: number;
   disable_balance_on_edit: number;
+  /** Shown on statements; '' when not given. */
+  business_name: Generated<string>;
+  business_address: Generated<string>;
   updated_at: number;
 }
 

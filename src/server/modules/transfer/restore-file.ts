@@ -15,8 +15,9 @@ const namedInFields = 50;
 function refuse(problems: [string, string][]): never {
   const shown = problems
     .slice(0, namedInMessage)
-    .map(([where, what]) => `${where}: ${what}`)
-    .join('; ');
+    // Field messages are sentences, except the specification's own lower-case fragments.
+    .map(([where, what]) => `${where}: ${/[.!?]$/.test(what) ? what : `${what}.`}`)
+    .join(' ');
   const more =
     problems.length > namedInMessage ? ` (and ${problems.length - namedInMessage} more)` : '';
   throw new AppError(400, 'validation', `This file cannot be restored: ${shown}${more}`, {
@@ -80,7 +81,7 @@ function crossCheck(file: ExportFile): [string, string][] {
       else if (voided.voided) problems.push([`${where}.voidOf`, 'that entry is voided twice']);
       else voided.voided = true;
     } else if (entry.voidOf !== null) {
-      problems.push([`${where}.voidOf`, 'only a void names another entry']);
+      problems.push([`${where}.voidOf`, 'Only a void names another entry.']);
     }
     entries.set(entry.id, { clientId: entry.clientId, voided: false });
     sums.set(entry.clientId, (sums.get(entry.clientId) ?? 0) + entry.amount);

@@ -128,6 +128,9 @@ describe('restoring an export into an account', () => {
       'restored',
       'settings_changed',
     ]);
+    expect(exported.settings).toMatchObject({
+      business: { name: 'Lovelace & 김 Trading', address: '1 Analytical Way\nLondon' },
+    });
     const settings = await injectOk(fresh, 'GET', '/api/settings', target.cookie);
     expect(settings.json()).toMatchObject(exported.settings as object);
 
@@ -253,9 +256,9 @@ describe('restoring an export into an account', () => {
       error: {
         code: 'validation',
         message: expect.stringMatching(
-          /^This file cannot be restored: clients\[0\]\.currency: choose a currency/,
+          /^This file cannot be restored: clients\[0\]\.currency: Choose a currency\./,
         ) as string,
-        fields: { 'clients[0].currency': 'choose a currency' },
+        fields: { 'clients[0].currency': 'Choose a currency.' },
       },
     });
 

@@ -255,7 +255,7 @@ describe('CSV import', () => {
     });
     expect(tooMany.statusCode).toBe(400);
     expect(tooMany.json()).toMatchObject({
-      error: { fields: { rows: 'at most 20000 rows at a time' } },
+      error: { fields: { rows: 'Send at most 20000 rows at a time.' } },
     });
     const huge = await inject('POST', '/api/clients/import', cookie, {
       rows: ['x'.repeat(9 * 1024 * 1024)],

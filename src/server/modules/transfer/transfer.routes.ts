@@ -12,7 +12,7 @@ import {
   type ClientFilter,
 } from '../clients/clients.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
-import { readPreferences, readRates } from '../settings/settings.queries.ts';
+import { readBusiness, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { jsonStream, textStream } from './export-stream.ts';
 
 /** The header row of our CSV, which the import recognises again. */
@@ -93,6 +93,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
         currency,
         owes: owes === 'true',
         overdueOn: overdue === 'true' ? utcDay() : undefined,
+        dialect: app.db.dialect,
       };
       // The byte order mark makes spreadsheet programs read the file as UTF-8.
       const head = byteOrderMark + stringify([], { header: true, columns: [...csvColumns] });
@@ -146,9 +147,10 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   // streamed.
   app.get('/export.json', async (request, reply) => {
     const user = currentUser(request);
-    const [preferences, rates] = await Promise.all([
+    const [preferences, rates, business] = await Promise.all([
       readPreferences(db, user.id),
       readRates(db, user.id),
+      readBusiness(db, user.id),
     ]);
     const body = jsonStream([
       ['format', 'balance-export'],
@@ -156,7 +158,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       ['version', 2],
       ['exportedAt', new Date().toISOString()],
       ['account', { email: user.email }],
-      ['settings', { preferences, rates }],
+      ['settings', { preferences, rates, business }],
       ['clients', allClients(db, { ownerId: user.id })],
       ['entries', exportedEntries(readOwnerEntries(db, user.id))],
       ['history', readAllEvents(db, user.id)],

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { joinBodySchema, loginBodySchema } from '../../../../shared/schemas/auth.ts';
 import { FormField } from '../../../components/form-field.tsx';
@@ -15,6 +16,10 @@ interface CredentialsFormProps {
   schema: typeof loginBodySchema | typeof joinBodySchema;
   passwordAutoComplete: 'current-password' | 'new-password';
   onSubmit: (credentials: Credentials) => Promise<unknown>;
+  /** Shown above the form, e.g. who an invitation is for. */
+  intro?: ReactNode;
+  /** Shown below the form, e.g. what to do about a forgotten password. */
+  footer?: ReactNode;
 }
 
 /** The Join and Login form: e-mail, password, Submit; the server's error shown in the form. */
@@ -23,6 +28,8 @@ export function CredentialsForm({
   schema,
   passwordAutoComplete,
   onSubmit,
+  intro,
+  footer,
 }: CredentialsFormProps) {
   const [serverError, setServerError] = useState<string | null>(null);
   const {
@@ -55,7 +62,13 @@ export function CredentialsForm({
             <h1 className="h5 mb-0">{title}</h1>
           </div>
           <div className="card-body">
-            <form noValidate onSubmit={(event) => void submit(event)}>
+            {intro}
+            <form
+              noValidate
+              onSubmit={(event) => void submit(event)}
+              // The server's answer was about what was sent: once that changes, it no longer applies.
+              onChange={() => setServerError(null)}
+            >
               {serverError && (
                 <div className="alert alert-danger py-2" role="alert">
                   {serverError}
@@ -80,7 +93,11 @@ export function CredentialsForm({
               <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
                 Submit
               </button>
+              <Link to="/" className="btn btn-link w-100 mt-2">
+                Cancel
+              </Link>
             </form>
+            {footer}
           </div>
         </div>
       </div>

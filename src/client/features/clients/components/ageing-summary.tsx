@@ -13,7 +13,13 @@ export function AgeingSummary() {
   const rows = ageing.data?.currencies ?? [];
   if (rows.length === 0) return null;
   return (
-    <div className="table-responsive mb-3">
+    // It scrolls sideways on a phone: a keyboard must be able to reach and scroll it too.
+    <div
+      className="table-responsive mb-3 scroll-region"
+      role="region"
+      aria-label="Ageing of what is owed"
+      tabIndex={0}
+    >
       <table className="table table-sm small mb-0 text-nowrap" data-testid="ageing">
         <caption className="caption-top text-body-secondary py-1">
           Ageing of what is owed, on {ageing.data?.asOf}

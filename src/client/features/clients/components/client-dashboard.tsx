@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { Download, Plus, Upload } from 'lucide-react';
 import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.ts';
 import { clientSorts, type ClientSort } from '../../../../shared/schemas/clients.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
@@ -153,108 +154,122 @@ export function ClientDashboard() {
   const clients = list.data?.pages.flatMap((page) => page.clients) ?? [];
 
   return (
-    <div className="row g-4">
-      <div className="col-12 col-md-9 order-2 order-md-1">
-        <div className="row g-2 mb-3" role="search">
-          <div className="col-12 col-lg-6">
-            <SearchBox
-              key={params.q ?? ''}
-              value={params.q ?? ''}
-              onSearch={(q) => update({ q })}
-            />
-          </div>
-          <div className="col-6 col-lg-3">
-            <select
-              className="form-select"
-              aria-label="Currency"
-              value={currencyShown}
-              onChange={(event) => {
-                showCurrency(event.target.value);
-                update({ currency: event.target.value || undefined });
-              }}
-            >
-              <option value="">All currencies</option>
-              {currencies.map((currency) => (
-                <option key={currency} value={currency}>
-                  {currencyLabel[currency]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="col-6 col-lg-3 d-flex flex-column justify-content-center">
-            <FilterCheckbox
-              label="Owes money"
-              checked={params.owes === 'true'}
-              onChange={(checked) => update({ owes: checked ? 'true' : undefined })}
-            />
-            <FilterCheckbox
-              label="Overdue only"
-              checked={params.overdue === 'true'}
-              onChange={(checked) => update({ overdue: checked ? 'true' : undefined })}
-            />
-          </div>
-        </div>
-        {list.isPending ? (
-          <PageLoading />
-        ) : list.isError ? (
-          <PageLoadError error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
-          <>
-            <TotalOwed totals={firstPage?.totals ?? []} converted={firstPage?.converted ?? null} />
-            <AgeingSummary />
-            {filtered && (
-              <p className="small text-body-secondary" role="status">
-                Totals of the {firstPage?.count ?? 0}{' '}
-                {firstPage?.count === 1 ? 'client' : 'clients'} matching the filter.{' '}
-                <Link to="/">Clear the filter</Link>
-              </p>
-            )}
-            {clients.length === 0 && filtered ? (
-              <p className="text-body-secondary">No client matches the filter</p>
-            ) : (
-              <ClientTable
-                clients={clients}
-                asOf={firstPage?.asOf ?? localToday()}
-                sort={params.sort ?? 'name'}
-                dir={params.dir ?? 'asc'}
-                onSort={onSort}
-              />
-            )}
-            <div ref={sentinel} />
-            {hasNextPage && (
-              <div className="text-center">
-                <button
-                  type="button"
-                  className="btn btn-outline-secondary btn-sm"
-                  disabled={isFetchingNextPage}
-                  onClick={() => void fetchNextPage()}
-                >
-                  {isFetchingNextPage
-                    ? 'Loading…'
-                    : `Load more (${clients.length} of ${firstPage?.count ?? 0} shown)`}
-                </button>
-              </div>
-            )}
-          </>
-        )}
-      </div>
-      <aside className="col-12 col-md-3 order-1 order-md-2">
-        <Link to="/client/add" className="btn btn-success w-100">
-          New
-        </Link>
-        <div className="d-flex d-md-grid gap-2 mt-2">
-          <a
-            className="btn btn-outline-secondary btn-sm flex-fill"
-            href={`/api/clients/export.csv${exportQuery(params)}`}
-            download
+    <>
+      <h1 className="mb-3">Clients</h1>
+      <div className="row g-4">
+        {/* First in the page's order, so the New button comes before the table for a keyboard;
+          beside it on wide screens. */}
+        <aside className="col-12 col-md-3 order-1 order-md-2">
+          <Link
+            to="/client/add"
+            className="btn btn-success w-100 d-inline-flex align-items-center justify-content-center gap-1"
           >
-            Export CSV{filtered ? ' (filtered)' : ''}
-          </a>
-          <Link to="/client/import" className="btn btn-outline-secondary btn-sm flex-fill">
-            Import CSV
+            <Plus size={18} className="icon" aria-hidden />
+            New
           </Link>
+          <div className="d-flex d-md-grid gap-2 mt-2">
+            <a
+              className="btn btn-outline-secondary btn-sm flex-fill"
+              href={`/api/clients/export.csv${exportQuery(params)}`}
+              download
+            >
+              <Download size={14} className="icon me-1" aria-hidden />
+              Export CSV{filtered ? ' (filtered)' : ''}
+            </a>
+            <Link to="/client/import" className="btn btn-outline-secondary btn-sm flex-fill">
+              <Upload size={14} className="icon me-1" aria-hidden />
+              Import CSV
+            </Link>
+          </div>
+        </aside>
+        <div className="col-12 col-md-9 order-2 order-md-1">
+          <div className="row g-2 mb-3" role="search">
+            <div className="col-12 col-lg-6">
+              <SearchBox
+                key={params.q ?? ''}
+                value={params.q ?? ''}
+                onSearch={(q) => update({ q })}
+              />
+            </div>
+            <div className="col-6 col-lg-3">
+              <select
+                className="form-select"
+                aria-label="Currency"
+                value={currencyShown}
+                onChange={(event) => {
+                  showCurrency(event.target.value);
+                  update({ currency: event.target.value || undefined });
+                }}
+              >
+                <option value="">All currencies</option>
+                {currencies.map((currency) => (
+                  <option key={currency} value={currency}>
+                    {currencyLabel[currency]}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="col-6 col-lg-3 d-flex flex-column justify-content-center">
+              <FilterCheckbox
+                label="Owes money"
+                checked={params.owes === 'true'}
+                onChange={(checked) => update({ owes: checked ? 'true' : undefined })}
+              />
+              <FilterCheckbox
+                label="Overdue only"
+                checked={params.overdue === 'true'}
+                onChange={(checked) => update({ overdue: checked ? 'true' : undefined })}
+              />
+            </div>
+          </div>
+          {list.isPending ? (
+            <PageLoading />
+          ) : list.isError ? (
+            <PageLoadError error={list.error} onRetry={() => void list.refetch()} />
+          ) : (
+            <>
+              <TotalOwed
+                totals={firstPage?.totals ?? []}
+                converted={firstPage?.converted ?? null}
+              />
+              <AgeingSummary />
+              {filtered && (
+                <p className="small text-body-secondary" role="status">
+                  Totals of the {firstPage?.count ?? 0}{' '}
+                  {firstPage?.count === 1 ? 'client' : 'clients'} matching the filter.{' '}
+                  <Link to="/">Clear the filter</Link>
+                </p>
+              )}
+              {clients.length === 0 && filtered ? (
+                <p className="text-body-secondary">No client matches the filter</p>
+              ) : (
+                <ClientTable
+                  clients={clients}
+                  asOf={firstPage?.asOf ?? localToday()}
+                  sort={params.sort ?? 'name'}
+                  dir={params.dir ?? 'asc'}
+                  onSort={onSort}
+                />
+              )}
+              <div ref={sentinel} />
+              {hasNextPage && (
+                <div className="text-center">
+                  <button
+                    type="button"
+                    className="btn btn-outline-secondary btn-sm"
+                    disabled={isFetchingNextPage}
+                    onClick={() => void fetchNextPage()}
+                  >
+                    {isFetchingNextPage
+                      ? 'Loading…'
+                      : `Load more (${clients.length} of ${firstPage?.count ?? 0} shown)`}
+                  </button>
+                </div>
+              )}
+            </>
+          )}
         </div>
-      </aside>
-    </div>
+      </div>
+    </>
   );
 }

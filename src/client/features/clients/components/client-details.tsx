@@ -1,10 +1,12 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { ArrowLeft, FileText, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
 import { formatMoney, parseAmount, toDecimalText } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
 import type { RecordedKind } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
@@ -19,20 +21,20 @@ const entryButtons: RecordedKind[] = ['payment', 'charge', 'credit'];
 
 const isNotFound = (error: Error) => error instanceof ApiError && error.status === 404;
 
-function PencilIcon() {
-  return (
-    <svg width="16" height="16" viewBox="0 0 16 16" aria-hidden="true" fill="currentColor">
-      <path d="M12.15.85a1.5 1.5 0 0 1 2.12 0l.88.88a1.5 1.5 0 0 1 0 2.12L5.5 13.5 1.5 14.5l1-4z" />
-    </svg>
-  );
-}
-
 /**
  * The SPEC's pencil: sets the balance, recorded as an adjustment of the difference. It sends the
  * balance it was opened at, so a change made meanwhile in another tab is refused as a conflict
  * instead of being overwritten; the editor then starts again from the current balance.
  */
-function BalanceEditor({ client, onDone }: { client: Client; onDone: () => void }) {
+function BalanceEditor({
+  client,
+  onDone,
+  onCancel,
+}: {
+  client: Client;
+  onDone: () => void;
+  onCancel: () => void;
+}) {
   const inputId = useId();
   const navigate = useNavigate();
   const showFlash = useFlash();
@@ -94,6 +96,9 @@ function BalanceEditor({ client, onDone }: { client: Client; onDone: () => void 
       <button type="submit" className="btn btn-sm btn-primary" disabled={updateBalance.isPending}>
         Update
       </button>
+      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>
+        Cancel
+      </button>
     </form>
   );
 }
@@ -125,7 +130,8 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
     return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
   }
   const current = client.data;
-  const owes = current.balance > 0;
+  const fullName = `${current.firstName} ${current.lastName}`;
+  const balanceText = formatMoney(current.balance, current.currency);
 
   const confirmDelete = async () => {
     try {
@@ -142,34 +148,48 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
   return (
     <div className="row justify-content-center">
       <div className="col-12 col-lg-8">
-        <div className="d-flex justify-content-between align-items-center mb-3">
-          <Link to="/">← Back to dashboard</Link>
-          <div className="d-flex gap-2">
-            <Link to={`/client/edit/${current.id}`} className="btn btn-sm btn-primary">
+        {/* Wraps on a phone: the back link, then the actions, never past the screen's edge. */}
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
+          <Link to="/" className="d-inline-flex align-items-center gap-1">
+            <ArrowLeft size={16} className="icon" aria-hidden />
+            Back to dashboard
+          </Link>
+          <div className="d-flex flex-wrap gap-2">
+            <Link
+              to={`/client/${current.id}/statement`}
+              className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1"
+            >
+              <FileText size={14} className="icon" aria-hidden />
+              Statement
+            </Link>
+            <Link
+              to={`/client/edit/${current.id}`}
+              className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
+            >
+              <Pencil size={14} className="icon" aria-hidden />
               Edit
             </Link>
             <button
               type="button"
-              className="btn btn-sm btn-danger"
+              className="btn btn-sm btn-danger d-inline-flex align-items-center gap-1"
               onClick={() => setConfirmingDelete(true)}
             >
+              <Trash2 size={14} className="icon" aria-hidden />
               Delete
             </button>
           </div>
         </div>
         <div className="card">
           <div className="card-body">
-            <h1 className="h4 card-title">
-              {current.firstName} {current.lastName}
-            </h1>
+            <h1 className="h3 card-title text-break">{fullName}</h1>
             <p className="text-body-secondary small mb-2">client id: {current.id}</p>
             <div className="d-flex align-items-center gap-2">
-              <span
-                className={`fs-3 ${owes ? 'text-danger' : 'text-success'}`}
-                data-testid="client-balance"
-              >
-                {formatMoney(current.balance, current.currency)}
-              </span>
+              <BalanceAmount
+                className="fs-3"
+                minor={current.balance}
+                currency={current.currency}
+                testId="client-balance"
+              />
               <button
                 type="button"
                 className="btn btn-sm btn-outline-secondary"
@@ -179,11 +199,15 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
                 title={balanceLocked ? 'Turned off in Settings' : undefined}
                 onClick={() => setEditingBalance((value) => !value)}
               >
-                <PencilIcon />
+                <Pencil size={16} className="icon" aria-hidden />
               </button>
             </div>
             {editingBalance && !balanceLocked && (
-              <BalanceEditor client={current} onDone={() => setEditingBalance(false)} />
+              <BalanceEditor
+                client={current}
+                onDone={() => setEditingBalance(false)}
+                onCancel={() => setEditingBalance(false)}
+              />
             )}
             <div className="d-flex flex-wrap gap-2 mt-3">
               {entryButtons.map((kind) => (
@@ -207,15 +231,22 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               />
             )}
             <hr />
-            <p className="mb-1">Contact Email: {current.email}</p>
-            <p className="mb-0">Contact Phone: {current.phone}</p>
+            <p className="mb-1 text-break">
+              <Mail size={16} className="icon me-2 text-body-secondary" aria-hidden />
+              Contact Email: <a href={`mailto:${current.email}`}>{current.email}</a>
+            </p>
+            <p className="mb-0">
+              <Phone size={16} className="icon me-2 text-body-secondary" aria-hidden />
+              Contact Phone:{' '}
+              <a href={`tel:${current.phone.replace(/[^\d+]/g, '')}`}>{current.phone}</a>
+            </p>
           </div>
         </div>
         {entries.isSuccess && <ClientLedger client={current} entries={entries.data.entries} />}
         {history.isSuccess && <ClientHistory entries={history.data.entries} />}
         <Modal
           open={confirmingDelete}
-          title="Delete client?"
+          title={`Delete ${fullName}?`}
           onClose={() => setConfirmingDelete(false)}
           actions={
             <button
@@ -229,8 +260,12 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
           }
         >
           <p className="mb-0 small">
-            {current.firstName} {current.lastName} and their balance will be removed. This cannot be
-            undone.
+            {current.balance > 0
+              ? `${fullName} still owes ${balanceText}. `
+              : current.balance < 0
+                ? `${fullName} has a credit of ${balanceText}. `
+                : ''}
+            The client, their ledger and balance will be removed. This cannot be undone.
           </p>
         </Modal>
       </div>

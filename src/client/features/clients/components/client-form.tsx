@@ -1,5 +1,6 @@
 import { useId, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, parseAmount } from '../../../../shared/money.ts';
 import {
@@ -31,6 +32,8 @@ interface ClientFormProps {
   currencyLockedBecause?: string | null;
   /** Shown above the fields, e.g. after a conflict. */
   notice?: ReactNode;
+  /** Where Cancel goes, leaving the client as it was. */
+  cancelTo: string;
 }
 
 const fieldNames = ['firstName', 'lastName', 'email', 'phone', 'balance', 'currency'] as const;
@@ -43,6 +46,7 @@ export function ClientForm({
   balanceDisabled = false,
   currencyLockedBecause = null,
   notice,
+  cancelTo,
 }: ClientFormProps) {
   const currencyId = useId();
   const balanceId = useId();
@@ -81,7 +85,12 @@ export function ClientForm({
           </div>
           <div className="card-body">
             {notice}
-            <form noValidate onSubmit={(event) => void submit(event)}>
+            <form
+              noValidate
+              onSubmit={(event) => void submit(event)}
+              // The server's complaint was about what was sent, not about what is typed now.
+              onChange={() => setServerError(null)}
+            >
               {serverError && (
                 <div className="alert alert-danger py-2" role="alert">
                   {serverError}
@@ -188,9 +197,14 @@ export function ClientForm({
                   )}
                 </div>
               </div>
-              <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-                Submit
-              </button>
+              <div className="d-flex gap-2">
+                <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
+                  Submit
+                </button>
+                <Link to={cancelTo} className="btn btn-outline-secondary">
+                  Cancel
+                </Link>
+              </div>
             </form>
           </div>
         </div>

@@ -76,6 +76,15 @@ describe('the history list', () => {
     ).toBeInTheDocument();
   });
 
+  it('says where a statement was sent', () => {
+    render(
+      <ClientHistory
+        entries={[event({ action: 'statement_sent', before: snapshot(500), after: snapshot(500) })]}
+      />,
+    );
+    expect(screen.getByText('Statement sent to ada@example.com')).toBeInTheDocument();
+  });
+
   it('shows a change it does not know plainly instead of failing', () => {
     render(<ClientHistory entries={[event({ action: 'reminder_sent' })]} />);
     expect(screen.getByText('Changed')).toBeInTheDocument();

@@ -40,6 +40,8 @@ export function describe(entry: HistoryEntry): string {
       return after ? `Imported with a balance of ${money(after)}` : 'Imported';
     case 'restored':
       return after ? `Restored from an export file with a balance of ${money(after)}` : 'Restored';
+    case 'statement_sent':
+      return after ? `Statement sent to ${after.email}` : 'Statement sent';
     case 'deleted':
       return before ? `Deleted (balance was ${money(before)})` : 'Deleted';
     case 'balance_changed':

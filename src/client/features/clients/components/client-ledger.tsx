@@ -47,7 +47,7 @@ function VoidDialog({
   };
   const confirm = async () => {
     if (!entry) return;
-    if (reason.trim() === '') return setError('reason required');
+    if (reason.trim() === '') return setError('Enter a reason.');
     try {
       await voidEntry.mutateAsync({ entryId: entry.id, reason });
     } catch (failure) {

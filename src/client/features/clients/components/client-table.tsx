@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { daysBetween } from '../../../../shared/dates.ts';
-import { formatMoney } from '../../../../shared/money.ts';
+import { ChevronRight } from 'lucide-react';
+import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import type { Client, ClientSort } from '../../../../shared/schemas/clients.ts';
 
 interface ClientTableProps {
@@ -17,11 +18,14 @@ function SortHeader({
   sort,
   props,
   className,
+  hint,
 }: {
   label: string;
   sort: ClientSort;
   props: ClientTableProps;
   className?: string;
+  /** Said to a screen reader after the label: how this column sorts. */
+  hint?: string;
 }) {
   const active = props.sort === sort;
   const ariaSort = active ? (props.dir === 'asc' ? 'ascending' : 'descending') : 'none';
@@ -33,6 +37,7 @@ function SortHeader({
         onClick={() => props.onSort(sort)}
       >
         {label}
+        {hint && <span className="visually-hidden"> ({hint})</span>}
         <span aria-hidden="true">{active ? (props.dir === 'asc' ? ' ▲' : ' ▼') : ''}</span>
       </button>
     </th>
@@ -52,8 +57,16 @@ export function ClientTable(props: ClientTableProps) {
   const { clients } = props;
   if (clients.length === 0) return <p className="text-body-secondary">No client added</p>;
   return (
-    <div className="table-responsive">
-      <table className="table table-striped align-middle" data-testid="client-table">
+    <div className="table-responsive surface">
+      {props.sort === 'balance' && (
+        // Amounts in different currencies cannot be compared without rates, so the server
+        // groups by currency code first; say so rather than let the order look wrong.
+        <p className="small text-body-secondary px-3 pt-2 mb-0" data-testid="balance-sort-note">
+          Sorted by currency ({props.dir === 'asc' ? 'A to Z' : 'Z to A'} by code), then by balance
+          within each currency.
+        </p>
+      )}
+      <table className="table table-striped align-middle mb-0" data-testid="client-table">
         <caption className="visually-hidden">Clients</caption>
         <thead>
           <tr>
@@ -64,11 +77,17 @@ export function ClientTable(props: ClientTableProps) {
               props={props}
               className="d-none d-md-table-cell"
             />
-            <SortHeader label="Balance" sort="balance" props={props} className="text-end" />
+            <SortHeader
+              label="Balance"
+              sort="balance"
+              props={props}
+              className="text-end"
+              hint="by currency, then amount"
+            />
             <th scope="col" className="text-end d-none d-sm-table-cell">
               Overdue
             </th>
-            <th scope="col">
+            <th scope="col" style={{ width: '1%' }}>
               <span className="visually-hidden">Details</span>
             </th>
           </tr>
@@ -78,13 +97,18 @@ export function ClientTable(props: ClientTableProps) {
             const overdue = daysOverdue(client, props.asOf);
             return (
               <tr key={client.id}>
-                <td>
+                {/* A long name wraps rather than pushing the balance off a phone's screen. */}
+                <td className="text-break">
                   {client.firstName} {client.lastName}
                 </td>
                 {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
                 <td className="text-break d-none d-md-table-cell">{client.email}</td>
                 <td className="text-end text-nowrap">
-                  {formatMoney(client.balance, client.currency)}
+                  <BalanceAmount
+                    minor={client.balance}
+                    currency={client.currency}
+                    layout="stacked"
+                  />
                   {overdue !== null && (
                     <div className="small text-danger d-sm-none">{daysText(overdue)} overdue</div>
                   )}
@@ -93,8 +117,12 @@ export function ClientTable(props: ClientTableProps) {
                   {overdue !== null && daysText(overdue)}
                 </td>
                 <td className="text-end">
-                  <Link to={`/client/${client.id}`} className="btn btn-sm btn-outline-secondary">
-                    Details
+                  <Link
+                    to={`/client/${client.id}`}
+                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center"
+                  >
+                    <span className="label-sm-up">Details</span>
+                    <ChevronRight size={16} className="icon" aria-hidden />
                   </Link>
                 </td>
               </tr>

@@ -1,3 +1,4 @@
+import { Fragment } from 'react';
 import { formatMoney } from '../../../../shared/money.ts';
 import type { ClientList, CurrencyTotal } from '../../../../shared/schemas/clients.ts';
 
@@ -20,11 +21,14 @@ export function TotalOwed({
       {totals.length === 0 ? (
         <span>{formatMoney(0, 'USD')}</span>
       ) : (
+        // Each amount stays whole, but a phone may break the line between them.
         totals.map(({ currency, total }, index) => (
-          <span key={currency} className="text-nowrap">
+          <Fragment key={currency}>
             {index > 0 && <span aria-hidden="true"> · </span>}
-            <span data-currency={currency}>{formatMoney(BigInt(total), currency)}</span>
-          </span>
+            <span className="text-nowrap" data-currency={currency}>
+              {formatMoney(BigInt(total), currency)}
+            </span>
+          </Fragment>
         ))
       )}
       {converted && (

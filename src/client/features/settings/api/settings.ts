@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import {
   publicSettingsSchema,
   settingsSchema,
+  type PublicSettings,
   type SettingsUpdate,
 } from '../../../../shared/schemas/settings.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
@@ -20,7 +21,16 @@ export const settingsQuery = queryOptions({
   queryFn: ({ signal }) => apiRequest('GET', '/api/settings', { schema: settingsSchema, signal }),
 });
 
-export const usePublicSettings = () => useQuery(publicSettingsQuery);
+/**
+ * How often a signed-out tab asks again whether registration is open. Visitors have no live
+ * stream, and a tab left open must follow the administrator's switch without a reload
+ * (DECISIONS.md #22); the answer is a few bytes.
+ */
+export const publicSettingsPollMs = 30_000;
+
+/** The instance's public settings; `poll` keeps asking while the tab is open (signed out). */
+export const usePublicSettings = ({ poll = false }: { poll?: boolean } = {}) =>
+  useQuery({ ...publicSettingsQuery, refetchInterval: poll ? publicSettingsPollMs : false });
 export const useSettings = () => useQuery(settingsQuery);
 
 export function useSaveSettings() {
@@ -31,9 +41,11 @@ export function useSaveSettings() {
     onSuccess: async (settings) => {
       queryClient.setQueryData(settingsKey, settings);
       if (settings.allowRegistration !== null) {
-        queryClient.setQueryData(publicSettingsKey, {
-          allowRegistration: settings.allowRegistration,
-        });
+        const allowRegistration = settings.allowRegistration;
+        // The rest of the public settings (e-mailed resets) is the server's, unchanged here.
+        queryClient.setQueryData<PublicSettings>(publicSettingsKey, (previous) =>
+          previous ? { ...previous, allowRegistration } : previous,
+        );
       }
       // The converted total on the dashboard depends on the rates.
       await queryClient.invalidateQueries({ queryKey: ['clients'] });

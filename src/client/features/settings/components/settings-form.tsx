@@ -1,7 +1,12 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 import { currencyLabel } from '../../../../shared/money.ts';
+import { localToday } from '../../../../shared/dates.ts';
 import {
+  businessAddressMaxLength,
+  businessNameMaxLength,
+  businessSchema,
   exchangeRateSchema,
   rateCurrencies,
   type ExchangeRate,
@@ -19,6 +24,8 @@ interface SettingsFormValues {
   disableBalanceOnAdd: boolean;
   disableBalanceOnEdit: boolean;
   rates: Record<RateCurrency, { usdPerUnit: string; date: string }>;
+  businessName: string;
+  businessAddress: string;
 }
 
 function toFormValues(settings: Settings): SettingsFormValues {
@@ -33,10 +40,10 @@ function toFormValues(settings: Settings): SettingsFormValues {
     disableBalanceOnAdd: settings.preferences.disableBalanceOnAdd,
     disableBalanceOnEdit: settings.preferences.disableBalanceOnEdit,
     rates,
+    businessName: settings.business.name,
+    businessAddress: settings.business.address,
   };
 }
-
-const today = () => new Date().toISOString().slice(0, 10);
 
 /** The Settings screen: the three switches of the specification and the owner's exchange rates. */
 export function SettingsForm({ settings }: { settings: Settings }) {
@@ -44,6 +51,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
   const save = useSaveSettings();
   const isAdmin = settings.allowRegistration !== null;
   const [rateErrors, setRateErrors] = useState<Partial<Record<RateCurrency, string>>>({});
+  const [businessErrors, setBusinessErrors] = useState<{ name?: string; address?: string }>({});
   const { register, handleSubmit, formState } = useForm<SettingsFormValues>({
     defaultValues: toFormValues(settings),
   });
@@ -57,13 +65,26 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       const parsed = exchangeRateSchema.safeParse({
         currency,
         usdPerUnit,
-        date: date.trim() === '' ? today() : date,
+        date: date.trim() === '' ? localToday() : date,
       });
-      if (parsed.success) rates.push(parsed.data);
-      else errors[currency] = parsed.error.issues.map((issue) => issue.message).join('; ');
+      if (parsed.success && parsed.data.date > localToday())
+        errors[currency] = 'The date of a rate cannot be in the future.';
+      else if (parsed.success) rates.push(parsed.data);
+      else errors[currency] = parsed.error.issues.map((issue) => issue.message).join(' ');
     }
     setRateErrors(errors);
-    if (Object.keys(errors).length > 0) return;
+    const business = businessSchema.safeParse({
+      name: values.businessName,
+      address: values.businessAddress,
+    });
+    setBusinessErrors(
+      business.success
+        ? {}
+        : Object.fromEntries(
+            business.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+          ),
+    );
+    if (Object.keys(errors).length > 0 || !business.success) return;
     try {
       await save.mutateAsync({
         preferences: {
@@ -71,6 +92,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
           disableBalanceOnEdit: values.disableBalanceOnEdit,
         },
         rates,
+        business: business.data,
         ...(isAdmin ? { allowRegistration: values.allowRegistration } : {}),
       });
       showFlash('Setting has been updated', 'success');
@@ -129,6 +151,40 @@ export function SettingsForm({ settings }: { settings: Settings }) {
               </div>
 
               <fieldset className="mb-4">
+                <legend className="h6">Your business (optional)</legend>
+                <p className="form-text mt-0">Shown at the top of the statements you send.</p>
+                <div className="mb-2">
+                  <label htmlFor="business-name" className="form-label small mb-1">
+                    Business name
+                  </label>
+                  <input
+                    id="business-name"
+                    className={`form-control${businessErrors.name ? ' is-invalid' : ''}`}
+                    maxLength={businessNameMaxLength}
+                    {...register('businessName')}
+                  />
+                  {businessErrors.name && (
+                    <div className="invalid-feedback">{businessErrors.name}</div>
+                  )}
+                </div>
+                <div className="mb-2">
+                  <label htmlFor="business-address" className="form-label small mb-1">
+                    Business address
+                  </label>
+                  <textarea
+                    id="business-address"
+                    rows={3}
+                    className={`form-control${businessErrors.address ? ' is-invalid' : ''}`}
+                    maxLength={businessAddressMaxLength}
+                    {...register('businessAddress')}
+                  />
+                  {businessErrors.address && (
+                    <div className="invalid-feedback">{businessErrors.address}</div>
+                  )}
+                </div>
+              </fieldset>
+
+              <fieldset className="mb-4">
                 <legend className="h6">Exchange rates (optional)</legend>
                 <p className="form-text mt-0">
                   How many US dollars one unit of each currency is worth. With a rate for every
@@ -158,6 +214,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                       <input
                         id={`rate-date-${currency}`}
                         type="date"
+                        max={localToday()}
                         className="form-control"
                         {...register(`rates.${currency}.date`)}
                       />
@@ -165,9 +222,14 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                   </div>
                 ))}
               </fieldset>
-              <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
-                Save
-              </button>
+              <div className="d-flex gap-2">
+                <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
+                  Save
+                </button>
+                <Link to="/" className="btn btn-outline-secondary">
+                  Cancel
+                </Link>
+              </div>
             </form>
             <hr />
             <h2 className="h6">Your data</h2>
@@ -188,6 +250,18 @@ export function SettingsForm({ settings }: { settings: Settings }) {
               </a>
             </div>
             <RestoreAccount />
+            <h2 className="h6 mt-4">API</h2>
+            <p className="form-text mt-0">
+              Personal access tokens let your own scripts use Balance's API.
+            </p>
+            <div className="d-flex flex-wrap gap-2">
+              <Link className="btn btn-outline-secondary btn-sm" to="/account/tokens">
+                API tokens
+              </Link>
+              <a className="btn btn-outline-secondary btn-sm" href="/api/docs">
+                API reference
+              </a>
+            </div>
           </div>
         </div>
       </div>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import Papa from 'papaparse';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { ImportResult } from '../../../../shared/schemas/clients.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
@@ -277,7 +277,14 @@ export function ImportClients() {
                   {skipDuplicates ? ', left out' : ', imported anyway'}
                 </p>
                 {problems.length > 0 && (
-                  <div className="table-responsive mb-3" style={{ maxHeight: '20rem' }}>
+                  // A scrolling box a keyboard can reach and scroll, named for a screen reader.
+                  <div
+                    className="table-responsive mb-3 scroll-region"
+                    style={{ maxHeight: '20rem' }}
+                    role="region"
+                    aria-label="Rows with problems"
+                    tabIndex={0}
+                  >
                     <table className="table table-sm">
                       <thead>
                         <tr>
@@ -305,7 +312,7 @@ export function ImportClients() {
                                       ([field, message]) =>
                                         `${fieldLabels[field as ImportField] ?? field}: ${message}`,
                                     )
-                                    .join('; ')}
+                                    .join(' · ')}
                             </td>
                           </tr>
                         ))}
@@ -326,11 +333,15 @@ export function ImportClients() {
                 </button>
               </section>
             )}
-            {stage.step === 'writing' && (
+            {stage.step === 'writing' ? (
               <ProgressBar
                 label={stage.progress === null ? 'Writing' : 'Sending'}
                 value={stage.progress}
               />
+            ) : (
+              <Link to="/" className="btn btn-outline-secondary mt-3">
+                Cancel
+              </Link>
             )}
           </div>
         </div>

@@ -1,0 +1,152 @@
+import { readFile } from 'node:fs/promises';
+import { pdfText } from '../tests/pdf-text.ts';
+import { expect, flash, joinThroughApi, test } from './fixtures.ts';
+
+test('a client statement: figures, downloads as PDF and CSV, printing, and the mailto fallback', async ({
+  page,
+  context,
+}, testInfo) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await joinThroughApi(page);
+  // The business details as the owner types them on the Settings screen.
+  await page.goto('/setting');
+  await page.getByLabel('Business name').fill('한빛 상사');
+  await page.getByLabel('Business address').fill('서울특별시 중구 세종대로 110\nSeoul 04524');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(flash(page, 'Setting has been updated')).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel('Business name')).toHaveValue('한빛 상사');
+  await page.screenshot({ path: testInfo.outputPath('settings.png'), fullPage: true });
+  const email = `jiwoo.${Date.now()}@example.com`;
+  const added = await page.request.post('/api/clients', {
+    data: {
+      firstName: '지우',
+      lastName: 'Ødegård',
+      email,
+      phone: '010 1234 5678',
+      balance: 0,
+      currency: 'KRW',
+    },
+  });
+  expect(added.status()).toBe(201);
+  const { id } = (await added.json()) as { id: string };
+  for (const data of [
+    { kind: 'charge', amount: 1_500_000, date: '2025-03-01' },
+    { kind: 'charge', amount: 2_000_000, date: '2025-05-02', note: '5월 작업' },
+    { kind: 'payment', amount: 700_000, date: '2025-05-20' },
+  ]) {
+    expect((await page.request.post(`/api/clients/${id}/entries`, { data })).status()).toBe(201);
+  }
+
+  await page.goto(`/client/${id}`);
+  await page.getByRole('link', { name: 'Statement' }).click();
+  await expect(page).toHaveURL(new RegExp(`/client/${id}/statement$`));
+  await expect(page.getByRole('heading', { name: 'Statement of account' })).toBeVisible();
+
+  await page.getByLabel('From', { exact: true }).fill('2025-05-01');
+  await page.getByLabel('To', { exact: true }).fill('2025-05-31');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page).toHaveURL(/from=2025-05-01&to=2025-05-31/);
+  await expect(page.getByTestId('opening-balance')).toHaveText('₩1,500,000');
+  await expect(page.getByTestId('closing-balance')).toHaveText('₩2,800,000');
+  const rows = page.getByRole('table', { name: 'Entries' }).locator('tbody tr');
+  await expect(rows).toHaveCount(4);
+  await expect(rows.nth(1)).toContainText('Charge: 5월 작업');
+  await expect(rows.nth(2)).toContainText('-₩700,000');
+  await expect(rows.nth(2)).toContainText('₩2,800,000');
+  // The payment settles the oldest first: ₩800,000 left of March's charge (91 days old on 31
+  // May) and all of May's (29 days overdue).
+  await expect(page.getByRole('table', { name: 'Ageing' }).locator('tbody tr')).toHaveText(
+    ['₩0', '₩2,000,000', '₩0', '₩0', '₩800,000', '₩2,800,000'].join(''),
+  );
+  await expect(page.getByText('한빛 상사')).toBeVisible();
+
+  // A period that ends before it starts is refused on the page, naming the field.
+  await page.getByLabel('From', { exact: true }).fill('2025-06-02');
+  await page.getByLabel('To', { exact: true }).fill('2025-06-01');
+  await page.getByRole('button', { name: 'Show' }).click();
+  await expect(page.getByText('The start cannot be after the end of the period.')).toBeVisible();
+  await expect(page).toHaveURL(/from=2025-05-01&to=2025-05-31/);
+
+  await page.screenshot({ path: testInfo.outputPath('statement-screen.png'), fullPage: true });
+  await page.emulateMedia({ media: 'print' });
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Download PDF' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Send statement' })).toBeHidden();
+  await expect(page.getByRole('link', { name: 'Back to client' })).toBeHidden();
+  await expect(page.getByRole('form', { name: 'Period' })).toBeHidden();
+  // The running balances still print with their word: the colour may be lost on paper.
+  await expect(page.getByTestId('closing-balance')).toBeVisible();
+  await page.screenshot({ path: testInfo.outputPath('statement-print.png'), fullPage: true });
+  // Printed on both papers, every figure is on the page (nothing cut off at the right edge).
+  for (const format of ['A4', 'Letter'] as const) {
+    const printed = await pdfText(await page.pdf({ format }));
+    expect(printed.pages, format).toBe(1);
+    expect(printed.text, format).toContain('₩2,800,000');
+    expect(printed.text, format).toContain('Total owed');
+  }
+  await page.emulateMedia({ media: 'screen' });
+
+  const pdfDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download PDF' }).click();
+  const pdf = await pdfDownload;
+  expect(pdf.suggestedFilename()).toMatch(/^statement-.*-2025-05-01-to-2025-05-31\.pdf$/);
+  const { text } = await pdfText(await readFile(await pdf.path()));
+  for (const expected of [
+    '한빛 상사',
+    '지우 Ødegård',
+    'Opening balance on 2025-05-01: ₩1,500,000',
+    'Closing balance on 2025-05-31: ₩2,800,000',
+  ])
+    expect(text).toContain(expected);
+
+  const csvDownload = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Download CSV' }).click();
+  const csv = await readFile(await (await csvDownload).path(), 'utf8');
+  expect(csv).toContain('2025-05-20,Payment,,-700000,2800000');
+  expect(csv).toContain('2025-05-31,Closing balance,,,2800000');
+
+  // No mail server on this instance: the text goes through the owner's own mail program.
+  await page.getByRole('button', { name: 'Send statement' }).click();
+  await expect(page.getByText('This server has no mail server set up')).toBeVisible();
+  const subject = page.getByLabel('Subject');
+  await expect(subject).toHaveValue(
+    /^Statement of account from 한빛 상사, 2025-05-01 to 2025-05-31$/,
+  );
+  await expect(page.getByLabel('Message')).toHaveValue(/Of this, ₩2,800,000 is overdue\./);
+  await subject.fill('May statement');
+  const mailto = await page
+    .getByRole('link', { name: 'Open in your e-mail program' })
+    .getAttribute('href');
+  expect(mailto).toMatch(
+    new RegExp(`^mailto:${encodeURIComponent(email)}\\?subject=May%20statement&body=`),
+  );
+  expect(decodeURIComponent(mailto?.split('&body=')[1] ?? '')).toContain('₩2,800,000 is overdue');
+  await page.getByRole('button', { name: 'Copy text' }).click();
+  await expect(page.getByText('Copied')).toBeVisible();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  expect(copied).toMatch(/^May statement\n\nDear 지우 Ødegård,/);
+  await page.screenshot({ path: testInfo.outputPath('statement-send.png'), fullPage: true });
+});
+
+test('the statement of another owner’s client is "Client not found"', async ({ page, browser }) => {
+  await joinThroughApi(page);
+  const added = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Only',
+      lastName: 'Mine',
+      email: `only.${Date.now()}@example.com`,
+      phone: '+1 555 010 2030',
+      balance: 100,
+      currency: 'USD',
+    },
+  });
+  const { id } = (await added.json()) as { id: string };
+  const stranger = await browser.newPage();
+  await joinThroughApi(stranger);
+  await stranger.goto(`/client/${id}/statement`);
+  await expect(stranger.getByText('Client not found')).toBeVisible();
+  await expect(stranger.getByText('Only Mine')).toHaveCount(0);
+  await stranger.close();
+});

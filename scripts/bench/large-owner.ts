@@ -1,0 +1,148 @@
+// One owner with a very long list and ledger (100,000 clients and 1,000,000 entries in a full
+// run): how long the dashboard's ageing and the overdue filter take to answer, how long a search
+// takes, and whether twenty searches at once slow down everyone else (GET /api/health probed
+// meanwhile, as in blocking.ts).
+import { duringHeavy, type HeavyResult } from './blocking.ts';
+import { joinOwner, seedLedgers } from './seed.ts';
+
+export interface Timed {
+  name: string;
+  /** The first request after seeding: nothing kept in the server, the reader's pages cold. */
+  coldMs: number;
+  /** The same request again: answered from what the server kept. */
+  warmMs: number;
+  /** After one of the owner's clients changed: worked out again, on pages already read (median of 3). */
+  recomputedMs: number;
+}
+
+export interface LargeOwnerResult {
+  clients: number;
+  entries: number;
+  seedMs: number;
+  timed: Timed[];
+  /** Single searches, each a text never asked before (so nothing kept answers it). */
+  searches: { text: string; ms: number; count: number }[];
+  /** Twenty different searches sent at once, health probed meanwhile. */
+  parallel: HeavyResult;
+}
+
+async function timedGet(url: string, cookie: string): Promise<{ ms: number; body: string }> {
+  const started = performance.now();
+  const response = await fetch(url, { headers: { cookie } });
+  const body = await response.text();
+  const ms = performance.now() - started;
+  if (response.status !== 200) throw new Error(`GET ${url} answered ${response.status}: ${body}`);
+  return { ms, body };
+}
+
+export async function largeOwner(options: {
+  baseUrl: string;
+  serverPid: number;
+  dbFile: string;
+  clients: number;
+  entries: number;
+  random: () => number;
+  log: (line: string) => void;
+}): Promise<LargeOwnerResult> {
+  const { baseUrl, log } = options;
+  const owner = await joinOwner(baseUrl);
+  log(`seeding ${options.clients} clients with ${options.entries} ledger entries`);
+  let seedMs = performance.now();
+  seedLedgers({
+    file: options.dbFile,
+    ownerId: owner.ownerId,
+    clients: options.clients,
+    entries: options.entries,
+    random: options.random,
+  });
+  seedMs = performance.now() - seedMs;
+  log(`seeded in ${Math.round(seedMs)} ms`);
+
+  const paths: [string, string][] = [
+    ['ageing: GET /api/ageing', '/api/ageing'],
+    ['overdue filter: GET /api/clients?overdue=true', '/api/clients?overdue=true'],
+  ];
+  const timed: Timed[] = paths.map(([name]) => ({
+    name,
+    coldMs: NaN,
+    warmMs: NaN,
+    recomputedMs: NaN,
+  }));
+  for (const [index, [, path]] of paths.entries()) {
+    const row = timed[index] as Timed;
+    row.coldMs = (await timedGet(baseUrl + path, owner.cookie)).ms;
+    row.warmMs = (await timedGet(baseUrl + path, owner.cookie)).ms;
+  }
+  // One change of the owner's makes every kept answer stale; the next ones are worked out again.
+  // Three changes, each followed by both requests: the median of three, on a noisy machine.
+  const first = JSON.parse(
+    (await timedGet(`${baseUrl}/api/clients?limit=1`, owner.cookie)).body,
+  ) as {
+    clients: { id: string }[];
+  };
+  const someone = first.clients[0]?.id;
+  if (!someone) throw new Error('the large owner has no clients');
+  const recomputed: number[][] = paths.map(() => []);
+  for (let round = 0; round < 3; round++) {
+    const recorded = await fetch(`${baseUrl}/api/clients/${someone}/entries`, {
+      method: 'POST',
+      headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'payment', amount: 1 }),
+    });
+    if (recorded.status !== 201)
+      throw new Error(`recording a payment answered ${recorded.status}: ${await recorded.text()}`);
+    for (const [index, [, path]] of paths.entries())
+      recomputed[index]?.push((await timedGet(baseUrl + path, owner.cookie)).ms);
+  }
+  for (const [index, row] of timed.entries())
+    row.recomputedMs = [...(recomputed[index] ?? [])].sort((a, b) => a - b)[1] ?? NaN;
+
+  // Searches as an owner types them: part of an e-mail, a surname, two letters, a typo that
+  // matches nothing. Each text is new, so no kept answer serves it.
+  const searches: LargeOwnerResult['searches'] = [];
+  for (const text of [`ledger.${Math.floor(options.clients / 2)}@`, 'nakamura', 'ka', 'zzqx']) {
+    const { ms, body } = await timedGet(
+      `${baseUrl}/api/clients?q=${encodeURIComponent(text)}`,
+      owner.cookie,
+    );
+    searches.push({ text, ms, count: (JSON.parse(body) as { count: number }).count });
+  }
+
+  log('health during twenty different searches at once');
+  const surnames = ['baker', 'choi', 'dubois', 'gupta', 'hassan', 'jansen', 'okafor', 'schmidt'];
+  const texts = Array.from({ length: 20 }, (_, i) =>
+    i % 2 === 0
+      ? `ledger.${Math.floor(options.random() * options.clients)}@`
+      : `${surnames[i % surnames.length]}.ledger.${i}`,
+  );
+  const parallel = await duringHeavy(
+    'twenty searches at once',
+    baseUrl,
+    options.serverPid,
+    1,
+    async () => {
+      // fetch has its own connections: the probe's agent allows only a few sockets.
+      const answers = await Promise.all(
+        texts.map(async (text) => {
+          const response = await fetch(`${baseUrl}/api/clients?q=${encodeURIComponent(text)}`, {
+            headers: { cookie: owner.cookie },
+          });
+          return { status: response.status, bytes: (await response.arrayBuffer()).byteLength };
+        }),
+      );
+      const failed = answers.find((answer) => answer.status !== 200);
+      return {
+        status: failed?.status ?? 200,
+        bytes: answers.reduce((sum, answer) => sum + answer.bytes, 0),
+      };
+    },
+  );
+  return {
+    clients: options.clients,
+    entries: options.entries,
+    seedMs,
+    timed,
+    searches,
+    parallel,
+  };
+}

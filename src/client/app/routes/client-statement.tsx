@@ -1,0 +1,7 @@
+import { useParams } from 'react-router';
+import { ClientStatement } from '../../features/clients/components/client-statement.tsx';
+
+export function ClientStatementPage() {
+  const id = useParams().id ?? '';
+  return <ClientStatement key={id} id={id} />;
+}

@@ -1,0 +1,33 @@
+import { formatMoney, type Currency } from '../../shared/money.ts';
+
+interface BalanceAmountProps {
+  /** The balance in minor units; more than 0 means the client owes it. */
+  minor: number | bigint;
+  currency: Currency;
+  /** A test id for the amount alone (its text stays exactly the formatted money). */
+  testId?: string;
+  /** Where the word goes: under the amount (narrow table cells) or beside it. */
+  layout?: 'stacked' | 'inline';
+  className?: string;
+}
+
+/**
+ * A balance as the owner reads it everywhere: red when the client owes it, green otherwise, and
+ * a word that says which, so the colour is never the only sign (WCAG 1.4.1).
+ */
+export function BalanceAmount({
+  minor,
+  currency,
+  testId,
+  layout = 'inline',
+  className = '',
+}: BalanceAmountProps) {
+  const owes = minor > 0;
+  const state = owes ? 'owes' : minor < 0 ? 'credit' : 'settled';
+  return (
+    <span className={`${owes ? 'text-owed' : 'text-credit'} ${className}`} data-balance={state}>
+      <span data-testid={testId}>{formatMoney(minor, currency)}</span>{' '}
+      <span className={`balance-label ${layout === 'stacked' ? 'd-block' : 'ms-1'}`}>{state}</span>
+    </span>
+  );
+}

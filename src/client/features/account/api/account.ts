@@ -1,0 +1,93 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod/mini';
+import {
+  accountSessionsSchema,
+  type ChangeEmailBody,
+  type ChangePasswordBody,
+  type DeleteAccountBody,
+  type PasswordResetBody,
+} from '../../../../shared/schemas/account.ts';
+import { sessionUserSchema } from '../../../../shared/schemas/auth.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-notice.ts';
+
+const noContent = { parse: () => undefined };
+const sessionKey = ['session'] as const;
+export const accountSessionsKey = ['account', 'sessions'] as const;
+
+export const accountSessionsQuery = queryOptions({
+  queryKey: accountSessionsKey,
+  queryFn: ({ signal }) =>
+    apiRequest('GET', '/api/account/sessions', { schema: accountSessionsSchema, signal }),
+});
+
+export const useAccountSessions = () => useQuery(accountSessionsQuery);
+
+/** A change that ends sessions: the list is read again. */
+function useSessionsChange<Input, Output>(request: (input: Input) => Promise<Output>) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: request,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSessionsKey }),
+  });
+}
+
+export const useEndSession = () =>
+  useSessionsChange((id: string) =>
+    apiRequest('DELETE', `/api/account/sessions/${encodeURIComponent(id)}`, { schema: noContent }),
+  );
+
+export const useEndOtherSessions = () =>
+  useSessionsChange(() =>
+    apiRequest('POST', '/api/account/sessions/end-others', {
+      body: {},
+      schema: z.object({ ended: z.number() }),
+    }),
+  );
+
+export const useChangePassword = () =>
+  useSessionsChange((body: ChangePasswordBody) =>
+    apiRequest('POST', '/api/account/password', { body, schema: noContent }),
+  );
+
+export function useChangeEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: ChangeEmailBody) =>
+      apiRequest('POST', '/api/account/email', {
+        body,
+        schema: z.object({ user: sessionUserSchema }),
+      }),
+    onSuccess: ({ user }) => queryClient.setQueryData(sessionKey, { user }),
+  });
+}
+
+/**
+ * Deleting the account, and forgetting the session afterwards: the page moves away first, so the
+ * guard of signed-in pages does not send it to the login page.
+ */
+export function useDeleteAccount() {
+  const queryClient = useQueryClient();
+  const mutation = useMutation({
+    mutationFn: async (body: DeleteAccountBody) => {
+      expectSignOut();
+      try {
+        await apiRequest('DELETE', '/api/account', { body, schema: noContent });
+      } catch (error) {
+        cancelExpectedSignOut();
+        throw error;
+      }
+    },
+  });
+  const forgetSession = () => {
+    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
+    queryClient.setQueryData(sessionKey, { user: null });
+  };
+  return { mutation, forgetSession };
+}
+
+export const useResetPassword = () =>
+  useMutation({
+    mutationFn: (body: PasswordResetBody) =>
+      apiRequest('POST', '/api/auth/password-reset', { body, schema: noContent }),
+  });

@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import {
+  forgotPasswordResponseSchema,
+  type ForgotPasswordBody,
+} from '../../../../shared/schemas/auth.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+
+/** Asks the server to e-mail a reset link; its answer is the same for every e-mail. */
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: (body: ForgotPasswordBody) =>
+      apiRequest('POST', '/api/auth/forgot-password', {
+        body,
+        schema: forgotPasswordResponseSchema,
+      }),
+  });
+}

@@ -1,0 +1,40 @@
+import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
+import {
+  statementSchema,
+  statementSentSchema,
+  type StatementPeriod,
+  type StatementSend,
+} from '../../../../shared/schemas/statement.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { clientsKey } from './queries.ts';
+
+/** The address of a statement in one of its forms, for a link or a download. */
+export function statementPath(
+  id: string,
+  period: StatementPeriod,
+  form: '' | '.csv' | '.pdf' = '',
+) {
+  const query = new URLSearchParams({ from: period.from, to: period.to });
+  return `/api/clients/${encodeURIComponent(id)}/statement${form}?${query.toString()}`;
+}
+
+/** Under the clients key, so a change the live stream reports refreshes an open statement. */
+export const statementQuery = (id: string, period: StatementPeriod) =>
+  queryOptions({
+    queryKey: [...clientsKey, 'statement', id, period.from, period.to] as const,
+    queryFn: ({ signal }) =>
+      apiRequest('GET', statementPath(id, period), { schema: statementSchema, signal }),
+  });
+
+export const useStatement = (id: string, period: StatementPeriod) =>
+  useQuery(statementQuery(id, period));
+
+export function useSendStatement(id: string) {
+  return useMutation({
+    mutationFn: (body: StatementSend) =>
+      apiRequest('POST', `/api/clients/${encodeURIComponent(id)}/statement/send`, {
+        body,
+        schema: statementSentSchema,
+      }),
+  });
+}

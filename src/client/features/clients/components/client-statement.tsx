@@ -1,0 +1,528 @@
+import { useId, useState } from 'react';
+import { ArrowLeft, Copy, FileDown, FileSpreadsheet, Mail, Printer, Send, X } from 'lucide-react';
+import { Link, useSearchParams } from 'react-router';
+import { localToday } from '../../../../shared/dates.ts';
+import { formatMoney, type Currency } from '../../../../shared/money.ts';
+import {
+  defaultPeriod,
+  reminderText,
+  resolvePeriod,
+  statementBucketLabels,
+  statementQuerySchema,
+  type Statement,
+  type StatementBuckets,
+  type StatementPeriod,
+} from '../../../../shared/schemas/statement.ts';
+import { BalanceAmount } from '../../../components/balance-amount.tsx';
+import { useDocumentTitle } from '../../../components/document-title.ts';
+import { useFlash } from '../../../components/flash.tsx';
+import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
+import { ApiError } from '../../../lib/api-client.ts';
+import { statementPath, useSendStatement, useStatement } from '../api/statement.ts';
+import { ClientNotFound } from './client-not-found.tsx';
+
+const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
+
+/** The period in the address (?from=&to=), so a reload, a bookmark and the downloads agree. */
+function usePeriod(): [StatementPeriod, (period: StatementPeriod) => void] {
+  const [search, setSearch] = useSearchParams();
+  const today = localToday();
+  const asked = statementQuerySchema.safeParse({
+    from: search.get('from') ?? undefined,
+    to: search.get('to') ?? undefined,
+  });
+  const resolved = asked.success ? resolvePeriod(asked.data, today) : null;
+  const period = resolved?.ok ? resolved.period : defaultPeriod(today);
+  return [period, (next) => setSearch({ from: next.from, to: next.to })];
+}
+
+function PeriodPicker({
+  period,
+  onChange,
+}: {
+  period: StatementPeriod;
+  onChange: (period: StatementPeriod) => void;
+}) {
+  const id = useId();
+  const [from, setFrom] = useState(period.from);
+  const [to, setTo] = useState(period.to);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  return (
+    <form
+      className="row g-2 align-items-start mb-3 no-print"
+      noValidate
+      aria-label="Period"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const parsed = statementQuerySchema.safeParse({ from, to });
+        if (!parsed.success) {
+          setErrors(
+            Object.fromEntries(
+              parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+            ),
+          );
+          return;
+        }
+        const resolved = resolvePeriod(parsed.data, localToday());
+        if (!resolved.ok) return setErrors(resolved.fields);
+        setErrors({});
+        onChange(resolved.period);
+      }}
+    >
+      <div className="col-6 col-sm-4">
+        <label htmlFor={`${id}-from`} className="form-label small mb-1">
+          From
+        </label>
+        <input
+          id={`${id}-from`}
+          type="date"
+          className={`form-control form-control-sm${errors.from ? ' is-invalid' : ''}`}
+          value={from}
+          onChange={(event) => setFrom(event.target.value)}
+        />
+        {errors.from && <div className="invalid-feedback">{errors.from}</div>}
+      </div>
+      <div className="col-6 col-sm-4">
+        <label htmlFor={`${id}-to`} className="form-label small mb-1">
+          To
+        </label>
+        <input
+          id={`${id}-to`}
+          type="date"
+          className={`form-control form-control-sm${errors.to ? ' is-invalid' : ''}`}
+          value={to}
+          onChange={(event) => setTo(event.target.value)}
+        />
+        {errors.to && <div className="invalid-feedback">{errors.to}</div>}
+      </div>
+      <div className="col-12 col-sm-4">
+        {/* Lines the button up with the inputs, whatever error text sits under them. */}
+        <span className="form-label small mb-1 d-none d-sm-block invisible" aria-hidden="true">
+          Period
+        </span>
+        <button type="submit" className="btn btn-sm btn-primary">
+          Show
+        </button>
+      </div>
+    </form>
+  );
+}
+
+function mailtoLink(email: string, subject: string, message: string) {
+  // encodeURIComponent, not URLSearchParams: mail programs read "+" as a plus, not a space.
+  return `mailto:${encodeURIComponent(email)}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(message)}`;
+}
+
+/**
+ * "Send statement": e-mails the PDF when the server can send mail; otherwise a mailto: link and
+ * the text to copy. The subject and message start from what the statement says is overdue.
+ */
+function SendStatement({ statement, onClose }: { statement: Statement; onClose: () => void }) {
+  const id = useId();
+  const showFlash = useFlash();
+  const send = useSendStatement(statement.client.id);
+  const initial = reminderText(statement);
+  const [subject, setSubject] = useState(initial.subject);
+  const [message, setMessage] = useState(initial.message);
+  const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const email = statement.client.email;
+
+  if (!email) {
+    return (
+      <div className="alert alert-warning no-print" role="alert">
+        This client has no e-mail address. Add one with Edit on the client&rsquo;s page to send the
+        statement, or download the PDF and hand it over yourself.
+      </div>
+    );
+  }
+
+  const submit = async () => {
+    setError(null);
+    setFieldErrors({});
+    try {
+      const sent = await send.mutateAsync({
+        from: statement.period.from,
+        to: statement.period.to,
+        subject,
+        message,
+      });
+      showFlash(`Statement sent to ${sent.sentTo}`, 'success');
+      onClose();
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) throw failure;
+      setError(failure.message);
+      setFieldErrors(failure.fields);
+    }
+  };
+
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(`${subject}\n\n${message}`);
+      setCopied('yes');
+    } catch {
+      setCopied('failed');
+    }
+  };
+
+  return (
+    <section className="card mb-3 no-print" aria-labelledby={`${id}-title`}>
+      <div className="card-body">
+        <h2 id={`${id}-title`} className="h6">
+          Send statement to {email}
+        </h2>
+        {!statement.emailConfigured && (
+          <p className="small text-body-secondary">
+            This server has no mail server set up (SMTP_URL), so it cannot send the PDF itself. Open
+            the message in your e-mail program, or copy its text, and attach the PDF you download
+            here.
+          </p>
+        )}
+        <div className="mb-2">
+          <label htmlFor={`${id}-subject`} className="form-label small mb-1">
+            Subject
+          </label>
+          <input
+            id={`${id}-subject`}
+            className={`form-control form-control-sm${fieldErrors.subject ? ' is-invalid' : ''}`}
+            value={subject}
+            onChange={(event) => setSubject(event.target.value)}
+          />
+          {fieldErrors.subject && <div className="invalid-feedback">{fieldErrors.subject}</div>}
+        </div>
+        <div className="mb-2">
+          <label htmlFor={`${id}-message`} className="form-label small mb-1">
+            Message
+          </label>
+          <textarea
+            id={`${id}-message`}
+            rows={8}
+            className={`form-control form-control-sm${fieldErrors.message ? ' is-invalid' : ''}`}
+            value={message}
+            onChange={(event) => setMessage(event.target.value)}
+          />
+          {fieldErrors.message && <div className="invalid-feedback">{fieldErrors.message}</div>}
+        </div>
+        {error && (
+          <div className="alert alert-danger py-2 small" role="alert">
+            {error}
+          </div>
+        )}
+        <div className="d-flex flex-wrap gap-2 align-items-center">
+          {statement.emailConfigured ? (
+            <button
+              type="button"
+              className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
+              disabled={send.isPending}
+              onClick={() => void submit()}
+            >
+              <Send size={14} className="icon" aria-hidden />
+              {send.isPending ? 'Sending…' : 'Send with the PDF attached'}
+            </button>
+          ) : (
+            <a
+              className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
+              href={mailtoLink(email, subject, message)}
+            >
+              <Mail size={14} className="icon" aria-hidden />
+              Open in your e-mail program
+            </a>
+          )}
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
+            onClick={() => void copy()}
+          >
+            <Copy size={14} className="icon" aria-hidden />
+            Copy text
+          </button>
+          <button
+            type="button"
+            className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
+            onClick={onClose}
+          >
+            <X size={14} className="icon" aria-hidden />
+            Cancel
+          </button>
+          {copied === 'yes' && (
+            <span className="small text-credit" role="status">
+              Copied
+            </span>
+          )}
+          {copied === 'failed' && (
+            <span className="small text-owed" role="status">
+              The browser did not allow copying; select the text and copy it by hand.
+            </span>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/** On a phone the running balance goes under the amount, in the same column. */
+function PhoneBalance({ children }: { children: React.ReactNode }) {
+  return <span className="d-block d-sm-none">{children}</span>;
+}
+
+/** On a phone the date and due date columns fold into the description, leaving room for money. */
+function PhoneDate({ date, due }: { date: string; due?: string | null }) {
+  return (
+    <span className="d-block d-sm-none small fw-normal text-body-secondary text-nowrap">
+      {date}
+      {due ? ` · due ${due}` : ''}
+    </span>
+  );
+}
+
+function StatementBody({ statement }: { statement: Statement }) {
+  const { client, business, period, ageing } = statement;
+  const money = (minor: number | string, currency: Currency = client.currency) =>
+    formatMoney(BigInt(minor), currency);
+  const balance = (minor: number | string, testId?: string) => (
+    <BalanceAmount
+      minor={BigInt(minor)}
+      currency={client.currency}
+      testId={testId}
+      className="text-nowrap"
+    />
+  );
+  // In the table the word goes under the amount, so a phone fits the balance column.
+  const runningBalance = (minor: number | string) => (
+    <BalanceAmount minor={BigInt(minor)} currency={client.currency} layout="stacked" />
+  );
+  return (
+    <article className="card statement" aria-label="Statement">
+      <div className="card-body">
+        <header className="d-flex flex-wrap justify-content-between gap-3 mb-3">
+          {(business.name || business.address) && (
+            <div>
+              {business.name && <p className="h5 mb-1">{business.name}</p>}
+              {business.address && (
+                <p className="small mb-0 statement-address">{business.address}</p>
+              )}
+            </div>
+          )}
+          <div className="text-sm-end ms-sm-auto">
+            <h1 className="h4 mb-1">Statement of account</h1>
+            <p className="mb-0 small">
+              {period.from} to {period.to}
+            </p>
+          </div>
+        </header>
+        <p className="mb-0 fw-semibold">
+          {client.firstName} {client.lastName}
+        </p>
+        {client.email && <p className="mb-0 small">{client.email}</p>}
+        {client.phone && <p className="small">{client.phone}</p>}
+        <dl className="row mb-3">
+          <dt className="col-12 col-sm-4 fw-normal">Opening balance on {period.from}</dt>
+          <dd className="col-12 col-sm-8 mb-2 mb-sm-0">
+            {balance(statement.openingBalance, 'opening-balance')}
+          </dd>
+          <dt className="col-12 col-sm-4 fw-normal">Closing balance on {period.to}</dt>
+          <dd className="col-12 col-sm-8 mb-0 fw-semibold">
+            {balance(statement.closingBalance, 'closing-balance')}
+          </dd>
+        </dl>
+        {/* Focusable, so a keyboard can scroll a table wider than a phone. */}
+        <div
+          className="table-responsive scroll-region"
+          tabIndex={0}
+          role="region"
+          aria-label="Entries"
+        >
+          <table className="table table-sm statement-table" aria-label="Entries">
+            <thead>
+              <tr>
+                <th scope="col" className="d-none d-sm-table-cell">
+                  Date
+                </th>
+                <th scope="col">Description</th>
+                <th scope="col" className="d-none d-sm-table-cell">
+                  Due
+                </th>
+                <th scope="col" className="text-end">
+                  Amount<span className="d-sm-none"> and balance</span>
+                </th>
+                <th scope="col" className="text-end d-none d-sm-table-cell">
+                  Balance
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr className="fw-semibold">
+                <td className="d-none d-sm-table-cell text-nowrap">{period.from}</td>
+                <td>
+                  Opening balance
+                  <PhoneDate date={period.from} />
+                </td>
+                <td className="d-none d-sm-table-cell" />
+                <td className="text-end text-nowrap">
+                  <PhoneBalance>{runningBalance(statement.openingBalance)}</PhoneBalance>
+                </td>
+                <td className="text-end text-nowrap d-none d-sm-table-cell">
+                  {runningBalance(statement.openingBalance)}
+                </td>
+              </tr>
+              {statement.lines.map((line) => (
+                <tr key={line.id}>
+                  <td className="d-none d-sm-table-cell text-nowrap">{line.date}</td>
+                  <td>
+                    {line.description}
+                    <PhoneDate date={line.date} due={line.dueDate} />
+                  </td>
+                  <td className="d-none d-sm-table-cell text-nowrap">{line.dueDate ?? ''}</td>
+                  <td className="text-end text-nowrap">
+                    {money(line.amount)}
+                    <PhoneBalance>{runningBalance(line.balance)}</PhoneBalance>
+                  </td>
+                  <td className="text-end text-nowrap d-none d-sm-table-cell">
+                    {runningBalance(line.balance)}
+                  </td>
+                </tr>
+              ))}
+              {statement.lines.length === 0 && (
+                <tr>
+                  <td className="d-none d-sm-table-cell" />
+                  <td colSpan={4} className="text-body-secondary">
+                    No entries in this period
+                  </td>
+                </tr>
+              )}
+              <tr className="fw-semibold">
+                <td className="d-none d-sm-table-cell text-nowrap">{period.to}</td>
+                <td>
+                  Closing balance
+                  <PhoneDate date={period.to} />
+                </td>
+                <td className="d-none d-sm-table-cell" />
+                <td className="text-end text-nowrap">
+                  <PhoneBalance>{runningBalance(statement.closingBalance)}</PhoneBalance>
+                </td>
+                <td className="text-end text-nowrap d-none d-sm-table-cell">
+                  {runningBalance(statement.closingBalance)}
+                </td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+        <h2 className="h6 mt-3">Ageing on {ageing.asOf}</h2>
+        {/* Six columns do not fit a phone: there the buckets are a list. */}
+        <dl className="d-sm-none mb-0">
+          {bucketNames.map((bucket) => (
+            <div key={bucket} className="d-flex justify-content-between border-bottom py-1">
+              <dt className="fw-normal">{statementBucketLabels[bucket]}</dt>
+              <dd className="mb-0 text-nowrap">{money(ageing.buckets[bucket])}</dd>
+            </div>
+          ))}
+          <div className="d-flex justify-content-between py-1 fw-semibold">
+            <dt>Total owed</dt>
+            <dd className="mb-0 text-nowrap">{money(ageing.owed)}</dd>
+          </div>
+        </dl>
+        <div
+          className="table-responsive scroll-region d-none d-sm-block"
+          tabIndex={0}
+          role="region"
+          aria-label="Ageing"
+        >
+          <table className="table table-sm mb-0" aria-label="Ageing">
+            <thead>
+              <tr>
+                {bucketNames.map((bucket) => (
+                  <th key={bucket} scope="col" className="text-end">
+                    {statementBucketLabels[bucket]}
+                  </th>
+                ))}
+                <th scope="col" className="text-end">
+                  Total owed
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                {bucketNames.map((bucket) => (
+                  <td key={bucket} className="text-end text-nowrap">
+                    {money(ageing.buckets[bucket])}
+                  </td>
+                ))}
+                <td className="text-end text-nowrap fw-semibold">{money(ageing.owed)}</td>
+              </tr>
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </article>
+  );
+}
+
+/** /client/:id/statement: the statement of a period, to print, download or send. */
+export function ClientStatement({ id }: { id: string }) {
+  const [period, setPeriod] = usePeriod();
+  const statement = useStatement(id, period);
+  const [sending, setSending] = useState(false);
+  useDocumentTitle(
+    statement.data
+      ? `Statement for ${statement.data.client.firstName} ${statement.data.client.lastName}`
+      : 'Statement',
+  );
+
+  if (statement.isPending) return <PageLoading />;
+  if (statement.isError) {
+    if (statement.error instanceof ApiError && statement.error.status === 404)
+      return <ClientNotFound />;
+    return <PageLoadError error={statement.error} onRetry={() => void statement.refetch()} />;
+  }
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-lg-10">
+        <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3 no-print">
+          <Link to={`/client/${id}`} className="d-inline-flex align-items-center gap-1">
+            <ArrowLeft size={16} className="icon" aria-hidden />
+            Back to client
+          </Link>
+          <div className="d-flex flex-wrap gap-2">
+            <a
+              className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
+              href={statementPath(id, period, '.pdf')}
+              download
+            >
+              <FileDown size={14} className="icon" aria-hidden />
+              Download PDF
+            </a>
+            <a
+              className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
+              href={statementPath(id, period, '.csv')}
+              download
+            >
+              <FileSpreadsheet size={14} className="icon" aria-hidden />
+              Download CSV
+            </a>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
+              onClick={() => window.print()}
+            >
+              <Printer size={14} className="icon" aria-hidden />
+              Print
+            </button>
+            <button
+              type="button"
+              className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
+              aria-expanded={sending}
+              onClick={() => setSending((open) => !open)}
+            >
+              <Send size={14} className="icon" aria-hidden />
+              Send statement
+            </button>
+          </div>
+        </div>
+        <PeriodPicker key={`${period.from}/${period.to}`} period={period} onChange={setPeriod} />
+        {sending && <SendStatement statement={statement.data} onClose={() => setSending(false)} />}
+        <StatementBody statement={statement.data} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,13 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { overviewSchema } from '../../../../shared/schemas/overview.ts';
+import { apiRequest } from '../../../lib/api-client.ts';
+import { overviewKey } from './keys.ts';
+
+// Refreshed by the live stream with the client list (app/live-updates.ts).
+
+export const overviewQuery = queryOptions({
+  queryKey: overviewKey,
+  queryFn: ({ signal }) => apiRequest('GET', '/api/overview', { schema: overviewSchema, signal }),
+});
+
+export const useOverview = () => useQuery(overviewQuery);

@@ -1,0 +1,177 @@
+import { lazy, Suspense, useId } from 'react';
+import { Link } from 'react-router';
+import { currencyLabel, formatMoney, type Currency } from '../../../../shared/money.ts';
+import type { Overview } from '../../../../shared/schemas/overview.ts';
+import { BalanceAmount } from '../../../components/balance-amount.tsx';
+import { PageLoadError } from '../../../components/page-status.tsx';
+import { useOverview } from '../api/overview.ts';
+
+// The chart library is the largest part of the dashboard's code: it loads on its own, after the
+// figures, so the first page stays small and the figures do not wait for it.
+const OverviewCharts = lazy(async () => ({
+  default: (await import('./overview-charts.tsx')).OverviewCharts,
+}));
+
+const count = (value: number, one: string, many: string) =>
+  `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
+
+function Figure({ term, children }: { term: string; children: React.ReactNode }) {
+  return (
+    <div className="d-flex flex-wrap justify-content-between column-gap-3">
+      <dt className="fw-normal text-body-secondary">{term}</dt>
+      <dd className="mb-1 text-end text-break">{children}</dd>
+    </div>
+  );
+}
+
+function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
+  const { currency } = row;
+  const money = (minor: string) => formatMoney(BigInt(minor), currency);
+  return (
+    <div className="col-12 col-sm-6 col-xl">
+      <section className="card h-100" data-testid={`overview-${currency}`}>
+        <div className="card-body">
+          <h3 className="h6 card-title">{currencyLabel[currency]}</h3>
+          <dl className="mb-0">
+            <Figure term="Owed to you">
+              {/* A total, not a balance: its term already says which way it runs. */}
+              <span className={BigInt(row.owed) > 0n ? 'text-owed fw-semibold' : undefined}>
+                {money(row.owed)}
+              </span>
+            </Figure>
+            <Figure term="Clients owing">{row.clientsOwing.toLocaleString('en-US')}</Figure>
+            <Figure term="Overdue">
+              {money(row.overdue)}
+              {row.clientsOverdue > 0 && (
+                <>
+                  {' '}
+                  <small className="d-block text-body-secondary">
+                    {count(row.clientsOverdue, 'client', 'clients')}
+                  </small>
+                </>
+              )}
+            </Figure>
+            <Figure term="Credits held">
+              <span className={BigInt(row.credits) > 0n ? 'text-credit' : undefined}>
+                {money(row.credits)}
+              </span>
+              {row.clientsInCredit > 0 && (
+                <>
+                  {' '}
+                  <small className="d-block text-body-secondary">
+                    {count(row.clientsInCredit, 'client', 'clients')}
+                  </small>
+                </>
+              )}
+            </Figure>
+          </dl>
+        </div>
+      </section>
+    </div>
+  );
+}
+
+function DebtorList({ debtors }: { debtors: Overview['largestDebtors']['debtors'] }) {
+  return (
+    <ol className="list-unstyled mb-0">
+      {debtors.map((debtor) => (
+        <li
+          key={debtor.id}
+          className="d-flex flex-wrap justify-content-between column-gap-3 py-1 border-bottom"
+        >
+          <Link to={`/client/${debtor.id}`} className="text-break">
+            {debtor.firstName} {debtor.lastName}
+          </Link>
+          <span className="text-end">
+            <BalanceAmount minor={debtor.balance} currency={debtor.currency} />
+            {debtor.usdValue !== null && debtor.currency !== 'USD' && (
+              <small className="d-block text-body-secondary">
+                ≈ US{formatMoney(BigInt(debtor.usdValue), 'USD')}
+              </small>
+            )}
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function LargestDebtors({ largest }: { largest: Overview['largestDebtors'] }) {
+  const headingId = useId();
+  const currenciesShown = [...new Set(largest.debtors.map((debtor) => debtor.currency))];
+  return (
+    <section className="card" aria-labelledby={headingId} data-testid="largest-debtors">
+      <div className="card-body">
+        <h3 id={headingId} className="h6 card-title">
+          Largest debtors
+        </h3>
+        {largest.debtors.length === 0 ? (
+          <p className="text-body-secondary mb-0">Nobody owes you anything.</p>
+        ) : largest.ranking === 'converted' ? (
+          <>
+            <p className="small text-body-secondary">
+              Ranked by value in US dollars at your rates of {largest.ratesDate}.
+            </p>
+            <DebtorList debtors={largest.debtors} />
+          </>
+        ) : (
+          <>
+            {currenciesShown.length > 1 && (
+              <p className="small text-body-secondary">
+                The five largest in each currency; enter exchange rates in Settings to rank them
+                together.
+              </p>
+            )}
+            {currenciesShown.map((currency: Currency) => (
+              <div key={currency} className="mb-2">
+                {currenciesShown.length > 1 && (
+                  <h4 className="small fw-semibold mb-1">{currencyLabel[currency]}</h4>
+                )}
+                <DebtorList
+                  debtors={largest.debtors.filter((debtor) => debtor.currency === currency)}
+                />
+              </div>
+            ))}
+          </>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/**
+ * The top of the signed-in dashboard: per currency what is owed, overdue and held as credit,
+ * the largest debtors, and the pictures of the total over time and of the ageing.
+ */
+export function DashboardOverview() {
+  const overview = useOverview();
+  const headingId = useId();
+  if (overview.isError && !overview.data)
+    return <PageLoadError error={overview.error} onRetry={() => void overview.refetch()} />;
+  // While it loads, the list below shows its own spinner; with no client there is nothing to sum.
+  if (!overview.data || overview.data.currencies.length === 0) return null;
+  const { data } = overview;
+  return (
+    <section className="mb-4" aria-labelledby={headingId} data-testid="overview">
+      <h2 id={headingId} className="h5 mb-3">
+        Overview
+      </h2>
+      <div className="row g-3 mb-3">
+        {data.currencies.map((row) => (
+          <CurrencyCard key={row.currency} row={row} />
+        ))}
+      </div>
+      {/* Each card as tall as its content: a long list of debtors leaves no empty chart box. */}
+      <div className="row g-3 align-items-start">
+        <div className="col-12 col-lg-4">
+          <LargestDebtors largest={data.largestDebtors} />
+        </div>
+        <div className="col-12 col-lg-8">
+          <Suspense fallback={null}>
+            <OverviewCharts overview={data} />
+          </Suspense>
+        </div>
+      </div>
+    </section>
+  );
+}

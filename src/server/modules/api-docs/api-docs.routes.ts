@@ -1,0 +1,95 @@
+import { createReadStream } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
+
+// Swagger UI's own built files, served as they are: no part of the web app's bundle.
+const swaggerUiDir = path.dirname(
+  createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
+);
+
+const page = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Balance API reference</title>
+    <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+    <link rel="stylesheet" href="/api/docs/swagger-ui.css" />
+  </head>
+  <body>
+    <div id="api-reference"></div>
+    <script src="/api/docs/swagger-ui-bundle.js"></script>
+    <script src="/api/docs/docs.js"></script>
+  </body>
+</html>
+`;
+
+// Our content security policy allows no inline script, so Swagger UI is started by a file.
+const startScript = `'use strict';
+window.ui = SwaggerUIBundle({
+  url: '/api/openapi.json',
+  dom_id: '#api-reference',
+  deepLinking: true,
+  validatorUrl: null,
+  // "Try it out" with a token must not send the session cookie too: the API refuses both at once.
+  requestInterceptor: function (request) {
+    if (request.headers && request.headers.Authorization) request.credentials = 'omit';
+    return request;
+  },
+});
+`;
+
+const assets = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'docs.js': 'text/javascript; charset=utf-8',
+} as const;
+
+const assetParams = z.object({
+  file: z.enum(Object.keys(assets) as [keyof typeof assets, ...(keyof typeof assets)[]]),
+});
+
+/** The OpenAPI document and a page that renders it, both public: they describe, they hold no data. */
+export const apiDocsRoutes: FastifyPluginAsyncZod = async (app) => {
+  let document: string | null = null;
+
+  app.get(
+    '/openapi.json',
+    { schema: { summary: 'This OpenAPI 3.1 document', tags: ['docs'], security: [] } },
+    async (_request, reply) => {
+      // Worked out once: the routes do not change after start-up.
+      document ??= JSON.stringify(app.swagger());
+      return reply.type('application/json; charset=utf-8').send(document);
+    },
+  );
+
+  app.get(
+    '/docs',
+    {
+      schema: { summary: 'The API reference, to read in a browser', tags: ['docs'], security: [] },
+    },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
+  );
+
+  app.get(
+    '/docs/:file',
+    {
+      schema: {
+        summary: "The reference page's style sheet and scripts",
+        tags: ['docs'],
+        security: [],
+        params: assetParams,
+      },
+    },
+    async (request, reply) => {
+      const { file } = request.params;
+      void reply.type(assets[file]);
+      if (file === 'docs.js') return reply.send(startScript);
+      // Swagger UI's files change only with its version: a browser may keep them a day.
+      void reply.header('cache-control', 'public, max-age=86400');
+      return reply.send(createReadStream(path.join(swaggerUiDir, file)));
+    },
+  );
+};

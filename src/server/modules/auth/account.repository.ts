@@ -1,0 +1,183 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import { emailKey } from './auth.repository.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+export async function findUserById(db: Executor, userId: string) {
+  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
+}
+
+export async function listSessionsOfUser(db: Executor, userId: string) {
+  return db
+    .selectFrom('sessions')
+    .select(['token_hash', 'created_at', 'last_seen_at', 'user_agent'])
+    .where('user_id', '=', userId)
+    .orderBy('last_seen_at', 'desc')
+    .execute();
+}
+
+/** Ends the user's sessions, all or all but one; returns the ended ones, to close their streams. */
+export async function deleteSessionsOfUser(
+  db: Executor,
+  userId: string,
+  options: { except?: string } = {},
+): Promise<string[]> {
+  let query = db.deleteFrom('sessions').where('user_id', '=', userId);
+  if (options.except !== undefined) query = query.where('token_hash', '!=', options.except);
+  const rows = await query.returning('token_hash').execute();
+  return rows.map((row) => row.token_hash);
+}
+
+export async function deleteSessionOfUser(
+  db: Executor,
+  userId: string,
+  tokenHash: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+export async function updateEmail(db: Executor, userId: string, email: string): Promise<void> {
+  await db
+    .updateTable('users')
+    .set({ email: email.trim(), email_key: emailKey(email) })
+    .where('id', '=', userId)
+    .execute();
+}
+
+export async function countUsers(db: Executor): Promise<number> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+/**
+ * Deletes the account; every row of its data goes with it (each table that holds an owner's
+ * rows references users with ON DELETE CASCADE). Its login counts are keyed by e-mail, not id.
+ */
+export async function deleteUser(
+  db: Executor,
+  user: { id: string; email_key: string },
+): Promise<void> {
+  const suffix = `|${user.email_key}`;
+  await db.deleteFrom('users').where('id', '=', user.id).execute();
+  await db
+    .deleteFrom('login_throttle')
+    .where((eb) =>
+      eb.or([
+        eb('key', '=', `account:${user.email_key}`),
+        // pair:<address>|<e-mail key>; e-mails are ASCII, so lengths agree in SQL and here.
+        eb.and([
+          eb('key', 'like', 'pair:%'),
+          eb(sql`substr(key, length(key) - ${suffix.length - 1})`, '=', suffix),
+        ]),
+      ]),
+    )
+    .execute();
+}
+
+export async function listUsers(db: Executor) {
+  return db
+    .selectFrom('users')
+    .select((eb) => [
+      'users.id',
+      'users.email',
+      'users.is_admin',
+      'users.created_at',
+      'users.last_seen_at',
+      'users.disabled_at',
+      eb
+        .selectFrom('clients')
+        .select((inner) => inner.fn.countAll<number>().as('count'))
+        .whereRef('clients.owner_id', '=', 'users.id')
+        .as('clients'),
+    ])
+    .orderBy('users.created_at')
+    .orderBy('users.id')
+    .execute();
+}
+
+export async function setDisabled(
+  db: Executor,
+  userId: string,
+  disabledAt: number | null,
+): Promise<void> {
+  await db.updateTable('users').set({ disabled_at: disabledAt }).where('id', '=', userId).execute();
+}
+
+/** One reset link per user at a time: a new one replaces any earlier one. */
+export async function replacePasswordReset(
+  db: Executor,
+  row: { tokenHash: string; userId: string; now: number; expiresAt: number },
+): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', row.userId).execute();
+  await db
+    .insertInto('password_resets')
+    .values({
+      token_hash: row.tokenHash,
+      user_id: row.userId,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+/** Uses up a reset link: deleted as it is read, so two uses at once cannot both succeed. */
+export async function takePasswordReset(
+  db: Executor,
+  tokenHash: string,
+  now: number,
+): Promise<string | null> {
+  const row = await db
+    .deleteFrom('password_resets')
+    .where('token_hash', '=', tokenHash)
+    .returning(['user_id', 'expires_at'])
+    .executeTakeFirst();
+  return row && row.expires_at > now ? row.user_id : null;
+}
+
+export async function insertInvitation(
+  db: Executor,
+  row: { tokenHash: string; email: string; createdBy: string; now: number; expiresAt: number },
+): Promise<void> {
+  await db
+    .insertInto('invitations')
+    .values({
+      token_hash: row.tokenHash,
+      email_key: emailKey(row.email),
+      created_by: row.createdBy,
+      created_at: row.now,
+      expires_at: row.expiresAt,
+    })
+    .execute();
+}
+
+/** Uses up an invitation, only for the e-mail it was made for and only before it expires. */
+export async function takeInvitation(
+  db: Executor,
+  tokenHash: string,
+  email: string,
+  now: number,
+): Promise<boolean> {
+  const row = await db
+    .deleteFrom('invitations')
+    .where('token_hash', '=', tokenHash)
+    .where('email_key', '=', emailKey(email))
+    .where('expires_at', '>', now)
+    .returning('token_hash')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Links past their time can never be used: the sweep removes them. */
+export async function deleteExpiredLinks(db: Executor, now: number): Promise<void> {
+  await db.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
+  await db.deleteFrom('invitations').where('expires_at', '<=', now).execute();
+}

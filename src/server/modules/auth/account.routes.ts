@@ -1,0 +1,193 @@
+import { createHash } from 'node:crypto';
+import { z } from 'zod/mini';
+import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  accountSessionsSchema,
+  changeEmailBodySchema,
+  changePasswordBodySchema,
+  deleteAccountBodySchema,
+  passwordResetBodySchema,
+  sessionIdParamsSchema,
+} from '../../../shared/schemas/account.ts';
+import { sessionUserSchema } from '../../../shared/schemas/auth.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import {
+  countUsers,
+  deleteSessionOfUser,
+  deleteSessionsOfUser,
+  deleteUser,
+  findUserByEmail,
+  listSessionsOfUser,
+  takePasswordReset,
+  updateEmail,
+  updatePasswordHash,
+} from './auth.accounts.ts';
+import { confirmPassword, hashNewPassword } from './password-check.ts';
+import { clearSessionCookie, currentUser, hashToken, requireSession } from './session.ts';
+import { describeUserAgent } from './user-agent.ts';
+
+/** What the browser sees of a session: an id derived from the stored hash, never the hash. */
+export function publicSessionId(tokenHash: string): string {
+  return createHash('sha256').update(`session-id:${tokenHash}`).digest('base64url').slice(0, 22);
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** Ends sessions' live streams on this instance; other instances notice at their next heartbeat. */
+function endStreams(app: FastifyInstance, userId: string, tokenHashes: string[]): void {
+  for (const tokenHash of tokenHashes) app.feed.endSession(userId, tokenHash);
+}
+
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+
+  app.get(
+    '/account/sessions',
+    { onRequest: requireSession, schema: { response: { 200: accountSessionsSchema } } },
+    async (request) => {
+      const user = currentUser(request);
+      const rows = await listSessionsOfUser(db, user.id);
+      return {
+        sessions: rows.map((row) => ({
+          id: publicSessionId(row.token_hash),
+          device: describeUserAgent(row.user_agent),
+          createdAt: iso(row.created_at),
+          lastSeenAt: iso(row.last_seen_at),
+          current: row.token_hash === request.sessionTokenHash,
+        })),
+      };
+    },
+  );
+
+  app.delete(
+    '/account/sessions/:id',
+    { onRequest: requireSession, schema: { params: sessionIdParamsSchema } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const rows = await listSessionsOfUser(db, user.id);
+      // Only the user's own sessions are looked at: another's id answers like a missing one.
+      const row = rows.find(
+        (candidate) => publicSessionId(candidate.token_hash) === request.params.id,
+      );
+      if (!row || !(await deleteSessionOfUser(db, user.id, row.token_hash)))
+        throw notFound('No such session');
+      endStreams(app, user.id, [row.token_hash]);
+      if (row.token_hash === request.sessionTokenHash) clearSessionCookie(request, reply);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/account/sessions/end-others',
+    { onRequest: requireSession, schema: { response: { 200: z.object({ ended: z.number() }) } } },
+    async (request) => {
+      const user = currentUser(request);
+      const ended = await deleteSessionsOfUser(db, user.id, {
+        except: request.sessionTokenHash ?? '',
+      });
+      endStreams(app, user.id, ended);
+      return { ended: ended.length };
+    },
+  );
+
+  app.post(
+    '/account/password',
+    { onRequest: requireSession, schema: { body: changePasswordBodySchema } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const { currentPassword, newPassword } = request.body;
+      await confirmPassword(request, user.id, currentPassword, 'currentPassword');
+      const passwordHash = await hashNewPassword(newPassword, 'newPassword');
+      // Whoever else was signed in (a stolen cookie, a forgotten computer) is out with the old password.
+      const ended = await db.transaction().execute(async (trx) => {
+        await updatePasswordHash(trx, user.id, passwordHash);
+        return deleteSessionsOfUser(trx, user.id, { except: request.sessionTokenHash ?? '' });
+      });
+      endStreams(app, user.id, ended);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/account/email',
+    {
+      onRequest: requireSession,
+      schema: {
+        body: changeEmailBodySchema,
+        response: { 200: z.object({ user: sessionUserSchema }) },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const { email, password } = request.body;
+      await confirmPassword(request, user.id, password);
+      try {
+        await db.transaction().execute(async (trx) => {
+          const holder = await findUserByEmail(trx, email);
+          if (holder && holder.id !== user.id) throw emailTaken();
+          await updateEmail(trx, user.id, email);
+        });
+      } catch (error) {
+        if (isUniqueViolation(error, 'email_key')) throw emailTaken();
+        throw error;
+      }
+      return { user: { ...user, email: email.trim() } };
+    },
+  );
+
+  app.delete(
+    '/account',
+    { onRequest: requireSession, schema: { body: deleteAccountBodySchema } },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const row = await confirmPassword(request, user.id, request.body.password);
+      await app.writes.removeOwner(user.id, async (trx) => {
+        // Checked inside the transaction: someone may have joined since the page was loaded.
+        if (user.isAdmin && (await countUsers(trx)) > 1) {
+          throw new AppError(
+            409,
+            'conflict',
+            'You are the administrator of this Balance and other accounts depend on you, so this account cannot be deleted',
+          );
+        }
+        await deleteSessionsOfUser(trx, user.id);
+        await deleteUser(trx, row);
+      });
+      clearSessionCookie(request, reply);
+      return reply.status(204).send();
+    },
+  );
+
+  // Public: whoever holds the link may set the password, once, within its time.
+  app.post(
+    '/auth/password-reset',
+    { schema: { security: [], body: passwordResetBodySchema } },
+    async (request, reply) => {
+      const { token, password } = request.body;
+      const passwordHash = await hashNewPassword(password, 'password');
+      const reset = await db.transaction().execute(async (trx) => {
+        const userId = await takePasswordReset(trx, hashToken(token), Date.now());
+        if (!userId) return null;
+        await updatePasswordHash(trx, userId, passwordHash);
+        return { userId, ended: await deleteSessionsOfUser(trx, userId) };
+      });
+      if (!reset) {
+        throw new AppError(
+          400,
+          'invalid_link',
+          'This link is not valid: it has been used or has expired. Ask the administrator for a new one.',
+        );
+      }
+      endStreams(app, reset.userId, reset.ended);
+      return reply.status(204).send();
+    },
+  );
+};
+
+function emailTaken(): AppError {
+  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
+    fields: { email: 'is already registered' },
+  });
+}

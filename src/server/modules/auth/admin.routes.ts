@@ -1,0 +1,115 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import {
+  adminUsersSchema,
+  invitationBodySchema,
+  oneTimeLinkSchema,
+  userIdParamsSchema,
+} from '../../../shared/schemas/account.ts';
+import { AppError, notFound } from '../../errors.ts';
+import {
+  deleteSessionsOfUser,
+  findUserByEmail,
+  findUserById,
+  listUsers,
+  setDisabled,
+} from './auth.accounts.ts';
+import { createInvitationLink, createPasswordResetLink } from './one-time-links.ts';
+import { currentUser, requireSession } from './session.ts';
+
+/** onRequest hook of the administrator's routes: 401 signed out, 403 for anyone else. */
+export async function requireAdmin(request: FastifyRequest): Promise<void> {
+  await requireSession(request);
+  if (!currentUser(request).isAdmin) {
+    throw new AppError(403, 'forbidden', 'Only the administrator can do this');
+  }
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const link = (value: { path: string; expiresAt: number }) => ({
+  path: value.path,
+  expiresAt: iso(value.expiresAt),
+});
+
+export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+
+  app.get(
+    '/admin/users',
+    { onRequest: requireAdmin, schema: { response: { 200: adminUsersSchema } } },
+    async () => {
+      const rows = await listUsers(db);
+      return {
+        users: rows.map((row) => ({
+          id: row.id,
+          email: row.email,
+          isAdmin: row.is_admin === 1,
+          disabled: row.disabled_at !== null,
+          createdAt: iso(row.created_at),
+          lastSeenAt: row.last_seen_at === null ? null : iso(row.last_seen_at),
+          clients: Number(row.clients ?? 0),
+        })),
+      };
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/disable',
+    { onRequest: requireAdmin, schema: { params: userIdParamsSchema } },
+    async (request, reply) => {
+      const admin = currentUser(request);
+      if (request.params.id === admin.id) {
+        // Nobody would be left to enable it again.
+        throw new AppError(403, 'forbidden', 'You cannot disable your own account');
+      }
+      const ended = await db.transaction().execute(async (trx) => {
+        if (!(await findUserById(trx, request.params.id))) throw notFound('No such account');
+        await setDisabled(trx, request.params.id, Date.now());
+        return deleteSessionsOfUser(trx, request.params.id);
+      });
+      for (const tokenHash of ended) app.feed.endSession(request.params.id, tokenHash);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/enable',
+    { onRequest: requireAdmin, schema: { params: userIdParamsSchema } },
+    async (request, reply) => {
+      if (!(await findUserById(db, request.params.id))) throw notFound('No such account');
+      await setDisabled(db, request.params.id, null);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/admin/users/:id/password-reset',
+    {
+      onRequest: requireAdmin,
+      schema: { params: userIdParamsSchema, response: { 201: oneTimeLinkSchema } },
+    },
+    async (request, reply) => {
+      if (!(await findUserById(db, request.params.id))) throw notFound('No such account');
+      const created = await createPasswordResetLink(db, request.params.id, Date.now());
+      return reply.status(201).send(link(created));
+    },
+  );
+
+  app.post(
+    '/admin/invitations',
+    {
+      onRequest: requireAdmin,
+      schema: { body: invitationBodySchema, response: { 201: oneTimeLinkSchema } },
+    },
+    async (request, reply) => {
+      const { email } = request.body;
+      if (await findUserByEmail(db, email)) {
+        throw new AppError(409, 'email_taken', 'This e-mail is already registered', {
+          fields: { email: 'is already registered' },
+        });
+      }
+      const created = await createInvitationLink(db, email, currentUser(request).id, Date.now());
+      return reply.status(201).send(link(created));
+    },
+  );
+};

@@ -1,0 +1,98 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  forgotPasswordBodySchema,
+  forgotPasswordResponseSchema,
+} from '../../../shared/schemas/auth.ts';
+import { AppError } from '../../errors.ts';
+import { MailError, type Mailer } from '../../mail/mailer.ts';
+import { emailKey, findUserByEmail } from './auth.accounts.ts';
+import { createPasswordResetLink } from './one-time-links.ts';
+import { countResetRequest } from './throttle.ts';
+
+/** The one answer, whoever the e-mail belongs to: it must not tell a stranger who has an account. */
+export const forgotPasswordAnswer =
+  'If an account uses this e-mail, a link to set a new password is on its way.';
+
+/** E-mailed reset links need both a mail server and the address the links point to. */
+export function passwordResetByEmail(config: { mail: unknown; publicUrl: string | null }): boolean {
+  return config.mail !== null && config.publicUrl !== null;
+}
+
+export const forgotPasswordRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  const { mailer } = app;
+  const { publicUrl } = app.config;
+  // Mail still being prepared or sent when the server stops is finished first, not dropped.
+  const inFlight = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...inFlight]);
+  });
+
+  // Public: whoever forgot the password has no session. Answered before any account is looked
+  // up, and the same for every e-mail, so neither the answer nor its timing tells whether the
+  // account exists.
+  app.post(
+    '/auth/forgot-password',
+    {
+      schema: {
+        security: [],
+        body: forgotPasswordBodySchema,
+        response: { 202: forgotPasswordResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      if (!mailer || publicUrl === null) {
+        throw new AppError(
+          503,
+          'mail_not_configured',
+          'Password reset by e-mail is not set up on this server; ask the administrator for a password reset link.',
+        );
+      }
+      const { email } = request.body;
+      await countResetRequest(db, request.ip, emailKey(email), Date.now());
+      const work = sendResetLink({ db, mailer, publicUrl, email, log: request.log })
+        .catch((error: unknown) => {
+          // Never the link: whoever reads the log must not be able to use it.
+          request.log.error(
+            error instanceof MailError
+              ? { mail: { kind: error.kind, reply: error.reply } }
+              : { err: error },
+            'The password reset e-mail could not be sent',
+          );
+        })
+        .finally(() => inFlight.delete(work));
+      inFlight.add(work);
+      return reply.status(202).send({ message: forgotPasswordAnswer });
+    },
+  );
+};
+
+async function sendResetLink(options: {
+  db: Parameters<typeof findUserByEmail>[0];
+  mailer: Mailer;
+  publicUrl: string;
+  email: string;
+  log: FastifyBaseLogger;
+}): Promise<void> {
+  const { db, mailer, publicUrl, email } = options;
+  // Let the answer go out first: nothing below may delay it for an existing account only.
+  await new Promise((resolve) => setImmediate(resolve));
+  const user = await findUserByEmail(db, email);
+  // No account, or one the administrator has disabled: nothing is sent, and nothing is said.
+  if (!user || user.disabled_at !== null) return;
+  const link = await createPasswordResetLink(db, user.id, Date.now());
+  await mailer.send({
+    to: user.email,
+    subject: 'Set a new password for Balance',
+    text: [
+      'Someone, probably you, asked to set a new password for the Balance account of this e-mail.',
+      '',
+      'Open this link within 24 hours to choose a new password. It works once:',
+      `${publicUrl}${link.path}`,
+      '',
+      'If you did not ask for it, ignore this e-mail: your password stays as it is.',
+    ].join('\n'),
+  });
+  options.log.info({ userId: user.id }, 'Password reset e-mail sent');
+}

@@ -1,0 +1,42 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.ts';
+import { emailKey, findUserById } from './auth.accounts.ts';
+import { hashPassword, isCommonPassword, verifyPassword } from './password.ts';
+import { countLoginAttempt, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
+
+/**
+ * Checks the signed-in user's password before a change of their account. Counted like a login
+ * (same keys, so guesses here and at /login add up): someone at an unlocked screen cannot try
+ * passwords faster here than at the door. Returns the user's row.
+ */
+export async function confirmPassword(
+  request: FastifyRequest,
+  userId: string,
+  password: string,
+  field = 'password',
+) {
+  const db = request.server.db.kysely;
+  const user = await findUserById(db, userId);
+  if (!user) throw new AppError(401, 'unauthenticated', 'Your session has ended');
+  const keys = throttleKeys(emailKey(user.email), request.ip);
+  const { delayMs } = await countLoginAttempt(db, keys, Date.now());
+  if (!(await verifyPassword(password, user.password_hash))) {
+    if (delayMs > 0) await sleep(delayMs);
+    throw new AppError(403, 'invalid_credentials', 'The password is not right', {
+      fields: { [field]: 'is not right' },
+    });
+  }
+  await forgiveLoginAttempt(db, keys);
+  return user;
+}
+
+/** Hashes a new password after the check join makes too: the most common ones are refused. */
+export async function hashNewPassword(password: string, field: string): Promise<string> {
+  if (await isCommonPassword(password)) {
+    throw new AppError(400, 'validation', 'Invalid password', {
+      fields: { [field]: 'is one of the most common passwords; choose another' },
+    });
+  }
+  return hashPassword(password);
+}

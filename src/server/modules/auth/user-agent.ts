@@ -1,0 +1,31 @@
+// Names a session's device for its owner, from the User-Agent it started with. Only the
+// common browsers and systems are told apart: the aim is "which of my devices is this?", not
+// a precise inventory, so a small ordered list does (the order matters: Edge and Opera also
+// say Chrome, Chrome also says Safari, Android also says Linux).
+const browsers: [RegExp, string][] = [
+  [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
+  [/\b(?:OPR|Opera)\//, 'Opera'],
+  [/\bSamsungBrowser\//, 'Samsung Internet'],
+  [/\b(?:Firefox|FxiOS)\//, 'Firefox'],
+  [/\b(?:HeadlessChrome|Chrome|Chromium|CriOS)\//, 'Chrome'],
+  [/\bVersion\/[\d.]+.*\bSafari\//, 'Safari'],
+  [/\bcurl\//, 'curl'],
+];
+
+const systems: [RegExp, string][] = [
+  [/\b(?:iPhone|iPod)\b/, 'iPhone'],
+  [/\biPad\b/, 'iPad'],
+  [/\bAndroid\b/, 'Android'],
+  [/\bCrOS\b/, 'ChromeOS'],
+  [/\bWindows\b/, 'Windows'],
+  [/\bMac OS X\b|\bMacintosh\b/, 'macOS'],
+  [/\bLinux\b/, 'Linux'],
+];
+
+export function describeUserAgent(userAgent: string | null): string {
+  if (!userAgent) return 'Unknown device';
+  const browser = browsers.find(([pattern]) => pattern.test(userAgent))?.[1];
+  const system = systems.find(([pattern]) => pattern.test(userAgent))?.[1];
+  if (browser && system) return `${browser} on ${system}`;
+  return browser ?? system ?? 'Unknown device';
+}

@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { convertToUsd, type RateOf } from '../../../shared/exchange.ts';
+import { currencies, type Currency } from '../../../shared/money.ts';
+import { utcDay } from '../../../shared/dates.ts';
+import { ageingBuckets } from './ageing.ts';
+import { overviewMonths, overviewSchema, type Overview } from '../../../shared/schemas/overview.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { latestEventId } from '../events/events.queries.ts';
+import { readRates } from '../settings/settings.queries.ts';
+import {
+  ageingByCurrency,
+  largestDebtors,
+  ledgerByMonthSince,
+  overdueClientsByCurrency,
+  positionsByCurrency,
+  type CurrencyPosition,
+} from './clients.queries.ts';
+import { StampedCache } from './stamped-cache.ts';
+
+const debtorsShown = 5;
+
+/** The first day of the month `offset` months after the month of `day` (YYYY-MM-DD). */
+function monthStart(day: string, offset: number): string {
+  const date = new Date(`${day.slice(0, 7)}-01T00:00:00Z`);
+  date.setUTCMonth(date.getUTCMonth() + offset);
+  return utcDay(date);
+}
+
+/** US cents of an amount at the owner's rates; null without a rate for its currency. */
+function usdValue(balance: number, currency: Currency, rates: Partial<Record<Currency, RateOf>>) {
+  if (currency === 'USD') return BigInt(balance);
+  return convertToUsd([{ currency, total: BigInt(balance) }], rates)?.usdMinor ?? null;
+}
+
+/** GET /api/overview: the dashboard's summary (see overviewSchema), kept like the list's answers. */
+export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  app.addHook('onRequest', requireUser);
+
+  const answers = new StampedCache<Overview>({ maxEntries: 2000 });
+
+  async function largest(
+    ownerId: string,
+    owing: Currency[],
+    rates: Partial<Record<Currency, RateOf>>,
+  ): Promise<Overview['largestDebtors']> {
+    // The five largest overall are among the five largest of each currency, whatever the rates.
+    const perCurrency = await Promise.all(
+      owing.map((currency) => largestDebtors(db, ownerId, currency, debtorsShown)),
+    );
+    const valued = perCurrency.flat().map((debtor) => ({
+      ...debtor,
+      usd: usdValue(debtor.balance, debtor.currency, rates),
+    }));
+    const canConvert = owing.length > 1 && valued.every((debtor) => debtor.usd !== null);
+    if (!canConvert) {
+      return {
+        ranking: 'currency',
+        ratesDate: null,
+        debtors: valued.map(({ usd: _usd, ...debtor }) => ({ ...debtor, usdValue: null })),
+      };
+    }
+    const ranked = valued
+      .sort((a, b) => (a.usd === b.usd ? 0 : (a.usd as bigint) > (b.usd as bigint) ? -1 : 1))
+      .slice(0, debtorsShown);
+    const ratesDate = ranked
+      .flatMap((debtor) => (debtor.currency === 'USD' ? [] : [rates[debtor.currency]?.date ?? '']))
+      .reduce<string | null>(
+        (oldest, date) => (oldest === null || date < oldest ? date : oldest),
+        null,
+      );
+    return {
+      ranking: 'converted',
+      ratesDate,
+      debtors: ranked.map(({ usd, ...debtor }) => ({ ...debtor, usdValue: String(usd) })),
+    };
+  }
+
+  /**
+   * The sum of all balances at each of the last months' ends. A balance is the sum of its
+   * client's entries, so the total at a month's end is today's total less the entries dated
+   * after it: only the last year of entries is read, however long the ledger.
+   */
+  async function history(
+    ownerId: string,
+    today: string,
+    positions: CurrencyPosition[],
+  ): Promise<Overview['history']> {
+    const first = monthStart(today, -(overviewMonths - 1));
+    const months = Array.from({ length: overviewMonths }, (_, index) =>
+      monthStart(first, index).slice(0, 7),
+    );
+    const rows = await ledgerByMonthSince(db, ownerId, first);
+    const series = currencies.flatMap((currency) => {
+      const position = positions.find((candidate) => candidate.currency === currency);
+      const now = position ? position.owed - position.credits : 0n;
+      const mine = rows.filter((row) => row.currency === currency);
+      const totals = months.map((month) =>
+        mine.reduce((total, row) => (row.month > month ? total - row.total : total), now),
+      );
+      // A currency the ledger only passed through (a client's currency changed) has nothing to draw.
+      if (totals.every((total) => total === 0n)) return [];
+      return [{ currency, totals: totals.map(String) }];
+    });
+    return { months, series };
+  }
+
+  app.get('/overview', { schema: { response: { 200: overviewSchema } } }, async (request) => {
+    const ownerId = currentUser(request).id;
+    // Read first: what follows reflects this state or a newer one.
+    const stamp = await latestEventId(db, ownerId);
+    // What is overdue, and the months shown, change at midnight without any event.
+    const asOf = utcDay();
+    const key = JSON.stringify([ownerId, asOf]);
+    const kept = answers.get(key, stamp);
+    if (kept) return kept;
+    const [positions, overdueClients, ageing, rateRows] = await Promise.all([
+      positionsByCurrency(db, ownerId),
+      overdueClientsByCurrency(db, ownerId, asOf),
+      ageingByCurrency(db, ownerId, asOf),
+      readRates(db, ownerId),
+    ]);
+    const rates = Object.fromEntries(rateRows.map((rate) => [rate.currency, rate]));
+    const owing = currencies.filter((currency) =>
+      positions.some((position) => position.currency === currency && position.owed > 0n),
+    );
+    const overview: Overview = {
+      asOf,
+      currencies: currencies.flatMap((currency) => {
+        const position = positions.find((candidate) => candidate.currency === currency);
+        if (!position) return [];
+        const bucket = (name: (typeof ageingBuckets)[number]) =>
+          ageing
+            .filter((row) => row.currency === currency && row.bucket === name)
+            .reduce((sum, row) => sum + row.total, 0n);
+        const buckets = Object.fromEntries(
+          ageingBuckets.map((name) => [name, bucket(name).toString()]),
+        ) as Overview['currencies'][number]['buckets'];
+        const overdue = ageingBuckets
+          .filter((name) => name !== 'current')
+          .reduce((sum, name) => sum + bucket(name), 0n);
+        return [
+          {
+            currency,
+            owed: position.owed.toString(),
+            credits: position.credits.toString(),
+            clientsOwing: position.clientsOwing,
+            clientsInCredit: position.clientsInCredit,
+            overdue: overdue.toString(),
+            clientsOverdue: overdueClients.get(currency) ?? 0,
+            buckets,
+          },
+        ];
+      }),
+      largestDebtors: await largest(ownerId, owing, rates),
+      history: await history(ownerId, asOf, positions),
+    };
+    answers.set(key, stamp, overview);
+    return overview;
+  });
+};

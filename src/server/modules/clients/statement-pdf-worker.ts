@@ -1,0 +1,23 @@
+// A worker thread that makes statement PDFs (statement-pdf-renderer.ts): laying out text in a
+// font with Hangul takes long enough (about 0.25 s for 200 entries) that it must not run on the
+// thread that answers requests.
+import { parentPort } from 'node:worker_threads';
+import type { Statement } from '../../../shared/schemas/statement.ts';
+import { statementPdf } from './statement-pdf.ts';
+
+export type PdfRequest = { id: number; statement: Statement };
+export type PdfReply = { id: number; pdf: Uint8Array } | { id: number; error: string };
+
+const port = parentPort;
+if (!port) throw new Error('statement-pdf-worker.ts runs only as a worker thread');
+
+port.on('message', (request: PdfRequest) => {
+  statementPdf(request.statement).then(
+    (pdf) => port.postMessage({ id: request.id, pdf } satisfies PdfReply),
+    (error: unknown) =>
+      port.postMessage({
+        id: request.id,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      } satisfies PdfReply),
+  );
+});

@@ -1,0 +1,26 @@
+import type { WritePath } from '../events/write-path.ts';
+import { findClient, toSnapshot } from './clients.repository.ts';
+
+/**
+ * Records in the client's history that a statement went to `sentTo`, once the mail server has
+ * accepted it. Nothing of the client changes; the snapshot keeps the address it went to. A
+ * client deleted while the mail was on its way still gets the line (its history outlives it).
+ */
+export async function recordStatementSent(
+  writes: WritePath,
+  ownerId: string,
+  clientId: string,
+  sentTo: string,
+): Promise<void> {
+  await writes.change(ownerId, async ({ trx, record }) => {
+    const client = await findClient(trx, ownerId, clientId);
+    const snapshot = client ? { ...toSnapshot(client), email: sentTo } : null;
+    await record({
+      clientId,
+      action: 'statement_sent',
+      version: client?.version ?? 0,
+      before: snapshot,
+      after: snapshot,
+    });
+  });
+}

@@ -1,0 +1,146 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
+import { utcDay } from '../../../shared/dates.ts';
+import { clientIdParams } from '../../../shared/schemas/clients.ts';
+import {
+  resolvePeriod,
+  statementQuerySchema,
+  statementSchema,
+  statementSendSchema,
+  statementSentSchema,
+  type Statement,
+  type StatementQuery,
+} from '../../../shared/schemas/statement.ts';
+import { AppError } from '../../errors.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { MailError } from '../../mail/mailer.ts';
+import { clientNotFound } from './clients.commands.ts';
+import { recordStatementSent } from './statement.commands.ts';
+import { attachmentHeader, statementCsv, statementFileName } from './statement-files.ts';
+import { PdfRenderer } from './statement-pdf-renderer.ts';
+import { readStatement } from './statement.ts';
+
+/** Ids we issue are 22 base64url characters; anything else is simply not found. */
+const clientId = (id: string) => {
+  if (!/^[\w-]{22}$/.test(id)) throw clientNotFound();
+  return id;
+};
+
+export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  app.addHook('onRequest', requireUser);
+  const pdfs = new PdfRenderer();
+  app.addHook('onClose', async () => {
+    await pdfs.close();
+  });
+
+  /** The statement a request asks for; 404 for a client the owner does not have. */
+  async function statementFor(
+    request: FastifyRequest,
+    id: string,
+    query: StatementQuery,
+  ): Promise<Statement> {
+    const resolved = resolvePeriod(query, utcDay());
+    if (!resolved.ok) {
+      const names = Object.keys(resolved.fields).join(', ');
+      throw new AppError(400, 'validation', `Invalid ${names}`, { fields: resolved.fields });
+    }
+    const statement = await readStatement(
+      db,
+      currentUser(request).id,
+      clientId(id),
+      resolved.period,
+      app.mailer !== null,
+    );
+    if (!statement) throw clientNotFound();
+    return statement;
+  }
+
+  app.get(
+    '/clients/:id/statement',
+    {
+      schema: {
+        params: clientIdParams,
+        querystring: statementQuerySchema,
+        response: { 200: statementSchema },
+      },
+    },
+    async (request) => statementFor(request, request.params.id, request.query),
+  );
+  app.get(
+    '/clients/:id/statement.csv',
+    { schema: { params: clientIdParams, querystring: statementQuerySchema } },
+    async (request, reply) => {
+      const statement = await statementFor(request, request.params.id, request.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', attachmentHeader(statementFileName(statement, 'csv')))
+        .send(statementCsv(statement));
+    },
+  );
+
+  app.get(
+    '/clients/:id/statement.pdf',
+    { schema: { params: clientIdParams, querystring: statementQuerySchema } },
+    async (request, reply) => {
+      const statement = await statementFor(request, request.params.id, request.query);
+      const pdf = await pdfs.render(statement);
+      return reply
+        .header('content-type', 'application/pdf')
+        .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
+        .send(pdf);
+    },
+  );
+  // E-mails the statement's PDF to the client; recorded in the history only once the mail
+  // server has accepted it. Nothing is recorded when it refuses or cannot be reached.
+  app.post(
+    '/clients/:id/statement/send',
+    {
+      schema: {
+        params: clientIdParams,
+        body: statementSendSchema,
+        response: { 200: statementSentSchema },
+      },
+    },
+    async (request) => {
+      const { from, to, subject, message } = request.body;
+      const statement = await statementFor(request, request.params.id, { from, to });
+      const sentTo = statement.client.email;
+      if (!sentTo)
+        throw new AppError(
+          409,
+          'conflict',
+          'This client has no e-mail address; add one to send the statement',
+        );
+      const { mailer } = app;
+      if (!mailer)
+        throw new AppError(
+          503,
+          'mail_not_configured',
+          'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
+        );
+      const pdf = await pdfs.render(statement);
+      try {
+        await mailer.send({
+          to: sentTo,
+          subject,
+          text: message,
+          replyTo: currentUser(request).email,
+          attachments: [
+            {
+              filename: statementFileName(statement, 'pdf'),
+              content: pdf,
+              contentType: 'application/pdf',
+            },
+          ],
+        });
+      } catch (error) {
+        if (!(error instanceof MailError)) throw error;
+        request.log.warn({ err: error }, 'a statement could not be sent');
+        throw new AppError(502, 'mail_failed', error.message);
+      }
+      await recordStatementSent(app.writes, currentUser(request).id, statement.client.id, sentTo);
+      return { sentTo };
+    },
+  );
+};

@@ -1,0 +1,182 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { hashToken, liveSessionUsers, sessionCookieName } from '../auth/session.ts';
+import { ChangeFeed, type Subscriber } from './feed.ts';
+
+/** A stream as the feed sees it, keeping what it was sent and how it ended. */
+function recordingStream(ownerId: string, cookie: string) {
+  const stream = {
+    frames: [] as string[],
+    ended: null as null | 'closed' | 'session ended',
+    subscriber: null as unknown as Subscriber,
+  };
+  stream.subscriber = {
+    ownerId,
+    sessionTokenHash: hashToken(cookie.slice(`${sessionCookieName}=`.length)),
+    lastId: 0,
+    backedUp: false,
+    write: (frames) => stream.frames.push(frames),
+    close: (sessionEnded = false) => {
+      stream.ended ??= sessionEnded ? 'session ended' : 'closed';
+    },
+  };
+  return stream;
+}
+
+describe('the live feed heartbeat', () => {
+  let testApp: TestApp | null = null;
+  let feed: ChangeFeed | null = null;
+  afterEach(async () => {
+    await feed?.close();
+    feed = null;
+    await testApp?.close();
+    testApp = null;
+  });
+
+  it('checks the sessions of all open streams in one query, however many streams there are', async () => {
+    testApp = await buildTestApp();
+    const { app } = testApp;
+    const owners = await Promise.all([joinAs(app), joinAs(app), joinAs(app)]);
+    const queries: number[] = [];
+    feed = new ChangeFeed(app.db, app.log, {
+      // Far beyond the test: the beats below are the test's own.
+      heartbeatMs: 3_600_000,
+      liveSessions: (tokenHashes) => {
+        queries.push(tokenHashes.length);
+        return liveSessionUsers(app.db.kysely, app.config, tokenHashes);
+      },
+    });
+    await feed.start();
+
+    const first = recordingStream(owners[0].userId, owners[0].cookie);
+    feed.subscribe(first.subscriber);
+    await feed.heartbeat();
+    expect(queries).toEqual([1]);
+
+    const streams = [first];
+    for (let index = 0; index < 600; index += 1) {
+      const owner = owners[index % owners.length] ?? owners[0];
+      const stream = recordingStream(owner.userId, owner.cookie);
+      feed.subscribe(stream.subscriber);
+      streams.push(stream);
+    }
+    queries.length = 0;
+    await feed.heartbeat();
+    // 601 streams of 3 sessions: one query, naming each session once.
+    expect(queries).toEqual([3]);
+    for (const stream of streams) {
+      expect(stream.ended).toBeNull();
+      expect(stream.frames.at(-1)).toBe(': ping\n\n');
+    }
+  });
+
+  it('ends at the next beat the streams of a session that has ended, and only those', async () => {
+    testApp = await buildTestApp();
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    const other = await joinAs(app);
+    feed = new ChangeFeed(app.db, app.log, {
+      heartbeatMs: 3_600_000,
+      liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
+    });
+    await feed.start();
+    const leaving = recordingStream(owner.userId, owner.cookie);
+    const staying = recordingStream(other.userId, other.cookie);
+    // A stream claiming an owner its session is not of is ended too.
+    const mismatched = recordingStream(owner.userId, other.cookie);
+    for (const stream of [leaving, staying, mismatched]) feed.subscribe(stream.subscriber);
+
+    // Logged out through the app, whose own feed is not this one: as on another instance.
+    const logout = await app.inject({
+      method: 'POST',
+      url: '/api/auth/logout',
+      headers: { cookie: owner.cookie },
+    });
+    expect(logout.statusCode).toBeLessThan(300);
+    expect(leaving.ended).toBeNull();
+
+    await feed.heartbeat();
+    expect(leaving.ended).toBe('session ended');
+    expect(mismatched.ended).toBe('session ended');
+    expect(staying.ended).toBeNull();
+    expect(staying.frames).toEqual([': ping\n\n']);
+  });
+});
+
+describe('the live feed fan-out', () => {
+  let testApp: TestApp | null = null;
+  let feed: ChangeFeed | null = null;
+  afterEach(async () => {
+    await feed?.close();
+    feed = null;
+    await testApp?.close();
+    testApp = null;
+  });
+
+  it('skips a backed-up stream and, once it has drained, sends it everything it missed, once', async () => {
+    testApp = await buildTestApp();
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    feed = new ChangeFeed(app.db, app.log, {
+      heartbeatMs: 3_600_000,
+      liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
+    });
+    await feed.start();
+    const steady = recordingStream(owner.userId, owner.cookie);
+    const slow = recordingStream(owner.userId, owner.cookie);
+    let slowBackedUp = true;
+    slow.subscriber = {
+      ...slow.subscriber,
+      get backedUp() {
+        return slowBackedUp;
+      },
+    };
+    feed.subscribe(steady.subscriber);
+    feed.subscribe(slow.subscriber);
+    const changeIds = (stream: typeof steady) =>
+      stream.frames
+        .join('')
+        .split('\n\n')
+        .filter((frame) => frame.includes('event: change'))
+        .map((frame) => (JSON.parse(frame.split('data: ')[1] ?? '') as { id: number }).id);
+
+    // Changes made through the app, whose own feed is not this one: this feed is woken by hand.
+    const add = async (lastName: string) => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie: owner.cookie },
+        payload: {
+          firstName: 'Slow',
+          lastName,
+          email: `${lastName.toLowerCase()}@example.com`,
+          phone: '+1 555 0100200',
+          currency: 'USD',
+        },
+      });
+      expect(response.statusCode).toBe(201);
+    };
+    await add('Reader');
+    feed.wake(owner.userId);
+    await vi.waitFor(() => expect(changeIds(steady)).toHaveLength(1), { timeout: 10_000 });
+    expect(slow.frames).toEqual([]);
+
+    // Another change while the slow stream is still behind, then its connection drains.
+    await add('Again');
+    slowBackedUp = false;
+    feed.wake(owner.userId);
+    await vi.waitFor(() => expect(changeIds(slow)).toHaveLength(2), { timeout: 10_000 });
+    await vi.waitFor(() => expect(changeIds(steady)).toHaveLength(2), { timeout: 10_000 });
+    expect(changeIds(slow)).toEqual(changeIds(steady));
+    const [first, second] = changeIds(steady);
+    expect(second).toBeGreaterThan(first ?? Infinity);
+
+    // Caught up, it is an ordinary stream again: the next change reaches it like any other.
+    await add('Later');
+    feed.wake(owner.userId);
+    await vi.waitFor(() => expect(changeIds(slow)).toHaveLength(3), { timeout: 10_000 });
+    await vi.waitFor(() => expect(changeIds(steady)).toHaveLength(3), { timeout: 10_000 });
+    expect(changeIds(slow)).toEqual(changeIds(steady));
+  });
+});

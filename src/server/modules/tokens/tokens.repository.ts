@@ -1,0 +1,90 @@
+import type { Kysely } from 'kysely';
+import { compiledQuery } from '../../db/compiled-query.ts';
+import type { Database } from '../../db/database.ts';
+import type { AccessTokensTable } from './tokens.table.ts';
+
+type TokenRow = Omit<AccessTokensTable, 'token_hash' | 'user_id'>;
+
+export async function insertToken(db: Kysely<Database>, row: AccessTokensTable): Promise<void> {
+  await db.insertInto('access_tokens').values(row).execute();
+}
+
+export async function countTokens(db: Kysely<Database>, userId: string): Promise<number> {
+  const row = await db
+    .selectFrom('access_tokens')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('user_id', '=', userId)
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
+}
+
+export async function listTokens(db: Kysely<Database>, userId: string): Promise<TokenRow[]> {
+  return db
+    .selectFrom('access_tokens')
+    .select(['id', 'name', 'read_only', 'created_at', 'last_used_at', 'expires_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .execute();
+}
+
+/** Deletes one of this user's tokens; false when they have none with that id. */
+export async function deleteToken(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('access_tokens')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/** Every request with a bearer token runs this, so it is compiled once, like the session lookup. */
+const tokenWithUser = compiledQuery((db, tokenHash: string) =>
+  db
+    .selectFrom('access_tokens')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select([
+      'access_tokens.id as token_id',
+      'access_tokens.read_only',
+      'access_tokens.last_used_at',
+      'access_tokens.expires_at',
+      'users.id',
+      'users.email',
+      'users.is_admin',
+    ])
+    .where('access_tokens.token_hash', '=', tokenHash)
+    // A disabled account's tokens stop at once, and work again when it is enabled.
+    .where('users.disabled_at', 'is', null),
+);
+
+export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string) {
+  const { rows } = await tokenWithUser(db, tokenHash);
+  return rows[0];
+}
+
+/** Of these tokens, the ones that still work (not revoked, not expired), with their owners. */
+export async function findLiveTokens(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  now: number,
+): Promise<{ id: string; user_id: string }[]> {
+  if (ids.length === 0) return [];
+  return db
+    .selectFrom('access_tokens')
+    .innerJoin('users', 'users.id', 'access_tokens.user_id')
+    .select(['access_tokens.id', 'access_tokens.user_id'])
+    .where('access_tokens.id', 'in', ids)
+    .where('users.disabled_at', 'is', null)
+    .where((eb) =>
+      eb.or([eb('access_tokens.expires_at', 'is', null), eb('access_tokens.expires_at', '>', now)]),
+    )
+    .execute();
+}
+
+export async function touchToken(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db.updateTable('access_tokens').set({ last_used_at: now }).where('id', '=', id).execute();
+}

@@ -1,0 +1,15 @@
+export interface AccessTokensTable {
+  id: string;
+  user_id: string;
+  name: string;
+  /** SHA-256 of the whole secret (prefix included): a leaked table does not yield usable tokens. */
+  token_hash: string;
+  read_only: number;
+  created_at: number;
+  last_used_at: number | null;
+  expires_at: number | null;
+}
+
+export interface TokenTables {
+  access_tokens: AccessTokensTable;
+}

@@ -1,0 +1,114 @@
+// What the token routes use of the access_tokens table. Tokens are credentials, like sessions,
+// not an owner's data: they change here, outside the owner's write path, and record no event.
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import {
+  tokenSecretPrefix,
+  tokensPerOwner,
+  type AccessToken,
+  type AccessTokenInput,
+} from '../../../shared/schemas/access-tokens.ts';
+import type { Database } from '../../db/database.ts';
+import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { hashToken } from '../auth/session.ts';
+import {
+  countTokens,
+  deleteToken,
+  findLiveTokens,
+  insertToken,
+  listTokens,
+} from './tokens.repository.ts';
+import type { AccessTokensTable } from './tokens.table.ts';
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function toAccessToken(
+  row: Pick<
+    AccessTokensTable,
+    'id' | 'name' | 'read_only' | 'created_at' | 'last_used_at' | 'expires_at'
+  >,
+): AccessToken {
+  return {
+    id: row.id,
+    name: row.name,
+    access: row.read_only === 1 ? 'read' : 'read-write',
+    createdAt: new Date(row.created_at).toISOString(),
+    lastUsedAt: iso(row.last_used_at),
+    expiresAt: iso(row.expires_at),
+  };
+}
+
+/** Makes a token: its secret is returned once and only its hash is kept. */
+export async function issueToken(
+  db: Kysely<Database>,
+  userId: string,
+  input: AccessTokenInput,
+  now: number,
+): Promise<{ token: AccessToken; secret: string }> {
+  const expiresAt = input.expiresAt ? Date.parse(input.expiresAt) : null;
+  if (expiresAt !== null && expiresAt <= now) {
+    throw new AppError(400, 'validation', 'Invalid expiresAt', {
+      fields: { expiresAt: 'Choose a date in the future.' },
+    });
+  }
+  if ((await countTokens(db, userId)) >= tokensPerOwner) {
+    throw new AppError(
+      409,
+      'conflict',
+      `An account may hold at most ${tokensPerOwner} tokens; revoke one first`,
+    );
+  }
+  const secret = tokenSecretPrefix + randomBytes(32).toString('base64url');
+  const row: AccessTokensTable = {
+    id: newId(),
+    user_id: userId,
+    name: input.name,
+    token_hash: hashToken(secret),
+    read_only: input.access === 'read' ? 1 : 0,
+    created_at: now,
+    last_used_at: null,
+    expires_at: expiresAt,
+  };
+  await insertToken(db, row);
+  return { token: toAccessToken(row), secret };
+}
+
+export async function listOwnerTokens(
+  db: Kysely<Database>,
+  userId: string,
+): Promise<AccessToken[]> {
+  return (await listTokens(db, userId)).map(toAccessToken);
+}
+
+/** Deletes the token at once: the next request with it is refused. */
+export async function revokeToken(db: Kysely<Database>, userId: string, id: string): Promise<void> {
+  if (!/^[\w-]{22}$/.test(id) || !(await deleteToken(db, userId, id))) {
+    throw new AppError(404, 'not_found', 'Token not found');
+  }
+}
+
+/** The key a token's live streams are counted and ended under, beside sessions' token hashes. */
+export const tokenStreamKey = (tokenId: string) => `${tokenStreamPrefix}${tokenId}`;
+const tokenStreamPrefix = 'token:';
+/** Of the live streams' keys, the tokens' ones (a session's key is a hash, with no colon). */
+export const isTokenStreamKey = (key: string) => key.startsWith(tokenStreamPrefix);
+
+/**
+ * For the live feed's heartbeat: which of these token stream keys still belong to a working
+ * token, each with its owner's id. Checked in batches, all of an instance's streams at once.
+ */
+export async function liveTokenOwners(
+  db: Kysely<Database>,
+  streamKeys: readonly string[],
+): Promise<Map<string, string>> {
+  const now = Date.now();
+  const owners = new Map<string, string>();
+  const ids = streamKeys.map((key) => key.slice(tokenStreamPrefix.length));
+  for (let start = 0; start < ids.length; start += liveTokensBatch) {
+    for (const row of await findLiveTokens(db, ids.slice(start, start + liveTokensBatch), now))
+      owners.set(tokenStreamKey(row.id), row.user_id);
+  }
+  return owners;
+}
+const liveTokensBatch = 1000;

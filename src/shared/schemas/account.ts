@@ -1,0 +1,84 @@
+import { z } from 'zod/mini';
+import { emailField, passwordLength, passwordMaxLength, passwordMinLength } from './auth.ts';
+
+/** A password being checked: required, and no longer than any password can be. */
+const currentPassword = z.string().check(
+  z.minLength(1, 'password required'),
+  z.refine(
+    (value) => passwordLength(value) <= passwordMaxLength,
+    `must be at most ${passwordMaxLength} characters`,
+  ),
+);
+
+/** A password being chosen: the same rules as at join. */
+export const newPasswordField = z.string().check(
+  z.minLength(1, 'password required'),
+  z.refine(
+    (value) => passwordLength(value) >= passwordMinLength,
+    `must be at least ${passwordMinLength} characters`,
+  ),
+  z.refine(
+    (value) => passwordLength(value) <= passwordMaxLength,
+    `must be at most ${passwordMaxLength} characters`,
+  ),
+);
+
+export const changePasswordBodySchema = z.object({
+  currentPassword,
+  newPassword: newPasswordField,
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
+
+export const changeEmailBodySchema = z.object({ email: emailField, password: currentPassword });
+export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>;
+
+export const deleteAccountBodySchema = z.object({ password: currentPassword });
+export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
+
+export const accountSessionSchema = z.object({
+  /** Not the cookie's token nor its stored hash: an id derived from the hash, safe to show. */
+  id: z.string(),
+  /** The device in plain words, e.g. "Chrome on Linux". */
+  device: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  current: z.boolean(),
+});
+export type AccountSession = z.infer<typeof accountSessionSchema>;
+
+export const accountSessionsSchema = z.object({ sessions: z.array(accountSessionSchema) });
+export type AccountSessions = z.infer<typeof accountSessionsSchema>;
+
+export const sessionIdParamsSchema = z.object({ id: z.string().check(z.regex(/^[\w-]{1,64}$/)) });
+
+/** Tokens of one-time links are 43 base64url characters. */
+const linkToken = z.string().check(z.regex(/^[\w-]{43}$/, 'is not a valid link'));
+
+export const passwordResetBodySchema = z.object({ token: linkToken, password: newPasswordField });
+export type PasswordResetBody = z.infer<typeof passwordResetBodySchema>;
+
+export const adminUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  isAdmin: z.boolean(),
+  disabled: z.boolean(),
+  createdAt: z.string(),
+  lastSeenAt: z.nullable(z.string()),
+  clients: z.number(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUsersSchema = z.object({ users: z.array(adminUserSchema) });
+export type AdminUsers = z.infer<typeof adminUsersSchema>;
+
+export const userIdParamsSchema = z.object({ id: z.string().check(z.regex(/^[\w-]{1,64}$/)) });
+
+/** A one-time link: the path to open (the browser adds its own origin) and when it ends. */
+export const oneTimeLinkSchema = z.object({ path: z.string(), expiresAt: z.string() });
+export type OneTimeLink = z.infer<typeof oneTimeLinkSchema>;
+
+export const invitationBodySchema = z.object({ email: emailField });
+export type InvitationBody = z.infer<typeof invitationBodySchema>;
+
+export const passwordResetValidity = 24 * 60 * 60_000;
+export const invitationValidity = 7 * 24 * 60 * 60_000;

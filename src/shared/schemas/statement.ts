@@ -1,0 +1,190 @@
+import { z } from 'zod/mini';
+import { addDays, daysBetween, isCalendarDate } from '../dates.ts';
+import { formatMoney } from '../money.ts';
+import { currencyField, noControlCharacters } from './clients.ts';
+import { multilineText } from './settings.ts';
+import { entryKindLabels, entryKinds, type EntryKind } from './ledger.ts';
+
+/** A statement covers the last 90 days (today included) unless the owner picks a period. */
+export const defaultStatementDays = 90;
+/** Two years at most: a longer statement is an export, not something to hand a client. */
+export const maxStatementDays = 731;
+
+const dayField = z
+  .string('Enter a date as YYYY-MM-DD.')
+  .check(z.trim(), z.refine(isCalendarDate, 'Enter a date as YYYY-MM-DD.'));
+
+/** GET /api/clients/:id/statement (and .csv, .pdf): the period, both days included. */
+export const statementQuerySchema = z.object({
+  from: z.optional(dayField),
+  to: z.optional(dayField),
+});
+export type StatementQuery = z.infer<typeof statementQuerySchema>;
+
+export type StatementPeriod = { from: string; to: string };
+
+/** The last 90 days, `today` included. */
+export const defaultPeriod = (today: string): StatementPeriod => ({
+  from: addDays(today, -(defaultStatementDays - 1)),
+  to: today,
+});
+
+/**
+ * The period a query asks for, with the defaults filled in: `to` is today, `from` the start of
+ * the 90 days that end on `to`. Answers the problem with each field otherwise.
+ */
+export function resolvePeriod(
+  query: StatementQuery,
+  today: string,
+): { ok: true; period: StatementPeriod } | { ok: false; fields: Record<string, string> } {
+  const to = query.to ?? today;
+  const from = query.from ?? defaultPeriod(to).from;
+  if (from > to)
+    return { ok: false, fields: { from: 'The start cannot be after the end of the period.' } };
+  if (daysBetween(from, to) + 1 > maxStatementDays)
+    return {
+      ok: false,
+      fields: { from: `Choose a period of at most ${maxStatementDays} days.` },
+    };
+  if (from < '1900-01-01') return { ok: false, fields: { from: 'Start in 1900 or later.' } };
+  return { ok: true, period: { from, to } };
+}
+
+/** A statement line in words: "Charge: March work", "Void of the payment of 2026-10-01: bounced". */
+export function describeLine(
+  line: { kind: EntryKind; note: string },
+  reversed?: { kind: EntryKind; date: string } | null,
+): string {
+  const what =
+    line.kind === 'void' && reversed
+      ? `Void of the ${entryKindLabels[reversed.kind].toLowerCase()} of ${reversed.date}`
+      : entryKindLabels[line.kind];
+  return line.note ? `${what}: ${line.note}` : what;
+}
+
+export const statementBucketsSchema = z.object({
+  current: z.string(),
+  days1to30: z.string(),
+  days31to60: z.string(),
+  days61to90: z.string(),
+  over90: z.string(),
+});
+export type StatementBuckets = z.infer<typeof statementBucketsSchema>;
+
+export const statementBucketLabels: Record<keyof StatementBuckets, string> = {
+  current: 'Current',
+  days1to30: '1-30 days',
+  days31to60: '31-60 days',
+  days61to90: '61-90 days',
+  over90: '90+ days',
+};
+
+export const statementLineSchema = z.object({
+  id: z.number(),
+  date: z.string(),
+  dueDate: z.nullable(z.string()),
+  kind: z.enum(entryKinds),
+  note: z.string(),
+  /** Minor units, signed by the effect on the balance. */
+  amount: z.number(),
+  /** On a void: the entry it reverses. */
+  voidOf: z.nullable(z.number()),
+  /** What the entry is, in words: its kind, what a void reverses, the note. */
+  description: z.string(),
+  /** The balance after this entry, as decimal minor units. */
+  balance: z.string(),
+});
+export type StatementLine = z.infer<typeof statementLineSchema>;
+
+/**
+ * A client's statement for a period: amounts in minor units of the client's currency; balances
+ * and the ageing as decimal text of minor units (sums can pass 2^53).
+ */
+export const statementSchema = z.object({
+  period: z.object({ from: z.string(), to: z.string() }),
+  client: z.object({
+    id: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phone: z.string(),
+    currency: currencyField,
+  }),
+  business: z.object({ name: z.string(), address: z.string() }),
+  /** The balance at the start of `from`: every entry dated before it. */
+  openingBalance: z.string(),
+  lines: z.array(statementLineSchema),
+  /** The balance at the end of `to`. */
+  closingBalance: z.string(),
+  /**
+   * What was unpaid at the end of `to`, by how long past due on that day (payments and credits
+   * settle the oldest first); the buckets add up to the closing balance when it is above 0.
+   */
+  ageing: z.object({
+    asOf: z.string(),
+    owed: z.string(),
+    /** Everything past due: all buckets but Current. */
+    overdue: z.string(),
+    buckets: statementBucketsSchema,
+  }),
+  /** Whether this server can e-mail the statement (SMTP is set up). */
+  emailConfigured: z.boolean(),
+});
+export type Statement = z.infer<typeof statementSchema>;
+
+export const statementSubjectMaxLength = 200;
+export const statementMessageMaxLength = 5000;
+
+/** POST /api/clients/:id/statement/send */
+export const statementSendSchema = z.object({
+  from: z.optional(dayField),
+  to: z.optional(dayField),
+  subject: z
+    .string('Enter a subject.')
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a subject.'),
+      noControlCharacters,
+      z.maxLength(
+        statementSubjectMaxLength,
+        `Use at most ${statementSubjectMaxLength} characters.`,
+      ),
+    ),
+  message: z
+    .string('Enter a message.')
+    .check(
+      z.trim(),
+      z.minLength(1, 'Enter a message.'),
+      multilineText,
+      z.maxLength(
+        statementMessageMaxLength,
+        `Use at most ${statementMessageMaxLength} characters.`,
+      ),
+    ),
+});
+export type StatementSend = z.infer<typeof statementSendSchema>;
+
+export const statementSentSchema = z.object({ sentTo: z.string() });
+export type StatementSent = z.infer<typeof statementSentSchema>;
+
+/** The subject and message a reminder starts with; the owner can change both before sending. */
+export function reminderText(statement: Statement): { subject: string; message: string } {
+  const { client, business, period, ageing, closingBalance } = statement;
+  const sender = business.name.trim();
+  const owed = formatMoney(BigInt(closingBalance), client.currency);
+  const overdue = BigInt(ageing.overdue);
+  const subject = `Statement of account${sender ? ` from ${sender}` : ''}, ${period.from} to ${period.to}`;
+  const lines = [
+    `Dear ${client.firstName} ${client.lastName},`,
+    '',
+    `Please find your statement of account for ${period.from} to ${period.to}.`,
+    `Balance on ${period.to}: ${owed}.`,
+  ];
+  if (overdue > 0n)
+    lines.push(
+      `Of this, ${formatMoney(overdue, client.currency)} is overdue. We would be grateful if you could settle it at your earliest convenience.`,
+    );
+  lines.push('', 'Kind regards,');
+  if (sender) lines.push(sender);
+  return { subject, message: lines.join('\n') };
+}

@@ -1,0 +1,24 @@
+import { getDocumentProxy } from 'unpdf';
+
+/**
+ * The text of a PDF, page by page, as a reader extracts it (PDF.js as unpdf ships it: pure
+ * JavaScript with no dependencies, so no system package and no native canvas is needed). Text
+ * items of a line are joined with a space, lines with a line break.
+ */
+export async function pdfText(data: Uint8Array): Promise<{ pages: number; text: string }> {
+  const document = await getDocumentProxy(new Uint8Array(data), { useSystemFonts: false });
+  const pages: string[] = [];
+  for (let number = 1; number <= document.numPages; number += 1) {
+    const page = await document.getPage(number);
+    const content = await page.getTextContent();
+    let text = '';
+    for (const item of content.items) {
+      if (!('str' in item)) continue;
+      text += item.str + (item.hasEOL ? '\n' : ' ');
+    }
+    pages.push(text);
+  }
+  const count = document.numPages;
+  await document.cleanup();
+  return { pages: count, text: pages.join('\n') };
+}
