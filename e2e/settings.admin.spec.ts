@@ -11,6 +11,8 @@ test('the first account is the administrator and closes registration; visitors c
 }) => {
   await joinThroughForm(page, adminEmail);
   const visitor = await browser.newPage();
+  // The visitor's clock is ours to move, so the tab that stays open can be shown minutes later.
+  await visitor.clock.install();
   await visitor.goto('/');
   await expect(
     visitor.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Join' }),
@@ -30,6 +32,13 @@ test('the first account is the administrator and closes registration; visitors c
   await allow.uncheck();
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(flash(page, 'Setting has been updated')).toHaveClass(/bg-success/);
+
+  // The visitor's tab, open all along, learns it without a reload (DECISIONS.md #22).
+  await visitor.clock.fastForward('01:00');
+  await expect(
+    visitor.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Join' }),
+  ).toHaveCount(0);
+  await expect(visitor.getByRole('main').getByRole('link', { name: /Join/ })).toHaveCount(0);
 
   await visitor.goto('/');
   const nav = visitor.getByRole('navigation', { name: 'Main' });
@@ -61,7 +70,7 @@ test('another owner does not see the switch and cannot change it through the API
     },
   });
   expect(attempt.status()).toBe(403);
-  expect(await (await page.request.get('/api/settings/public')).json()).toEqual({
+  expect(await (await page.request.get('/api/settings/public')).json()).toMatchObject({
     allowRegistration: false,
   });
 });
@@ -140,4 +149,130 @@ test('with rates for every currency, the dashboard adds one approximate, dated t
   await expect(page.getByTestId('converted-total')).toHaveText(
     '≈ US$3,135.79 at rates of 2026-11-20',
   );
+});
+
+// The administrator's Users page (registration is closed from the first test on).
+const resetPassword = 'a password chosen from the link';
+
+test('the administrator disables an account: it is signed out at once and told why; enabled, it can log in', async ({
+  page,
+  browser,
+}) => {
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
+  await logIn(owner, ownerEmail);
+  // Only the administrator is offered the Users page.
+  await expect(
+    owner.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }),
+  ).toHaveCount(0);
+
+  await logIn(page, adminEmail);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Users' }).click();
+  await expect(page).toHaveURL('/admin/users');
+  const row = page
+    .getByRole('table', { name: 'Accounts' })
+    .getByRole('row', { name: new RegExp(ownerEmail.replaceAll('.', '\\.')) });
+  // The owner's four clients from the tests above.
+  await expect(row.getByRole('cell').nth(3)).toHaveText('4');
+  await expect(page.getByRole('button', { name: `Disable ${adminEmail}` })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/admin-users.png', fullPage: true });
+
+  await row.getByRole('button', { name: `Disable ${ownerEmail}` }).click();
+  await expect(flash(page, `${ownerEmail} disabled`)).toBeVisible();
+  await expect(row).toContainText('Disabled');
+
+  // The owner's open page learns at once (its live stream ends).
+  await expect(flash(owner, 'Your session has ended. Please log in again.')).toBeVisible();
+  await owner.goto('/login');
+  await owner.getByLabel('Email').fill(ownerEmail);
+  await owner.getByLabel('Password').fill(password);
+  await owner.getByRole('button', { name: 'Submit' }).click();
+  await expect(
+    owner.getByText('This account has been disabled. Ask the administrator of this Balance.'),
+  ).toBeVisible();
+
+  await row.getByRole('button', { name: `Enable ${ownerEmail}` }).click();
+  await expect(flash(page, `${ownerEmail} enabled`)).toBeVisible();
+  await owner.getByRole('button', { name: 'Submit' }).click();
+  await expect(owner.getByRole('navigation', { name: 'Main' }).getByText(ownerEmail)).toBeVisible();
+  await ownerContext.close();
+});
+
+test('a reset link handed over sets a new password once and signs the account out everywhere', async ({
+  page,
+  browser,
+}) => {
+  const ownerContext = await browser.newContext();
+  const owner = await ownerContext.newPage();
+  await logIn(owner, ownerEmail);
+
+  await logIn(page, adminEmail);
+  await page.goto('/admin/users');
+  await page.getByRole('button', { name: `Reset link for ${ownerEmail}` }).click();
+  const linkBox = page.getByLabel(`Password reset link for ${ownerEmail}`);
+  await expect(linkBox).toHaveValue(/\/reset-password\/[\w-]{43}$/);
+  const link = await linkBox.inputValue();
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(link);
+  await expect(visitor.getByRole('heading', { name: 'Choose a new password' })).toBeVisible();
+  await visitor.screenshot({ path: 'test-results/reset-password.png' });
+  await visitor.getByLabel('New password').fill(resetPassword);
+  await visitor.getByRole('button', { name: 'Set password' }).click();
+  await expect(flash(visitor, 'Your password has been changed. Log in with it.')).toBeVisible();
+  await expect(visitor).toHaveURL('/login');
+  await visitor.getByLabel('Email').fill(ownerEmail);
+  await visitor.getByLabel('Password').fill(resetPassword);
+  await visitor.getByRole('button', { name: 'Submit' }).click();
+  await expect(
+    visitor.getByRole('navigation', { name: 'Main' }).getByText(ownerEmail),
+  ).toBeVisible();
+
+  // The session that was open before the reset is over.
+  await expect(flash(owner, 'Your session has ended. Please log in again.')).toBeVisible();
+
+  // Once only.
+  await visitor.goto(link);
+  await visitor.getByLabel('New password').fill('yet another long password');
+  await visitor.getByRole('button', { name: 'Set password' }).click();
+  await expect(visitor.getByText(/This link is not valid/)).toBeVisible();
+  await visitorContext.close();
+  await ownerContext.close();
+});
+
+test('an invitation lets its one e-mail join once while registration is closed', async ({
+  page,
+  browser,
+}) => {
+  await logIn(page, adminEmail);
+  await page.goto('/admin/users');
+  const invited = uniqueEmail('invited');
+  await page.getByLabel('E-mail to invite').fill(invited);
+  await page.getByRole('button', { name: 'Create invitation link' }).click();
+  const linkBox = page.getByLabel(`Invitation link for ${invited}`);
+  await expect(linkBox).toHaveValue(/\/join\?invite=[\w-]{43}$/);
+  const link = await linkBox.inputValue();
+
+  const visitorContext = await browser.newContext();
+  const visitor = await visitorContext.newPage();
+  await visitor.goto(link);
+  await expect(visitor.getByText('You have been invited')).toBeVisible();
+  await visitor.getByLabel('Email').fill(uniqueEmail('someone-else'));
+  await visitor.getByLabel('Password').fill(password);
+  await visitor.getByRole('button', { name: 'Submit' }).click();
+  await expect(visitor.getByText(/This invitation is not valid for this e-mail/)).toBeVisible();
+
+  await visitor.getByLabel('Email').fill(invited);
+  await visitor.getByRole('button', { name: 'Submit' }).click();
+  await expect(visitor.getByRole('navigation', { name: 'Main' }).getByText(invited)).toBeVisible();
+  await visitor.request.post('/api/auth/logout');
+
+  // Used up: nobody else joins with it.
+  await visitor.goto(link);
+  await visitor.getByLabel('Email').fill(uniqueEmail('third'));
+  await visitor.getByLabel('Password').fill(password);
+  await visitor.getByRole('button', { name: 'Submit' }).click();
+  await expect(visitor.getByText(/This invitation is not valid/)).toBeVisible();
+  await visitorContext.close();
 });
