@@ -1,10 +1,11 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { compileCatalogues } from './scripts/compile-catalogues.ts';
 
 const apiPort = process.env.PORT ?? '3000';
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), compileCatalogues()],
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

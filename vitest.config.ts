@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
@@ -17,6 +17,9 @@ process.stdout.write(
 );
 
 const serverTests = ['src/server/**/*.test.ts', 'tests/**/*.test.ts'];
+// Checks of source files and catalogues need no database: they run once, with the shared tests.
+const sourceChecks = 'tests/i18n/**/*.test.ts';
+const serverExclude = [...configDefaults.exclude, sourceChecks];
 
 export default defineConfig({
   plugins: [react()],
@@ -26,7 +29,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'shared',
-          include: ['src/shared/**/*.test.ts'],
+          include: ['src/shared/**/*.test.ts', sourceChecks],
           environment: 'node',
           setupFiles: ['tests/setup/no-console-error.ts'],
         },
@@ -36,6 +39,7 @@ export default defineConfig({
         test: {
           name: 'server (sqlite)',
           include: serverTests,
+          exclude: serverExclude,
           environment: 'node',
           env: { TEST_DIALECT: 'sqlite' },
           setupFiles: ['tests/setup/no-console-error.ts'],
@@ -50,6 +54,7 @@ export default defineConfig({
               test: {
                 name: 'server (postgres)',
                 include: serverTests,
+                exclude: serverExclude,
                 environment: 'node' as const,
                 env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
                 setupFiles: ['tests/setup/no-console-error.ts'],

@@ -1,6 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { I18nProvider } from '@lingui/react';
 import { App } from './app/app.tsx';
+import { changeLocale, i18n, initialLocale } from './i18n/i18n.ts';
 import { followSystemColorScheme } from './lib/color-scheme.ts';
 import './styles.css';
 
@@ -8,8 +10,18 @@ followSystemColorScheme();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('The page has no #root element');
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(container);
+const render = () =>
+  root.render(
+    <StrictMode>
+      <I18nProvider i18n={i18n}>
+        <App />
+      </I18nProvider>
+    </StrictMode>,
+  );
+
+// English ships with the page; another language is fetched before the first paint, so no
+// English flashes by. If it cannot be fetched, the app shows in English rather than not at all.
+const locale = initialLocale();
+if (locale === 'en') render();
+else changeLocale(locale, { remember: false }).then(render, render);

@@ -187,12 +187,26 @@ describe('formatMoney', () => {
     expect(formatMoney(minor, currency)).toBe(text);
   });
 
+  it.each([
+    [123450, 'USD', 'ko-KR', 'US$1,234.50'],
+    [3000000, 'KRW', 'ko-KR', '₩3,000,000'],
+    [-500, 'MYR', 'ko-KR', '-RM 5.00'],
+    [12345678901234567890n, 'KRW', 'ko-KR', '₩12,345,678,901,234,567,890'],
+    [123450, 'CAD', 'ms-MY', 'CAD 1,234.50'],
+    [5000, 'MYR', 'ms-MY', 'RM 50.00'],
+    [-1500, 'KRW', 'ms-MY', '-₩1,500'],
+  ] as const)('shows %s %s in %s as %j', (minor, currency, locale, text) => {
+    expect(formatMoney(minor, currency, locale).replace(/\u00a0/g, ' ')).toBe(text);
+  });
+
   it('never shows MYR by its code', () => {
     fc.assert(
       fc.property(minorArb, (minor) => {
-        const text = formatMoney(minor, 'MYR');
-        expect(text).toMatch(/^-?RM [0-9]/);
-        expect(text).not.toContain('MYR');
+        for (const locale of ['en-US', 'ko-KR', 'ms-MY']) {
+          const text = formatMoney(minor, 'MYR', locale);
+          expect(text).toMatch(/^-?RM [0-9]/);
+          expect(text).not.toContain('MYR');
+        }
       }),
     );
   });

@@ -76,28 +76,37 @@ export function toDecimalText(minor: number | bigint, currency: Currency): strin
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
 
-const formatters = new Map<Currency, Intl.NumberFormat>();
+const formatters = new Map<string, Intl.NumberFormat>();
 
-function formatterFor(currency: Currency): Intl.NumberFormat {
-  let formatter = formatters.get(currency);
+function formatterFor(currency: Currency, locale: string): Intl.NumberFormat {
+  const key = `${locale} ${currency}`;
+  let formatter = formatters.get(key);
   if (!formatter) {
     const exponent = currencyExponent[currency];
-    formatter = new Intl.NumberFormat('en-US', {
+    formatter = new Intl.NumberFormat(locale, {
       style: 'currency',
       currency,
       minimumFractionDigits: exponent,
       maximumFractionDigits: exponent,
     });
-    formatters.set(currency, formatter);
+    formatters.set(key, formatter);
   }
   return formatter;
 }
 
-/** Display with Intl.NumberFormat('en-US'): USD "$1,234.50", CAD "CA$1,234.50", KRW "₩3,000,000", MYR "RM 50.00"; negatives like "-$20.00" / "-RM 5.00". Exact for bigint totals beyond 2^53. */
-export function formatMoney(minor: number | bigint, currency: Currency): string {
+/**
+ * Display with Intl.NumberFormat, in en-US unless another locale (ko-KR, ms-MY) is given: USD
+ * "$1,234.50", CAD "CA$1,234.50", KRW "₩3,000,000", MYR "RM 50.00" in every locale; negatives
+ * like "-$20.00" / "-RM 5.00". Exact for bigint totals beyond 2^53.
+ */
+export function formatMoney(
+  minor: number | bigint,
+  currency: Currency,
+  locale: string = 'en-US',
+): string {
   // A decimal string is formatted exactly, where a number would round beyond 2^53.
   const decimal = toDecimalText(minor, currency) as Intl.StringNumericLiteral;
-  const formatter = formatterFor(currency);
+  const formatter = formatterFor(currency, locale);
   if (currency !== 'MYR') return formatter.format(decimal);
 
   // Intl spells the symbol "MYR" (with a no-break space in some engines); people there write "RM ".

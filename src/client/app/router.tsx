@@ -1,5 +1,6 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
+import { currentLocale, loadLocale } from '../i18n/i18n.ts';
 import { Layout } from './layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { DashboardPage } from './routes/dashboard.tsx';
@@ -10,7 +11,11 @@ function lazyPage<Name extends string>(
   load: () => Promise<Record<Name, ComponentType>>,
   name: Name,
 ) {
-  return lazy<ComponentType>(async () => ({ default: (await load())[name] }));
+  return lazy<ComponentType>(async () => {
+    // A page's texts come with it: those of the current language, fetched alongside its code.
+    const [page] = await Promise.all([load(), loadLocale(currentLocale())]);
+    return { default: page[name] };
+  });
 }
 
 // Pages other than the dashboard load on demand, so the first page stays small.

@@ -1,3 +1,5 @@
+import { intlLocales } from '../../shared/locales.ts';
+import { currentLocale } from '../i18n/i18n.ts';
 import { errorBodySchema, type ErrorCode } from '../../shared/schemas/errors.ts';
 
 /** An error answer of our API, or a network failure (code 'network', status 0). */
@@ -52,7 +54,11 @@ export async function apiRequest<T>(
   // The server keeps the first answer to each key, so a POST sent again after its answer was lost
   // (a dropped connection, a flaky phone network) is answered, not done twice.
   const idempotencyKey = method === 'POST' ? newIdempotencyKey() : null;
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // The server answers its messages in the language the app is shown in.
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'accept-language': intlLocales[currentLocale()],
+  };
   if (options.body !== undefined) headers['content-type'] = 'application/json';
   if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
   let response: Response | null = null;
