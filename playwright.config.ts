@@ -31,6 +31,8 @@ export default defineConfig({
   expect: { timeout: 5_000 },
   use: {
     baseURL,
+    // The app follows the browser's language: the specs read its English texts.
+    locale: 'en-US',
     trace: 'retain-on-failure',
     launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
   },
