@@ -94,11 +94,17 @@ describe('the source', () => {
   // Words shown to the user belong in the catalogues; these attributes are read out or shown.
   const shownAttributes = new Set(['aria-label', 'title', 'placeholder', 'alt', 'label']);
 
-  /** Reads as words for a person: "Add Client", "Loading…", "is already taken." */
-  const looksLikeWords = (text: string) =>
-    /\p{Lu}\p{Ll}/u.test(text) ||
-    /\p{L}\s\p{L}.*[.!?…:]$/u.test(text) ||
-    /[\u3131-\uD79D]/u.test(text);
+  /**
+   * Reads as words for a person: "Add Client", "Dashboard", "Loading…", "is already taken.".
+   * Not a key ("tokens.apiReference"), a name in code ("currentPassword", "ApiError") or a
+   * path.
+   */
+  const looksLikeWords = (text: string) => {
+    if (/[\u3131-\uD79D]/u.test(text)) return true;
+    if (/^[\w-]+(\.[\w-]+)+$/.test(text)) return false;
+    if (!/\s/.test(text.trim())) return /^\p{Lu}\p{Ll}+[.!?…:]?$/u.test(text.trim());
+    return /\p{Lu}\p{Ll}/u.test(text) || /\p{L}\s\p{L}.*[.!?…:]$/u.test(text);
+  };
 
   /** Literals that are not shown: module names, developer errors, keys and a marked line. */
   function isExempt(node: ts.Node, source: ts.SourceFile): boolean {
