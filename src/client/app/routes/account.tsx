@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useSession } from '../../features/auth/api/session.ts';
+import { useI18n } from '../../i18n/use-i18n.ts';
 import {
   ChangeEmailForm,
   ChangePasswordForm,
@@ -20,29 +21,30 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 }
 
 export function AccountPage() {
-  useDocumentTitle('Account');
+  const { t } = useI18n();
+  useDocumentTitle(t('account.title'));
   const email = useSession().data?.user?.email ?? '';
   return (
     <div className="row justify-content-center">
       <div className="col-12 col-lg-9">
-        <h1 className="h4 mb-3">Account</h1>
-        <p className="text-body-secondary text-break">Signed in as {email}</p>
-        <Section title="Where you are signed in">
+        <h1 className="h4 mb-3">{t('account.title')}</h1>
+        <p className="text-body-secondary text-break">{t('account.signed-in-as', { email })}</p>
+        <Section title={t('account.sessions.title')}>
           <SessionList />
         </Section>
         <div className="row">
           <div className="col-12 col-md-6">
-            <Section title="Password">
+            <Section title={t('account.password.title')}>
               <ChangePasswordForm />
             </Section>
           </div>
           <div className="col-12 col-md-6">
-            <Section title="E-mail">
+            <Section title={t('account.email.title')}>
               <ChangeEmailForm key={email} email={email} />
             </Section>
           </div>
         </div>
-        <Section title="Delete account">
+        <Section title={t('account.delete.title')}>
           <DeleteAccount />
         </Section>
       </div>

@@ -7,6 +7,7 @@ import { PageLoading } from '../../components/page-status.tsx';
 import { CredentialsForm } from '../../features/auth/components/credentials-form.tsx';
 import { safeNextPath } from '../../lib/next-path.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 export function JoinPage() {
   const location = useLocation();
@@ -15,7 +16,8 @@ export function JoinPage() {
   const join = useJoin();
   const publicSettings = usePublicSettings();
   const next = safeNextPath(location.search);
-  useDocumentTitle('Join');
+  const { t } = useI18n();
+  useDocumentTitle(t('auth.join.title'));
   const invite = new URLSearchParams(location.search).get('invite') ?? undefined;
 
   if (session.data?.user && !join.isPending) return <Navigate to={next} replace />;
@@ -23,24 +25,18 @@ export function JoinPage() {
   if (publicSettings.data?.allowRegistration === false && invite === undefined) {
     return (
       <div className="text-center py-5">
-        <h1>Registration is closed</h1>
-        <p className="text-body-secondary">Ask the administrator of this Balance for an account.</p>
-        <Link to="/login">Log in</Link>
+        <h1>{t('auth.join.closed')}</h1>
+        <p className="text-body-secondary">{t('auth.join.ask-for-account')}</p>
+        <Link to="/login">{t('auth.join.log-in')}</Link>
       </div>
     );
   }
   return (
     <CredentialsForm
-      title="Join"
+      title={t('auth.join.title')}
       schema={joinBodySchema}
       passwordAutoComplete="new-password"
-      intro={
-        invite !== undefined && (
-          <p className="form-text mt-0">
-            You have been invited: join with the e-mail the invitation was made for.
-          </p>
-        )
-      }
+      intro={invite !== undefined && <p className="form-text mt-0">{t('auth.join.invited')}</p>}
       onSubmit={async (credentials) => {
         await join.mutateAsync({ ...credentials, invite });
         await navigate(next, { replace: true });

@@ -7,6 +7,7 @@ import { ForgotPassword } from '../../features/auth/components/forgot-password-f
 import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { safeNextPath } from '../../lib/next-path.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 export function LoginPage() {
   const location = useLocation();
@@ -15,12 +16,13 @@ export function LoginPage() {
   const login = useLogin();
   const publicSettings = usePublicSettings();
   const next = safeNextPath(location.search);
-  useDocumentTitle('Log in');
+  const { t } = useI18n();
+  useDocumentTitle(t('auth.login.title'));
 
   if (session.data?.user && !login.isPending) return <Navigate to={next} replace />;
   return (
     <CredentialsForm
-      title="Login"
+      title={t('auth.login.heading')}
       schema={loginBodySchema}
       passwordAutoComplete="current-password"
       onSubmit={async (credentials) => {
@@ -33,7 +35,7 @@ export function LoginPage() {
         ) : (
           // No mail server (or no PUBLIC_URL): the administrator hands over a reset link instead.
           <p className="mt-3 mb-0 small text-body-secondary">
-            Forgot your password? Ask the administrator of this Balance for a password reset link.
+            {t('auth.login.ask-for-reset-link')}
           </p>
         )
       }

@@ -7,6 +7,7 @@ import { newPasswordField } from '../../../shared/schemas/account.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useFlash } from '../../components/flash.tsx';
 import { FormField } from '../../components/form-field.tsx';
+import { useI18n } from '../../i18n/use-i18n.ts';
 import { useResetPassword } from '../../features/account/api/account.ts';
 import { ApiError, setServerFieldErrors } from '../../lib/api-client.ts';
 
@@ -14,7 +15,8 @@ const formSchema = z.object({ password: newPasswordField });
 
 /** Opened from a reset link the administrator handed over: a new password, once. */
 export function ResetPasswordPage() {
-  useDocumentTitle('Choose a new password');
+  const { t, message } = useI18n();
+  useDocumentTitle(t('auth.reset.title'));
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const showFlash = useFlash();
@@ -22,7 +24,7 @@ export function ResetPasswordPage() {
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<{ password: string }>({
     resolver: zodResolver(formSchema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form option
     defaultValues: { password: '' },
   });
   const { errors, touchedFields, isSubmitted, isSubmitting } = formState;
@@ -31,14 +33,14 @@ export function ResetPasswordPage() {
     setServerError(null);
     try {
       await resetPassword.mutateAsync({ token, password });
-      showFlash('Your password has been changed. Log in with it.', 'success');
+      showFlash(t('auth.reset.done'), 'success');
       await navigate('/login', { replace: true });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       setServerError(
         error.code === 'validation' && error.fields.token
-          ? 'This link is not valid.'
-          : error.message,
+          ? t('auth.reset.invalid-link')
+          : message(error.message),
       );
       setServerFieldErrors(error, ['password'] as const, setError);
     }
@@ -49,7 +51,7 @@ export function ResetPasswordPage() {
       <div className="col-12 col-sm-10 col-md-7 col-lg-5">
         <div className="card">
           <div className="card-header">
-            <h1 className="h5 mb-0">Choose a new password</h1>
+            <h1 className="h5 mb-0">{t('auth.reset.title')}</h1>
           </div>
           <div className="card-body">
             <form noValidate onSubmit={(event) => void submit(event)}>
@@ -58,11 +60,9 @@ export function ResetPasswordPage() {
                   {serverError}
                 </div>
               )}
-              <p className="form-text mt-0">
-                Every session of this account is signed out once the new password is set.
-              </p>
+              <p className="form-text mt-0">{t('auth.reset.intro')}</p>
               <FormField
-                label="New password"
+                label={t('auth.reset.new-password')}
                 type="password"
                 autoComplete="new-password"
                 registration={register('password')}
@@ -70,11 +70,11 @@ export function ResetPasswordPage() {
                 showError={isSubmitted || touchedFields.password === true}
               />
               <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-                Set password
+                {t('auth.reset.submit')}
               </button>
             </form>
             <p className="mt-3 mb-0 small">
-              <Link to="/login">Back to log in</Link>
+              <Link to="/login">{t('auth.reset.back-to-login')}</Link>
             </p>
           </div>
         </div>

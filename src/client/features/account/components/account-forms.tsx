@@ -9,6 +9,7 @@ import {
 } from '../../../../shared/schemas/account.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useChangeEmail, useChangePassword } from '../api/account.ts';
 
@@ -22,12 +23,13 @@ function ServerError({ message }: { message: string | null }) {
 }
 
 export function ChangePasswordForm() {
+  const { t, message } = useI18n();
   const showFlash = useFlash();
   const change = useChangePassword();
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, handleSubmit, setError, reset, formState } = useForm<ChangePasswordBody>({
     resolver: zodResolver(changePasswordBodySchema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form option
     defaultValues: { currentPassword: '', newPassword: '' },
   });
   const { errors, touchedFields, isSubmitted, isSubmitting } = formState;
@@ -37,50 +39,56 @@ export function ChangePasswordForm() {
     try {
       await change.mutateAsync(body);
       reset();
-      showFlash('Password changed. Every other session has been signed out.', 'success');
+      showFlash(t('account.password.changed'), 'success');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // A field the server names shows under that field; anything else above the form.
-      if (Object.keys(error.fields).length === 0) setServerError(error.message);
+      if (Object.keys(error.fields).length === 0) setServerError(message(error.message));
+      // i18n-ignore: the names of the form's fields
       setServerFieldErrors(error, ['currentPassword', 'newPassword'] as const, setError);
     }
   });
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-label="Change password">
+    <form
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-label={t('account.password.change')}
+    >
       <ServerError message={serverError} />
       {/* Lets a password manager know whose password this is. */}
       <input type="hidden" autoComplete="username" />
       <FormField
-        label="Current password"
+        label={t('account.password.current')}
         type="password"
         autoComplete="current-password"
-        registration={register('currentPassword')}
+        registration={register('currentPassword')} // i18n-ignore: a field's name
         error={errors.currentPassword}
         showError={isSubmitted || touchedFields.currentPassword === true}
       />
       <FormField
-        label="New password"
+        label={t('account.password.new')}
         type="password"
         autoComplete="new-password"
-        registration={register('newPassword')}
+        registration={register('newPassword')} // i18n-ignore: a field's name
         error={errors.newPassword}
         showError={isSubmitted || touchedFields.newPassword === true}
       />
       <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-        Change password
+        {t('account.password.change')}
       </button>
     </form>
   );
 }
 
 export function ChangeEmailForm({ email }: { email: string }) {
+  const { t, message } = useI18n();
   const showFlash = useFlash();
   const change = useChangeEmail();
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, handleSubmit, setError, reset, formState } = useForm<ChangeEmailBody>({
     resolver: zodResolver(changeEmailBodySchema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form option
     defaultValues: { email, password: '' },
   });
   const { errors, touchedFields, isSubmitted, isSubmitting } = formState;
@@ -90,20 +98,24 @@ export function ChangeEmailForm({ email }: { email: string }) {
     try {
       const { user } = await change.mutateAsync(body);
       reset({ email: user.email, password: '' });
-      showFlash('E-mail changed', 'success');
+      showFlash(t('account.email.changed'), 'success');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // A field the server names shows under that field; anything else above the form.
-      if (Object.keys(error.fields).length === 0) setServerError(error.message);
+      if (Object.keys(error.fields).length === 0) setServerError(message(error.message));
       setServerFieldErrors(error, ['email', 'password'] as const, setError);
     }
   });
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-label="Change e-mail">
+    <form
+      noValidate
+      onSubmit={(event) => void submit(event)}
+      aria-label={t('account.email.change')}
+    >
       <ServerError message={serverError} />
       <FormField
-        label="New e-mail"
+        label={t('account.email.new')}
         type="email"
         autoComplete="email"
         registration={register('email')}
@@ -111,7 +123,7 @@ export function ChangeEmailForm({ email }: { email: string }) {
         showError={isSubmitted || touchedFields.email === true}
       />
       <FormField
-        label="Password"
+        label={t('account.email.password')}
         type="password"
         autoComplete="current-password"
         registration={register('password')}
@@ -119,7 +131,7 @@ export function ChangeEmailForm({ email }: { email: string }) {
         showError={isSubmitted || touchedFields.password === true}
       />
       <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-        Change e-mail
+        {t('account.email.change')}
       </button>
     </form>
   );

@@ -9,11 +9,13 @@ import {
 import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useDeleteAccount } from '../api/account.ts';
 
 /** Leaving for good: the export is offered first, the password asked, then a last confirmation. */
 export function DeleteAccount() {
+  const { t, message } = useI18n();
   const navigate = useNavigate();
   const showFlash = useFlash();
   const { mutation: remove, forgetSession } = useDeleteAccount();
@@ -21,7 +23,7 @@ export function DeleteAccount() {
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, handleSubmit, setError, getValues, formState } = useForm<DeleteAccountBody>({
     resolver: zodResolver(deleteAccountBodySchema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form option
     defaultValues: { password: '' },
   });
   const { errors, touchedFields, isSubmitted } = formState;
@@ -33,29 +35,26 @@ export function DeleteAccount() {
       await remove.mutateAsync(getValues());
       await navigate('/', { replace: true });
       forgetSession();
-      showFlash('Your account and all its data have been deleted', 'success');
+      showFlash(t('account.delete.done'), 'success');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // A field the server names shows under that field; anything else above the form.
-      if (Object.keys(error.fields).length === 0) setServerError(error.message);
+      if (Object.keys(error.fields).length === 0) setServerError(message(error.message));
       setServerFieldErrors(error, ['password'] as const, setError);
     }
   };
 
   return (
     <>
-      <p>
-        Deleting your account removes every client, ledger entry, history entry and setting you keep
-        here, at once and for good, and signs you out everywhere. Keep a copy first:
-      </p>
+      <p>{t('account.delete.explanation')}</p>
       <p>
         <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
-          Download all my data (JSON)
+          {t('account.delete.download')}
         </a>
       </p>
       <form
         noValidate
-        aria-label="Delete account"
+        aria-label={t('account.delete.title')}
         onSubmit={(event) => void handleSubmit(() => setConfirming(true))(event)}
       >
         {serverError && (
@@ -64,7 +63,7 @@ export function DeleteAccount() {
           </div>
         )}
         <FormField
-          label="Password to delete the account"
+          label={t('account.delete.password')}
           type="password"
           autoComplete="current-password"
           registration={register('password')}
@@ -72,20 +71,20 @@ export function DeleteAccount() {
           showError={isSubmitted || touchedFields.password === true}
         />
         <button type="submit" className="btn btn-danger" disabled={remove.isPending}>
-          Delete my account
+          {t('account.delete.submit')}
         </button>
       </form>
       <Modal
         open={confirming}
-        title="Delete account?"
+        title={t('account.delete.confirm-title')}
         onClose={() => setConfirming(false)}
         actions={
           <button type="button" className="btn btn-danger" onClick={() => void confirm()}>
-            Delete for good
+            {t('account.delete.confirm')}
           </button>
         }
       >
-        All your data will be deleted. This cannot be undone.
+        {t('account.delete.confirm-text')}
       </Modal>
     </>
   );

@@ -1,9 +1,7 @@
 import { useFlash } from '../../../components/flash.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useAccountSessions, useEndOtherSessions, useEndSession } from '../api/account.ts';
-
-const when = (iso: string) =>
-  new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Where this account is signed in: each session can be ended, or all but this one. */
 export function SessionList() {
@@ -11,6 +9,7 @@ export function SessionList() {
   const endSession = useEndSession();
   const endOthers = useEndOtherSessions();
   const showFlash = useFlash();
+  const { t, message, format } = useI18n();
 
   if (sessions.isPending) return <PageLoading />;
   if (sessions.isError)
@@ -21,16 +20,16 @@ export function SessionList() {
   return (
     <>
       <div className="table-responsive">
-        <table className="table align-middle" aria-label="Sessions">
+        <table className="table align-middle" aria-label={t('account.sessions.table')}>
           <thead>
             <tr>
-              <th scope="col">Device</th>
+              <th scope="col">{t('account.sessions.device')}</th>
               <th scope="col" className="d-none d-sm-table-cell">
-                Signed in
+                {t('account.sessions.signed-in')}
               </th>
-              <th scope="col">Last seen</th>
+              <th scope="col">{t('account.sessions.last-seen')}</th>
               <th scope="col">
-                <span className="visually-hidden">Action</span>
+                <span className="visually-hidden">{t('account.sessions.action')}</span>
               </th>
             </tr>
           </thead>
@@ -38,25 +37,30 @@ export function SessionList() {
             {list.map((session) => (
               <tr key={session.id}>
                 <td>{session.device}</td>
-                <td className="d-none d-sm-table-cell">{when(session.createdAt)}</td>
-                <td>{when(session.lastSeenAt)}</td>
+                <td className="d-none d-sm-table-cell">{format.moment(session.createdAt)}</td>
+                <td>{format.moment(session.lastSeenAt)}</td>
                 <td className="text-end">
                   {session.current ? (
-                    <span className="badge text-bg-success">This device</span>
+                    <span className="badge text-bg-success">
+                      {t('account.sessions.this-device')}
+                    </span>
                   ) : (
                     <button
                       type="button"
                       className="btn btn-outline-danger btn-sm"
-                      aria-label={`Sign out ${session.device}, last seen ${when(session.lastSeenAt)}`}
+                      aria-label={t('account.sessions.sign-out-label', {
+                        device: session.device,
+                        lastSeen: format.moment(session.lastSeenAt),
+                      })}
                       disabled={endSession.isPending}
                       onClick={() =>
                         endSession.mutate(session.id, {
-                          onSuccess: () => showFlash('Signed out', 'success'),
-                          onError: (error) => showFlash(error.message, 'danger'),
+                          onSuccess: () => showFlash(t('account.sessions.signed-out'), 'success'),
+                          onError: (error) => showFlash(message(error.message), 'danger'),
                         })
                       }
                     >
-                      Sign out
+                      {t('account.sessions.sign-out')}
                     </button>
                   )}
                 </td>
@@ -72,15 +76,12 @@ export function SessionList() {
         onClick={() =>
           endOthers.mutate(undefined, {
             onSuccess: ({ ended }) =>
-              showFlash(
-                `Signed out everywhere else (${ended} session${ended === 1 ? '' : 's'})`,
-                'success',
-              ),
-            onError: (error) => showFlash(error.message, 'danger'),
+              showFlash(t('account.sessions.signed-out-others', { count: ended }), 'success'),
+            onError: (error) => showFlash(message(error.message), 'danger'),
           })
         }
       >
-        Sign out everywhere else
+        {t('account.sessions.sign-out-others')}
       </button>
     </>
   );

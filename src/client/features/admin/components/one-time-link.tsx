@@ -1,7 +1,9 @@
 import type { OneTimeLink } from '../../../../shared/schemas/account.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 
 /** A link to hand over: shown whole, selectable, with when it stops working. */
 export function OneTimeLinkBox({ label, link }: { label: string; link: OneTimeLink }) {
+  const { t, format } = useI18n();
   const url = `${window.location.origin}${link.path}`;
   return (
     <div className="alert alert-info" role="status">
@@ -15,8 +17,7 @@ export function OneTimeLinkBox({ label, link }: { label: string; link: OneTimeLi
         />
       </label>
       <div className="small">
-        Works once, until {new Date(link.expiresAt).toLocaleString()}. It is shown only now: copy it
-        and hand it over.
+        {t('admin.link.works-once', { until: format.moment(link.expiresAt) })}
       </div>
     </div>
   );

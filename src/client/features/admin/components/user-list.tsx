@@ -2,13 +2,9 @@ import { useState } from 'react';
 import type { AdminUser, OneTimeLink } from '../../../../shared/schemas/account.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useAdminUsers, useCreateResetLink, useSetDisabled } from '../api/admin.ts';
 import { OneTimeLinkBox } from './one-time-link.tsx';
-
-const when = (iso: string | null) =>
-  iso === null
-    ? 'never'
-    : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Every account of this instance, for the administrator. */
 export function UserList() {
@@ -16,6 +12,8 @@ export function UserList() {
   const setDisabled = useSetDisabled();
   const createReset = useCreateResetLink();
   const showFlash = useFlash();
+  const { t, message, format } = useI18n();
+  const when = (iso: string | null) => (iso === null ? t('admin.users.never') : format.moment(iso));
   const [reset, setReset] = useState<{ email: string; link: OneTimeLink } | null>(null);
 
   if (users.isPending) return <PageLoading />;
@@ -27,34 +25,42 @@ export function UserList() {
       { id: user.id, disabled: !user.disabled },
       {
         onSuccess: () =>
-          showFlash(`${user.email} ${user.disabled ? 'enabled' : 'disabled'}`, 'success'),
-        onError: (error) => showFlash(error.message, 'danger'),
+          showFlash(
+            t(user.disabled ? 'admin.users.enabled' : 'admin.users.disabled', {
+              email: user.email,
+            }),
+            'success',
+          ),
+        onError: (error) => showFlash(message(error.message), 'danger'),
       },
     );
 
   const resetLink = (user: AdminUser) =>
     createReset.mutate(user.id, {
       onSuccess: (link) => setReset({ email: user.email, link }),
-      onError: (error) => showFlash(error.message, 'danger'),
+      onError: (error) => showFlash(message(error.message), 'danger'),
     });
 
   return (
     <>
       {reset && (
-        <OneTimeLinkBox label={`Password reset link for ${reset.email}`} link={reset.link} />
+        <OneTimeLinkBox
+          label={t('admin.users.password-reset-link-for', { email: reset.email })}
+          link={reset.link}
+        />
       )}
       <div className="table-responsive">
-        <table className="table align-middle" aria-label="Accounts">
+        <table className="table align-middle" aria-label={t('admin.users.accounts')}>
           <thead>
             <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last seen</th>
+              <th scope="col">{t('admin.users.email')}</th>
+              <th scope="col">{t('admin.users.created')}</th>
+              <th scope="col">{t('admin.users.last-seen')}</th>
               <th scope="col" className="text-end">
-                Clients
+                {t('admin.users.clients')}
               </th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('admin.users.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -64,9 +70,15 @@ export function UserList() {
                 <td className="text-break">
                   {user.email}
                   {user.isAdmin && (
-                    <span className="badge text-bg-secondary ms-2">Administrator</span>
+                    <span className="badge text-bg-secondary ms-2">
+                      {t('admin.users.administrator')}
+                    </span>
                   )}
-                  {user.disabled && <span className="badge text-bg-danger ms-2">Disabled</span>}
+                  {user.disabled && (
+                    <span className="badge text-bg-danger ms-2">
+                      {t('admin.users.disabled-badge')}
+                    </span>
+                  )}
                 </td>
                 <td>{when(user.createdAt)}</td>
                 <td>{when(user.lastSeenAt)}</td>
@@ -75,21 +87,26 @@ export function UserList() {
                   <button
                     type="button"
                     className="btn btn-outline-secondary btn-sm me-2"
-                    aria-label={`Reset link for ${user.email}`}
+                    aria-label={t('admin.users.reset-link-for', { email: user.email })}
                     disabled={createReset.isPending}
                     onClick={() => resetLink(user)}
                   >
-                    Reset link
+                    {t('admin.users.reset-link')}
                   </button>
                   {!user.isAdmin && (
                     <button
                       type="button"
                       className={`btn btn-sm ${user.disabled ? 'btn-outline-success' : 'btn-outline-danger'}`}
-                      aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.email}`}
+                      aria-label={t(
+                        user.disabled ? 'admin.users.enable-email' : 'admin.users.disable-email',
+                        {
+                          email: user.email,
+                        },
+                      )}
                       disabled={setDisabled.isPending}
                       onClick={() => toggle(user)}
                     >
-                      {user.disabled ? 'Enable' : 'Disable'}
+                      {t(user.disabled ? 'admin.users.enable' : 'admin.users.disable')}
                     </button>
                   )}
                 </td>

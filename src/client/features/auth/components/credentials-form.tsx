@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { joinBodySchema, loginBodySchema } from '../../../../shared/schemas/auth.ts';
 import { FormField } from '../../../components/form-field.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 
 interface Credentials {
@@ -31,6 +32,7 @@ export function CredentialsForm({
   intro,
   footer,
 }: CredentialsFormProps) {
+  const { t, message } = useI18n();
   const [serverError, setServerError] = useState<string | null>(null);
   const {
     register,
@@ -39,7 +41,7 @@ export function CredentialsForm({
     formState: { errors, touchedFields, isSubmitted, isSubmitting },
   } = useForm<Credentials>({
     resolver: zodResolver(schema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form option
     defaultValues: { email: '', password: '' },
   });
 
@@ -49,7 +51,7 @@ export function CredentialsForm({
       await onSubmit(credentials);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      setServerError(error.message);
+      setServerError(message(error.message));
       setServerFieldErrors(error, ['email', 'password'] as const, setError);
     }
   });
@@ -75,7 +77,7 @@ export function CredentialsForm({
                 </div>
               )}
               <FormField
-                label="Email"
+                label={t('auth.form.email')}
                 type="email"
                 autoComplete="username"
                 registration={register('email')}
@@ -83,7 +85,7 @@ export function CredentialsForm({
                 showError={isSubmitted || touchedFields.email === true}
               />
               <FormField
-                label="Password"
+                label={t('auth.form.password')}
                 type="password"
                 autoComplete={passwordAutoComplete}
                 registration={register('password')}
@@ -91,10 +93,10 @@ export function CredentialsForm({
                 showError={isSubmitted || touchedFields.password === true}
               />
               <button type="submit" className="btn btn-primary w-100" disabled={isSubmitting}>
-                Submit
+                {t('auth.form.submit')}
               </button>
               <Link to="/" className="btn btn-link w-100 mt-2">
-                Cancel
+                {t('auth.cancel')}
               </Link>
             </form>
             {footer}

@@ -6,6 +6,7 @@ import {
   type ForgotPasswordBody,
 } from '../../../../shared/schemas/auth.ts';
 import { FormField } from '../../../components/form-field.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useForgotPassword } from '../api/forgot-password.ts';
 
@@ -14,6 +15,7 @@ import { useForgotPassword } from '../api/forgot-password.ts';
  * then shows the server's answer (the same whether or not the account exists).
  */
 export function ForgotPassword() {
+  const { t, message } = useI18n();
   const [open, setOpen] = useState(false);
   const [answer, setAnswer] = useState<string | null>(null);
   const [serverError, setServerError] = useState<string | null>(null);
@@ -26,7 +28,7 @@ export function ForgotPassword() {
     formState: { errors, touchedFields, isSubmitted, isSubmitting },
   } = useForm<ForgotPasswordBody>({
     resolver: zodResolver(forgotPasswordBodySchema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form option
     defaultValues: { email: '' },
   });
 
@@ -40,10 +42,10 @@ export function ForgotPassword() {
   const submit = handleSubmit(async (body) => {
     setServerError(null);
     try {
-      setAnswer((await forgot.mutateAsync(body)).message);
+      setAnswer(message((await forgot.mutateAsync(body)).message));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      setServerError(error.message);
+      setServerError(message(error.message));
       setServerFieldErrors(error, ['email'] as const, setError);
     }
   });
@@ -52,7 +54,7 @@ export function ForgotPassword() {
     return (
       <p className="mt-3 mb-0 small">
         <button type="button" className="btn btn-link btn-sm p-0" onClick={() => setOpen(true)}>
-          Forgot password?
+          {t('auth.forgot.title')}
         </button>
       </p>
     );
@@ -60,7 +62,7 @@ export function ForgotPassword() {
   return (
     <section className="mt-3 pt-3 border-top" aria-labelledby="forgot-password-title">
       <h2 id="forgot-password-title" className="h6">
-        Forgot password?
+        {t('auth.forgot.title')}
       </h2>
       {answer ? (
         <>
@@ -68,21 +70,19 @@ export function ForgotPassword() {
             {answer}
           </div>
           <button type="button" className="btn btn-outline-secondary btn-sm" onClick={close}>
-            Close
+            {t('auth.forgot.close')}
           </button>
         </>
       ) : (
         <form noValidate onSubmit={(event) => void submit(event)}>
-          <p className="small text-body-secondary">
-            Enter the e-mail of your account, and we will send a link to set a new password.
-          </p>
+          <p className="small text-body-secondary">{t('auth.forgot.intro')}</p>
           {serverError && (
             <div className="alert alert-danger py-2" role="alert">
               {serverError}
             </div>
           )}
           <FormField
-            label="Email for the link"
+            label={t('auth.forgot.email')}
             type="email"
             autoComplete="username"
             registration={register('email')}
@@ -91,10 +91,10 @@ export function ForgotPassword() {
           />
           <div className="d-flex gap-2">
             <button type="submit" className="btn btn-primary btn-sm" disabled={isSubmitting}>
-              Send link
+              {t('auth.forgot.send')}
             </button>
             <button type="button" className="btn btn-outline-secondary btn-sm" onClick={close}>
-              Cancel
+              {t('auth.cancel')}
             </button>
           </div>
         </form>
