@@ -1,8 +1,10 @@
 import { ImportClients } from '../../features/transfer/components/import-clients.tsx';
 
 import { useDocumentTitle } from '../../components/document-title.ts';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 export function ClientImportPage() {
-  useDocumentTitle('Import clients');
+  const { t } = useI18n();
+  useDocumentTitle(t('transfer.title'));
   return <ImportClients />;
 }

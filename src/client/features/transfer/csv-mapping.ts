@@ -1,19 +1,16 @@
 import { unprotectCell } from '../../../shared/csv.ts';
 import { isCurrency, parseAmount } from '../../../shared/money.ts';
-import { clientFieldLabels } from '../../../shared/schemas/clients.ts';
 import type { ImportRow } from './api/import-clients.ts';
 
 export const importFields = [
-  'firstName',
-  'lastName',
+  'firstName', // i18n-ignore: a field's name, not shown
+  'lastName', // i18n-ignore: a field's name, not shown
   'email',
   'phone',
   'balance',
   'currency',
 ] as const;
 export type ImportField = (typeof importFields)[number];
-
-export const fieldLabels: Record<ImportField, string> = clientFieldLabels;
 
 const headerWords: Record<ImportField, string[]> = {
   firstName: ['firstname', 'first', 'givenname', 'forename'],
@@ -59,8 +56,8 @@ export function toImportRow(
     else balanceError = parsed.error;
   }
   const row = {
-    firstName: cell('firstName'),
-    lastName: cell('lastName'),
+    firstName: cell('firstName'), // i18n-ignore: a field's name, not shown
+    lastName: cell('lastName'), // i18n-ignore: a field's name, not shown
     email: cell('email'),
     phone: cell('phone'),
     currency,
@@ -76,13 +73,19 @@ export interface CsvProblem {
   row?: number | undefined;
 }
 
+/** A quote that is never closed, and the line of the file where it opened when known. */
+export interface QuoteProblem {
+  line: number | null;
+}
+
 /**
  * A quote that is never closed swallows every line after it into one cell, so the rows that
- * follow vanish without a word. Such a file is refused, naming the line where the quote opened.
+ * follow vanish without a word. Such a file is refused, naming the line where the quote opened
+ * (the page says so in the shown language).
  */
-export function quoteProblem(problems: readonly CsvProblem[], rowsBefore = 0): string | null {
+export function quoteProblem(problems: readonly CsvProblem[], rowsBefore = 0): QuoteProblem | null {
+  // i18n-ignore: the CSV reader's name for the problem, not shown
   const problem = problems.find((candidate) => candidate.type === 'Quotes');
   if (!problem) return null;
-  const line = problem.row === undefined ? null : rowsBefore + problem.row + 1;
-  return `The file has a quote that is never closed${line === null ? '' : ` (in line ${line})`}; fix it and choose the file again. Nothing was imported.`;
+  return { line: problem.row === undefined ? null : rowsBefore + problem.row + 1 };
 }

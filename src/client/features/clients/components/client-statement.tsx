@@ -2,26 +2,126 @@ import { useId, useState } from 'react';
 import { ArrowLeft, Copy, FileDown, FileSpreadsheet, Mail, Printer, Send, X } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { localToday } from '../../../../shared/dates.ts';
-import { formatMoney, type Currency } from '../../../../shared/money.ts';
+import type { Currency } from '../../../../shared/money.ts';
 import {
   defaultPeriod,
-  reminderText,
   resolvePeriod,
   statementBucketLabels,
   statementQuerySchema,
   type Statement,
   type StatementBuckets,
+  type StatementLine,
   type StatementPeriod,
 } from '../../../../shared/schemas/statement.ts';
+import { entryKindLabels, type EntryKind } from '../../../../shared/schemas/ledger.ts';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { useDocumentTitle } from '../../../components/document-title.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { statementPath, useSendStatement, useStatement } from '../api/statement.ts';
 import { ClientNotFound } from './client-not-found.tsx';
 
 const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
+
+type I18n = ReturnType<typeof useI18n>;
+
+/**
+ * A day as the statement writes it. English keeps YYYY-MM-DD, as it always has and as the PDF
+ * and CSV write it; the other languages write days their own way.
+ */
+function statementDay({ locale, format }: I18n, isoDay: string): string {
+  return locale === 'en' ? isoDay : format.day(isoDay);
+}
+
+function bucketLabels(t: I18n['t']): Record<keyof StatementBuckets, string> {
+  return {
+    current: t('statement.bucket.current'),
+    days1to30: t('statement.bucket.days-1-30'),
+    days31to60: t('statement.bucket.days-31-60'),
+    days61to90: t('statement.bucket.days-61-90'),
+    over90: t('statement.bucket.over-90'),
+  };
+}
+
+function kindLabel(t: I18n['t'], kind: EntryKind): string {
+  switch (kind) {
+    case 'opening':
+      return t('statement.kind.opening');
+    case 'charge':
+      return t('statement.kind.charge');
+    case 'payment':
+      return t('statement.kind.payment');
+    case 'credit':
+      return t('statement.kind.credit');
+    case 'adjustment':
+      return t('statement.kind.adjustment');
+    case 'void':
+      return t('statement.kind.void');
+  }
+}
+
+/**
+ * What a void reverses: the entry itself when it is in the period, else the kind and day its
+ * English description names (the server writes "Void of the payment of 2026-10-01").
+ */
+function reversedBy(statement: Statement, line: StatementLine) {
+  const inPeriod = statement.lines.find((other) => other.id === line.voidOf);
+  if (inPeriod) return { kind: inPeriod.kind, date: inPeriod.date };
+  const named = /^Void of the (\w[\w ]*) of (\d{4}-\d{2}-\d{2})/.exec(line.description);
+  const kind = (Object.keys(entryKindLabels) as EntryKind[]).find(
+    (each) => entryKindLabels[each].toLowerCase() === named?.[1],
+  );
+  return kind && named?.[2] ? { kind, date: named[2] } : null;
+}
+
+/**
+ * A line in words in the shown language. The server describes lines in English, and English
+ * shows its description as it is.
+ */
+function describeLine(i18n: I18n, statement: Statement, line: StatementLine): string {
+  const { t, locale, format } = i18n;
+  if (locale === 'en') return line.description;
+  const reversed = line.kind === 'void' ? reversedBy(statement, line) : null;
+  const what = reversed
+    ? t('statement.void-of', {
+        kind: kindLabel(t, reversed.kind).toLocaleLowerCase(format.intlLocale),
+        day: statementDay(i18n, reversed.date),
+      })
+    : kindLabel(t, line.kind);
+  return line.note ? `${what}: ${line.note}` : what;
+}
+
+/**
+ * The subject and message a reminder starts with, in the shown language; the owner can change
+ * both before sending.
+ */
+function reminderText(i18n: I18n, statement: Statement): { subject: string; message: string } {
+  const { t, format } = i18n;
+  const { client, business, period, ageing, closingBalance } = statement;
+  const sender = business.name.trim();
+  const from = statementDay(i18n, period.from);
+  const to = statementDay(i18n, period.to);
+  const overdue = BigInt(ageing.overdue);
+  const subject = sender
+    ? t('statement.reminder.subject-from', { sender, from, to })
+    : t('statement.reminder.subject', { from, to });
+  const lines = [
+    t('statement.reminder.greeting', { firstName: client.firstName, lastName: client.lastName }),
+    '',
+    t('statement.reminder.enclosed', { from, to }),
+    t('statement.reminder.balance', {
+      day: to,
+      amount: format.money(BigInt(closingBalance), client.currency),
+    }),
+  ];
+  if (overdue > 0n)
+    lines.push(t('statement.reminder.overdue', { amount: format.money(overdue, client.currency) }));
+  lines.push('', t('statement.reminder.regards'));
+  if (sender) lines.push(sender);
+  return { subject, message: lines.join('\n') };
+}
 
 /** The period in the address (?from=&to=), so a reload, a bookmark and the downloads agree. */
 function usePeriod(): [StatementPeriod, (period: StatementPeriod) => void] {
@@ -43,6 +143,7 @@ function PeriodPicker({
   period: StatementPeriod;
   onChange: (period: StatementPeriod) => void;
 }) {
+  const { t, message } = useI18n();
   const id = useId();
   const [from, setFrom] = useState(period.from);
   const [to, setTo] = useState(period.to);
@@ -51,7 +152,7 @@ function PeriodPicker({
     <form
       className="row g-2 align-items-start mb-3 no-print"
       noValidate
-      aria-label="Period"
+      aria-label={t('statement.period.label')}
       onSubmit={(event) => {
         event.preventDefault();
         const parsed = statementQuerySchema.safeParse({ from, to });
@@ -71,7 +172,7 @@ function PeriodPicker({
     >
       <div className="col-6 col-sm-4">
         <label htmlFor={`${id}-from`} className="form-label small mb-1">
-          From
+          {t('statement.period.from')}
         </label>
         <input
           id={`${id}-from`}
@@ -80,11 +181,11 @@ function PeriodPicker({
           value={from}
           onChange={(event) => setFrom(event.target.value)}
         />
-        {errors.from && <div className="invalid-feedback">{errors.from}</div>}
+        {errors.from && <div className="invalid-feedback">{message(errors.from)}</div>}
       </div>
       <div className="col-6 col-sm-4">
         <label htmlFor={`${id}-to`} className="form-label small mb-1">
-          To
+          {t('statement.period.to')}
         </label>
         <input
           id={`${id}-to`}
@@ -93,15 +194,15 @@ function PeriodPicker({
           value={to}
           onChange={(event) => setTo(event.target.value)}
         />
-        {errors.to && <div className="invalid-feedback">{errors.to}</div>}
+        {errors.to && <div className="invalid-feedback">{message(errors.to)}</div>}
       </div>
       <div className="col-12 col-sm-4">
         {/* Lines the button up with the inputs, whatever error text sits under them. */}
         <span className="form-label small mb-1 d-none d-sm-block invisible" aria-hidden="true">
-          Period
+          {t('statement.period.label')}
         </span>
         <button type="submit" className="btn btn-sm btn-primary">
-          Show
+          {t('statement.period.show')}
         </button>
       </div>
     </form>
@@ -118,10 +219,12 @@ function mailtoLink(email: string, subject: string, message: string) {
  * the text to copy. The subject and message start from what the statement says is overdue.
  */
 function SendStatement({ statement, onClose }: { statement: Statement; onClose: () => void }) {
+  const i18n = useI18n();
+  const { t } = i18n;
   const id = useId();
   const showFlash = useFlash();
   const send = useSendStatement(statement.client.id);
-  const initial = reminderText(statement);
+  const initial = reminderText(i18n, statement);
   const [subject, setSubject] = useState(initial.subject);
   const [message, setMessage] = useState(initial.message);
   const [error, setError] = useState<string | null>(null);
@@ -132,8 +235,7 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
   if (!email) {
     return (
       <div className="alert alert-warning no-print" role="alert">
-        This client has no e-mail address. Add one with Edit on the client&rsquo;s page to send the
-        statement, or download the PDF and hand it over yourself.
+        {t('statement.send.no-address')}
       </div>
     );
   }
@@ -148,7 +250,7 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
         subject,
         message,
       });
-      showFlash(`Statement sent to ${sent.sentTo}`, 'success');
+      showFlash(t('statement.send.sent', { email: sent.sentTo }), 'success');
       onClose();
     } catch (failure) {
       if (!(failure instanceof ApiError)) throw failure;
@@ -170,18 +272,14 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
     <section className="card mb-3 no-print" aria-labelledby={`${id}-title`}>
       <div className="card-body">
         <h2 id={`${id}-title`} className="h6">
-          Send statement to {email}
+          {t('statement.send.heading', { email })}
         </h2>
         {!statement.emailConfigured && (
-          <p className="small text-body-secondary">
-            This server has no mail server set up (SMTP_URL), so it cannot send the PDF itself. Open
-            the message in your e-mail program, or copy its text, and attach the PDF you download
-            here.
-          </p>
+          <p className="small text-body-secondary">{t('statement.send.no-mail-server')}</p>
         )}
         <div className="mb-2">
           <label htmlFor={`${id}-subject`} className="form-label small mb-1">
-            Subject
+            {t('statement.send.subject')}
           </label>
           <input
             id={`${id}-subject`}
@@ -189,11 +287,13 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
             value={subject}
             onChange={(event) => setSubject(event.target.value)}
           />
-          {fieldErrors.subject && <div className="invalid-feedback">{fieldErrors.subject}</div>}
+          {fieldErrors.subject && (
+            <div className="invalid-feedback">{i18n.message(fieldErrors.subject)}</div>
+          )}
         </div>
         <div className="mb-2">
           <label htmlFor={`${id}-message`} className="form-label small mb-1">
-            Message
+            {t('statement.send.message')}
           </label>
           <textarea
             id={`${id}-message`}
@@ -202,11 +302,13 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
             value={message}
             onChange={(event) => setMessage(event.target.value)}
           />
-          {fieldErrors.message && <div className="invalid-feedback">{fieldErrors.message}</div>}
+          {fieldErrors.message && (
+            <div className="invalid-feedback">{i18n.message(fieldErrors.message)}</div>
+          )}
         </div>
         {error && (
           <div className="alert alert-danger py-2 small" role="alert">
-            {error}
+            {i18n.message(error)}
           </div>
         )}
         <div className="d-flex flex-wrap gap-2 align-items-center">
@@ -218,7 +320,7 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
               onClick={() => void submit()}
             >
               <Send size={14} className="icon" aria-hidden />
-              {send.isPending ? 'Sending…' : 'Send with the PDF attached'}
+              {send.isPending ? t('statement.send.sending') : t('statement.send.with-pdf')}
             </button>
           ) : (
             <a
@@ -226,7 +328,7 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
               href={mailtoLink(email, subject, message)}
             >
               <Mail size={14} className="icon" aria-hidden />
-              Open in your e-mail program
+              {t('statement.send.open-mail-program')}
             </a>
           )}
           <button
@@ -235,7 +337,7 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
             onClick={() => void copy()}
           >
             <Copy size={14} className="icon" aria-hidden />
-            Copy text
+            {t('statement.send.copy')}
           </button>
           <button
             type="button"
@@ -243,16 +345,16 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
             onClick={onClose}
           >
             <X size={14} className="icon" aria-hidden />
-            Cancel
+            {t('statement.send.cancel')}
           </button>
           {copied === 'yes' && (
             <span className="small text-credit" role="status">
-              Copied
+              {t('statement.send.copied')}
             </span>
           )}
           {copied === 'failed' && (
             <span className="small text-owed" role="status">
-              The browser did not allow copying; select the text and copy it by hand.
+              {t('statement.send.copy-failed')}
             </span>
           )}
         </div>
@@ -268,18 +370,23 @@ function PhoneBalance({ children }: { children: React.ReactNode }) {
 
 /** On a phone the date and due date columns fold into the description, leaving room for money. */
 function PhoneDate({ date, due }: { date: string; due?: string | null }) {
+  const i18n = useI18n();
   return (
     <span className="d-block d-sm-none small fw-normal text-body-secondary text-nowrap">
-      {date}
-      {due ? ` · due ${due}` : ''}
+      {statementDay(i18n, date)}
+      {due ? ` · ${i18n.t('statement.due-on', { day: statementDay(i18n, due) })}` : ''}
     </span>
   );
 }
 
 function StatementBody({ statement }: { statement: Statement }) {
+  const i18n = useI18n();
+  const { t, format } = i18n;
+  const day = (isoDay: string) => statementDay(i18n, isoDay);
+  const buckets = bucketLabels(t);
   const { client, business, period, ageing } = statement;
   const money = (minor: number | string, currency: Currency = client.currency) =>
-    formatMoney(BigInt(minor), currency);
+    format.money(BigInt(minor), currency);
   const balance = (minor: number | string, testId?: string) => (
     <BalanceAmount
       minor={BigInt(minor)}
@@ -293,7 +400,7 @@ function StatementBody({ statement }: { statement: Statement }) {
     <BalanceAmount minor={BigInt(minor)} currency={client.currency} layout="stacked" />
   );
   return (
-    <article className="card statement" aria-label="Statement">
+    <article className="card statement" aria-label={t('statement.label')}>
       <div className="card-body">
         <header className="d-flex flex-wrap justify-content-between gap-3 mb-3">
           {(business.name || business.address) && (
@@ -305,9 +412,9 @@ function StatementBody({ statement }: { statement: Statement }) {
             </div>
           )}
           <div className="text-sm-end ms-sm-auto">
-            <h1 className="h4 mb-1">Statement of account</h1>
+            <h1 className="h4 mb-1">{t('statement.heading')}</h1>
             <p className="mb-0 small">
-              {period.from} to {period.to}
+              {t('statement.period.range', { from: day(period.from), to: day(period.to) })}
             </p>
           </div>
         </header>
@@ -317,11 +424,15 @@ function StatementBody({ statement }: { statement: Statement }) {
         {client.email && <p className="mb-0 small">{client.email}</p>}
         {client.phone && <p className="small">{client.phone}</p>}
         <dl className="row mb-3">
-          <dt className="col-12 col-sm-4 fw-normal">Opening balance on {period.from}</dt>
+          <dt className="col-12 col-sm-4 fw-normal">
+            {t('statement.opening-on', { day: day(period.from) })}
+          </dt>
           <dd className="col-12 col-sm-8 mb-2 mb-sm-0">
             {balance(statement.openingBalance, 'opening-balance')}
           </dd>
-          <dt className="col-12 col-sm-4 fw-normal">Closing balance on {period.to}</dt>
+          <dt className="col-12 col-sm-4 fw-normal">
+            {t('statement.closing-on', { day: day(period.to) })}
+          </dt>
           <dd className="col-12 col-sm-8 mb-0 fw-semibold">
             {balance(statement.closingBalance, 'closing-balance')}
           </dd>
@@ -331,31 +442,32 @@ function StatementBody({ statement }: { statement: Statement }) {
           className="table-responsive scroll-region"
           tabIndex={0}
           role="region"
-          aria-label="Entries"
+          aria-label={t('statement.entries')}
         >
-          <table className="table table-sm statement-table" aria-label="Entries">
+          <table className="table table-sm statement-table" aria-label={t('statement.entries')}>
             <thead>
               <tr>
                 <th scope="col" className="d-none d-sm-table-cell">
-                  Date
+                  {t('statement.column.date')}
                 </th>
-                <th scope="col">Description</th>
+                <th scope="col">{t('statement.column.description')}</th>
                 <th scope="col" className="d-none d-sm-table-cell">
-                  Due
+                  {t('statement.column.due')}
                 </th>
                 <th scope="col" className="text-end">
-                  Amount<span className="d-sm-none"> and balance</span>
+                  {t('statement.column.amount')}
+                  <span className="d-sm-none"> {t('statement.column.and-balance')}</span>
                 </th>
                 <th scope="col" className="text-end d-none d-sm-table-cell">
-                  Balance
+                  {t('statement.column.balance')}
                 </th>
               </tr>
             </thead>
             <tbody>
               <tr className="fw-semibold">
-                <td className="d-none d-sm-table-cell text-nowrap">{period.from}</td>
+                <td className="d-none d-sm-table-cell text-nowrap">{day(period.from)}</td>
                 <td>
-                  Opening balance
+                  {t('statement.opening')}
                   <PhoneDate date={period.from} />
                 </td>
                 <td className="d-none d-sm-table-cell" />
@@ -368,12 +480,14 @@ function StatementBody({ statement }: { statement: Statement }) {
               </tr>
               {statement.lines.map((line) => (
                 <tr key={line.id}>
-                  <td className="d-none d-sm-table-cell text-nowrap">{line.date}</td>
+                  <td className="d-none d-sm-table-cell text-nowrap">{day(line.date)}</td>
                   <td>
-                    {line.description}
+                    {describeLine(i18n, statement, line)}
                     <PhoneDate date={line.date} due={line.dueDate} />
                   </td>
-                  <td className="d-none d-sm-table-cell text-nowrap">{line.dueDate ?? ''}</td>
+                  <td className="d-none d-sm-table-cell text-nowrap">
+                    {line.dueDate ? day(line.dueDate) : ''}
+                  </td>
                   <td className="text-end text-nowrap">
                     {money(line.amount)}
                     <PhoneBalance>{runningBalance(line.balance)}</PhoneBalance>
@@ -387,14 +501,14 @@ function StatementBody({ statement }: { statement: Statement }) {
                 <tr>
                   <td className="d-none d-sm-table-cell" />
                   <td colSpan={4} className="text-body-secondary">
-                    No entries in this period
+                    {t('statement.no-entries')}
                   </td>
                 </tr>
               )}
               <tr className="fw-semibold">
-                <td className="d-none d-sm-table-cell text-nowrap">{period.to}</td>
+                <td className="d-none d-sm-table-cell text-nowrap">{day(period.to)}</td>
                 <td>
-                  Closing balance
+                  {t('statement.closing')}
                   <PhoneDate date={period.to} />
                 </td>
                 <td className="d-none d-sm-table-cell" />
@@ -408,17 +522,17 @@ function StatementBody({ statement }: { statement: Statement }) {
             </tbody>
           </table>
         </div>
-        <h2 className="h6 mt-3">Ageing on {ageing.asOf}</h2>
+        <h2 className="h6 mt-3">{t('statement.ageing.heading', { day: day(ageing.asOf) })}</h2>
         {/* Six columns do not fit a phone: there the buckets are a list. */}
         <dl className="d-sm-none mb-0">
           {bucketNames.map((bucket) => (
             <div key={bucket} className="d-flex justify-content-between border-bottom py-1">
-              <dt className="fw-normal">{statementBucketLabels[bucket]}</dt>
+              <dt className="fw-normal">{buckets[bucket]}</dt>
               <dd className="mb-0 text-nowrap">{money(ageing.buckets[bucket])}</dd>
             </div>
           ))}
           <div className="d-flex justify-content-between py-1 fw-semibold">
-            <dt>Total owed</dt>
+            <dt>{t('statement.total-owed')}</dt>
             <dd className="mb-0 text-nowrap">{money(ageing.owed)}</dd>
           </div>
         </dl>
@@ -426,18 +540,18 @@ function StatementBody({ statement }: { statement: Statement }) {
           className="table-responsive scroll-region d-none d-sm-block"
           tabIndex={0}
           role="region"
-          aria-label="Ageing"
+          aria-label={t('statement.ageing.label')}
         >
-          <table className="table table-sm mb-0" aria-label="Ageing">
+          <table className="table table-sm mb-0" aria-label={t('statement.ageing.label')}>
             <thead>
               <tr>
                 {bucketNames.map((bucket) => (
                   <th key={bucket} scope="col" className="text-end">
-                    {statementBucketLabels[bucket]}
+                    {buckets[bucket]}
                   </th>
                 ))}
                 <th scope="col" className="text-end">
-                  Total owed
+                  {t('statement.total-owed')}
                 </th>
               </tr>
             </thead>
@@ -463,10 +577,14 @@ export function ClientStatement({ id }: { id: string }) {
   const [period, setPeriod] = usePeriod();
   const statement = useStatement(id, period);
   const [sending, setSending] = useState(false);
+  const { t } = useI18n();
   useDocumentTitle(
     statement.data
-      ? `Statement for ${statement.data.client.firstName} ${statement.data.client.lastName}`
-      : 'Statement',
+      ? t('statement.title.client', {
+          firstName: statement.data.client.firstName,
+          lastName: statement.data.client.lastName,
+        })
+      : t('statement.title'),
   );
 
   if (statement.isPending) return <PageLoading />;
@@ -481,7 +599,7 @@ export function ClientStatement({ id }: { id: string }) {
         <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3 no-print">
           <Link to={`/client/${id}`} className="d-inline-flex align-items-center gap-1">
             <ArrowLeft size={16} className="icon" aria-hidden />
-            Back to client
+            {t('statement.back')}
           </Link>
           <div className="d-flex flex-wrap gap-2">
             <a
@@ -490,7 +608,7 @@ export function ClientStatement({ id }: { id: string }) {
               download
             >
               <FileDown size={14} className="icon" aria-hidden />
-              Download PDF
+              {t('statement.download-pdf')}
             </a>
             <a
               className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
@@ -498,7 +616,7 @@ export function ClientStatement({ id }: { id: string }) {
               download
             >
               <FileSpreadsheet size={14} className="icon" aria-hidden />
-              Download CSV
+              {t('statement.download-csv')}
             </a>
             <button
               type="button"
@@ -506,7 +624,7 @@ export function ClientStatement({ id }: { id: string }) {
               onClick={() => window.print()}
             >
               <Printer size={14} className="icon" aria-hidden />
-              Print
+              {t('statement.print')}
             </button>
             <button
               type="button"
@@ -515,7 +633,7 @@ export function ClientStatement({ id }: { id: string }) {
               onClick={() => setSending((open) => !open)}
             >
               <Send size={14} className="icon" aria-hidden />
-              Send statement
+              {t('statement.send.open')}
             </button>
           </div>
         </div>

@@ -4,6 +4,8 @@ import {
   type ImportResult,
 } from '../../../../shared/schemas/clients.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { currentLocale } from '../../../i18n/i18n.ts';
+import { intlLocales } from '../../../../shared/locales.ts';
 import { errorBodySchema } from '../../../../shared/schemas/errors.ts';
 
 export type ImportRow = Partial<Record<keyof ClientInput, unknown>>;
@@ -37,6 +39,8 @@ export function commitImport(
     const request = new XMLHttpRequest();
     request.open('POST', '/api/clients/import');
     request.setRequestHeader('content-type', 'application/json');
+    // As the API client does: the server answers its messages in the shown language.
+    request.setRequestHeader('accept-language', intlLocales[currentLocale()]);
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onUploadProgress(event.loaded / event.total);
     };

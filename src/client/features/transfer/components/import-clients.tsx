@@ -5,14 +5,15 @@ import { Link, useNavigate } from 'react-router';
 import type { ImportResult } from '../../../../shared/schemas/clients.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { checkImport, commitImport, type ImportRow } from '../api/import-clients.ts';
 import {
-  fieldLabels,
   guessMapping,
   importFields,
   toImportRow,
   type ImportField,
   quoteProblem,
+  type QuoteProblem,
 } from '../csv-mapping.ts';
 
 interface ParsedFile {
@@ -30,6 +31,46 @@ type Stage =
   | { step: 'writing'; progress: number | null };
 
 const shownProblems = 200;
+
+/** What stops the import, kept as what happened so it shows in the language chosen later too. */
+type ImportError =
+  | { kind: 'quote'; problem: QuoteProblem }
+  | { kind: 'no-rows' }
+  | { kind: 'unreadable'; reason: string }
+  | { kind: 'check-failed' }
+  | { kind: 'import-failed' }
+  | { kind: 'server'; message: string };
+
+function useImportTexts() {
+  const { t, message } = useI18n();
+  const fieldLabels: Record<ImportField, string> = {
+    firstName: t('transfer.field.first-name'),
+    lastName: t('transfer.field.last-name'),
+    email: t('transfer.field.email'),
+    phone: t('transfer.field.phone'),
+    balance: t('transfer.field.balance'),
+    currency: t('transfer.field.currency'),
+  };
+  const errorText = (error: ImportError): string => {
+    switch (error.kind) {
+      case 'quote':
+        return error.problem.line === null
+          ? t('transfer.error.unclosed-quote')
+          : t('transfer.error.unclosed-quote-at', { line: error.problem.line });
+      case 'no-rows':
+        return t('transfer.error.no-rows');
+      case 'unreadable':
+        return t('transfer.error.unreadable', { reason: error.reason });
+      case 'check-failed':
+        return t('transfer.error.check-failed');
+      case 'import-failed':
+        return t('transfer.error.import-failed');
+      case 'server':
+        return message(error.message);
+    }
+  };
+  return { fieldLabels, errorText };
+}
 
 function ProgressBar({ label, value }: { label: string; value: number | null }) {
   const percent = value === null ? 100 : Math.round(value * 100);
@@ -55,6 +96,8 @@ function ProgressBar({ label, value }: { label: string; value: number | null }) 
 
 /** CSV import: read the file, map its columns, see every problem, and only then write. */
 export function ImportClients() {
+  const { t, message } = useI18n();
+  const { fieldLabels, errorText } = useImportTexts();
   const navigate = useNavigate();
   const showFlash = useFlash();
   const queryClient = useQueryClient();
@@ -62,7 +105,7 @@ export function ImportClients() {
   const [file, setFile] = useState<ParsedFile | null>(null);
   const [mapping, setMapping] = useState<Record<ImportField, number | null> | null>(null);
   const [skipDuplicates, setSkipDuplicates] = useState(true);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ImportError | null>(null);
   const [prepared, setPrepared] = useState<{
     rows: ImportRow[];
     balanceErrors: (string | null)[];
@@ -72,7 +115,7 @@ export function ImportClients() {
     setError(null);
     setStage({ step: 'reading', progress: 0 });
     const lines: string[][] = [];
-    let problem: string | null = null;
+    let problem: QuoteProblem | null = null;
     Papa.parse<string[]>(chosen, {
       skipEmptyLines: 'greedy',
       chunkSize: 256 * 1024,
@@ -90,13 +133,13 @@ export function ImportClients() {
       },
       complete: () => {
         if (problem) {
-          setError(problem);
+          setError({ kind: 'quote', problem });
           setStage({ step: 'choose' });
           return;
         }
         const [header = [], ...rest] = lines;
         if (rest.length === 0) {
-          setError('The file has no rows below its header');
+          setError({ kind: 'no-rows' });
           setStage({ step: 'choose' });
           return;
         }
@@ -109,7 +152,7 @@ export function ImportClients() {
         setStage({ step: 'mapping' });
       },
       error: (failure) => {
-        setError(`The file could not be read: ${failure.message}`);
+        setError({ kind: 'unreadable', reason: failure.message });
         setStage({ step: 'choose' });
       },
     });
@@ -128,7 +171,11 @@ export function ImportClients() {
     try {
       setStage({ step: 'preview', result: await checkImport(next.rows, skipDuplicates) });
     } catch (failure) {
-      setError(failure instanceof ApiError ? failure.message : 'The check failed');
+      setError(
+        failure instanceof ApiError
+          ? { kind: 'server', message: failure.message }
+          : { kind: 'check-failed' },
+      );
       setStage({ step: 'mapping' });
     }
   };
@@ -141,14 +188,15 @@ export function ImportClients() {
         setStage({ step: 'writing', progress: progress >= 1 ? null : progress }),
       );
       await queryClient.invalidateQueries({ queryKey: ['clients'] });
-      showFlash(
-        `${result.imported} ${result.imported === 1 ? 'client' : 'clients'} imported`,
-        'success',
-      );
+      showFlash(t('transfer.imported', { count: result.imported }), 'success');
       await navigate('/');
     } catch (failure) {
-      showFlash('Import Failed', 'danger');
-      setError(failure instanceof ApiError ? failure.message : 'The import failed');
+      showFlash(t('transfer.import-failed'), 'danger');
+      setError(
+        failure instanceof ApiError
+          ? { kind: 'server', message: failure.message }
+          : { kind: 'import-failed' },
+      );
       setStage({ step: 'mapping' });
     }
   };
@@ -172,17 +220,17 @@ export function ImportClients() {
       <div className="col-12 col-lg-10">
         <div className="card">
           <div className="card-header">
-            <h1 className="h5 mb-0">Import clients from CSV</h1>
+            <h1 className="h5 mb-0">{t('transfer.heading')}</h1>
           </div>
           <div className="card-body">
             {error && (
               <div className="alert alert-danger py-2" role="alert">
-                {error}
+                {errorText(error)}
               </div>
             )}
             <div className="mb-3">
               <label htmlFor="import-file" className="form-label">
-                CSV file
+                {t('transfer.file.label')}
               </label>
               <input
                 id="import-file"
@@ -195,12 +243,10 @@ export function ImportClients() {
                   if (chosen) readFile(chosen);
                 }}
               />
-              <div className="form-text">
-                A header row, then one client per row. Nothing is written until you confirm.
-              </div>
+              <div className="form-text">{t('transfer.file.help')}</div>
             </div>
             {stage.step === 'reading' && (
-              <ProgressBar label="Reading the file" value={stage.progress} />
+              <ProgressBar label={t('transfer.reading')} value={stage.progress} />
             )}
 
             {file && mapping && stage.step !== 'reading' && (
@@ -209,8 +255,7 @@ export function ImportClients() {
                 disabled={stage.step === 'writing' || stage.step === 'checking'}
               >
                 <legend className="h6">
-                  Columns of {file.name} ({file.lines.length}{' '}
-                  {file.lines.length === 1 ? 'row' : 'rows'})
+                  {t('transfer.columns-of', { file: file.name, count: file.lines.length })}
                 </legend>
                 <div className="row g-2">
                   {importFields.map((field) => (
@@ -230,10 +275,10 @@ export function ImportClients() {
                           setStage({ step: 'mapping' });
                         }}
                       >
-                        <option value="">(none)</option>
+                        <option value="">{t('transfer.column.none')}</option>
                         {file.header.map((column, index) => (
                           <option key={index} value={index}>
-                            {column || `Column ${index + 1}`}
+                            {column || t('transfer.column.unnamed', { number: index + 1 })}
                           </option>
                         ))}
                       </select>
@@ -252,7 +297,7 @@ export function ImportClients() {
                     }}
                   />
                   <label htmlFor="skip-duplicates" className="form-check-label">
-                    Leave out rows whose e-mail is already a client, or earlier in the file
+                    {t('transfer.skip-duplicates')}
                   </label>
                 </div>
                 <button
@@ -260,21 +305,23 @@ export function ImportClients() {
                   className="btn btn-outline-primary mt-3"
                   onClick={() => void check()}
                 >
-                  Check rows
+                  {t('transfer.check')}
                 </button>
               </fieldset>
             )}
-            {stage.step === 'checking' && <ProgressBar label="Checking every row" value={null} />}
+            {stage.step === 'checking' && (
+              <ProgressBar label={t('transfer.checking')} value={null} />
+            )}
 
             {preview && (
               <section aria-labelledby="preview-heading">
                 <h2 id="preview-heading" className="h6">
-                  Preview
+                  {t('transfer.preview')}
                 </h2>
                 <p role="status">
-                  {valid} {valid === 1 ? 'row' : 'rows'} will be imported · {invalid} with problems,
-                  left out · {duplicates} {duplicates === 1 ? 'duplicate' : 'duplicates'}
-                  {skipDuplicates ? ', left out' : ', imported anyway'}
+                  {skipDuplicates
+                    ? t('transfer.summary.duplicates-left-out', { valid, invalid, duplicates })
+                    : t('transfer.summary.duplicates-imported', { valid, invalid, duplicates })}
                 </p>
                 {problems.length > 0 && (
                   // A scrolling box a keyboard can reach and scroll, named for a screen reader.
@@ -282,14 +329,14 @@ export function ImportClients() {
                     className="table-responsive mb-3 scroll-region"
                     style={{ maxHeight: '20rem' }}
                     role="region"
-                    aria-label="Rows with problems"
+                    aria-label={t('transfer.problems.label')}
                     tabIndex={0}
                   >
                     <table className="table table-sm">
                       <thead>
                         <tr>
-                          <th scope="col">Row</th>
-                          <th scope="col">Problem</th>
+                          <th scope="col">{t('transfer.problems.row')}</th>
+                          <th scope="col">{t('transfer.problems.problem')}</th>
                         </tr>
                       </thead>
                       <tbody>
@@ -305,12 +352,14 @@ export function ImportClients() {
                             <td>
                               {result.status === 'duplicate'
                                 ? result.duplicateOf === 'existing'
-                                  ? 'Duplicate: this e-mail is already a client'
-                                  : 'Duplicate: this e-mail is earlier in the file'
+                                  ? t('transfer.problems.duplicate-of-client')
+                                  : t('transfer.problems.duplicate-in-file')
                                 : Object.entries(result.errors)
-                                    .map(
-                                      ([field, message]) =>
-                                        `${fieldLabels[field as ImportField] ?? field}: ${message}`,
+                                    .map(([field, problem]) =>
+                                      t('transfer.problems.field', {
+                                        field: fieldLabels[field as ImportField] ?? field,
+                                        problem: message(problem),
+                                      }),
                                     )
                                     .join(' · ')}
                             </td>
@@ -319,7 +368,9 @@ export function ImportClients() {
                       </tbody>
                     </table>
                     {problems.length > shownProblems && (
-                      <p className="small">…and {problems.length - shownProblems} more.</p>
+                      <p className="small">
+                        {t('transfer.problems.more', { count: problems.length - shownProblems })}
+                      </p>
                     )}
                   </div>
                 )}
@@ -329,18 +380,18 @@ export function ImportClients() {
                   disabled={valid === 0}
                   onClick={() => void commit()}
                 >
-                  Import {valid} {valid === 1 ? 'client' : 'clients'}
+                  {t('transfer.import', { count: valid })}
                 </button>
               </section>
             )}
             {stage.step === 'writing' ? (
               <ProgressBar
-                label={stage.progress === null ? 'Writing' : 'Sending'}
+                label={stage.progress === null ? t('transfer.writing') : t('transfer.sending')}
                 value={stage.progress}
               />
             ) : (
               <Link to="/" className="btn btn-outline-secondary mt-3">
-                Cancel
+                {t('transfer.cancel')}
               </Link>
             )}
           </div>
