@@ -5,19 +5,21 @@ import { useAddClient } from '../../features/clients/api/mutations.ts';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { ClientForm, emptyClientForm } from '../../features/clients/components/client-form.tsx';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 export function ClientAddPage() {
   const navigate = useNavigate();
   const showFlash = useFlash();
   const addClient = useAddClient();
   const settings = useSettings();
-  useDocumentTitle('Add client');
+  const { t } = useI18n();
+  useDocumentTitle(t('clients.add.page-title'));
   if (settings.isPending) return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;
   return (
     <ClientForm
-      title="Add Client"
+      title={t('clients.add.heading')}
       cancelTo="/"
       initialValues={emptyClientForm}
       balanceDisabled={settings.data.preferences.disableBalanceOnAdd}
@@ -25,10 +27,10 @@ export function ClientAddPage() {
         try {
           await addClient.mutateAsync(client);
         } catch (error) {
-          showFlash('Adding Failed', 'danger');
+          showFlash(t('clients.add.failed'), 'danger');
           throw error;
         }
-        showFlash('New Client Added', 'success');
+        showFlash(t('clients.add.done'), 'success');
         await navigate('/');
       }}
     />

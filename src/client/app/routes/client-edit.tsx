@@ -15,6 +15,7 @@ import {
 } from '../../features/clients/components/client-form.tsx';
 import { ClientNotFound } from '../../features/clients/components/client-not-found.tsx';
 import { useState } from 'react';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 function toFormValues(client: Client): ClientFormValues {
   return {
@@ -38,8 +39,13 @@ export function ClientEditPage() {
   const [conflict, setConflict] = useState<string | null>(null);
   // The form edits the client as it was when opened; live updates must not wipe what is typed.
   const [opened, setOpened] = useState<Client | null>(null);
+  const { t, message } = useI18n();
   useDocumentTitle(
-    client.data ? `Edit ${client.data.firstName} ${client.data.lastName}` : 'Edit client',
+    client.data
+      ? t('clients.edit.page-title-of', {
+          name: `${client.data.firstName} ${client.data.lastName}`,
+        })
+      : t('clients.edit.page-title'),
   );
 
   if (client.isPending || settings.isPending || entries.isPending) return <PageLoading />;
@@ -59,16 +65,16 @@ export function ClientEditPage() {
   // The stored balance is kept with the setting on, so its currency must stay too; and amounts
   // already recorded mean something only in the client's currency.
   const currencyLockedBecause = disableBalanceOnEdit
-    ? 'Turned off in Settings, with the balance'
+    ? t('clients.edit.currency-off-with-balance')
     : entries.isSuccess && !currencyCanChange(entries.data.entries)
-      ? 'Kept once payments, charges, credits or adjustments are recorded'
+      ? t('clients.edit.currency-kept-with-entries')
       : null;
 
   return (
     <ClientForm
       // Loading the current values (after a conflict, or on request) starts the form afresh.
       key={version}
-      title="Edit Client"
+      title={t('clients.edit.heading')}
       cancelTo={`/client/${id}`}
       balanceDisabled={disableBalanceOnEdit}
       currencyLockedBecause={currencyLockedBecause}
@@ -76,7 +82,7 @@ export function ClientEditPage() {
       notice={
         conflict ? (
           <div className="alert alert-warning py-2" role="alert">
-            {conflict}
+            {message(conflict)}
           </div>
         ) : (
           changedElsewhere && (
@@ -84,13 +90,13 @@ export function ClientEditPage() {
               className="alert alert-info py-2 d-flex justify-content-between align-items-center gap-2"
               role="status"
             >
-              <span>This client has just been changed elsewhere.</span>
+              <span>{t('clients.edit.changed-elsewhere')}</span>
               <button
                 type="button"
                 className="btn btn-sm btn-outline-dark"
                 onClick={() => setOpened(client.data)}
               >
-                Load current values
+                {t('clients.edit.load-current')}
               </button>
             </div>
           )
@@ -100,7 +106,7 @@ export function ClientEditPage() {
         try {
           await updateClient.mutateAsync({ ...values, version });
         } catch (error) {
-          showFlash('Updating Failed', 'danger');
+          showFlash(t('clients.update-failed'), 'danger');
           if (error instanceof ApiError && error.code === 'conflict') {
             setConflict(error.message);
             // The failed save refetched the client: show its current values.
@@ -108,7 +114,7 @@ export function ClientEditPage() {
           }
           throw error;
         }
-        showFlash('Client Updated', 'success');
+        showFlash(t('clients.updated'), 'success');
         await navigate('/');
       }}
     />

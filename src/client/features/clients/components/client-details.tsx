@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ArrowLeft, FileText, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
-import { formatMoney, parseAmount, toDecimalText } from '../../../../shared/money.ts';
+import { parseAmount, toDecimalText } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
 import type { RecordedKind } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
@@ -9,6 +9,7 @@ import { Modal } from '../../../components/modal.tsx';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
 import { useClient, useClientDeleted, useClientEntries, useClientHistory } from '../api/queries.ts';
 import { ClientHistory } from './client-history.tsx';
@@ -42,20 +43,21 @@ function BalanceEditor({
   const [startedFrom, setStartedFrom] = useState(client.balance);
   const [text, setText] = useState(toDecimalText(client.balance, client.currency));
   const [error, setError] = useState<string | null>(null);
+  const { t, message } = useI18n();
 
   const save = async () => {
     const parsed = parseAmount(text, client.currency);
-    if (!parsed.ok) return setError(parsed.error);
+    if (!parsed.ok) return setError(message(parsed.error));
     setError(null);
     try {
       await updateBalance.mutateAsync({ balance: parsed.minor, previousBalance: startedFrom });
-      showFlash('Client Updated', 'success');
+      showFlash(t('clients.updated'), 'success');
       onDone();
       await navigate('/');
     } catch (failure) {
-      showFlash('Updating Failed', 'danger');
+      showFlash(t('clients.update-failed'), 'danger');
       if (!(failure instanceof ApiError)) throw failure;
-      setError(failure.fields.balance ?? failure.message);
+      setError(message(failure.fields.balance ?? failure.message));
       if (failure.code === 'conflict') {
         // What the user typed stays; the next Update is made against the balance shown now.
         const fresh = await updateBalance.reloadClient();
@@ -75,7 +77,7 @@ function BalanceEditor({
     >
       <div>
         <label htmlFor={inputId} className="visually-hidden">
-          New balance
+          {t('clients.details.new-balance')}
         </label>
         <input
           id={inputId}
@@ -94,10 +96,10 @@ function BalanceEditor({
         )}
       </div>
       <button type="submit" className="btn btn-sm btn-primary" disabled={updateBalance.isPending}>
-        Update
+        {t('clients.details.update-balance')}
       </button>
       <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>
-        Cancel
+        {t('clients.cancel')}
       </button>
     </form>
   );
@@ -114,13 +116,14 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
   const [recording, setRecording] = useState<RecordedKind | null>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deletedElsewhere = useClientDeleted(id);
+  const { t, format } = useI18n();
 
   if (deletedElsewhere && !deleteClient.isPending && !deleteClient.isSuccess) {
     return (
       <div className="text-center py-5" role="status">
-        <h1 className="h4">This client has been deleted</h1>
-        <p className="text-body-secondary">It was deleted in another tab or on another device.</p>
-        <Link to="/">Back to dashboard</Link>
+        <h1 className="h4">{t('clients.details.deleted-heading')}</h1>
+        <p className="text-body-secondary">{t('clients.details.deleted-elsewhere')}</p>
+        <Link to="/">{t('clients.back-to-dashboard')}</Link>
       </div>
     );
   }
@@ -131,17 +134,17 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
   }
   const current = client.data;
   const fullName = `${current.firstName} ${current.lastName}`;
-  const balanceText = formatMoney(current.balance, current.currency);
+  const balanceText = format.money(current.balance, current.currency);
 
   const confirmDelete = async () => {
     try {
       await deleteClient.mutateAsync();
       setConfirmingDelete(false);
-      showFlash('Client Deleted', 'success');
+      showFlash(t('clients.details.deleted'), 'success');
       await navigate('/');
     } catch {
       setConfirmingDelete(false);
-      showFlash('Deleting Failed', 'danger');
+      showFlash(t('clients.details.delete-failed'), 'danger');
     }
   };
 
@@ -152,7 +155,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
         <div className="d-flex flex-wrap justify-content-between align-items-center gap-2 mb-3">
           <Link to="/" className="d-inline-flex align-items-center gap-1">
             <ArrowLeft size={16} className="icon" aria-hidden />
-            Back to dashboard
+            {t('clients.back-to-dashboard')}
           </Link>
           <div className="d-flex flex-wrap gap-2">
             <Link
@@ -160,14 +163,14 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               className="btn btn-sm btn-outline-primary d-inline-flex align-items-center gap-1"
             >
               <FileText size={14} className="icon" aria-hidden />
-              Statement
+              {t('clients.details.statement')}
             </Link>
             <Link
               to={`/client/edit/${current.id}`}
               className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
             >
               <Pencil size={14} className="icon" aria-hidden />
-              Edit
+              {t('clients.details.edit')}
             </Link>
             <button
               type="button"
@@ -175,14 +178,16 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               onClick={() => setConfirmingDelete(true)}
             >
               <Trash2 size={14} className="icon" aria-hidden />
-              Delete
+              {t('clients.details.delete')}
             </button>
           </div>
         </div>
         <div className="card">
           <div className="card-body">
             <h1 className="h3 card-title text-break">{fullName}</h1>
-            <p className="text-body-secondary small mb-2">client id: {current.id}</p>
+            <p className="text-body-secondary small mb-2">
+              {t('clients.details.id', { id: current.id })}
+            </p>
             <div className="d-flex align-items-center gap-2">
               <BalanceAmount
                 className="fs-3"
@@ -193,10 +198,10 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               <button
                 type="button"
                 className="btn btn-sm btn-outline-secondary"
-                aria-label="Edit balance"
+                aria-label={t('clients.details.edit-balance')}
                 aria-expanded={editingBalance && !balanceLocked}
                 disabled={balanceLocked}
-                title={balanceLocked ? 'Turned off in Settings' : undefined}
+                title={balanceLocked ? t('clients.turned-off-in-settings') : undefined}
                 onClick={() => setEditingBalance((value) => !value)}
               >
                 <Pencil size={16} className="icon" aria-hidden />
@@ -218,7 +223,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
                   aria-expanded={recording === kind}
                   onClick={() => setRecording((open) => (open === kind ? null : kind))}
                 >
-                  {entryTexts[kind].action}
+                  {entryTexts(t)[kind].action}
                 </button>
               ))}
             </div>
@@ -233,11 +238,12 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
             <hr />
             <p className="mb-1 text-break">
               <Mail size={16} className="icon me-2 text-body-secondary" aria-hidden />
-              Contact Email: <a href={`mailto:${current.email}`}>{current.email}</a>
+              {t('clients.details.contact-email')}{' '}
+              <a href={`mailto:${current.email}`}>{current.email}</a>
             </p>
             <p className="mb-0">
               <Phone size={16} className="icon me-2 text-body-secondary" aria-hidden />
-              Contact Phone:{' '}
+              {t('clients.details.contact-phone')}{' '}
               <a href={`tel:${current.phone.replace(/[^\d+]/g, '')}`}>{current.phone}</a>
             </p>
           </div>
@@ -246,7 +252,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
         {history.isSuccess && <ClientHistory entries={history.data.entries} />}
         <Modal
           open={confirmingDelete}
-          title={`Delete ${fullName}?`}
+          title={t('clients.delete.title', { name: fullName })}
           onClose={() => setConfirmingDelete(false)}
           actions={
             <button
@@ -255,17 +261,17 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               disabled={deleteClient.isPending}
               onClick={() => void confirmDelete()}
             >
-              Delete
+              {t('clients.details.delete')}
             </button>
           }
         >
           <p className="mb-0 small">
             {current.balance > 0
-              ? `${fullName} still owes ${balanceText}. `
+              ? `${t('clients.delete.still-owes', { name: fullName, balance: balanceText })} `
               : current.balance < 0
-                ? `${fullName} has a credit of ${balanceText}. `
+                ? `${t('clients.delete.has-credit', { name: fullName, balance: balanceText })} `
                 : ''}
-            The client, their ledger and balance will be removed. This cannot be undone.
+            {t('clients.delete.cannot-be-undone')}
           </p>
         </Modal>
       </div>

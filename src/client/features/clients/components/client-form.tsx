@@ -10,6 +10,7 @@ import {
 } from '../../../../shared/schemas/clients.ts';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 
 export type { ClientFormValues };
 
@@ -36,7 +37,9 @@ interface ClientFormProps {
   cancelTo: string;
 }
 
+// i18n-ignore: the form's field names, not shown
 const fieldNames = ['firstName', 'lastName', 'email', 'phone', 'balance', 'currency'] as const;
+type FieldName = (typeof fieldNames)[number];
 
 /** The Add Client and Edit Client form, with the validation messages of the specification. */
 export function ClientForm({
@@ -51,6 +54,7 @@ export function ClientForm({
   const currencyId = useId();
   const balanceId = useId();
   const [serverError, setServerError] = useState<string | null>(null);
+  const { t, message } = useI18n();
   const {
     register,
     handleSubmit,
@@ -58,10 +62,19 @@ export function ClientForm({
     formState: { errors, touchedFields, isSubmitted, isSubmitting },
   } = useForm<ClientFormValues>({
     resolver: zodResolver(clientFormSchema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form mode
     defaultValues: initialValues,
   });
-  const shows = (name: (typeof fieldNames)[number]) => isSubmitted || touchedFields[name] === true;
+  const shows = (name: FieldName) => isSubmitted || touchedFields[name] === true;
+  /** A text field's registration, its error in the shown language and whether to show it yet. */
+  const field = (name: Exclude<FieldName, 'currency'>) => {
+    const error = errors[name];
+    return {
+      registration: register(name),
+      error: error && { ...error, message: message(error.message ?? '') },
+      showError: shows(name),
+    };
+  };
 
   const submit = handleSubmit(async (values) => {
     setServerError(null);
@@ -93,49 +106,43 @@ export function ClientForm({
             >
               {serverError && (
                 <div className="alert alert-danger py-2" role="alert">
-                  {serverError}
+                  {message(serverError)}
                 </div>
               )}
               <div className="row">
                 <FormField
                   className="col-12 col-sm-6 mb-3"
-                  label="First name"
+                  label={t('clients.field.first-name')}
                   autoComplete="off"
-                  registration={register('firstName')}
-                  error={errors.firstName}
-                  showError={shows('firstName')}
+                  // i18n-ignore: a field's name
+                  {...field('firstName')}
                 />
                 <FormField
                   className="col-12 col-sm-6 mb-3"
-                  label="Last name"
+                  label={t('clients.field.last-name')}
                   autoComplete="off"
-                  registration={register('lastName')}
-                  error={errors.lastName}
-                  showError={shows('lastName')}
+                  // i18n-ignore: a field's name
+                  {...field('lastName')}
                 />
               </div>
               <FormField
-                label="Email"
+                label={t('clients.field.email')}
                 type="email"
                 autoComplete="off"
-                registration={register('email')}
-                error={errors.email}
-                showError={shows('email')}
+                {...field('email')}
               />
               <FormField
-                label="Phone"
+                label={t('clients.field.phone')}
                 type="tel"
                 autoComplete="off"
-                registration={register('phone')}
-                error={errors.phone}
-                showError={shows('phone')}
+                {...field('phone')}
               />
               <div className="row">
                 {balanceDisabled ? (
                   // Not registered: the form keeps its initial balance, which the server keeps too.
                   <div className="col-7 mb-3">
                     <label htmlFor={balanceId} className="form-label">
-                      Balance
+                      {t('clients.field.balance')}
                     </label>
                     <input
                       id={balanceId}
@@ -145,22 +152,20 @@ export function ClientForm({
                       disabled
                       readOnly
                     />
-                    <div className="form-text">Turned off in Settings</div>
+                    <div className="form-text">{t('clients.turned-off-in-settings')}</div>
                   </div>
                 ) : (
                   <FormField
                     className="col-7 mb-3"
-                    label="Balance"
+                    label={t('clients.field.balance')}
                     inputMode="decimal"
                     placeholder="0"
-                    registration={register('balance')}
-                    error={errors.balance}
-                    showError={shows('balance')}
+                    {...field('balance')}
                   />
                 )}
                 <div className="col-5 mb-3">
                   <label htmlFor={currencyId} className="form-label">
-                    Currency
+                    {t('clients.field.currency')}
                   </label>
                   {currencyLockedBecause ? (
                     <>
@@ -193,16 +198,16 @@ export function ClientForm({
                     </select>
                   )}
                   {shows('currency') && errors.currency && (
-                    <div className="invalid-feedback">{errors.currency.message}</div>
+                    <div className="invalid-feedback">{message(errors.currency.message ?? '')}</div>
                   )}
                 </div>
               </div>
               <div className="d-flex gap-2">
                 <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
-                  Submit
+                  {t('clients.form.submit')}
                 </button>
                 <Link to={cancelTo} className="btn btn-outline-secondary">
-                  Cancel
+                  {t('clients.cancel')}
                 </Link>
               </div>
             </form>

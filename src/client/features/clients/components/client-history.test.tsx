@@ -1,7 +1,17 @@
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import type { ReactNode } from 'react';
+import { I18nProvider } from '@lingui/react';
+import { render as renderInDom, screen } from '@testing-library/react';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { formatMoney } from '../../../../shared/money.ts';
 import type { HistoryEntry } from '../../../../shared/schemas/events.ts';
+import { i18n, loadLocale } from '../../../i18n/i18n.ts';
 import { ClientHistory } from './client-history.tsx';
+
+// The history's texts come with the client pages, in English here.
+beforeAll(() => loadLocale('en'));
+afterEach(() => i18n.activate('en'));
+
+const render = (ui: ReactNode) => renderInDom(<I18nProvider i18n={i18n}>{ui}</I18nProvider>);
 
 const snapshot = (balance: number) => ({
   firstName: 'Ada',
@@ -83,6 +93,20 @@ describe('the history list', () => {
       />,
     );
     expect(screen.getByText('Statement sent to ada@example.com')).toBeInTheDocument();
+  });
+
+  it('speaks the shown language, with amounts written as it writes them', async () => {
+    await loadLocale('ko');
+    i18n.activate('ko');
+    render(
+      <ClientHistory
+        entries={[
+          event({ action: 'balance_changed', before: snapshot(50_000), after: snapshot(-2_000) }),
+        ]}
+      />,
+    );
+    const [before, after] = [50_000, -2_000].map((minor) => formatMoney(minor, 'USD', 'ko-KR'));
+    expect(screen.getByText(`잔액이 ${before}에서 ${after}(으)로 변경됨`)).toBeInTheDocument();
   });
 
   it('shows a change it does not know plainly instead of failing', () => {

@@ -1,85 +1,120 @@
-import { formatMoney } from '../../../../shared/money.ts';
-import {
-  clientFieldLabels as fieldLabels,
-  type ClientSnapshot,
-} from '../../../../shared/schemas/clients.ts';
+import type { ClientSnapshot } from '../../../../shared/schemas/clients.ts';
 import type { EntryDetail, HistoryEntry } from '../../../../shared/schemas/events.ts';
-import { entryKindLabels } from '../../../../shared/schemas/ledger.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
+import { entryKindTexts } from './entry-kind-texts.ts';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+type Texts = Pick<ReturnType<typeof useI18n>, 't' | 'format'>;
 
-function money(snapshot: ClientSnapshot) {
-  return formatMoney(snapshot.balance, snapshot.currency);
-}
-
-function entryText(entry: EntryDetail): string {
-  const amount = formatMoney(Math.abs(entry.amount), entry.currency);
-  const note = entry.note ? ` (${entry.note})` : '';
-  return `${entryKindLabels[entry.kind]} of ${amount}${note}`;
-}
-
-function balanceMove(before: ClientSnapshot | null, after: ClientSnapshot | null): string {
-  return before && after ? `: balance ${money(before)} → ${money(after)}` : '';
+/** The fields an edit may change, in the order the form shows them, by their labels. */
+function fieldLabels(t: Texts['t']): Record<keyof ClientSnapshot, string> {
+  return {
+    firstName: t('clients.field.first-name'),
+    lastName: t('clients.field.last-name'),
+    email: t('clients.field.email'),
+    phone: t('clients.field.phone'),
+    balance: t('clients.field.balance'),
+    currency: t('clients.field.currency'),
+  };
 }
 
 /** A sentence for each change; one this version does not know is still shown, plainly. */
-export function describe(entry: HistoryEntry): string {
+export function describe(entry: HistoryEntry, { t, format }: Texts): string {
   const { before, after } = entry;
+  const money = (snapshot: ClientSnapshot) => format.money(snapshot.balance, snapshot.currency);
+  const entryText = (detail: EntryDetail) => {
+    const values = {
+      kind: entryKindTexts(t)[detail.kind].label,
+      amount: format.money(Math.abs(detail.amount), detail.currency),
+      note: detail.note,
+    };
+    return detail.note
+      ? t('clients.history.entry-recorded-with-note', values)
+      : t('clients.history.entry-recorded', values);
+  };
+  // A change of the ledger says what it did to the balance, when both sides are known.
+  const withBalance = (change: string) =>
+    before && after
+      ? t('clients.history.with-balance', { change, before: money(before), after: money(after) })
+      : change;
+
   switch (entry.action) {
     case 'entry_recorded':
       return entry.entry
-        ? `${entryText(entry.entry)} recorded${balanceMove(before, after)}`
-        : 'Entry recorded';
+        ? withBalance(entryText(entry.entry))
+        : t('clients.history.some-entry-recorded');
     case 'entry_voided':
-      return entry.entry
-        ? `Entry voided${entry.entry.note ? ` (${entry.entry.note})` : ''}${balanceMove(before, after)}`
-        : 'Entry voided';
+      if (!entry.entry) return t('clients.history.entry-voided');
+      return withBalance(
+        entry.entry.note
+          ? t('clients.history.entry-voided-with-note', { note: entry.entry.note })
+          : t('clients.history.entry-voided'),
+      );
     case 'created':
-      return after ? `Added with a balance of ${money(after)}` : 'Added';
+      return after
+        ? t('clients.history.added-with-balance', { balance: money(after) })
+        : t('clients.history.added');
     case 'imported':
-      return after ? `Imported with a balance of ${money(after)}` : 'Imported';
+      return after
+        ? t('clients.history.imported-with-balance', { balance: money(after) })
+        : t('clients.history.imported');
     case 'restored':
-      return after ? `Restored from an export file with a balance of ${money(after)}` : 'Restored';
+      return after
+        ? t('clients.history.restored-with-balance', { balance: money(after) })
+        : t('clients.history.restored');
     case 'statement_sent':
-      return after ? `Statement sent to ${after.email}` : 'Statement sent';
+      return after
+        ? t('clients.history.statement-sent-to', { email: after.email })
+        : t('clients.history.statement-sent');
     case 'deleted':
-      return before ? `Deleted (balance was ${money(before)})` : 'Deleted';
+      return before
+        ? t('clients.history.deleted-with-balance', { balance: money(before) })
+        : t('clients.history.deleted');
     case 'balance_changed':
       return before && after
-        ? `Balance changed from ${money(before)} to ${money(after)}`
-        : 'Balance changed';
+        ? t('clients.history.balance-changed-from-to', { before: money(before), after: money(after) })
+        : t('clients.history.balance-changed');
     case 'edited': {
-      if (!before || !after) return 'Edited';
-      const changed = (Object.keys(fieldLabels) as (keyof ClientSnapshot)[]).filter(
+      if (!before || !after) return t('clients.history.edited');
+      const labels = fieldLabels(t);
+      const changed = (Object.keys(labels) as (keyof ClientSnapshot)[]).filter(
         (field) => before[field] !== after[field],
       );
-      if (changed.length === 0) return 'Saved without changes';
-      return `Edited: ${changed
-        .map((field) => {
-          if (field === 'balance' || field === 'currency')
-            return `${fieldLabels[field]} ${money(before)} → ${money(after)}`;
-          return `${fieldLabels[field]} “${before[field]}” → “${after[field]}”`;
-        })
-        .join('; ')}`;
+      if (changed.length === 0) return t('clients.history.saved-unchanged');
+      const changes = changed.map((field) =>
+        field === 'balance' || field === 'currency'
+          ? t('clients.history.amount-changed', {
+              field: labels[field],
+              before: money(before),
+              after: money(after),
+            })
+          : t('clients.history.field-changed', {
+              field: labels[field],
+              before: before[field],
+              after: after[field],
+            }),
+      );
+      return t('clients.history.edited-fields', { changes: changes.join('; ') });
     }
     default:
-      return 'Changed';
+      return t('clients.history.changed');
   }
 }
 
 export function ClientHistory({ entries }: { entries: HistoryEntry[] }) {
+  const texts = useI18n();
+  const { t, format } = texts;
   return (
     <section aria-labelledby="history-heading" className="mt-4">
       <h2 id="history-heading" className="h6">
-        History
+        {t('clients.history.heading')}
       </h2>
-      <ol className="list-group" aria-label="History, newest first">
+      <ol className="list-group" aria-label={t('clients.history.label')}>
         {entries.map((entry) => (
           <li key={entry.id} className="list-group-item d-flex flex-column flex-sm-row gap-sm-3">
             <time dateTime={entry.at} className="text-body-secondary text-nowrap small">
-              {dateFormat.format(new Date(entry.at))}
+              {format.moment(entry.at)}
             </time>
-            <span>{describe(entry)}</span>
+            <span>{describe(entry, texts)}</span>
           </li>
         ))}
       </ol>

@@ -1,27 +1,31 @@
 import { useId, useState } from 'react';
-import { formatMoney } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
-import { entryKindLabels, type Entry } from '../../../../shared/schemas/ledger.ts';
+import type { Entry } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useVoidEntry } from '../api/mutations.ts';
+import { entryKindTexts } from './entry-kind-texts.ts';
 
-// The dates are calendar days, not moments: formatted as such, whatever the device's time zone.
-const dayFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-export const formatDay = (day: string) => dayFormat.format(new Date(`${day}T00:00:00Z`));
+type Texts = ReturnType<typeof useI18n>;
 
-function describeEntry(entry: Entry, byId: Map<number, Entry>): string {
+// The dates are calendar days, not moments: format.day shows them whatever the time zone.
+function describeEntry(entry: Entry, byId: Map<number, Entry>, { t, format }: Texts): string {
+  const kinds = entryKindTexts(t);
   if (entry.kind === 'void') {
     const original = entry.voidOf === null ? undefined : byId.get(entry.voidOf);
-    const what = original
-      ? `${entryKindLabels[original.kind].toLowerCase()} of ${formatDay(original.date)}`
-      : 'an entry';
-    return `Void of ${what}${entry.note ? `: ${entry.note}` : ''}`;
+    const text = original
+      ? t('clients.ledger.void-of', {
+          kind: kinds[original.kind].inSentence,
+          date: format.day(original.date),
+        })
+      : t('clients.ledger.void-of-unknown');
+    return entry.note ? t('clients.ledger.with-note', { text, note: entry.note }) : text;
   }
-  const parts: string[] = [entryKindLabels[entry.kind]];
+  const parts: string[] = [kinds[entry.kind].label];
   if (entry.note) parts.push(entry.note);
-  if (entry.dueDate) parts.push(`due ${formatDay(entry.dueDate)}`);
+  if (entry.dueDate) parts.push(t('clients.ledger.due', { date: format.day(entry.dueDate) }));
   return parts.join(' · ');
 }
 
@@ -39,6 +43,7 @@ function VoidDialog({
   const voidEntry = useVoidEntry(client.id);
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const { t, message, format } = useI18n();
 
   const close = () => {
     setReason('');
@@ -47,23 +52,23 @@ function VoidDialog({
   };
   const confirm = async () => {
     if (!entry) return;
-    if (reason.trim() === '') return setError('Enter a reason.');
+    if (reason.trim() === '') return setError(t('clients.void.reason-required'));
     try {
       await voidEntry.mutateAsync({ entryId: entry.id, reason });
     } catch (failure) {
-      showFlash('Recording Failed', 'danger');
+      showFlash(t('clients.recording-failed'), 'danger');
       if (!(failure instanceof ApiError)) throw failure;
-      setError(failure.fields.reason ?? failure.message);
+      setError(message(failure.fields.reason ?? failure.message));
       return;
     }
-    showFlash('Entry voided', 'success');
+    showFlash(t('clients.void.done'), 'success');
     close();
   };
 
   return (
     <Modal
       open={entry !== null}
-      title="Void entry?"
+      title={t('clients.void.title')}
       onClose={close}
       actions={
         <button
@@ -72,7 +77,7 @@ function VoidDialog({
           disabled={voidEntry.isPending}
           onClick={() => void confirm()}
         >
-          Void
+          {t('clients.ledger.void')}
         </button>
       }
     >
@@ -85,16 +90,18 @@ function VoidDialog({
           }}
         >
           <p className="small mb-1">
-            Reverses the {entryKindLabels[entry.kind].toLowerCase()} of{' '}
-            {formatMoney(Math.abs(entry.amount), entry.currency)}.
+            {t('clients.void.reverses', {
+              kind: entryKindTexts(t)[entry.kind].inSentence,
+              amount: format.money(Math.abs(entry.amount), entry.currency),
+            })}
           </p>
           <label htmlFor={reasonId} className="visually-hidden">
-            Reason
+            {t('clients.void.reason')}
           </label>
           <input
             id={reasonId}
             className={`form-control form-control-sm${error ? ' is-invalid' : ''}`}
-            placeholder="Reason"
+            placeholder={t('clients.void.reason')}
             autoComplete="off"
             value={reason}
             onChange={(event) => setReason(event.target.value)}
@@ -115,34 +122,37 @@ function VoidDialog({
 /** The client's entries, newest first, each with the balance after it. */
 export function ClientLedger({ client, entries }: { client: Client; entries: Entry[] }) {
   const [voiding, setVoiding] = useState<Entry | null>(null);
+  const texts = useI18n();
+  const { t, format } = texts;
+  const kinds = entryKindTexts(t);
   const byId = new Map(entries.map((entry) => [entry.id, entry]));
 
   return (
     <section aria-labelledby="ledger-heading" className="mt-4">
       <h2 id="ledger-heading" className="h6">
-        Ledger
+        {t('clients.ledger.heading')}
       </h2>
       {entries.length === 0 ? (
-        <p className="text-body-secondary small">No entries yet.</p>
+        <p className="text-body-secondary small">{t('clients.ledger.empty')}</p>
       ) : (
         // On a phone the date moves under the entry and the running balance under the amount,
         // so the three columns left fit the screen.
         <table className="table table-sm align-middle small">
-          <caption className="visually-hidden">Entries, newest first</caption>
+          <caption className="visually-hidden">{t('clients.ledger.caption')}</caption>
           <thead>
             <tr>
               <th scope="col" className="d-none d-sm-table-cell">
-                Date
+                {t('clients.entry.date')}
               </th>
-              <th scope="col">Entry</th>
+              <th scope="col">{t('clients.ledger.entry')}</th>
               <th scope="col" className="text-end">
-                Amount
+                {t('clients.ledger.amount')}
               </th>
               <th scope="col" className="text-end d-none d-sm-table-cell">
-                Balance
+                {t('clients.field.balance')}
               </th>
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t('clients.ledger.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -151,14 +161,18 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
               const voided = entry.voidedBy !== null;
               const canVoid =
                 entry.kind !== 'void' && !voided && entry.currency === client.currency;
-              const running = formatMoney(BigInt(entry.runningBalance), entry.currency);
+              const running = format.money(BigInt(entry.runningBalance), entry.currency);
               return (
                 <tr key={entry.id} data-testid="ledger-entry">
-                  <td className="text-nowrap d-none d-sm-table-cell">{formatDay(entry.date)}</td>
+                  <td className="text-nowrap d-none d-sm-table-cell">{format.day(entry.date)}</td>
                   <td className="text-break">
-                    <div className="d-sm-none text-body-secondary">{formatDay(entry.date)}</div>
-                    {describeEntry(entry, byId)}
-                    {voided && <span className="badge text-bg-secondary ms-2">Voided</span>}
+                    <div className="d-sm-none text-body-secondary">{format.day(entry.date)}</div>
+                    {describeEntry(entry, byId, texts)}
+                    {voided && (
+                      <span className="badge text-bg-secondary ms-2">
+                        {t('clients.ledger.voided')}
+                      </span>
+                    )}
                   </td>
                   <td className="text-end text-nowrap">
                     <span
@@ -166,9 +180,11 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
                         voided ? 'text-decoration-line-through text-body-secondary' : undefined
                       }
                     >
-                      {formatMoney(entry.amount, entry.currency)}
+                      {format.money(entry.amount, entry.currency)}
                     </span>
-                    <div className="d-sm-none text-body-secondary">Balance {running}</div>
+                    <div className="d-sm-none text-body-secondary">
+                      {t('clients.ledger.balance-after', { balance: running })}
+                    </div>
                   </td>
                   <td className="text-end text-nowrap d-none d-sm-table-cell">{running}</td>
                   <td className="text-end">
@@ -176,10 +192,13 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
                       <button
                         type="button"
                         className="btn btn-link btn-sm p-0"
-                        aria-label={`Void ${entryKindLabels[entry.kind].toLowerCase()} of ${formatDay(entry.date)}`}
+                        aria-label={t('clients.ledger.void-label', {
+                          kind: kinds[entry.kind].inSentence,
+                          date: format.day(entry.date),
+                        })}
                         onClick={() => setVoiding(entry)}
                       >
-                        Void
+                        {t('clients.ledger.void')}
                       </button>
                     )}
                   </td>

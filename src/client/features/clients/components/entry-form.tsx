@@ -14,16 +14,26 @@ import {
 import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useRecordEntry } from '../api/mutations.ts';
 
-/** What each kind of entry is called on its button, its form and its confirmation. */
-export const entryTexts: Record<RecordedKind, { action: string; done: string }> = {
-  payment: { action: 'Record payment', done: 'Payment recorded' },
-  charge: { action: 'Add charge', done: 'Charge added' },
-  credit: { action: 'Add credit', done: 'Credit added' },
-};
+type Translate = ReturnType<typeof useI18n>['t'];
 
+/** What each kind of entry is called on its button, its form and its confirmation. */
+export function entryTexts(t: Translate): Record<RecordedKind, { action: string; done: string }> {
+  return {
+    payment: {
+      action: t('clients.entry.payment.action'),
+      done: t('clients.entry.payment.done'),
+    },
+    charge: { action: t('clients.entry.charge.action'), done: t('clients.entry.charge.done') },
+    credit: { action: t('clients.entry.credit.action'), done: t('clients.entry.credit.done') },
+  };
+}
+
+// i18n-ignore: the form's field names, not shown
 const fieldNames = ['amount', 'date', 'dueDate', 'note'] as const;
+type FieldName = (typeof fieldNames)[number];
 
 /** The small form behind "Record payment", "Add charge" and "Add credit". */
 export function EntryForm({
@@ -38,6 +48,7 @@ export function EntryForm({
   const showFlash = useFlash();
   const recordEntry = useRecordEntry(client.id);
   const [serverError, setServerError] = useState<string | null>(null);
+  const { t, message } = useI18n();
   const schema = useMemo(() => entryFormSchema(client.currency, localToday), [client.currency]);
   const {
     register,
@@ -47,13 +58,22 @@ export function EntryForm({
     formState: { errors, touchedFields, isSubmitted, isSubmitting },
   } = useForm<EntryFormValues>({
     resolver: zodResolver(schema),
-    mode: 'onTouched',
+    mode: 'onTouched', // i18n-ignore: a react-hook-form mode
     defaultValues: { amount: '', date: localToday(), dueDate: '', note: '' },
   });
   // The amount is what the owner came to type: focus goes there as the form opens.
   useEffect(() => setFocus('amount'), [setFocus]);
-  const shows = (name: (typeof fieldNames)[number]) => isSubmitted || touchedFields[name] === true;
-  const texts = entryTexts[kind];
+  const shows = (name: FieldName) => isSubmitted || touchedFields[name] === true;
+  /** A field's registration, its error in the shown language and whether to show it yet. */
+  const field = (name: FieldName) => {
+    const error = errors[name];
+    return {
+      registration: register(name),
+      error: error && { ...error, message: message(error.message ?? '') },
+      showError: shows(name),
+    };
+  };
+  const texts = entryTexts(t)[kind];
 
   const submit = handleSubmit(async (values) => {
     setServerError(null);
@@ -68,7 +88,7 @@ export function EntryForm({
         ...(kind === 'charge' && values.dueDate !== '' ? { dueDate: values.dueDate } : {}),
       });
     } catch (error) {
-      showFlash('Recording Failed', 'danger');
+      showFlash(t('clients.recording-failed'), 'danger');
       if (!(error instanceof ApiError)) throw error;
       setServerFieldErrors(error, fieldNames, setError);
       if (Object.keys(error.fields).length === 0) setServerError(error.message);
@@ -88,49 +108,42 @@ export function EntryForm({
       <h2 className="h6">{texts.action}</h2>
       {serverError && (
         <div className="alert alert-danger py-2" role="alert">
-          {serverError}
+          {message(serverError)}
         </div>
       )}
       <div className="row">
         <FormField
           className="col-12 col-sm-6 mb-3"
-          label={`Amount (${currencyLabel[client.currency]})`}
+          label={t('clients.entry.amount', { currency: currencyLabel[client.currency] })}
           inputMode="decimal"
           autoComplete="off"
           placeholder="0"
-          registration={register('amount')}
-          error={errors.amount}
-          showError={shows('amount')}
+          {...field('amount')}
         />
         <FormField
           className="col-12 col-sm-6 mb-3"
-          label="Date"
+          label={t('clients.entry.date')}
           type="date"
           max={localToday()}
-          registration={register('date')}
-          error={errors.date}
-          showError={shows('date')}
+          {...field('date')}
         />
       </div>
       <div className="row">
         {kind === 'charge' && (
           <FormField
             className="col-12 col-sm-6 mb-3"
-            label="Due date (optional)"
+            label={t('clients.entry.due-date')}
             type="date"
-            registration={register('dueDate')}
-            error={errors.dueDate}
-            showError={shows('dueDate')}
+            // i18n-ignore: a field's name
+            {...field('dueDate')}
           />
         )}
         <FormField
           className={kind === 'charge' ? 'col-12 col-sm-6 mb-3' : 'col-12 mb-3'}
-          label="Note or reference (optional)"
+          label={t('clients.entry.note')}
           autoComplete="off"
           maxLength={entryNoteMaxLength}
-          registration={register('note')}
-          error={errors.note}
-          showError={shows('note')}
+          {...field('note')}
         />
       </div>
       <div className="d-flex gap-2">
@@ -138,7 +151,7 @@ export function EntryForm({
           {texts.action}
         </button>
         <button type="button" className="btn btn-outline-secondary btn-sm" onClick={onDone}>
-          Cancel
+          {t('clients.cancel')}
         </button>
       </div>
     </form>
