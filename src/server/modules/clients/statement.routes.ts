@@ -12,6 +12,7 @@ import {
   type StatementQuery,
 } from '../../../shared/schemas/statement.ts';
 import { AppError } from '../../errors.ts';
+import { requestLocale } from '../../i18n.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { MailError } from '../../mail/mailer.ts';
 import { clientNotFound } from './clients.commands.ts';
@@ -43,7 +44,10 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     const resolved = resolvePeriod(query, utcDay());
     if (!resolved.ok) {
       const names = Object.keys(resolved.fields).join(', ');
-      throw new AppError(400, 'validation', `Invalid ${names}`, { fields: resolved.fields });
+      throw new AppError(400, 'validation', 'Invalid {names}', {
+        values: { names },
+        fields: resolved.fields,
+      });
     }
     const statement = await readStatement(
       db,
@@ -84,7 +88,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: clientIdParams, querystring: statementQuerySchema } },
     async (request, reply) => {
       const statement = await statementFor(request, request.params.id, request.query);
-      const pdf = await pdfs.render(statement);
+      const pdf = await pdfs.render(statement, requestLocale(request));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
@@ -119,7 +123,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
           'mail_not_configured',
           'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
         );
-      const pdf = await pdfs.render(statement);
+      const pdf = await pdfs.render(statement, requestLocale(request));
       try {
         await mailer.send({
           to: sentTo,
