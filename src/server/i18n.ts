@@ -22,11 +22,16 @@ export interface Text {
  * translate them keyed by that exact English text (the browser reads the same files). Values
  * are ICU MessageFormat, so a runtime value is filled in after translating.
  */
-const catalogues: Record<Locale, Record<string, string>> = { en: {}, ko, ms };
+const catalogues: Record<Locale, Record<string, string>> = {
+  // English says each message as it is written (its placeholders filled in).
+  en: Object.fromEntries(Object.keys(ko).map((english) => [english, english])),
+  ko,
+  ms,
+};
 
 const instances = new Map<Locale, I18n>(
   locales.map((locale) => {
-    const instance = setupI18n({ locale, locales: [intlLocales[locale]] });
+    const instance = setupI18n();
     // English, and a text a language lacks, are the key itself, compiled when first met.
     instance.setMessagesCompiler(compileMessage);
     instance.load(
@@ -38,7 +43,7 @@ const instances = new Map<Locale, I18n>(
         ]),
       ),
     );
-    instance.activate(locale);
+    instance.activate(locale, [intlLocales[locale]]);
     return [locale, instance];
   }),
 );

@@ -141,7 +141,21 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!(error instanceof MailError)) throw error;
         request.log.warn({ err: error }, 'a statement could not be sent');
-        throw new AppError(502, 'mail_failed', error.message);
+        // Said in the owner's language; the mail server's own reply is quoted as it came.
+        if (error.kind === 'unreachable')
+          throw new AppError(
+            502,
+            'mail_failed',
+            'The mail server could not be reached; try again later or check SMTP_URL',
+          );
+        throw new AppError(
+          502,
+          'mail_failed',
+          error.reply
+            ? 'The mail server refused the message: {reply}'
+            : 'The mail server refused the message',
+          { values: { reply: error.reply ?? '' } },
+        );
       }
       await recordStatementSent(app.writes, currentUser(request).id, statement.client.id, sentTo);
       return { sentTo };
