@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { translate } from '../../src/server/i18n.ts';
 import { entryKindLabels } from '../../src/shared/schemas/ledger.ts';
 import { statementBucketLabels } from '../../src/shared/schemas/statement.ts';
 
@@ -209,6 +210,15 @@ describe('the server and shared messages', () => {
 
   it('writes a runtime value as a placeholder, so the message can be translated', () => {
     expect(runtime).toEqual([]);
+  });
+
+  it('says each English message exactly as written, and compiles every translation', () => {
+    for (const [text] of texts) {
+      if (/\{\w+\}/.test(text)) continue;
+      expect(translate('en', text, {})).toBe(text);
+      for (const locale of ['ko', 'ms'] as const)
+        expect(translate(locale, text, {}).length, `${locale} ${text}`).toBeGreaterThan(0);
+    }
   });
 
   it.each(['ko', 'ms'])('has every message in %s', (locale) => {
