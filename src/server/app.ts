@@ -15,6 +15,8 @@ import { createDb, type Db } from './db/database.ts';
 import { databaseFault } from './db/errors.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
+import { requestLocale, translate, translateIssue, type MessageValues } from './i18n.ts';
+import type { Locale } from '../shared/locales.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes.ts';
@@ -92,15 +94,33 @@ function errorReply(code: AppError['code'], message: string, fields?: Record<str
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
+/** An error answer in the request's language (Accept-Language; English when absent). */
+function localErrorReply(
+  request: { headers: Record<string, string | string[] | undefined> },
+  code: AppError['code'],
+  message: string,
+  values?: MessageValues,
+) {
+  return errorReply(code, translate(requestLocale(request), message, values));
+}
+
 function validationFields(
-  error: FastifyError & { validation: { instancePath: string; message?: string }[] },
+  error: FastifyError & {
+    validation: {
+      instancePath: string;
+      keyword: string;
+      message?: string;
+      params?: Record<string, unknown>;
+    }[];
+  },
+  locale: Locale,
 ) {
   const fields: Record<string, string> = {};
   for (const issue of error.validation) {
     const name =
       issue.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
       (error.validationContext ?? 'body');
-    fields[name] ??= issue.message ?? 'This value is invalid.';
+    fields[name] ??= translateIssue(locale, issue, 'This value is invalid.');
   }
   return fields;
 }
@@ -141,7 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .headers(fixedHeaders)
         .header('cache-control', 'no-store')
         .status(400)
-        .send(errorReply('validation', 'The address of the request is not valid'));
+        .send(localErrorReply(request, 'validation', 'The address of the request is not valid'));
     },
   });
   limitConnections(app.server, config);
@@ -223,30 +243,38 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // Every error is answered in the request's language, here and only here.
+    const locale = requestLocale(request);
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);
-      return reply.status(error.status).send(errorReply(error.code, error.message, error.fields));
+      const { message, fields } = error.in(locale);
+      return reply.status(error.status).send(errorReply(error.code, message, fields));
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
-      const fields = validationFields(error);
+      const fields = validationFields(error, locale);
       const names = Object.keys(fields).join(', ');
-      return reply.status(400).send(errorReply('validation', `Invalid ${names}`, fields));
+      return reply
+        .status(400)
+        .send(errorReply('validation', translate(locale, 'Invalid {names}', { names }), fields));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {
       return reply
         .status(413)
-        .send(errorReply('payload_too_large', 'The request body is too large'));
+        .send(localErrorReply(request, 'payload_too_large', 'The request body is too large'));
     }
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (malformed JSON, wrong content type): safe to name.
+      // Fastify's own client errors (malformed JSON, wrong content type): safe to name. They are
+      // for a program's author, so they stay in Fastify's English.
       return reply.status(status).send(errorReply('validation', error.message));
     }
     const fault = databaseFault(error);
     if (fault === 'disk_full') {
       db.health.diskFull = true;
       request.log.error({ err: error }, 'request failed: the disk is full');
-      return reply.status(507).send(errorReply('disk_full', "The server's disk is full"));
+      return reply
+        .status(507)
+        .send(localErrorReply(request, 'disk_full', "The server's disk is full"));
     }
     if (fault === 'unavailable') {
       request.log.error({ err: error }, 'request failed: the database is unavailable');
@@ -254,14 +282,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .status(503)
         .header('retry-after', '5')
         .send(
-          errorReply(
+          localErrorReply(
+            request,
             'unavailable',
             'The database cannot be reached right now; please try again in a moment',
           ),
         );
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send(errorReply('internal', 'Something went wrong on the server'));
+    return reply
+      .status(500)
+      .send(localErrorReply(request, 'internal', 'Something went wrong on the server'));
   });
 
   // A write that succeeds after a disk-full error shows that space is back (SQLite recovers by itself).
@@ -333,9 +364,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       // Every other path is a screen of the single-page app: a deep link works after a reload.
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
-    return reply
-      .status(404)
-      .send(errorReply('not_found', `No such path: ${request.method} ${request.url}`));
+    return reply.status(404).send(
+      localErrorReply(request, 'not_found', 'No such path: {method} {url}', {
+        method: request.method,
+        url: request.url,
+      }),
+    );
   });
 
   return app;

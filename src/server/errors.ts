@@ -1,27 +1,66 @@
 import type { ErrorCode } from '../shared/schemas/errors.ts';
+import type { Locale } from '../shared/locales.ts';
+import { translate, type MessageValues, type Text } from './i18n.ts';
 
 export type { ErrorCode };
 
-/** The one error type routes throw; the error handler turns it into `{ error: { code, message } }`. */
+/**
+ * The one error type routes throw; the error handler turns it into `{ error: { code, message } }`
+ * in the request's language. Messages are English texts of the catalogue (src/shared/messages);
+ * one that carries a runtime value names it as a placeholder and gives it in `values`.
+ */
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
   readonly code: ErrorCode;
+  /** The message and each field's message in English, values filled in. */
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string> | undefined;
+  readonly #text: Text;
+  readonly #fieldTexts: Record<string, Text> | undefined;
 
   constructor(
     status: number,
     code: ErrorCode,
     message: string,
-    extra: { fields?: Record<string, string>; headers?: Record<string, string> } = {},
+    extra: {
+      values?: MessageValues;
+      fields?: Record<string, string | Text>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
-    super(message);
+    super(translate('en', message, extra.values));
     this.status = status;
     this.code = code;
-    this.fields = extra.fields;
+    this.#text = { text: message, ...(extra.values && { values: extra.values }) };
+    this.#fieldTexts = extra.fields
+      ? Object.fromEntries(
+          Object.entries(extra.fields).map(([name, text]) => [
+            name,
+            typeof text === 'string' ? { text } : text,
+          ]),
+        )
+      : undefined;
+    this.fields = this.#fieldTexts && translatedFields(this.#fieldTexts, 'en');
     this.headers = extra.headers;
   }
+
+  /** The message and the field messages in a language. */
+  in(locale: Locale): { message: string; fields: Record<string, string> | undefined } {
+    return {
+      message: translate(locale, this.#text.text, this.#text.values),
+      fields: this.#fieldTexts && translatedFields(this.#fieldTexts, locale),
+    };
+  }
+}
+
+function translatedFields(texts: Record<string, Text>, locale: Locale) {
+  return Object.fromEntries(
+    Object.entries(texts).map(([name, { text, values }]) => [
+      name,
+      translate(locale, text, values),
+    ]),
+  );
 }
 
 export const notFound = (what = 'Not found') => new AppError(404, 'not_found', what);

@@ -4,7 +4,9 @@ import {
   forgotPasswordBodySchema,
   forgotPasswordResponseSchema,
 } from '../../../shared/schemas/auth.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
+import { requestLocale, translate } from '../../i18n.ts';
 import { MailError, type Mailer } from '../../mail/mailer.ts';
 import { emailKey, findUserByEmail } from './auth.accounts.ts';
 import { createPasswordResetLink } from './one-time-links.ts';
@@ -50,8 +52,9 @@ export const forgotPasswordRoutes: FastifyPluginAsyncZod = async (app) => {
         );
       }
       const { email } = request.body;
+      const locale = requestLocale(request);
       await countResetRequest(db, request.ip, emailKey(email), Date.now());
-      const work = sendResetLink({ db, mailer, publicUrl, email, log: request.log })
+      const work = sendResetLink({ db, mailer, publicUrl, email, locale, log: request.log })
         .catch((error: unknown) => {
           // Never the link: whoever reads the log must not be able to use it.
           request.log.error(
@@ -63,7 +66,7 @@ export const forgotPasswordRoutes: FastifyPluginAsyncZod = async (app) => {
         })
         .finally(() => inFlight.delete(work));
       inFlight.add(work);
-      return reply.status(202).send({ message: forgotPasswordAnswer });
+      return reply.status(202).send({ message: translate(locale, forgotPasswordAnswer) });
     },
   );
 };
@@ -73,9 +76,11 @@ async function sendResetLink(options: {
   mailer: Mailer;
   publicUrl: string;
   email: string;
+  /** The language of the request that asked: the e-mail is read by the same person. */
+  locale: Locale;
   log: FastifyBaseLogger;
 }): Promise<void> {
-  const { db, mailer, publicUrl, email } = options;
+  const { db, mailer, publicUrl, email, locale } = options;
   // Let the answer go out first: nothing below may delay it for an existing account only.
   await new Promise((resolve) => setImmediate(resolve));
   const user = await findUserByEmail(db, email);
@@ -84,14 +89,20 @@ async function sendResetLink(options: {
   const link = await createPasswordResetLink(db, user.id, Date.now());
   await mailer.send({
     to: user.email,
-    subject: 'Set a new password for Balance',
+    subject: translate(locale, 'Set a new password for Balance'),
     text: [
-      'Someone, probably you, asked to set a new password for the Balance account of this e-mail.',
+      translate(
+        locale,
+        'Someone, probably you, asked to set a new password for the Balance account of this e-mail.',
+      ),
       '',
-      'Open this link within 24 hours to choose a new password. It works once:',
+      translate(locale, 'Open this link within 24 hours to choose a new password. It works once:'),
       `${publicUrl}${link.path}`,
       '',
-      'If you did not ask for it, ignore this e-mail: your password stays as it is.',
+      translate(
+        locale,
+        'If you did not ask for it, ignore this e-mail: your password stays as it is.',
+      ),
     ].join('\n'),
   });
   options.log.info({ userId: user.id }, 'Password reset e-mail sent');

@@ -61,7 +61,10 @@ export const conflict = () =>
 const alreadyVoided = () => new AppError(409, 'conflict', 'This entry has already been voided');
 
 const fieldError = (field: string, message: string, status = 400) =>
-  new AppError(status, 'validation', `Invalid ${field}`, { fields: { [field]: message } });
+  new AppError(status, 'validation', 'Invalid {names}', {
+    values: { names: field },
+    fields: { [field]: message },
+  });
 
 /** A balance stays within what one amount may be, so sums stay exact and displayable. */
 function checkBalanceRange(balance: number, field: string) {

@@ -31,6 +31,9 @@ export function attachmentHeader(fileName: string): string {
  * The statement as a spreadsheet: a few lines naming the client and the period, then one row
  * per entry between the opening and the closing balance, then the ageing. Amounts are decimal
  * text in the client's currency; text from the database is made safe from formulas.
+ * Unlike the PDF, it stays in English whatever the owner's language: it is read by programs
+ * (an accountant's import, a script), whose column names and numbers must not change with the
+ * language of whoever downloaded it (docs/decisions/012-*.md).
  */
 export function statementCsv(statement: Statement): string {
   const { client, period, business, ageing } = statement;

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import type { Locale } from '../../../shared/locales.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';
 import type { PdfReply, PdfRequest } from './statement-pdf-worker.ts';
 
@@ -22,12 +23,13 @@ export class PdfRenderer {
     { resolve: (pdf: Buffer) => void; reject: (error: Error) => void }
   >();
 
-  render(statement: Statement): Promise<Buffer> {
+  /** The statement as a PDF in a language (the owner's, as the request asks for it). */
+  render(statement: Statement, locale: Locale): Promise<Buffer> {
     const worker = this.#start();
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, statement } satisfies PdfRequest);
+      worker.postMessage({ id, statement, locale } satisfies PdfRequest);
     });
   }
 

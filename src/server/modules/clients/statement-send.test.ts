@@ -93,6 +93,59 @@ describe('sending a statement through a real SMTP server', () => {
     expect(latest).toMatchObject({ action: 'statement_sent', after: { email: client.email } });
   });
 
+  it('in Malay when the owner asks in Malay: the statement attached is in Malay', async () => {
+    const { testApp, owner, client } = setup;
+    const before = smtp.received.length;
+    const malay = {
+      ...body,
+      subject: 'Penyata akaun anda, Mei hingga Jun',
+      message: 'Kepada 서연,\n\n₩1,250,000 telah tertunggak.\n\nSekian, terima kasih',
+    };
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/clients/${client.id}/statement/send`,
+      headers: { cookie: owner.cookie, 'accept-language': 'ms-MY,ms;q=0.9' },
+      payload: malay,
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const mail = smtp.received[before];
+    expect(mail?.subject).toBe(malay.subject);
+    expect(mail?.text?.trim()).toBe(malay.message);
+    const [attachment] = mail?.attachments ?? [];
+    const { text } = await pdfText(new Uint8Array(attachment?.content ?? []));
+    for (const expected of [
+      'Penyata akaun',
+      '1 Mei 2025 hingga 30 Jun 2025',
+      'Baki awal pada 1 Mei 2025: ₩0',
+      'Baki akhir pada 30 Jun 2025: ₩1,250,000',
+      'Tarikh',
+      'Butiran',
+      'Caj',
+      'Umur hutang pada 30 Jun 2025',
+      'Lebih 90 hari',
+    ])
+      expect(text).toContain(expected);
+    expect(text).not.toContain('Statement of account');
+  });
+
+  it('refuses in Malay when asked in Malay', async () => {
+    const { testApp, owner, client } = setup;
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/clients/${client.id}/statement/send`,
+      headers: { cookie: owner.cookie, 'accept-language': 'ms-MY' },
+      payload: { ...body, subject: '  ' },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: {
+        code: 'validation',
+        message: 'Tidak sah: subject',
+        fields: { subject: 'Masukkan subjek.' },
+      },
+    });
+  });
+
   it('refuses a message with no subject, sending and recording nothing', async () => {
     const { testApp, owner, client } = setup;
     const before = smtp.received.length;

@@ -324,5 +324,32 @@ describe('a statement to download', () => {
       'Ageing on 2025-05-31',
     ])
       expect(text).toContain(expected);
+
+    // Asked in Korean (the owner's language), the same statement says everything in Korean.
+    const korean = await testApp.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}/statement.pdf?from=2025-05-01&to=2025-05-31`,
+      headers: { cookie: seller.cookie, 'accept-language': 'ko-KR,ko;q=0.9' },
+    });
+    expect(korean.statusCode).toBe(200);
+    const { text: koreanText } = await pdfText(korean.rawPayload);
+    for (const expected of [
+      '한빛 상사',
+      '지우 Ødegård',
+      '거래명세서',
+      '2025. 5. 1. ~ 2025. 5. 31.',
+      '2025. 5. 1. 기초 잔액: ₩1,500,000',
+      '2025. 5. 31. 기말 잔액: ₩2,800,000',
+      '날짜',
+      '내역',
+      '청구: 5월 작업',
+      '입금',
+      '₩2,000,000',
+      '-₩700,000',
+      '2025. 5. 31. 기준 연체 기간별 미수금',
+      '미수금 합계',
+    ])
+      expect(koreanText).toContain(expected);
+    expect(koreanText).not.toContain('Statement of account');
   });
 });

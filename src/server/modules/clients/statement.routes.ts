@@ -12,6 +12,7 @@ import {
   type StatementQuery,
 } from '../../../shared/schemas/statement.ts';
 import { AppError } from '../../errors.ts';
+import { requestLocale } from '../../i18n.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { MailError } from '../../mail/mailer.ts';
 import { clientNotFound } from './clients.commands.ts';
@@ -43,7 +44,10 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     const resolved = resolvePeriod(query, utcDay());
     if (!resolved.ok) {
       const names = Object.keys(resolved.fields).join(', ');
-      throw new AppError(400, 'validation', `Invalid ${names}`, { fields: resolved.fields });
+      throw new AppError(400, 'validation', 'Invalid {names}', {
+        values: { names },
+        fields: resolved.fields,
+      });
     }
     const statement = await readStatement(
       db,
@@ -84,7 +88,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: clientIdParams, querystring: statementQuerySchema } },
     async (request, reply) => {
       const statement = await statementFor(request, request.params.id, request.query);
-      const pdf = await pdfs.render(statement);
+      const pdf = await pdfs.render(statement, requestLocale(request));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
@@ -119,7 +123,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
           'mail_not_configured',
           'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
         );
-      const pdf = await pdfs.render(statement);
+      const pdf = await pdfs.render(statement, requestLocale(request));
       try {
         await mailer.send({
           to: sentTo,
@@ -137,7 +141,21 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
       } catch (error) {
         if (!(error instanceof MailError)) throw error;
         request.log.warn({ err: error }, 'a statement could not be sent');
-        throw new AppError(502, 'mail_failed', error.message);
+        // Said in the owner's language; the mail server's own reply is quoted as it came.
+        if (error.kind === 'unreachable')
+          throw new AppError(
+            502,
+            'mail_failed',
+            'The mail server could not be reached; try again later or check SMTP_URL',
+          );
+        throw new AppError(
+          502,
+          'mail_failed',
+          error.reply
+            ? 'The mail server refused the message: {reply}'
+            : 'The mail server refused the message',
+          { values: { reply: error.reply ?? '' } },
+        );
       }
       await recordStatementSent(app.writes, currentUser(request).id, statement.client.id, sentTo);
       return { sentTo };

@@ -56,7 +56,8 @@ export async function issueToken(
     throw new AppError(
       409,
       'conflict',
-      `An account may hold at most ${tokensPerOwner} tokens; revoke one first`,
+      'An account may hold at most {count} tokens; revoke one first',
+      { values: { count: tokensPerOwner } },
     );
   }
   const secret = tokenSecretPrefix + randomBytes(32).toString('base64url');

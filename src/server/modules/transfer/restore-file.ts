@@ -6,23 +6,37 @@ import {
   type ExportFile,
 } from '../../../shared/schemas/restore.ts';
 import { AppError } from '../../errors.ts';
+import type { MessageValues, Text } from '../../i18n.ts';
 import type { RestorePlan } from '../clients/restore.commands.ts';
 
 /** Problems named in the message; all of them (up to this many) go in `fields`. */
 const namedInMessage = 5;
 const namedInFields = 50;
 
-function refuse(problems: [string, string][]): never {
-  const shown = problems
-    .slice(0, namedInMessage)
+type Problem = [where: string, what: Text];
+const problem = (where: string, text: string, values?: MessageValues): Problem => [
+  where,
+  values ? { text, values } : { text },
+];
+
+function refuse(problems: Problem[]): never {
+  const shown = problems.slice(0, namedInMessage).map(([where, what]) => ({
     // Field messages are sentences, except the specification's own lower-case fragments.
-    .map(([where, what]) => `${where}: ${/[.!?]$/.test(what) ? what : `${what}.`}`)
-    .join(' ');
-  const more =
-    problems.length > namedInMessage ? ` (and ${problems.length - namedInMessage} more)` : '';
-  throw new AppError(400, 'validation', `This file cannot be restored: ${shown}${more}`, {
-    fields: Object.fromEntries(problems.slice(0, namedInFields)),
-  });
+    text: /[.!?]$/.test(what.text) ? '{where}: {problem}' : '{where}: {problem}.',
+    values: { where, problem: what },
+  }));
+  const more = problems.length - namedInMessage;
+  throw new AppError(
+    400,
+    'validation',
+    more > 0
+      ? 'This file cannot be restored: {problems} (and {count} more)'
+      : 'This file cannot be restored: {problems}',
+    {
+      values: { problems: shown, count: more },
+      fields: Object.fromEntries(problems.slice(0, namedInFields)),
+    },
+  );
 }
 
 /** `clients[3].email`, as a person can find it in the file. */
@@ -40,48 +54,53 @@ function checkFormat(body: unknown): void {
   const head = body as { format?: unknown; version?: unknown } | null;
   if (typeof head !== 'object' || head === null || head.format !== exportFormat)
     refuse([
-      [
+      problem(
         'format',
-        `this is not a Balance export (a file from "Download all my data" says "${exportFormat}")`,
-      ],
+        'this is not a Balance export (a file from "Download all my data" says "{format}")',
+        { format: exportFormat },
+      ),
     ]);
   if (typeof head.version === 'number' && head.version > exportVersion)
     refuse([
-      [
+      problem(
         'version',
-        `the file is export version ${head.version}, written by a newer Balance; this one reads up to version ${exportVersion}`,
-      ],
+        'the file is export version {version}, written by a newer Balance; this one reads up to version {supported}',
+        { version: head.version, supported: exportVersion },
+      ),
     ]);
 }
 
 /** What only the file as a whole can show: links between its parts, and balances that add up. */
-function crossCheck(file: ExportFile): [string, string][] {
-  const problems: [string, string][] = [];
+function crossCheck(file: ExportFile): Problem[] {
+  const problems: Problem[] = [];
   const clients = new Map<string, { index: number; currency: string; balance: number }>();
   file.clients.forEach((client, index) => {
     if (clients.has(client.id))
-      problems.push([`clients[${index}].id`, 'appears twice in the file']);
+      problems.push(problem(`clients[${index}].id`, 'appears twice in the file'));
     clients.set(client.id, { index, currency: client.currency, balance: client.balance });
   });
   if (file.version >= 2 && file.entries === undefined)
-    problems.push(['entries', 'missing: an export of version 2 carries the ledger']);
+    problems.push(problem('entries', 'missing: an export of version 2 carries the ledger'));
   const entries = new Map<number, { clientId: string; voided: boolean }>();
   const sums = new Map<string, number>();
   (file.entries ?? []).forEach((entry, index) => {
     const where = `entries[${index}]`;
-    if (entries.has(entry.id)) problems.push([`${where}.id`, 'appears twice in the file']);
+    if (entries.has(entry.id)) problems.push(problem(`${where}.id`, 'appears twice in the file'));
     if (!clients.has(entry.clientId))
-      problems.push([`${where}.clientId`, `no client ${entry.clientId} in the file`]);
+      problems.push(
+        problem(`${where}.clientId`, 'no client {id} in the file', { id: entry.clientId }),
+      );
     if (entry.kind === 'void') {
       const voided = entry.voidOf === null ? undefined : entries.get(entry.voidOf);
       if (!voided)
-        problems.push([`${where}.voidOf`, 'a void must name an earlier entry of the file']);
+        problems.push(problem(`${where}.voidOf`, 'a void must name an earlier entry of the file'));
       else if (voided.clientId !== entry.clientId)
-        problems.push([`${where}.voidOf`, "names an entry of another client's"]);
-      else if (voided.voided) problems.push([`${where}.voidOf`, 'that entry is voided twice']);
+        problems.push(problem(`${where}.voidOf`, "names an entry of another client's"));
+      else if (voided.voided)
+        problems.push(problem(`${where}.voidOf`, 'that entry is voided twice'));
       else voided.voided = true;
     } else if (entry.voidOf !== null) {
-      problems.push([`${where}.voidOf`, 'Only a void names another entry.']);
+      problems.push(problem(`${where}.voidOf`, 'Only a void names another entry.'));
     }
     entries.set(entry.id, { clientId: entry.clientId, voided: false });
     sums.set(entry.clientId, (sums.get(entry.clientId) ?? 0) + entry.amount);
@@ -90,10 +109,13 @@ function crossCheck(file: ExportFile): [string, string][] {
     for (const [id, client] of clients) {
       const sum = sums.get(id) ?? 0;
       if (sum !== client.balance)
-        problems.push([
-          `clients[${client.index}].balance`,
-          `is ${client.balance} but the client's entries add up to ${sum}`,
-        ]);
+        problems.push(
+          problem(
+            `clients[${client.index}].balance`,
+            "is {balance} but the client's entries add up to {sum}",
+            { balance: client.balance, sum },
+          ),
+        );
     }
   return problems;
 }
@@ -109,7 +131,7 @@ export function readExportFile(body: unknown): RestorePlan {
   checkFormat(body);
   const parsed = exportFileSchema.safeParse(body);
   if (!parsed.success)
-    refuse(parsed.error.issues.map((issue) => [pathText(issue.path), issue.message]));
+    refuse(parsed.error.issues.map((issue) => problem(pathText(issue.path), issue.message)));
   const file = parsed.data;
   const problems = crossCheck(file);
   if (problems.length > 0) refuse(problems);

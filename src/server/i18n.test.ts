@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../tests/app.ts';
+import { joinAs } from '../../tests/auth.ts';
+import { buildClient, buildExportFile } from '../../tests/factories.ts';
+
+describe('errors in the language of the request', () => {
+  let testApp: TestApp;
+  let cookie: string;
+  beforeAll(async () => {
+    testApp = await buildTestApp();
+    ({ cookie } = await joinAs(testApp.app));
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const send = (
+    method: 'GET' | 'POST',
+    url: string,
+    language: string | undefined,
+    payload?: object,
+    withCookie = true,
+  ) =>
+    testApp.app.inject({
+      method,
+      url,
+      headers: {
+        ...(withCookie ? { cookie } : {}),
+        ...(language ? { 'accept-language': language } : {}),
+      },
+      ...(payload ? { payload } : {}),
+    });
+
+  const badClient = buildClient({ firstName: 'x'.repeat(101), currency: 'XYZ' as 'KRW' });
+
+  it.each([
+    [
+      undefined,
+      'Invalid firstName, currency',
+      { firstName: 'Use at most 100 characters.', currency: 'Choose a currency.' },
+    ],
+    [
+      'ko-KR,ko;q=0.9,en;q=0.8',
+      '잘못된 값: firstName, currency',
+      { firstName: '100자 이하로 입력하세요.', currency: '통화를 선택하세요.' },
+    ],
+    [
+      'ms-MY',
+      'Tidak sah: firstName, currency',
+      { firstName: 'Gunakan paling banyak 100 aksara.', currency: 'Pilih mata wang.' },
+    ],
+  ])('a form the schema refuses, asked in %s', async (language, message, fields) => {
+    const response = await send('POST', '/api/clients', language, badClient);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 'validation', message, fields } });
+  });
+
+  it.each([
+    [undefined, 'Client not found', 'You are not signed in, or your session has ended'],
+    ['ko-KR', '고객을 찾을 수 없습니다', '로그인하지 않았거나 세션이 만료되었습니다'],
+    ['ms-MY', 'Pelanggan tidak ditemui', 'Anda belum log masuk, atau sesi anda telah tamat'],
+  ])('an error a route throws, asked in %s', async (language, notFound, signedOut) => {
+    const missing = await send('GET', '/api/clients/no-such-client', language);
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: 'not_found', message: notFound } });
+    const anonymous = await send('GET', '/api/clients', language, undefined, false);
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json<{ error: { message: string } }>().error.message).toBe(signedOut);
+  });
+
+  it.each([
+    [
+      undefined,
+      'This file cannot be restored: version: the file is export version 99, written by a newer Balance; this one reads up to version 2.',
+    ],
+    [
+      'ko',
+      '이 파일은 복원할 수 없습니다: version: 이 파일은 더 새로운 Balance에서 만든 내보내기 버전 99입니다. 이 Balance는 버전 2까지 읽을 수 있습니다.',
+    ],
+  ])(
+    'a message with values filled in after translating, asked in %s',
+    async (language, message) => {
+      const response = await send('POST', '/api/restore', language, {
+        ...buildExportFile(),
+        version: 99,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json<{ error: { message: string } }>().error.message).toBe(message);
+    },
+  );
+
+  it('a language Balance does not speak gets English', async () => {
+    const response = await send('GET', '/api/clients/no-such-client', 'fr-FR,de;q=0.8');
+    expect(response.json<{ error: { message: string } }>().error.message).toBe('Client not found');
+  });
+
+  it('a check without a message of ours is said in zod’s words for the language', async () => {
+    const { firstName: _omitted, ...withoutName } = buildClient();
+    const response = await send('POST', '/api/clients', 'ko-KR', withoutName);
+    expect(response.statusCode).toBe(400);
+    const { fields } = response.json<{ error: { fields: Record<string, string> } }>().error;
+    expect(fields.firstName).toMatch(/[\uAC00-\uD7A3]/);
+  });
+});
