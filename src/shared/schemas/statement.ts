@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { addDays, daysBetween, isCalendarDate } from '../dates.ts';
-import { formatMoney } from '../money.ts';
+import { locales } from '../locales.ts';
 import { currencyField, noControlCharacters } from './clients.ts';
 import { multilineText } from './settings.ts';
 import { entryKindLabels, entryKinds, type EntryKind } from './ledger.ts';
@@ -18,6 +18,8 @@ const dayField = z
 export const statementQuerySchema = z.object({
   from: z.optional(dayField),
   to: z.optional(dayField),
+  // A download link cannot send the shown language as a header, so the PDF's link names it.
+  lang: z.optional(z.enum(locales, 'Choose en, ko or ms.')),
 });
 export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
@@ -166,25 +168,3 @@ export type StatementSend = z.infer<typeof statementSendSchema>;
 
 export const statementSentSchema = z.object({ sentTo: z.string() });
 export type StatementSent = z.infer<typeof statementSentSchema>;
-
-/** The subject and message a reminder starts with; the owner can change both before sending. */
-export function reminderText(statement: Statement): { subject: string; message: string } {
-  const { client, business, period, ageing, closingBalance } = statement;
-  const sender = business.name.trim();
-  const owed = formatMoney(BigInt(closingBalance), client.currency);
-  const overdue = BigInt(ageing.overdue);
-  const subject = `Statement of account${sender ? ` from ${sender}` : ''}, ${period.from} to ${period.to}`;
-  const lines = [
-    `Dear ${client.firstName} ${client.lastName},`,
-    '',
-    `Please find your statement of account for ${period.from} to ${period.to}.`,
-    `Balance on ${period.to}: ${owed}.`,
-  ];
-  if (overdue > 0n)
-    lines.push(
-      `Of this, ${formatMoney(overdue, client.currency)} is overdue. We would be grateful if you could settle it at your earliest convenience.`,
-    );
-  lines.push('', 'Kind regards,');
-  if (sender) lines.push(sender);
-  return { subject, message: lines.join('\n') };
-}

@@ -351,5 +351,27 @@ describe('a statement to download', () => {
     ])
       expect(koreanText).toContain(expected);
     expect(koreanText).not.toContain('Statement of account');
+
+    // A download link names the language the app is shown in, over the browser's header.
+    const malay = await testApp.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}/statement.pdf?from=2025-05-01&to=2025-05-31&lang=ms`,
+      headers: { cookie: seller.cookie, 'accept-language': 'ko-KR,ko;q=0.9' },
+    });
+    expect(malay.statusCode).toBe(200);
+    const { text: malayText } = await pdfText(malay.rawPayload);
+    expect(malayText).not.toContain('거래명세서');
+    expect(malayText).toContain('₩2,800,000');
+    expect(malayText).toMatch(/Penyata/i);
+
+    const unknown = await testApp.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}/statement.pdf?lang=fr`,
+      headers: { cookie: seller.cookie },
+    });
+    expect(unknown.statusCode).toBe(400);
+    expect(unknown.json()).toMatchObject({
+      error: { code: 'validation', fields: { lang: 'Choose en, ko or ms.' } },
+    });
   });
 });

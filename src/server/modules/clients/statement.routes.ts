@@ -88,7 +88,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: clientIdParams, querystring: statementQuerySchema } },
     async (request, reply) => {
       const statement = await statementFor(request, request.params.id, request.query);
-      const pdf = await pdfs.render(statement, requestLocale(request));
+      const pdf = await pdfs.render(statement, request.query.lang ?? requestLocale(request));
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))

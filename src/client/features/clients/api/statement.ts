@@ -1,3 +1,4 @@
+import { currentLocale } from '../../../i18n/i18n.ts';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import {
   statementSchema,
@@ -15,6 +16,8 @@ export function statementPath(
   form: '' | '.csv' | '.pdf' = '',
 ) {
   const query = new URLSearchParams({ from: period.from, to: period.to });
+  // A link's download sends the browser's language, not the one the app is shown in.
+  if (form === '.pdf') query.set('lang', currentLocale());
   return `/api/clients/${encodeURIComponent(id)}/statement${form}?${query.toString()}`;
 }
 
