@@ -137,6 +137,10 @@ const matrix: Record<string, Declaration> = {
 
   'GET /api/settings': { access: 'protected' },
   'PUT /api/settings': { access: 'protected', sample: () => ({ payload: settingsBody }) },
+  'PUT /api/settings/language': {
+    access: 'protected',
+    sample: () => ({ payload: { language: 'ko' } }),
+  },
   // Before any route gives the other owner a client: a restore goes only into an empty account.
   'POST /api/restore': {
     access: 'protected',

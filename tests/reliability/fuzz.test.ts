@@ -43,6 +43,7 @@ const validBodies: Record<string, () => unknown> = {
     preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
     rates: [{ currency: 'KRW', usdPerUnit: '0.00075', date: '2024-05-01' }],
   }),
+  'PUT /api/settings/language': () => ({ language: 'ms' }),
   'POST /api/clients/import': () => ({
     rows: [buildClient()],
     dryRun: true,

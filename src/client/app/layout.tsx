@@ -8,6 +8,7 @@ import { PageLoading } from '../components/page-status.tsx';
 import { useFocusHeadingOnNavigation } from '../components/focus-heading.ts';
 import { useLogout } from '../features/auth/api/logout.ts';
 import { sessionQueryKey, useSession, type SessionResponse } from '../features/auth/api/session.ts';
+import { useAccountLanguage } from '../features/settings/api/language.ts';
 import { usePublicSettings } from '../features/settings/api/settings.ts';
 import { onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
@@ -16,6 +17,7 @@ import { useLiveUpdates } from './live-updates.ts';
 
 export function Layout() {
   const session = useSession();
+  useAccountLanguage(session.data);
   const publicSettings = usePublicSettings({ poll: !session.data?.user });
   const logout = useLogout();
   const navigate = useNavigate();

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { accountLanguageSchema } from './language.ts';
 
 /**
  * One @ between a dotted local part and a dotted domain of at least two labels. Letters,
@@ -68,5 +69,9 @@ export const sessionUserSchema = z.object({
 
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
-export const sessionResponseSchema = z.object({ user: z.nullable(sessionUserSchema) });
+export const sessionResponseSchema = z.object({
+  user: z.nullable(sessionUserSchema),
+  /** The language kept with the account (null: follow the browser); absent when signed out. */
+  language: z.optional(accountLanguageSchema),
+});
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;

@@ -2,10 +2,12 @@ import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { SettingsForm } from '../../features/settings/components/settings-form.tsx';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 export function SettingsPage() {
+  const { t } = useI18n();
   const settings = useSettings();
-  useDocumentTitle('Settings');
+  useDocumentTitle(t('settings.title'));
   if (settings.isPending) return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;

@@ -12,6 +12,7 @@ import * as accountControl from './0017-account-control.ts';
 import * as accessTokens from './0018-access-tokens.ts';
 import * as searchAndAgeingIndexes from './0019-search-and-ageing-indexes.ts';
 import * as entriesByDay from './0021-entries-by-day.ts';
+import * as accountLanguage from './0022-account-language.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0018-access-tokens': accessTokens,
   '0019-search-and-ageing-indexes': searchAndAgeingIndexes,
   '0021-entries-by-day': entriesByDay,
+  '0022-account-language': accountLanguage,
 };

@@ -7,8 +7,9 @@ import {
   sessionResponseSchema,
   sessionUserSchema,
 } from '../../../shared/schemas/auth.ts';
+import { accountLanguageSchema } from '../../../shared/schemas/language.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { readAllowRegistration } from '../settings/settings.queries.ts';
+import { readAllowRegistration, readLanguage } from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import {
@@ -38,7 +39,11 @@ import {
 } from './session.ts';
 import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
-const userResponse = z.object({ user: sessionUserSchema });
+// A login also brings the account's language, so the app switches to it on any device.
+const userResponse = z.object({
+  user: sessionUserSchema,
+  language: z.optional(accountLanguageSchema),
+});
 
 const invalidCredentials = () =>
   new AppError(401, 'invalid_credentials', 'Invalid email or password');
@@ -54,9 +59,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { security: [], response: { 200: sessionResponseSchema } } },
     async (request) => {
       // With a bearer token (and so no cookie) the token's owner, set before this route ran.
-      if (request.accessToken) return { user: request.user };
-      const session = await readSession(request);
-      return { user: session?.user ?? null };
+      const user = request.accessToken
+        ? request.user
+        : ((await readSession(request))?.user ?? null);
+      return user ? { user, language: await readLanguage(db, user.id) } : { user: null };
     },
   );
 
@@ -150,7 +156,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (previous) await deleteSession(db, previous.tokenHash);
       const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
       setSessionCookie(request, reply, token);
-      return reply.status(200).send({ user: toSessionUser(user) });
+      return reply
+        .status(200)
+        .send({ user: toSessionUser(user), language: await readLanguage(db, user.id) });
     },
   );
 

@@ -5,12 +5,14 @@ import type {
   SettingsUpdate,
 } from '../../../shared/schemas/settings.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
 import type { ChangeContext, WritePath } from '../events/write-path.ts';
 import {
   replaceRates,
   writeAllowRegistration,
   writeBusiness,
+  writeLanguage,
   writePreferences,
 } from './settings.repository.ts';
 
@@ -66,5 +68,23 @@ export async function writeOwnerSettings(
     version: 0,
     before: null,
     after: null,
+  });
+}
+
+/** Keeps the app's language with the account, so every device the owner signs in on shows it. */
+export async function saveLanguage(
+  writes: WritePath,
+  userId: string,
+  language: Locale | null,
+): Promise<void> {
+  await writes.change(userId, async ({ trx, record, now }) => {
+    await writeLanguage(trx, userId, language, now);
+    await record({
+      clientId: null,
+      action: 'settings_changed',
+      version: 0,
+      before: null,
+      after: null,
+    });
   });
 }

@@ -2,6 +2,7 @@
 export {
   readAllowRegistration,
   readBusiness,
+  readLanguage,
   readPreferences,
   readRates,
 } from './settings.repository.ts';

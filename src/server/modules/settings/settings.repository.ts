@@ -7,6 +7,7 @@ import {
   type ExchangeRate,
   type Preferences,
 } from '../../../shared/schemas/settings.ts';
+import { isLocale, type Locale } from '../../../shared/locales.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -61,6 +62,30 @@ export async function writeBusiness(
     business_address: business.address,
     updated_at: now,
   };
+  await db
+    .insertInto('user_preferences')
+    .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+/** The language kept with the account; null (also for a value no longer spoken) follows the browser. */
+export async function readLanguage(db: Executor, userId: string): Promise<Locale | null> {
+  const row = await db
+    .selectFrom('user_preferences')
+    .select('language')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return isLocale(row?.language) ? row.language : null;
+}
+
+export async function writeLanguage(
+  db: Executor,
+  userId: string,
+  language: Locale | null,
+  now: number,
+): Promise<void> {
+  const values = { language, updated_at: now };
   await db
     .insertInto('user_preferences')
     .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })

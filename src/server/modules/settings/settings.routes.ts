@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { languageUpdateSchema } from '../../../shared/schemas/language.ts';
 import {
   publicSettingsSchema,
   settingsSchema,
@@ -7,7 +8,7 @@ import {
 import { AppError } from '../../errors.ts';
 import { passwordResetByEmail } from '../auth/forgot-password.routes.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { saveSettings } from './settings.commands.ts';
+import { saveLanguage, saveSettings } from './settings.commands.ts';
 import {
   readAllowRegistration,
   readBusiness,
@@ -68,6 +69,20 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         allowRegistration: user.isAdmin ? await readAllowRegistration(db) : null,
         business: await readBusiness(db, user.id),
       };
+    },
+  );
+
+  // Apart from the screen's Save: choosing a language shows the app in it at once, and keeps it.
+  app.put(
+    '/settings/language',
+    {
+      onRequest: requireUser,
+      schema: { body: languageUpdateSchema, response: { 200: languageUpdateSchema } },
+    },
+    async (request) => {
+      const { language } = request.body;
+      await saveLanguage(app.writes, currentUser(request).id, language);
+      return { language };
     },
   );
 };

@@ -3,6 +3,7 @@ import { apiRequest } from '../../../lib/api-client.ts';
 
 /** What restoring this export file would bring back; the server changes nothing. */
 export function previewRestore(file: unknown): Promise<RestoreSummary> {
+  // i18n-ignore: an address
   return apiRequest('POST', '/api/restore?dryRun=true', {
     body: file,
     schema: restoreSummarySchema,

@@ -3,6 +3,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import type { RestoreSummary } from '../../../../shared/schemas/restore.ts';
 import { useFlash } from '../../../components/flash.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { previewRestore, restoreAccount } from '../api/restore.ts';
 
@@ -12,40 +13,35 @@ type Stage =
   | { step: 'preview'; file: unknown; summary: RestoreSummary }
   | { step: 'restoring' };
 
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-const messageOf = (error: unknown) =>
-  error instanceof ApiError ? error.message : 'Something went wrong; nothing was changed';
+function Exported({ from, at }: { from: string | null; at: string | null }) {
+  const { t, format } = useI18n();
+  const date = at ? format.moment(at) : null;
+  if (from && date) return <li>{t('settings.restore.exported-from-on', { from, date })}</li>;
+  if (from) return <li>{t('settings.restore.exported-from', { from })}</li>;
+  if (date) return <li>{t('settings.restore.exported-on', { date })}</li>;
+  return null;
+}
 
 function Preview({ summary }: { summary: RestoreSummary }) {
-  const exported = summary.exportedAt ? new Date(summary.exportedAt).toLocaleString() : null;
+  const { t } = useI18n();
   return (
-    <ul className="small mb-2" aria-label="What the file holds">
-      {(summary.exportedFrom || exported) && (
-        <li>
-          Exported{summary.exportedFrom ? ` from ${summary.exportedFrom}` : ''}
-          {exported ? ` on ${exported}` : ''}
-        </li>
-      )}
+    <ul className="small mb-2" aria-label={t('settings.restore.holds')}>
+      <Exported from={summary.exportedFrom || null} at={summary.exportedAt || null} />
       <li>
-        {plural(summary.clients, 'client')},{' '}
-        {plural(summary.entries, 'ledger entry', 'ledger entries')},{' '}
-        {plural(summary.history, 'history entry', 'history entries')},{' '}
-        {plural(summary.rates, 'exchange rate')} and your preferences
+        {t('settings.restore.contents', {
+          clients: summary.clients,
+          entries: summary.entries,
+          history: summary.history,
+          rates: summary.rates,
+        })}
       </li>
       {summary.openingsFromBalances > 0 && (
-        <li>
-          An older file without ledgers: each balance becomes an opening balance (
-          {plural(summary.openingsFromBalances, 'entry', 'entries')})
-        </li>
+        <li>{t('settings.restore.openings', { count: summary.openingsFromBalances })}</li>
       )}
       {summary.renumbered > 0 && (
-        <li>
-          {plural(summary.renumbered, 'client')} get a new id, because another account on this
-          server uses theirs
-        </li>
+        <li>{t('settings.restore.renumbered', { count: summary.renumbered })}</li>
       )}
-      <li>Nothing in the file is skipped.</li>
+      <li>{t('settings.restore.nothing-skipped')}</li>
     </ul>
   );
 }
@@ -55,12 +51,16 @@ function Preview({ summary }: { summary: RestoreSummary }) {
  * restored in one go. Only into an account with no clients, so restoring twice doubles nothing.
  */
 export function RestoreAccount() {
+  const { t, message } = useI18n();
   const navigate = useNavigate();
   const showFlash = useFlash();
   const queryClient = useQueryClient();
   const [stage, setStage] = useState<Stage>({ step: 'choose' });
   const [error, setError] = useState<string | null>(null);
   const [inputKey, setInputKey] = useState(0);
+
+  const messageOf = (error: unknown) =>
+    error instanceof ApiError ? message(error.message) : t('settings.restore.failed');
 
   const reset = () => {
     setStage({ step: 'choose' });
@@ -74,9 +74,7 @@ export function RestoreAccount() {
     try {
       file = JSON.parse(await chosen.text());
     } catch {
-      setError(
-        `${chosen.name} is not a JSON file; choose the file "Download all my data" gave you`,
-      );
+      setError(t('settings.restore.not-json', { file: chosen.name }));
       reset();
       return;
     }
@@ -94,7 +92,7 @@ export function RestoreAccount() {
     try {
       const summary = await restoreAccount(file);
       await queryClient.invalidateQueries();
-      showFlash(`Restored ${plural(summary.clients, 'client')}`, 'success');
+      showFlash(t('settings.restore.restored', { clients: summary.clients }), 'success');
       await navigate('/');
     } catch (failure) {
       setError(messageOf(failure));
@@ -105,19 +103,16 @@ export function RestoreAccount() {
   return (
     <section aria-labelledby="restore-heading" className="mt-3">
       <h3 id="restore-heading" className="h6">
-        Restore from an export file
+        {t('settings.restore.heading')}
       </h3>
-      <p className="form-text mt-0">
-        Brings a file from “Download all my data” back: clients, ledgers, history and settings. It
-        goes only into an account with no clients yet, so nothing is ever doubled.
-      </p>
+      <p className="form-text mt-0">{t('settings.restore.help')}</p>
       {error && (
         <div className="alert alert-danger py-2 small" role="alert">
           {error}
         </div>
       )}
       <label htmlFor="restore-file" className="form-label small mb-1">
-        Export file (JSON)
+        {t('settings.restore.file')}
       </label>
       <input
         key={inputKey}
@@ -131,8 +126,8 @@ export function RestoreAccount() {
           if (chosen) void check(chosen);
         }}
       />
-      {stage.step === 'checking' && <p className="small">Checking the file…</p>}
-      {stage.step === 'restoring' && <p className="small">Restoring…</p>}
+      {stage.step === 'checking' && <p className="small">{t('settings.restore.checking')}</p>}
+      {stage.step === 'restoring' && <p className="small">{t('settings.restore.restoring')}</p>}
       {stage.step === 'preview' && (
         <>
           <Preview summary={stage.summary} />
@@ -142,10 +137,10 @@ export function RestoreAccount() {
               className="btn btn-primary btn-sm"
               onClick={() => void restore(stage.file)}
             >
-              Restore
+              {t('settings.restore.restore')}
             </button>
             <button type="button" className="btn btn-outline-secondary btn-sm" onClick={reset}>
-              Cancel
+              {t('settings.restore.cancel')}
             </button>
           </div>
         </>

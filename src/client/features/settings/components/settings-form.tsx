@@ -14,7 +14,9 @@ import {
 } from '../../../../shared/schemas/settings.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useSaveSettings } from '../api/settings.ts';
+import { AccountLanguage } from './account-language.tsx';
 import { RestoreAccount } from './restore-account.tsx';
 
 type RateCurrency = ExchangeRate['currency'];
@@ -45,8 +47,12 @@ function toFormValues(settings: Settings): SettingsFormValues {
   };
 }
 
-/** The Settings screen: the three switches of the specification and the owner's exchange rates. */
+/**
+ * The Settings screen: the account's language, the three switches of the specification and the
+ * owner's exchange rates.
+ */
 export function SettingsForm({ settings }: { settings: Settings }) {
+  const { t, message } = useI18n();
   const showFlash = useFlash();
   const save = useSaveSettings();
   const isAdmin = settings.allowRegistration !== null;
@@ -68,9 +74,9 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         date: date.trim() === '' ? localToday() : date,
       });
       if (parsed.success && parsed.data.date > localToday())
-        errors[currency] = 'The date of a rate cannot be in the future.';
+        errors[currency] = t('settings.rate-in-future');
       else if (parsed.success) rates.push(parsed.data);
-      else errors[currency] = parsed.error.issues.map((issue) => issue.message).join(' ');
+      else errors[currency] = parsed.error.issues.map((issue) => message(issue.message)).join(' ');
     }
     setRateErrors(errors);
     const business = businessSchema.safeParse({
@@ -81,7 +87,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       business.success
         ? {}
         : Object.fromEntries(
-            business.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+            business.error.issues.map((issue) => [String(issue.path[0]), message(issue.message)]),
           ),
     );
     if (Object.keys(errors).length > 0 || !business.success) return;
@@ -95,10 +101,10 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         business: business.data,
         ...(isAdmin ? { allowRegistration: values.allowRegistration } : {}),
       });
-      showFlash('Setting has been updated', 'success');
+      showFlash(t('settings.saved'), 'success');
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      showFlash('Updating Failed', 'danger');
+      showFlash(t('settings.save-failed'), 'danger');
     }
   });
 
@@ -107,9 +113,10 @@ export function SettingsForm({ settings }: { settings: Settings }) {
       <div className="col-12 col-lg-8">
         <div className="card">
           <div className="card-header">
-            <h1 className="h5 mb-0">Settings</h1>
+            <h1 className="h5 mb-0">{t('settings.title')}</h1>
           </div>
           <div className="card-body">
+            <AccountLanguage />
             <form noValidate onSubmit={(event) => void submit(event)}>
               {isAdmin && (
                 <div className="form-check mb-2">
@@ -117,14 +124,13 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                     id="allow-registration"
                     type="checkbox"
                     className="form-check-input"
+                    // i18n-ignore: a field's name, not shown
                     {...register('allowRegistration')}
                   />
                   <label htmlFor="allow-registration" className="form-check-label">
-                    Allow registration
+                    {t('settings.allow-registration')}
                   </label>
-                  <div className="form-text">
-                    Whether new people may join this Balance (you are its administrator).
-                  </div>
+                  <div className="form-text">{t('settings.allow-registration-help')}</div>
                 </div>
               )}
               <div className="form-check mb-2">
@@ -132,10 +138,11 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                   id="disable-on-add"
                   type="checkbox"
                   className="form-check-input"
+                  // i18n-ignore: a field's name, not shown
                   {...register('disableBalanceOnAdd')}
                 />
                 <label htmlFor="disable-on-add" className="form-check-label">
-                  Disable balance on add
+                  {t('settings.disable-balance-on-add')}
                 </label>
               </div>
               <div className="form-check mb-4">
@@ -143,24 +150,26 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                   id="disable-on-edit"
                   type="checkbox"
                   className="form-check-input"
+                  // i18n-ignore: a field's name, not shown
                   {...register('disableBalanceOnEdit')}
                 />
                 <label htmlFor="disable-on-edit" className="form-check-label">
-                  Disable balance on edit
+                  {t('settings.disable-balance-on-edit')}
                 </label>
               </div>
 
               <fieldset className="mb-4">
-                <legend className="h6">Your business (optional)</legend>
-                <p className="form-text mt-0">Shown at the top of the statements you send.</p>
+                <legend className="h6">{t('settings.business')}</legend>
+                <p className="form-text mt-0">{t('settings.business-help')}</p>
                 <div className="mb-2">
                   <label htmlFor="business-name" className="form-label small mb-1">
-                    Business name
+                    {t('settings.business-name')}
                   </label>
                   <input
                     id="business-name"
                     className={`form-control${businessErrors.name ? ' is-invalid' : ''}`}
                     maxLength={businessNameMaxLength}
+                    // i18n-ignore: a field's name, not shown
                     {...register('businessName')}
                   />
                   {businessErrors.name && (
@@ -169,13 +178,14 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                 </div>
                 <div className="mb-2">
                   <label htmlFor="business-address" className="form-label small mb-1">
-                    Business address
+                    {t('settings.business-address')}
                   </label>
                   <textarea
                     id="business-address"
                     rows={3}
                     className={`form-control${businessErrors.address ? ' is-invalid' : ''}`}
                     maxLength={businessAddressMaxLength}
+                    // i18n-ignore: a field's name, not shown
                     {...register('businessAddress')}
                   />
                   {businessErrors.address && (
@@ -185,22 +195,20 @@ export function SettingsForm({ settings }: { settings: Settings }) {
               </fieldset>
 
               <fieldset className="mb-4">
-                <legend className="h6">Exchange rates (optional)</legend>
-                <p className="form-text mt-0">
-                  How many US dollars one unit of each currency is worth. With a rate for every
-                  currency you use, the dashboard adds an approximate total in US dollars.
-                </p>
+                <legend className="h6">{t('settings.rates')}</legend>
+                <p className="form-text mt-0">{t('settings.rates-help')}</p>
                 {rateCurrencies.map((currency) => (
                   <div key={currency} className="row g-2 align-items-start mb-2">
                     <div className="col-12 col-sm-6">
                       <label htmlFor={`rate-${currency}`} className="form-label small mb-1">
-                        US$ per 1 {currencyLabel[currency]}
+                        {t('settings.rate-per-unit', { currency: currencyLabel[currency] })}
                       </label>
                       <input
                         id={`rate-${currency}`}
                         className={`form-control${rateErrors[currency] ? ' is-invalid' : ''}`}
                         inputMode="decimal"
-                        placeholder="e.g. 0.75"
+                        placeholder={t('settings.rate-placeholder')}
+                        // i18n-ignore: a field's name, not shown
                         {...register(`rates.${currency}.usdPerUnit`)}
                       />
                       {rateErrors[currency] && (
@@ -209,7 +217,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                     </div>
                     <div className="col-12 col-sm-6">
                       <label htmlFor={`rate-date-${currency}`} className="form-label small mb-1">
-                        Rate of {currencyLabel[currency]} taken on
+                        {t('settings.rate-date', { currency: currencyLabel[currency] })}
                       </label>
                       <input
                         id={`rate-date-${currency}`}
@@ -224,42 +232,37 @@ export function SettingsForm({ settings }: { settings: Settings }) {
               </fieldset>
               <div className="d-flex gap-2">
                 <button type="submit" className="btn btn-primary" disabled={formState.isSubmitting}>
-                  Save
+                  {t('settings.save')}
                 </button>
                 <Link to="/" className="btn btn-outline-secondary">
-                  Cancel
+                  {t('settings.cancel')}
                 </Link>
               </div>
             </form>
             <hr />
-            <h2 className="h6">Your data</h2>
-            <p className="form-text mt-0">
-              Everything you keep here, clients with their ledgers and history and these settings,
-              in one file; or every ledger entry as a spreadsheet.
-            </p>
+            <h2 className="h6">{t('settings.your-data')}</h2>
+            <p className="form-text mt-0">{t('settings.your-data-help')}</p>
             <div className="d-flex flex-wrap gap-2">
               <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
-                Download all my data (JSON)
+                {t('settings.download-all')}
               </a>
               <a
                 className="btn btn-outline-secondary btn-sm"
                 href="/api/entries/export.csv"
                 download
               >
-                Download all ledger entries (CSV)
+                {t('settings.download-entries')}
               </a>
             </div>
             <RestoreAccount />
-            <h2 className="h6 mt-4">API</h2>
-            <p className="form-text mt-0">
-              Personal access tokens let your own scripts use Balance's API.
-            </p>
+            <h2 className="h6 mt-4">{t('settings.api')}</h2>
+            <p className="form-text mt-0">{t('settings.api-help')}</p>
             <div className="d-flex flex-wrap gap-2">
               <Link className="btn btn-outline-secondary btn-sm" to="/account/tokens">
-                API tokens
+                {t('settings.api-tokens')}
               </Link>
               <a className="btn btn-outline-secondary btn-sm" href="/api/docs">
-                API reference
+                {t('settings.api-reference')}
               </a>
             </div>
           </div>

@@ -1,4 +1,5 @@
 import { useState, type FormEvent } from 'react';
+import { Trans } from '@lingui/react';
 import { ArrowLeft, Check, Copy, KeyRound, Plus, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import {
@@ -11,11 +12,9 @@ import { useDocumentTitle } from '../../../components/document-title.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens.ts';
-
-const when = (iso: string | null, never: string) =>
-  iso === null ? never : new Date(iso).toLocaleString();
 
 /** The end of the chosen day where the owner is: "expires on 31 May" means through 31 May. */
 const endOfLocalDay = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
@@ -27,6 +26,7 @@ const todayLocal = () => {
 };
 
 function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) => void }) {
+  const { t, message } = useI18n();
   const createToken = useCreateToken();
   const [name, setName] = useState('');
   const [access, setAccess] = useState<TokenAccess>('read');
@@ -36,7 +36,7 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (name.trim().length === 0) {
-      setErrors({ name: 'name required' });
+      setErrors({ name: t('tokens.name-required') });
       return;
     }
     setErrors({});
@@ -52,24 +52,28 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
     } catch (error) {
       setErrors(
         error instanceof ApiError && Object.keys(error.fields).length > 0
-          ? error.fields
-          : { form: error instanceof ApiError ? error.message : 'Creating the token failed' },
+          ? Object.fromEntries(
+              Object.entries(error.fields).map(([field, text]) => [field, message(text)]),
+            )
+          : {
+              form: error instanceof ApiError ? message(error.message) : t('tokens.create-failed'),
+            },
       );
     }
   };
 
   return (
-    <form noValidate onSubmit={(event) => void submit(event)} aria-label="New token">
+    <form noValidate onSubmit={(event) => void submit(event)} aria-label={t('tokens.new-token')}>
       <div className="row g-3 align-items-start">
         <div className="col-12 col-md-5">
           <label htmlFor="token-name" className="form-label">
-            Name
+            {t('tokens.name')}
           </label>
           <input
             id="token-name"
             className={`form-control${errors.name ? ' is-invalid' : ''}`}
             maxLength={tokenNameMaxLength}
-            placeholder="Accounting sync"
+            placeholder={t('tokens.name-placeholder')}
             value={name}
             aria-invalid={errors.name !== undefined}
             aria-describedby={errors.name ? 'token-name-error' : undefined}
@@ -83,7 +87,7 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
         </div>
         <div className="col-6 col-md-3">
           <label htmlFor="token-access" className="form-label">
-            Access
+            {t('tokens.access')}
           </label>
           <select
             id="token-access"
@@ -91,13 +95,13 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
             value={access}
             onChange={(event) => setAccess(event.target.value as TokenAccess)}
           >
-            <option value="read">Read only</option>
-            <option value="read-write">Read and write</option>
+            <option value="read">{t('tokens.read-only')}</option>
+            <option value="read-write">{t('tokens.read-write')}</option>
           </select>
         </div>
         <div className="col-6 col-md-4">
           <label htmlFor="token-expiry" className="form-label">
-            Expires after (optional)
+            {t('tokens.expires-after')}
           </label>
           <input
             id="token-expiry"
@@ -123,10 +127,10 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
           disabled={createToken.isPending}
         >
           <Plus size={16} className="icon" aria-hidden />
-          Create token
+          {t('tokens.create')}
         </button>
         <Link to="/setting" className="btn btn-outline-secondary">
-          Cancel
+          {t('tokens.cancel')}
         </Link>
       </div>
     </form>
@@ -134,6 +138,7 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
 }
 
 function CreatedToken({ created, onDone }: { created: CreatedAccessToken; onDone: () => void }) {
+  const { t } = useI18n();
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const copy = async () => {
     try {
@@ -145,15 +150,15 @@ function CreatedToken({ created, onDone }: { created: CreatedAccessToken; onDone
     }
   };
   return (
-    <div className="alert alert-success" role="status" aria-label="New token">
+    <div className="alert alert-success" role="status" aria-label={t('tokens.new-token')}>
       <p className="mb-2">
-        <strong>{created.token.name}</strong> is ready. Copy it now: it is shown only this once.
+        <Trans id="tokens.ready" values={{ name: <strong>{created.token.name}</strong> }} />
       </p>
       <div className="input-group mb-2">
         <input
           className="form-control font-monospace"
           readOnly
-          aria-label="Token"
+          aria-label={t('tokens.token')}
           value={created.secret}
           onFocus={(event) => event.target.select()}
         />
@@ -167,14 +172,12 @@ function CreatedToken({ created, onDone }: { created: CreatedAccessToken; onDone
           ) : (
             <Copy size={16} className="icon" aria-hidden />
           )}
-          {copied === 'yes' ? 'Copied' : 'Copy'}
+          {copied === 'yes' ? t('tokens.copied') : t('tokens.copy')}
         </button>
       </div>
-      {copied === 'failed' && (
-        <p className="small mb-2">Copying is not allowed here; select the token and copy it.</p>
-      )}
+      {copied === 'failed' && <p className="small mb-2">{t('tokens.copy-refused')}</p>}
       <button type="button" className="btn btn-sm btn-success" onClick={onDone}>
-        Done
+        {t('tokens.done')}
       </button>
     </div>
   );
@@ -187,65 +190,76 @@ function TokenTable({
   tokens: AccessToken[];
   onRevoke: (token: AccessToken) => void;
 }) {
+  const { t, format } = useI18n();
   // When the list was first shown: enough to mark tokens already expired.
   const [now] = useState(() => Date.now());
-  if (tokens.length === 0) return <p className="text-body-secondary mb-0">No tokens yet.</p>;
+  const when = (iso: string | null, never: string) => (iso === null ? never : format.moment(iso));
+  if (tokens.length === 0) return <p className="text-body-secondary mb-0">{t('tokens.none')}</p>;
   return (
     <div className="table-responsive">
-      <table className="table align-middle mb-0" aria-label="Tokens">
+      <table className="table align-middle mb-0" aria-label={t('tokens.tokens')}>
         <thead>
           <tr>
-            <th scope="col">Name</th>
+            <th scope="col">{t('tokens.name')}</th>
             <th scope="col" className="d-none d-md-table-cell">
-              Access
+              {t('tokens.access')}
             </th>
             <th scope="col" className="d-none d-md-table-cell">
-              Created
+              {t('tokens.created')}
             </th>
             <th scope="col" className="d-none d-md-table-cell">
-              Last used
+              {t('tokens.last-used')}
             </th>
             <th scope="col" className="d-none d-md-table-cell">
-              Expires
+              {t('tokens.expires')}
             </th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t('tokens.actions')}</span>
             </th>
           </tr>
         </thead>
         <tbody>
           {tokens.map((token) => {
             const expired = token.expiresAt !== null && Date.parse(token.expiresAt) <= now;
-            const access = token.access === 'read' ? 'Read only' : 'Read and write';
+            const access = token.access === 'read' ? t('tokens.read-only') : t('tokens.read-write');
             return (
               <tr key={token.id}>
                 <td className="text-break">
                   {token.name}
                   {/* A phone has no room for the columns: the same facts, under the name. */}
                   <span className="d-block d-md-none small text-body-secondary">
-                    {access} · last used {when(token.lastUsedAt, 'never')} ·{' '}
-                    {expired ? 'expired' : `expires ${when(token.expiresAt, 'never')}`}
+                    {t('tokens.summary', {
+                      access,
+                      lastUsed: when(token.lastUsedAt, t('tokens.summary-never')),
+                      expiry: expired
+                        ? t('tokens.summary-expired')
+                        : t('tokens.summary-expires', {
+                            when: when(token.expiresAt, t('tokens.summary-never')),
+                          }),
+                    })}
                   </span>
                 </td>
                 <td className="d-none d-md-table-cell">{access}</td>
                 <td className="d-none d-md-table-cell">{when(token.createdAt, '')}</td>
-                <td className="d-none d-md-table-cell">{when(token.lastUsedAt, 'Never')}</td>
+                <td className="d-none d-md-table-cell">
+                  {when(token.lastUsedAt, t('tokens.never'))}
+                </td>
                 <td className="d-none d-md-table-cell">
                   {expired ? (
-                    <span className="badge text-bg-secondary">Expired</span>
+                    <span className="badge text-bg-secondary">{t('tokens.expired')}</span>
                   ) : (
-                    when(token.expiresAt, 'Never')
+                    when(token.expiresAt, t('tokens.never'))
                   )}
                 </td>
                 <td className="text-end">
                   <button
                     type="button"
                     className="btn btn-sm btn-outline-danger d-inline-flex align-items-center gap-1"
-                    aria-label={`Revoke ${token.name}`}
+                    aria-label={t('tokens.revoke-named', { name: token.name })}
                     onClick={() => onRevoke(token)}
                   >
                     <Trash2 size={14} className="icon" aria-hidden />
-                    Revoke
+                    {t('tokens.revoke')}
                   </button>
                 </td>
               </tr>
@@ -257,21 +271,25 @@ function TokenTable({
   );
 }
 
+/** An HTTP header as a script sends it: the same in every language. */
+const bearerHeader = 'Authorization: Bearer <token>'; // i18n-ignore: HTTP syntax, not words
+
 export function AccessTokens() {
+  const { t } = useI18n();
   const tokens = useTokens();
   const revokeToken = useRevokeToken();
   const showFlash = useFlash();
   const [created, setCreated] = useState<CreatedAccessToken | null>(null);
   const [revoking, setRevoking] = useState<AccessToken | null>(null);
-  useDocumentTitle('API tokens');
+  useDocumentTitle(t('tokens.title'));
 
   const confirmRevoke = async () => {
     if (!revoking) return;
     try {
       await revokeToken.mutateAsync(revoking.id);
-      showFlash('Token revoked', 'success');
+      showFlash(t('tokens.revoked'), 'success');
     } catch {
-      showFlash('Revoking Failed', 'danger');
+      showFlash(t('tokens.revoke-failed'), 'danger');
     }
     setRevoking(null);
   };
@@ -283,15 +301,18 @@ export function AccessTokens() {
           <div className="card-header">
             <h1 className="h5 mb-0 d-flex align-items-center gap-2">
               <KeyRound size={20} className="icon text-primary" aria-hidden />
-              API tokens
+              {t('tokens.title')}
             </h1>
           </div>
           <div className="card-body">
             <p>
-              A token lets a script or another program use your data through the API, as you: send
-              it as <code>Authorization: Bearer &lt;token&gt;</code>. A read-only token can look but
-              not change anything. Revoke a token you no longer use or that may have leaked. The{' '}
-              <a href="/api/docs">API reference</a> lists every call.
+              <Trans
+                id="tokens.intro"
+                values={{
+                  header: <code>{bearerHeader}</code>,
+                  reference: <a href="/api/docs">{t('tokens.api-reference')}</a>,
+                }}
+              />
             </p>
             {created ? (
               <CreatedToken created={created} onDone={() => setCreated(null)} />
@@ -302,7 +323,7 @@ export function AccessTokens() {
         </div>
         <div className="card">
           <div className="card-header">
-            <h2 className="h6 mb-0">Your tokens</h2>
+            <h2 className="h6 mb-0">{t('tokens.yours')}</h2>
           </div>
           <div className="card-body">
             {tokens.isPending ? (
@@ -317,12 +338,12 @@ export function AccessTokens() {
         <p className="mt-3">
           <Link to="/setting" className="d-inline-flex align-items-center gap-1">
             <ArrowLeft size={16} className="icon" aria-hidden />
-            Back to settings
+            {t('tokens.back')}
           </Link>
         </p>
         <Modal
           open={revoking !== null}
-          title="Revoke token?"
+          title={t('tokens.revoke-title')}
           onClose={() => setRevoking(null)}
           actions={
             <button
@@ -332,11 +353,11 @@ export function AccessTokens() {
               onClick={() => void confirmRevoke()}
             >
               <Trash2 size={14} className="icon" aria-hidden />
-              Revoke
+              {t('tokens.revoke')}
             </button>
           }
         >
-          {revoking ? `"${revoking.name}" stops working at once.` : null}
+          {revoking ? t('tokens.revoke-body', { name: revoking.name }) : null}
         </Modal>
       </div>
     </div>
