@@ -72,8 +72,8 @@ export async function apiRequest<T>(
         signal: options.signal ?? null,
       });
     } catch (error) {
-      // i18n-ignore: the browser's name for a cancelled request
-      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      // Cancelled by the caller (the page moved on): not a failure to report or retry.
+      if (options.signal?.aborted) throw error;
       if (!idempotencyKey || attempt >= postRetries) {
         throw new ApiError(0, 'network', i18n._('common.unreachable'));
       }
