@@ -121,7 +121,7 @@ export function ClientTable(props: ClientTableProps) {
                 <td className="text-end">
                   <Link
                     to={`/client/${client.id}`}
-                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center"
+                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center text-nowrap"
                   >
                     <span className="label-sm-up">{t('dashboard.table.details')}</span>
                     <ChevronRight size={16} className="icon" aria-hidden />
