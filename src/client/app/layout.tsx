@@ -13,6 +13,8 @@ import { usePublicSettings } from '../features/settings/api/settings.ts';
 import { onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
 import { cancelExpectedSignOut, isSignOutExpected } from '../lib/sign-out-notice.ts';
+import { i18n } from '../i18n/i18n.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
 import { useLiveUpdates } from './live-updates.ts';
 
 export function Layout() {
@@ -24,6 +26,7 @@ export function Layout() {
   const location = useLocation();
   const queryClient = useQueryClient();
   const showFlash = useFlash();
+  const { t } = useI18n();
   const signedIn = Boolean(session.data?.user);
   const liveStatus = useLiveUpdates(signedIn);
   const main = useRef<HTMLElement>(null);
@@ -58,7 +61,7 @@ export function Layout() {
       !loggingOut.current &&
       !isSignOutExpected()
     ) {
-      showFlash('Your session has ended. Please log in again.', 'danger');
+      showFlash(i18n._('layout.session-ended'), 'danger');
     }
     // A sign-out asked for stays expected until someone signs in again.
     if (userId !== null) cancelExpectedSignOut();
@@ -72,7 +75,7 @@ export function Layout() {
       onSuccess: () => void navigate('/'),
       onError: () => {
         loggingOut.current = false;
-        showFlash('Logout failed', 'danger');
+        showFlash(i18n._('layout.logout-failed'), 'danger');
       },
     });
   };
@@ -88,7 +91,7 @@ export function Layout() {
           main.current?.focus();
         }}
       >
-        Skip to main content
+        {t('layout.skip-to-main')}
       </a>
       <Navbar
         email={session.data?.user?.email ?? null}
@@ -100,7 +103,7 @@ export function Layout() {
       <FlashBar />
       {signedIn && liveStatus === 'offline' && (
         <div className="live-status text-bg-warning text-center small py-1" role="status">
-          Offline, reconnecting…
+          {t('layout.offline')}
         </div>
       )}
       <main id="main" ref={main} tabIndex={-1} className="container py-4">

@@ -40,6 +40,7 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
     if (!enabled || !online) return;
     const resume = lastEventId.current;
     const source = new EventSource(
+      // i18n-ignore: an address, not a text
       resume === null ? '/api/events' : `/api/events?lastEventId=${encodeURIComponent(resume)}`,
     );
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;

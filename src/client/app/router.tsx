@@ -7,41 +7,40 @@ import { DashboardPage } from './routes/dashboard.tsx';
 import { NotFoundPage } from './routes/not-found.tsx';
 
 /** A page whose code loads the first time it is shown (the layout shows a spinner meanwhile). */
-function lazyPage<Name extends string>(
-  load: () => Promise<Record<Name, ComponentType>>,
-  name: Name,
-) {
+function lazyPage(load: () => Promise<ComponentType>) {
   return lazy<ComponentType>(async () => {
     // A page's texts come with it: those of the current language, fetched alongside its code.
     const [page] = await Promise.all([load(), loadLocale(currentLocale())]);
-    return { default: page[name] };
+    return { default: page };
   });
 }
 
 // Pages other than the dashboard load on demand, so the first page stays small.
-const LoginPage = lazyPage(() => import('./routes/login.tsx'), 'LoginPage');
-const JoinPage = lazyPage(() => import('./routes/join.tsx'), 'JoinPage');
-const ClientAddPage = lazyPage(() => import('./routes/client-add.tsx'), 'ClientAddPage');
-const ClientEditPage = lazyPage(() => import('./routes/client-edit.tsx'), 'ClientEditPage');
-const ClientImportPage = lazyPage(() => import('./routes/client-import.tsx'), 'ClientImportPage');
-const SettingsPage = lazyPage(() => import('./routes/settings.tsx'), 'SettingsPage');
+const LoginPage = lazyPage(async () => (await import('./routes/login.tsx')).LoginPage);
+const JoinPage = lazyPage(async () => (await import('./routes/join.tsx')).JoinPage);
+const ClientAddPage = lazyPage(async () => (await import('./routes/client-add.tsx')).ClientAddPage);
+const ClientEditPage = lazyPage(
+  async () => (await import('./routes/client-edit.tsx')).ClientEditPage,
+);
+const ClientImportPage = lazyPage(
+  async () => (await import('./routes/client-import.tsx')).ClientImportPage,
+);
+const SettingsPage = lazyPage(async () => (await import('./routes/settings.tsx')).SettingsPage);
 const AccountTokensPage = lazyPage(
-  () => import('./routes/account-tokens.tsx'),
-  'AccountTokensPage',
+  async () => (await import('./routes/account-tokens.tsx')).AccountTokensPage,
 );
 const ClientStatementPage = lazyPage(
-  () => import('./routes/client-statement.tsx'),
-  'ClientStatementPage',
+  async () => (await import('./routes/client-statement.tsx')).ClientStatementPage,
 );
-const AccountPage = lazyPage(() => import('./routes/account.tsx'), 'AccountPage');
-const AdminUsersPage = lazyPage(() => import('./routes/admin-users.tsx'), 'AdminUsersPage');
+const AccountPage = lazyPage(async () => (await import('./routes/account.tsx')).AccountPage);
+const AdminUsersPage = lazyPage(
+  async () => (await import('./routes/admin-users.tsx')).AdminUsersPage,
+);
 const ResetPasswordPage = lazyPage(
-  () => import('./routes/reset-password.tsx'),
-  'ResetPasswordPage',
+  async () => (await import('./routes/reset-password.tsx')).ResetPasswordPage,
 );
 const ClientDetailsPage = lazyPage(
-  () => import('./routes/client-details.tsx'),
-  'ClientDetailsPage',
+  async () => (await import('./routes/client-details.tsx')).ClientDetailsPage,
 );
 
 /**

@@ -1,4 +1,5 @@
-import { formatMoney, type Currency } from '../../shared/money.ts';
+import type { Currency } from '../../shared/money.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
 
 interface BalanceAmountProps {
   /** The balance in minor units; more than 0 means the client owes it. */
@@ -22,12 +23,19 @@ export function BalanceAmount({
   layout = 'inline',
   className = '',
 }: BalanceAmountProps) {
+  const { t, format } = useI18n();
   const owes = minor > 0;
   const state = owes ? 'owes' : minor < 0 ? 'credit' : 'settled';
   return (
     <span className={`${owes ? 'text-owed' : 'text-credit'} ${className}`} data-balance={state}>
-      <span data-testid={testId}>{formatMoney(minor, currency)}</span>{' '}
-      <span className={`balance-label ${layout === 'stacked' ? 'd-block' : 'ms-1'}`}>{state}</span>
+      <span data-testid={testId}>{format.money(minor, currency)}</span>{' '}
+      <span className={`balance-label ${layout === 'stacked' ? 'd-block' : 'ms-1'}`}>
+        {owes
+          ? t('common.balance.owes')
+          : state === 'credit'
+            ? t('common.balance.credit')
+            : t('common.balance.settled')}
+      </span>
     </span>
   );
 }

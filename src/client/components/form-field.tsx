@@ -1,5 +1,6 @@
 import { useId, type InputHTMLAttributes } from 'react';
 import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
+import { useI18n } from '../i18n/use-i18n.ts';
 
 interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -18,6 +19,7 @@ export function FormField({
   ...input
 }: FormFieldProps) {
   const id = useId();
+  const { message } = useI18n();
   const invalid = showError && error !== undefined;
   return (
     <div className={className ?? 'mb-3'}>
@@ -34,7 +36,8 @@ export function FormField({
       />
       {invalid && (
         <div id={`${id}-error`} className="invalid-feedback">
-          {error.message}
+          {/* The shared schemas' messages are in English; the server's arrive translated. */}
+          {message(error.message ?? '')}
         </div>
       )}
     </div>

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useI18n } from '../i18n/use-i18n.ts';
 
 interface ModalProps {
   open: boolean;
@@ -16,6 +17,7 @@ interface ModalProps {
 export function Modal({ open, title, onClose, children, actions }: ModalProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const titleId = useId();
+  const { t } = useI18n();
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -39,7 +41,7 @@ export function Modal({ open, title, onClose, children, actions }: ModalProps) {
       }}
       onKeyDown={(event) => {
         // The page behind is inert, but Tab past the last button would leave for the browser's own UI.
-        if (event.key !== 'Tab') return;
+        if (event.key !== 'Tab') return; // i18n-ignore: a key's name
         const focusable = Array.from(
           event.currentTarget.querySelectorAll<HTMLElement>(
             'button:not([disabled]), a[href], input:not([disabled]), select, textarea, [tabindex]:not([tabindex="-1"])',
@@ -64,7 +66,7 @@ export function Modal({ open, title, onClose, children, actions }: ModalProps) {
         <div className="app-modal-body">{children}</div>
         <div className="d-flex justify-content-end gap-2">
           <button type="button" className="btn btn-sm btn-secondary" onClick={onClose}>
-            Close
+            {t('common.close')}
           </button>
           {actions}
         </div>

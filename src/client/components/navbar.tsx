@@ -2,6 +2,8 @@ import { useRef, useState } from 'react';
 import { Link, NavLink } from 'react-router';
 import { LayoutDashboard, LogIn, LogOut, Settings, UserPlus, Wallet } from 'lucide-react';
 import { brandName } from '../../shared/constants.ts';
+import { LanguageSelect } from '../i18n/language-select.tsx';
+import { useI18n } from '../i18n/use-i18n.ts';
 
 interface NavbarProps {
   /** The signed-in user's e-mail, or null when signed out. */
@@ -19,6 +21,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 const iconProps = { size: 16, className: 'icon', 'aria-hidden': true } as const;
 
 export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
+  const { t } = useI18n();
   const [expanded, setExpanded] = useState(false);
   const toggler = useRef<HTMLButtonElement>(null);
   const close = () => setExpanded(false);
@@ -26,10 +29,10 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
   return (
     <nav
       className="navbar navbar-expand-md navbar-dark app-navbar"
-      aria-label="Main"
+      aria-label={t('layout.nav.label')}
       onKeyDown={(event) => {
         // Esc closes the phone menu and hands focus back to the button that opened it.
-        if (event.key !== 'Escape' || !expanded) return;
+        if (event.key !== 'Escape' || !expanded) return; // i18n-ignore: a key's name
         close();
         toggler.current?.focus();
       }}
@@ -45,7 +48,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
           type="button"
           aria-controls="main-menu"
           aria-expanded={expanded}
-          aria-label="Toggle navigation"
+          aria-label={t('layout.nav.toggle')}
           onClick={() => setExpanded((value) => !value)}
         >
           <span className="navbar-toggler-icon" />
@@ -55,7 +58,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
             <li className="nav-item">
               <NavLink className={linkClass} to="/" end onClick={close}>
                 <LayoutDashboard {...iconProps} />
-                Dashboard
+                {t('layout.nav.dashboard')}
               </NavLink>
             </li>
           </ul>
@@ -66,7 +69,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
                 {isAdmin && (
                   <li className="nav-item">
                     <NavLink className={linkClass} to="/admin/users" onClick={close}>
-                      Users
+                      {t('layout.nav.users')}
                     </NavLink>
                   </li>
                 )}
@@ -74,7 +77,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
                   <NavLink
                     className={(state) => `${linkClass(state)} text-break`}
                     to="/account"
-                    title="Account"
+                    title={t('layout.nav.account')}
                     onClick={close}
                   >
                     {email}
@@ -83,7 +86,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
                 <li className="nav-item">
                   <NavLink className={linkClass} to="/setting" onClick={close}>
                     <Settings {...iconProps} />
-                    Setting
+                    {t('layout.nav.settings')}
                   </NavLink>
                 </li>
                 <li className="nav-item">
@@ -96,7 +99,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
                     }}
                   >
                     <LogOut {...iconProps} />
-                    Logout
+                    {t('layout.nav.log-out')}
                   </button>
                 </li>
               </>
@@ -105,17 +108,21 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
                 <li className="nav-item">
                   <NavLink className={linkClass} to="/login" onClick={close}>
                     <LogIn {...iconProps} />
-                    Log in
+                    {t('layout.nav.log-in')}
                   </NavLink>
                 </li>
                 {showJoin && (
                   <li className="nav-item">
                     <NavLink className={linkClass} to="/join" onClick={close}>
                       <UserPlus {...iconProps} />
-                      Join
+                      {t('layout.nav.join')}
                     </NavLink>
                   </li>
                 )}
+                {/* Signed in, the language is kept with the account and chosen in Settings. */}
+                <li className="nav-item d-flex align-items-center py-2 py-md-0 ms-md-2">
+                  <LanguageSelect onChosen={close} />
+                </li>
               </>
             )}
           </ul>

@@ -1,10 +1,10 @@
 import { intlLocales } from '../../shared/locales.ts';
-import { currentLocale } from '../i18n/i18n.ts';
+import { currentLocale, i18n } from '../i18n/i18n.ts';
 import { errorBodySchema, type ErrorCode } from '../../shared/schemas/errors.ts';
 
 /** An error answer of our API, or a network failure (code 'network', status 0). */
 export class ApiError extends Error {
-  override name = 'ApiError';
+  override name = 'ApiError'; // i18n-ignore: the error's class, for developers
   readonly status: number;
   readonly code: ErrorCode | 'network';
   readonly fields: Record<string, string>;
@@ -72,9 +72,10 @@ export async function apiRequest<T>(
         signal: options.signal ?? null,
       });
     } catch (error) {
-      if (error instanceof DOMException && error.name === 'AbortError') throw error;
+      // Cancelled by the caller (the page moved on): not a failure to report or retry.
+      if (options.signal?.aborted) throw error;
       if (!idempotencyKey || attempt >= postRetries) {
-        throw new ApiError(0, 'network', 'The server could not be reached');
+        throw new ApiError(0, 'network', i18n._('common.unreachable'));
       }
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs * (attempt + 1)));
     }
@@ -95,7 +96,11 @@ export async function apiRequest<T>(
       const { code, message, fields } = parsed.data.error;
       throw new ApiError(response.status, code, message, fields);
     }
-    throw new ApiError(response.status, 'internal', `The server answered ${response.status}`);
+    throw new ApiError(
+      response.status,
+      'internal',
+      i18n._('common.server-answered', { status: response.status }),
+    );
   }
   return options.schema.parse(data);
 }

@@ -1,17 +1,21 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { LogIn, UserPlus } from 'lucide-react';
+import { brandName } from '../../../shared/constants.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useSession } from '../../features/auth/api/session.ts';
 import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
+import { currentLocale, loadLocale } from '../../i18n/i18n.ts';
+import { useI18n } from '../../i18n/use-i18n.ts';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
+  const { t } = useI18n();
   return (
     <>
       <div className="text-center pt-4">
-        <h1>Welcome to Balance</h1>
-        <p className="lead text-body-secondary mb-0">Who owes you what, always up to date.</p>
+        <h1>{t('dashboard.welcome', { brand: brandName })}</h1>
+        <p className="lead text-body-secondary mb-0">{t('dashboard.tagline')}</p>
       </div>
       <div className="row g-4 justify-content-center py-4">
         <div className="col-12 col-sm-6 col-lg-4">
@@ -20,8 +24,8 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
               <span className="tile-icon" aria-hidden="true">
                 <LogIn size={22} />
               </span>
-              <h2 className="card-title h4">Login</h2>
-              <p className="card-text text-body-secondary">Sign in to see who owes what</p>
+              <h2 className="card-title h4">{t('dashboard.log-in.title')}</h2>
+              <p className="card-text text-body-secondary">{t('dashboard.log-in.text')}</p>
             </div>
           </Link>
         </div>
@@ -32,8 +36,8 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
                 <span className="tile-icon" aria-hidden="true">
                   <UserPlus size={22} />
                 </span>
-                <h2 className="card-title h4">Join</h2>
-                <p className="card-text text-body-secondary">Create an account</p>
+                <h2 className="card-title h4">{t('dashboard.join.title')}</h2>
+                <p className="card-text text-body-secondary">{t('dashboard.join.text')}</p>
               </div>
             </Link>
           </div>
@@ -44,11 +48,13 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
 }
 
 // The signed-in dashboard loads on demand: a visitor's first page stays small. Its overview and
-// its list load side by side, so neither moves the other when it arrives.
+// its list load side by side, so neither moves the other when it arrives; the overview's texts
+// load with them, as a page's do (app/router.tsx).
 const SignedInDashboard = lazy(async () => {
   const [{ DashboardOverview }, { ClientDashboard }] = await Promise.all([
     import('../../features/overview/components/dashboard-overview.tsx'),
     import('../../features/clients/components/client-dashboard.tsx'),
+    loadLocale(currentLocale()),
   ]);
   return {
     default: () => (
@@ -63,7 +69,8 @@ const SignedInDashboard = lazy(async () => {
 export function DashboardPage() {
   const session = useSession();
   const publicSettings = usePublicSettings();
-  useDocumentTitle(session.data?.user ? 'Clients' : null);
+  const { t } = useI18n();
+  useDocumentTitle(session.data?.user ? t('dashboard.title') : null);
   if (session.isPending) return <PageLoading />;
   if (session.isError)
     return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;

@@ -1,46 +1,47 @@
-import { formatMoney } from '../../../../shared/money.ts';
-import { ageingBucketLabels, type AgeingBucketName } from '../../../../shared/schemas/clients.ts';
+import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
+import { dayText } from '../../../components/formats.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useAgeing } from '../api/queries.ts';
-
-const bucketNames = Object.keys(ageingBucketLabels) as AgeingBucketName[];
 
 /**
  * How long what is owed has been overdue, per currency: the buckets add up to what the clients
  * with a balance above 0 owe. Payments settle the oldest amounts first.
  */
 export function AgeingSummary() {
+  const { t, format } = useI18n();
+  const buckets = useAgeingBuckets();
   const ageing = useAgeing();
-  const rows = ageing.data?.currencies ?? [];
-  if (rows.length === 0) return null;
+  const data = ageing.data;
+  if (!data || data.currencies.length === 0) return null;
   return (
     // It scrolls sideways on a phone: a keyboard must be able to reach and scroll it too.
     <div
       className="table-responsive mb-3 scroll-region"
       role="region"
-      aria-label="Ageing of what is owed"
+      aria-label={t('dashboard.ageing.label')}
       tabIndex={0}
     >
       <table className="table table-sm small mb-0 text-nowrap" data-testid="ageing">
         <caption className="caption-top text-body-secondary py-1">
-          Ageing of what is owed, on {ageing.data?.asOf}
+          {t('dashboard.ageing.caption', { date: dayText(data.asOf, format) })}
         </caption>
         <thead>
           <tr>
-            <th scope="col">Owed</th>
-            {bucketNames.map((name) => (
+            <th scope="col">{t('dashboard.ageing.owed')}</th>
+            {buckets.map(({ name, label }) => (
               <th key={name} scope="col" className="text-end">
-                {ageingBucketLabels[name]}
+                {label}
               </th>
             ))}
           </tr>
         </thead>
         <tbody>
-          {rows.map((row) => (
+          {data.currencies.map((row) => (
             <tr key={row.currency}>
-              <th scope="row">{formatMoney(BigInt(row.owed), row.currency)}</th>
-              {bucketNames.map((name) => (
+              <th scope="row">{format.money(BigInt(row.owed), row.currency)}</th>
+              {buckets.map(({ name }) => (
                 <td key={name} className="text-end">
-                  {formatMoney(BigInt(row.buckets[name]), row.currency)}
+                  {format.money(BigInt(row.buckets[name]), row.currency)}
                 </td>
               ))}
             </tr>

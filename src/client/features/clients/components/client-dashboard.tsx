@@ -4,6 +4,7 @@ import { Download, Plus, Upload } from 'lucide-react';
 import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.ts';
 import { clientSorts, type ClientSort } from '../../../../shared/schemas/clients.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientList, type ClientListParams } from '../api/queries.ts';
 import { localToday } from '../../../../shared/dates.ts';
 import { AgeingSummary } from './ageing-summary.tsx';
@@ -101,6 +102,7 @@ function FilterCheckbox({
 }
 
 function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
+  const { t } = useI18n();
   const [text, setText] = useState(value);
   const latest = useRef(onSearch);
   useEffect(() => {
@@ -115,8 +117,8 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string
     <input
       type="search"
       className="form-control"
-      placeholder="Search name, e-mail or phone"
-      aria-label="Search clients"
+      placeholder={t('dashboard.search.placeholder')}
+      aria-label={t('dashboard.search.label')}
       value={text}
       onChange={(event) => setText(event.target.value)}
     />
@@ -125,6 +127,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string
 
 /** The signed-in dashboard: the owner's clients a page at a time, the totals, and the New button. */
 export function ClientDashboard() {
+  const { t, format } = useI18n();
   const [params, update] = useListParams();
   const list = useClientList(params);
   const [currencyShown, showCurrency] = useChosen(params.currency ?? '');
@@ -155,7 +158,7 @@ export function ClientDashboard() {
 
   return (
     <>
-      <h1 className="mb-3">Clients</h1>
+      <h1 className="mb-3">{t('dashboard.title')}</h1>
       <div className="row g-4">
         {/* First in the page's order, so the New button comes before the table for a keyboard;
           beside it on wide screens. */}
@@ -165,7 +168,7 @@ export function ClientDashboard() {
             className="btn btn-success w-100 d-inline-flex align-items-center justify-content-center gap-1"
           >
             <Plus size={18} className="icon" aria-hidden />
-            New
+            {t('dashboard.new')}
           </Link>
           <div className="d-flex d-md-grid gap-2 mt-2">
             <a
@@ -174,11 +177,11 @@ export function ClientDashboard() {
               download
             >
               <Download size={14} className="icon me-1" aria-hidden />
-              Export CSV{filtered ? ' (filtered)' : ''}
+              {filtered ? t('dashboard.export-filtered') : t('dashboard.export')}
             </a>
             <Link to="/client/import" className="btn btn-outline-secondary btn-sm flex-fill">
               <Upload size={14} className="icon me-1" aria-hidden />
-              Import CSV
+              {t('dashboard.import')}
             </Link>
           </div>
         </aside>
@@ -194,14 +197,14 @@ export function ClientDashboard() {
             <div className="col-6 col-lg-3">
               <select
                 className="form-select"
-                aria-label="Currency"
+                aria-label={t('dashboard.currency')}
                 value={currencyShown}
                 onChange={(event) => {
                   showCurrency(event.target.value);
                   update({ currency: event.target.value || undefined });
                 }}
               >
-                <option value="">All currencies</option>
+                <option value="">{t('dashboard.all-currencies')}</option>
                 {currencies.map((currency) => (
                   <option key={currency} value={currency}>
                     {currencyLabel[currency]}
@@ -211,12 +214,12 @@ export function ClientDashboard() {
             </div>
             <div className="col-6 col-lg-3 d-flex flex-column justify-content-center">
               <FilterCheckbox
-                label="Owes money"
+                label={t('dashboard.filter.owes')}
                 checked={params.owes === 'true'}
                 onChange={(checked) => update({ owes: checked ? 'true' : undefined })}
               />
               <FilterCheckbox
-                label="Overdue only"
+                label={t('dashboard.filter.overdue')}
                 checked={params.overdue === 'true'}
                 onChange={(checked) => update({ overdue: checked ? 'true' : undefined })}
               />
@@ -235,13 +238,12 @@ export function ClientDashboard() {
               <AgeingSummary />
               {filtered && (
                 <p className="small text-body-secondary" role="status">
-                  Totals of the {firstPage?.count ?? 0}{' '}
-                  {firstPage?.count === 1 ? 'client' : 'clients'} matching the filter.{' '}
-                  <Link to="/">Clear the filter</Link>
+                  {t('dashboard.filter.totals', { count: firstPage?.count ?? 0 })}{' '}
+                  <Link to="/">{t('dashboard.filter.clear')}</Link>
                 </p>
               )}
               {clients.length === 0 && filtered ? (
-                <p className="text-body-secondary">No client matches the filter</p>
+                <p className="text-body-secondary">{t('dashboard.filter.no-match')}</p>
               ) : (
                 <ClientTable
                   clients={clients}
@@ -261,8 +263,11 @@ export function ClientDashboard() {
                     onClick={() => void fetchNextPage()}
                   >
                     {isFetchingNextPage
-                      ? 'Loading…'
-                      : `Load more (${clients.length} of ${firstPage?.count ?? 0} shown)`}
+                      ? t('common.loading')
+                      : t('dashboard.load-more', {
+                          shown: format.number(clients.length),
+                          count: format.number(firstPage?.count ?? 0),
+                        })}
                   </button>
                 </div>
               )}

@@ -3,6 +3,7 @@ import { daysBetween } from '../../../../shared/dates.ts';
 import { ChevronRight } from 'lucide-react';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import type { Client, ClientSort } from '../../../../shared/schemas/clients.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 
 interface ClientTableProps {
   clients: Client[];
@@ -51,44 +52,43 @@ export function daysOverdue(client: Client, asOf: string): number | null {
   return days > 0 ? days : null;
 }
 
-const daysText = (days: number) => (days === 1 ? '1 day' : `${days.toLocaleString('en-US')} days`);
-
 export function ClientTable(props: ClientTableProps) {
+  const { t } = useI18n();
   const { clients } = props;
-  if (clients.length === 0) return <p className="text-body-secondary">No client added</p>;
+  if (clients.length === 0)
+    return <p className="text-body-secondary">{t('dashboard.table.none')}</p>;
   return (
     <div className="table-responsive surface">
       {props.sort === 'balance' && (
         // Amounts in different currencies cannot be compared without rates, so the server
         // groups by currency code first; say so rather than let the order look wrong.
         <p className="small text-body-secondary px-3 pt-2 mb-0" data-testid="balance-sort-note">
-          Sorted by currency ({props.dir === 'asc' ? 'A to Z' : 'Z to A'} by code), then by balance
-          within each currency.
+          {t('dashboard.table.sort-note', { dir: props.dir })}
         </p>
       )}
       <table className="table table-striped align-middle mb-0" data-testid="client-table">
-        <caption className="visually-hidden">Clients</caption>
+        <caption className="visually-hidden">{t('dashboard.title')}</caption>
         <thead>
           <tr>
-            <SortHeader label="Name" sort="name" props={props} />
+            <SortHeader label={t('dashboard.table.name')} sort="name" props={props} />
             <SortHeader
-              label="Email"
+              label={t('dashboard.table.email')}
               sort="email"
               props={props}
               className="d-none d-md-table-cell"
             />
             <SortHeader
-              label="Balance"
+              label={t('dashboard.table.balance')}
               sort="balance"
               props={props}
               className="text-end"
-              hint="by currency, then amount"
+              hint={t('dashboard.table.balance-hint')}
             />
             <th scope="col" className="text-end d-none d-sm-table-cell">
-              Overdue
+              {t('dashboard.table.overdue')}
             </th>
             <th scope="col" style={{ width: '1%' }}>
-              <span className="visually-hidden">Details</span>
+              <span className="visually-hidden">{t('dashboard.table.details')}</span>
             </th>
           </tr>
         </thead>
@@ -110,18 +110,20 @@ export function ClientTable(props: ClientTableProps) {
                     layout="stacked"
                   />
                   {overdue !== null && (
-                    <div className="small text-danger d-sm-none">{daysText(overdue)} overdue</div>
+                    <div className="small text-danger d-sm-none">
+                      {t('dashboard.table.days-overdue', { days: overdue })}
+                    </div>
                   )}
                 </td>
                 <td className="text-end text-nowrap text-danger d-none d-sm-table-cell">
-                  {overdue !== null && daysText(overdue)}
+                  {overdue !== null && t('dashboard.table.days', { days: overdue })}
                 </td>
                 <td className="text-end">
                   <Link
                     to={`/client/${client.id}`}
-                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center"
+                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center text-nowrap"
                   >
-                    <span className="label-sm-up">Details</span>
+                    <span className="label-sm-up">{t('dashboard.table.details')}</span>
                     <ChevronRight size={16} className="icon" aria-hidden />
                   </Link>
                 </td>

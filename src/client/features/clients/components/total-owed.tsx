@@ -1,11 +1,7 @@
 import { Fragment } from 'react';
-import { formatMoney } from '../../../../shared/money.ts';
 import type { ClientList, CurrencyTotal } from '../../../../shared/schemas/clients.ts';
-
-function approximateUsd(cents: bigint): string {
-  const magnitude = formatMoney(cents < 0n ? -cents : cents, 'USD');
-  return `≈ ${cents < 0n ? '-' : ''}US${magnitude}`;
-}
+import { dayText, usdEstimate } from '../../../components/formats.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 
 /** "Total Owed: " with one exact total per currency present; different currencies are never added. */
 export function TotalOwed({
@@ -15,18 +11,19 @@ export function TotalOwed({
   totals: CurrencyTotal[];
   converted: ClientList['converted'];
 }) {
+  const { t, format } = useI18n();
   return (
     <h2 className="h5 mb-3">
-      Total Owed:{' '}
+      {t('dashboard.total-owed')}{' '}
       {totals.length === 0 ? (
-        <span>{formatMoney(0, 'USD')}</span>
+        <span>{format.money(0, 'USD')}</span>
       ) : (
         // Each amount stays whole, but a phone may break the line between them.
         totals.map(({ currency, total }, index) => (
           <Fragment key={currency}>
             {index > 0 && <span aria-hidden="true"> · </span>}
             <span className="text-nowrap" data-currency={currency}>
-              {formatMoney(BigInt(total), currency)}
+              {format.money(BigInt(total), currency)}
             </span>
           </Fragment>
         ))
@@ -36,7 +33,10 @@ export function TotalOwed({
           className="d-block d-sm-inline text-body-secondary fw-normal ms-sm-2"
           data-testid="converted-total"
         >
-          {approximateUsd(BigInt(converted.usdTotal))} at rates of {converted.ratesDate}
+          {t('dashboard.converted', {
+            amount: usdEstimate(BigInt(converted.usdTotal), format),
+            date: dayText(converted.ratesDate, format),
+          })}
         </small>
       )}
     </h2>

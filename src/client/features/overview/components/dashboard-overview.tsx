@@ -1,9 +1,11 @@
 import { lazy, Suspense, useId } from 'react';
 import { Link } from 'react-router';
-import { currencyLabel, formatMoney, type Currency } from '../../../../shared/money.ts';
+import { currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
+import { dayText, usdEstimate } from '../../../components/formats.ts';
 import { PageLoadError } from '../../../components/page-status.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useOverview } from '../api/overview.ts';
 
 // The chart library is the largest part of the dashboard's code: it loads on its own, after the
@@ -11,9 +13,6 @@ import { useOverview } from '../api/overview.ts';
 const OverviewCharts = lazy(async () => ({
   default: (await import('./overview-charts.tsx')).OverviewCharts,
 }));
-
-const count = (value: number, one: string, many: string) =>
-  `${value.toLocaleString('en-US')} ${value === 1 ? one : many}`;
 
 function Figure({ term, children }: { term: string; children: React.ReactNode }) {
   return (
@@ -25,33 +24,34 @@ function Figure({ term, children }: { term: string; children: React.ReactNode })
 }
 
 function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
+  const { t, format } = useI18n();
   const { currency } = row;
-  const money = (minor: string) => formatMoney(BigInt(minor), currency);
+  const money = (minor: string) => format.money(BigInt(minor), currency);
   return (
     <div className="col-12 col-sm-6 col-xl">
       <section className="card h-100" data-testid={`overview-${currency}`}>
         <div className="card-body">
           <h3 className="h6 card-title">{currencyLabel[currency]}</h3>
           <dl className="mb-0">
-            <Figure term="Owed to you">
+            <Figure term={t('overview.owed-to-you')}>
               {/* A total, not a balance: its term already says which way it runs. */}
               <span className={BigInt(row.owed) > 0n ? 'text-owed fw-semibold' : undefined}>
                 {money(row.owed)}
               </span>
             </Figure>
-            <Figure term="Clients owing">{row.clientsOwing.toLocaleString('en-US')}</Figure>
-            <Figure term="Overdue">
+            <Figure term={t('overview.clients-owing')}>{format.number(row.clientsOwing)}</Figure>
+            <Figure term={t('overview.overdue')}>
               {money(row.overdue)}
               {row.clientsOverdue > 0 && (
                 <>
                   {' '}
                   <small className="d-block text-body-secondary">
-                    {count(row.clientsOverdue, 'client', 'clients')}
+                    {t('overview.client-count', { count: row.clientsOverdue })}
                   </small>
                 </>
               )}
             </Figure>
-            <Figure term="Credits held">
+            <Figure term={t('overview.credits-held')}>
               <span className={BigInt(row.credits) > 0n ? 'text-credit' : undefined}>
                 {money(row.credits)}
               </span>
@@ -59,7 +59,7 @@ function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
                 <>
                   {' '}
                   <small className="d-block text-body-secondary">
-                    {count(row.clientsInCredit, 'client', 'clients')}
+                    {t('overview.client-count', { count: row.clientsInCredit })}
                   </small>
                 </>
               )}
@@ -72,6 +72,7 @@ function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
 }
 
 function DebtorList({ debtors }: { debtors: Overview['largestDebtors']['debtors'] }) {
+  const { format } = useI18n();
   return (
     <ol className="list-unstyled mb-0">
       {debtors.map((debtor) => (
@@ -86,7 +87,7 @@ function DebtorList({ debtors }: { debtors: Overview['largestDebtors']['debtors'
             <BalanceAmount minor={debtor.balance} currency={debtor.currency} />
             {debtor.usdValue !== null && debtor.currency !== 'USD' && (
               <small className="d-block text-body-secondary">
-                ≈ US{formatMoney(BigInt(debtor.usdValue), 'USD')}
+                {usdEstimate(BigInt(debtor.usdValue), format)}
               </small>
             )}
           </span>
@@ -97,30 +98,30 @@ function DebtorList({ debtors }: { debtors: Overview['largestDebtors']['debtors'
 }
 
 function LargestDebtors({ largest }: { largest: Overview['largestDebtors'] }) {
+  const { t, format } = useI18n();
   const headingId = useId();
   const currenciesShown = [...new Set(largest.debtors.map((debtor) => debtor.currency))];
   return (
     <section className="card" aria-labelledby={headingId} data-testid="largest-debtors">
       <div className="card-body">
         <h3 id={headingId} className="h6 card-title">
-          Largest debtors
+          {t('overview.largest.title')}
         </h3>
         {largest.debtors.length === 0 ? (
-          <p className="text-body-secondary mb-0">Nobody owes you anything.</p>
+          <p className="text-body-secondary mb-0">{t('overview.largest.nobody')}</p>
         ) : largest.ranking === 'converted' ? (
           <>
             <p className="small text-body-secondary">
-              Ranked by value in US dollars at your rates of {largest.ratesDate}.
+              {t('overview.largest.converted', {
+                date: largest.ratesDate ? dayText(largest.ratesDate, format) : '',
+              })}
             </p>
             <DebtorList debtors={largest.debtors} />
           </>
         ) : (
           <>
             {currenciesShown.length > 1 && (
-              <p className="small text-body-secondary">
-                The five largest in each currency; enter exchange rates in Settings to rank them
-                together.
-              </p>
+              <p className="small text-body-secondary">{t('overview.largest.per-currency')}</p>
             )}
             {currenciesShown.map((currency: Currency) => (
               <div key={currency} className="mb-2">
@@ -144,6 +145,7 @@ function LargestDebtors({ largest }: { largest: Overview['largestDebtors'] }) {
  * the largest debtors, and the pictures of the total over time and of the ageing.
  */
 export function DashboardOverview() {
+  const { t } = useI18n();
   const overview = useOverview();
   const headingId = useId();
   if (overview.isError && !overview.data)
@@ -154,7 +156,7 @@ export function DashboardOverview() {
   return (
     <section className="mb-4" aria-labelledby={headingId} data-testid="overview">
       <h2 id={headingId} className="h5 mb-3">
-        Overview
+        {t('overview.title')}
       </h2>
       <div className="row g-3 mb-3">
         {data.currencies.map((row) => (

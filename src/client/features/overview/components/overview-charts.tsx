@@ -12,14 +12,12 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
-import {
-  currencyExponent,
-  currencyLabel,
-  formatMoney,
-  type Currency,
-} from '../../../../shared/money.ts';
-import { ageingBucketLabels, type AgeingBucketName } from '../../../../shared/schemas/clients.ts';
+import { currencyExponent, currencyLabel, type Currency } from '../../../../shared/money.ts';
+import type { AgeingBucketName } from '../../../../shared/schemas/clients.ts';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
+import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
+import { dayText } from '../../../components/formats.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 
 // Only the parts these two charts draw with, so the rest of the library is left out of the build.
 Chart.register(
@@ -33,32 +31,43 @@ Chart.register(
   Tooltip,
 );
 
-const bucketNames = Object.keys(ageingBucketLabels) as AgeingBucketName[];
+type Texts = ReturnType<typeof useI18n>;
+type Buckets = ReturnType<typeof useAgeingBuckets>;
 
-const monthFormat = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  year: 'numeric',
-  timeZone: 'UTC',
-});
-const monthLabel = (month: string) => monthFormat.format(new Date(`${month}-01T00:00:00Z`));
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+/** A month (YYYY-MM) as the language names it: "Nov 2026", "2026년 11월". */
+function monthLabel(month: string, intlLocale: string): string {
+  let format = monthFormats.get(intlLocale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale, {
+      month: 'short',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
+    monthFormats.set(intlLocale, format);
+  }
+  return format.format(new Date(`${month}-01T00:00:00Z`));
+}
 
 /** A height on the chart's scale; exact amounts are in the tooltips and the tables. */
 const drawn = (minor: string, currency: Currency) =>
   Number(minor) / 10 ** currencyExponent[currency];
 
-const compactFormats = new Map<Currency, Intl.NumberFormat>();
-function compactMoney(value: number, currency: Currency): string {
-  let format = compactFormats.get(currency);
+const compactFormats = new Map<string, Intl.NumberFormat>();
+/** An axis label: "$1.2M", "₩123.5만", "RM 1.2J". */
+function compactMoney(value: number, currency: Currency, intlLocale: string): string {
+  let format = compactFormats.get(`${intlLocale} ${currency}`);
   if (!format) {
-    format = new Intl.NumberFormat('en-US', {
+    format = new Intl.NumberFormat(intlLocale, {
       style: 'currency',
       currency,
       notation: 'compact',
       maximumFractionDigits: 1,
     });
-    compactFormats.set(currency, format);
+    compactFormats.set(`${intlLocale} ${currency}`, format);
   }
-  return currency === 'MYR' ? format.format(value).replace('MYR', 'RM ') : format.format(value);
+  // As formatMoney does: people there write "RM", whatever Intl spells.
+  return currency === 'MYR' ? format.format(value).replace(/MYR\s*/, 'RM ') : format.format(value);
 }
 
 /** The design tokens of the page (styles.css), read when drawing so the charts follow its theme. */
@@ -93,17 +102,26 @@ function CanvasChart({
   currency,
 }: {
   label: string;
-  build: (overview: Overview, currency: Currency) => ChartConfiguration;
+  build: (
+    overview: Overview,
+    currency: Currency,
+    texts: Texts,
+    buckets: Buckets,
+  ) => ChartConfiguration;
   overview: Overview;
   currency: Currency;
 }) {
   const canvas = useRef<HTMLCanvasElement>(null);
   const theme = useSyncExternalStore(subscribeToTheme, currentTheme);
+  const texts = useI18n();
+  const buckets = useAgeingBuckets();
   useEffect(() => {
     if (!canvas.current) return;
-    const chart = new Chart(canvas.current, build(overview, currency));
+    const chart = new Chart(canvas.current, build(overview, currency, texts, buckets));
     return () => chart.destroy();
-  }, [build, overview, currency, theme]);
+    // Drawn again in a new language; the bucket names change with the texts.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [build, overview, currency, theme, texts]);
   // Chart.js sizes the canvas to this box; the height is set through the DOM, which the page's
   // content security policy allows (a style attribute in markup it would not).
   return (
@@ -117,7 +135,7 @@ function seriesOf(overview: Overview, currency: Currency) {
   return overview.history.series.find((series) => series.currency === currency)?.totals ?? null;
 }
 
-function chartOptions(currency: Currency) {
+function chartOptions(currency: Currency, intlLocale: string) {
   const colours = palette();
   return {
     colours,
@@ -133,7 +151,7 @@ function chartOptions(currency: Currency) {
       y: {
         ticks: {
           color: colours.text,
-          callback: (value: string | number) => compactMoney(Number(value), currency),
+          callback: (value: string | number) => compactMoney(Number(value), currency, intlLocale),
         },
         grid: { color: colours.grid },
         beginAtZero: true,
@@ -142,16 +160,20 @@ function chartOptions(currency: Currency) {
   };
 }
 
-function historyChart(overview: Overview, currency: Currency): ChartConfiguration {
-  const { colours, common, scales } = chartOptions(currency);
+function historyChart(
+  overview: Overview,
+  currency: Currency,
+  { t, format }: Texts,
+): ChartConfiguration {
+  const { colours, common, scales } = chartOptions(currency, format.intlLocale);
   const totals = seriesOf(overview, currency) ?? [];
   return {
     type: 'line',
     data: {
-      labels: overview.history.months.map(monthLabel),
+      labels: overview.history.months.map((month) => monthLabel(month, format.intlLocale)),
       datasets: [
         {
-          label: `Total owed, ${currencyLabel[currency]}`,
+          label: t('overview.charts.total-series', { currency: currencyLabel[currency] }),
           data: totals.map((total) => drawn(total, currency)),
           borderColor: colours.line,
           backgroundColor: colours.line,
@@ -166,7 +188,7 @@ function historyChart(overview: Overview, currency: Currency): ChartConfiguratio
         ...common.plugins,
         tooltip: {
           callbacks: {
-            label: (item) => formatMoney(BigInt(totals[item.dataIndex] ?? '0'), currency),
+            label: (item) => format.money(BigInt(totals[item.dataIndex] ?? '0'), currency),
           },
         },
       },
@@ -174,19 +196,24 @@ function historyChart(overview: Overview, currency: Currency): ChartConfiguratio
   };
 }
 
-function ageingChart(overview: Overview, currency: Currency): ChartConfiguration {
-  const { colours, common, scales } = chartOptions(currency);
-  const buckets = overview.currencies.find((row) => row.currency === currency)?.buckets;
-  const amountOf = (name: AgeingBucketName | undefined) => buckets?.[name ?? 'current'] ?? '0';
+function ageingChart(
+  overview: Overview,
+  currency: Currency,
+  { t, format }: Texts,
+  buckets: Buckets,
+): ChartConfiguration {
+  const { colours, common, scales } = chartOptions(currency, format.intlLocale);
+  const amounts = overview.currencies.find((row) => row.currency === currency)?.buckets;
+  const amountOf = (name: AgeingBucketName | undefined) => amounts?.[name ?? 'current'] ?? '0';
   return {
     type: 'bar',
     data: {
-      labels: bucketNames.map((name) => ageingBucketLabels[name]),
+      labels: buckets.map(({ label }) => label),
       datasets: [
         {
-          label: `Owed, ${currencyLabel[currency]}`,
-          data: bucketNames.map((name) => drawn(amountOf(name), currency)),
-          backgroundColor: bucketNames.map((name) =>
+          label: t('overview.charts.owed-series', { currency: currencyLabel[currency] }),
+          data: buckets.map(({ name }) => drawn(amountOf(name), currency)),
+          backgroundColor: buckets.map(({ name }) =>
             name === 'current' ? colours.current : colours.owed,
           ),
         },
@@ -199,7 +226,8 @@ function ageingChart(overview: Overview, currency: Currency): ChartConfiguration
         ...common.plugins,
         tooltip: {
           callbacks: {
-            label: (item) => formatMoney(BigInt(amountOf(bucketNames[item.dataIndex])), currency),
+            label: (item) =>
+              format.money(BigInt(amountOf(buckets[item.dataIndex]?.name)), currency),
           },
         },
       },
@@ -208,6 +236,7 @@ function ageingChart(overview: Overview, currency: Currency): ChartConfiguration
 }
 
 function HistoryTable({ overview }: { overview: Overview }) {
+  const { t, format } = useI18n();
   const { months, series } = overview.history;
   const current = months.length - 1;
   return (
@@ -216,13 +245,13 @@ function HistoryTable({ overview }: { overview: Overview }) {
       className="table-responsive"
       tabIndex={0}
       role="region"
-      aria-label="Total owed at each month end"
+      aria-label={t('overview.charts.history-table')}
     >
       <table className="table table-sm small text-nowrap">
-        <caption className="caption-top">Total owed at each month end</caption>
+        <caption className="caption-top">{t('overview.charts.history-table')}</caption>
         <thead>
           <tr>
-            <th scope="col">Month end</th>
+            <th scope="col">{t('overview.charts.month-end')}</th>
             {series.map(({ currency }) => (
               <th key={currency} scope="col" className="text-end">
                 {currencyLabel[currency]}
@@ -234,12 +263,13 @@ function HistoryTable({ overview }: { overview: Overview }) {
           {months.map((month, index) => (
             <tr key={month}>
               <th scope="row">
-                {monthLabel(month)}
-                {index === current ? ' (to date)' : ''}
+                {index === current
+                  ? t('overview.charts.to-date', { month: monthLabel(month, format.intlLocale) })
+                  : monthLabel(month, format.intlLocale)}
               </th>
               {series.map(({ currency, totals }) => (
                 <td key={currency} className="text-end">
-                  {formatMoney(BigInt(totals[index] ?? '0'), currency)}
+                  {format.money(BigInt(totals[index] ?? '0'), currency)}
                 </td>
               ))}
             </tr>
@@ -251,18 +281,22 @@ function HistoryTable({ overview }: { overview: Overview }) {
 }
 
 function AgeingTable({ overview }: { overview: Overview }) {
+  const { t, format } = useI18n();
+  const buckets = useAgeingBuckets();
   return (
     <div
       className="table-responsive"
       tabIndex={0}
       role="region"
-      aria-label="Ageing of what is owed"
+      aria-label={t('dashboard.ageing.label')}
     >
       <table className="table table-sm small text-nowrap">
-        <caption className="caption-top">Ageing of what is owed, on {overview.asOf}</caption>
+        <caption className="caption-top">
+          {t('dashboard.ageing.caption', { date: dayText(overview.asOf, format) })}
+        </caption>
         <thead>
           <tr>
-            <th scope="col">Overdue</th>
+            <th scope="col">{t('overview.overdue')}</th>
             {overview.currencies.map(({ currency }) => (
               <th key={currency} scope="col" className="text-end">
                 {currencyLabel[currency]}
@@ -271,12 +305,12 @@ function AgeingTable({ overview }: { overview: Overview }) {
           </tr>
         </thead>
         <tbody>
-          {bucketNames.map((name) => (
+          {buckets.map(({ name, label }) => (
             <tr key={name}>
-              <th scope="row">{ageingBucketLabels[name]}</th>
+              <th scope="row">{label}</th>
               {overview.currencies.map(({ currency, buckets }) => (
                 <td key={currency} className="text-end">
-                  {formatMoney(BigInt(buckets[name]), currency)}
+                  {format.money(BigInt(buckets[name]), currency)}
                 </td>
               ))}
             </tr>
@@ -293,6 +327,7 @@ function AgeingTable({ overview }: { overview: Overview }) {
  * as tables of every currency.
  */
 export function OverviewCharts({ overview }: { overview: Overview }) {
+  const { t, format } = useI18n();
   const selectId = useId();
   const [asTable, setAsTable] = useState(false);
   const shown = overview.currencies.map((row) => row.currency);
@@ -307,12 +342,12 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
     <section className="card" data-testid="overview-charts">
       <div className="card-body">
         <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
-          <h3 className="h6 card-title mb-0">Over time and by age</h3>
+          <h3 className="h6 card-title mb-0">{t('overview.charts.title')}</h3>
           <div className="d-flex flex-wrap align-items-center gap-2">
             {!asTable && shown.length > 1 && (
               <>
                 <label htmlFor={selectId} className="small text-body-secondary">
-                  Charts in
+                  {t('overview.charts.currency')}
                 </label>
                 <select
                   id={selectId}
@@ -335,7 +370,7 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
               onClick={() => setAsTable((value) => !value)}
             >
               <Table2 size={14} className="icon" aria-hidden />
-              Show as table
+              {t('overview.charts.as-table')}
             </button>
           </div>
         </div>
@@ -348,28 +383,32 @@ export function OverviewCharts({ overview }: { overview: Overview }) {
           <div className="row g-3">
             <div className="col-12 col-md-7">
               <p className="small text-body-secondary mb-1">
-                Total owed at each month end, {currencyLabel[currency]} (credits subtracted)
+                {t('overview.charts.history-caption', { currency: currencyLabel[currency] })}
               </p>
               <CanvasChart
                 build={historyChart}
                 overview={overview}
                 currency={currency}
-                label={
-                  `Line chart of the total owed in ${currencyLabel[currency]} at each month end ` +
-                  `from ${monthLabel(first)} to ${monthLabel(last)}` +
-                  (latest ? `; now ${formatMoney(BigInt(latest), currency)}` : '')
-                }
+                label={t(
+                  latest ? 'overview.charts.history-label-now' : 'overview.charts.history-label',
+                  {
+                    currency: currencyLabel[currency],
+                    first: monthLabel(first, format.intlLocale),
+                    last: monthLabel(last, format.intlLocale),
+                    amount: latest ? format.money(BigInt(latest), currency) : '',
+                  },
+                )}
               />
             </div>
             <div className="col-12 col-md-5">
               <p className="small text-body-secondary mb-1">
-                What is owed by days overdue, {currencyLabel[currency]}
+                {t('overview.charts.ageing-caption', { currency: currencyLabel[currency] })}
               </p>
               <CanvasChart
                 build={ageingChart}
                 overview={overview}
                 currency={currency}
-                label={`Bar chart of what is owed in ${currencyLabel[currency]} by days overdue`}
+                label={t('overview.charts.ageing-label', { currency: currencyLabel[currency] })}
               />
             </div>
           </div>
