@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { I18nProvider } from '@lingui/react';
 import { App } from './app/app.tsx';
-import { changeLocale, i18n, initialLocale } from './i18n/i18n.ts';
+import { changeLocale, initialLocale } from './i18n/i18n.ts';
 import { followSystemColorScheme } from './lib/color-scheme.ts';
 import './styles.css';
 
@@ -14,9 +13,7 @@ const root = createRoot(container);
 const render = () =>
   root.render(
     <StrictMode>
-      <I18nProvider i18n={i18n}>
-        <App />
-      </I18nProvider>
+      <App />
     </StrictMode>,
   );
 

@@ -10,49 +10,40 @@ import {
 /**
  * The browser app's texts, through Lingui. Each feature keeps its texts in
  * src/client/locales/{language}/{area}.json (ICU MessageFormat, compiled at build time):
- * the files directly in a language's folder are the first page's ("core"), those under
- * pages/ belong to the pages that load on demand. English core texts ship with the first page;
- * everything else is fetched when it is needed.
+ * the files directly in a language's folder are the first page's, those under pages/ belong to
+ * the pages that load on demand. English first-page texts ship with the first page; the rest of
+ * a language comes in one chunk (src/client/locales/{language}.ts) when it is needed.
  */
 export const i18n = setupI18n();
 
-const englishCore = import.meta.glob<Messages>('../locales/en/*.json', {
+const englishFirstPage = import.meta.glob<Messages>('../locales/en/*.json', {
   eager: true,
   import: 'default',
 });
-const lazyCore = import.meta.glob<Messages>(['../locales/ko/*.json', '../locales/ms/*.json'], {
-  import: 'default',
-});
-const lazyPages = import.meta.glob<Messages>('../locales/*/pages/*.json', { import: 'default' });
-/** The messages of the shared schemas and the server, by their English text (src/shared/messages). */
-const lazyShared = import.meta.glob<Record<string, string>>('../../shared/messages/*.json', {
-  import: 'default',
-});
-
-for (const messages of Object.values(englishCore)) i18n.load('en', messages);
+for (const messages of Object.values(englishFirstPage)) i18n.load('en', messages);
 i18n.activate(defaultLocale);
+
+interface LanguageTexts {
+  messages: Messages;
+  sharedMessages: Record<string, string>;
+}
+const languageLoaders: Record<Locale, () => Promise<LanguageTexts>> = {
+  en: () => import('../locales/en.ts'),
+  ko: () => import('../locales/ko.ts'),
+  ms: () => import('../locales/ms.ts'),
+};
 
 const loaded = new Map<Locale, Promise<void>>();
 const sharedTexts = new Map<Locale, Record<string, string>>();
-
-function filesOf<T>(loaders: Record<string, () => Promise<T>>, folder: string) {
-  return Object.entries(loaders)
-    .filter(([path]) => path.includes(folder))
-    .map(([, load]) => load());
-}
 
 /** Fetches every text of a language once (its core, its pages, the shared messages). */
 export function loadLocale(locale: Locale): Promise<void> {
   let loading = loaded.get(locale);
   if (!loading) {
     loading = (async () => {
-      const [core, pages, shared] = await Promise.all([
-        locale === 'en' ? [] : Promise.all(filesOf(lazyCore, `/locales/${locale}/`)),
-        Promise.all(filesOf(lazyPages, `/locales/${locale}/pages/`)),
-        Promise.all(filesOf(lazyShared, `/shared/messages/${locale}.json`)),
-      ]);
-      for (const messages of [...core, ...pages]) i18n.load(locale, messages);
-      sharedTexts.set(locale, Object.assign({}, ...shared) as Record<string, string>);
+      const { messages, sharedMessages } = await languageLoaders[locale]();
+      i18n.load(locale, messages);
+      sharedTexts.set(locale, sharedMessages);
     })();
     // A failed fetch (offline) may be tried again on the next call.
     loading.catch(() => loaded.delete(locale));

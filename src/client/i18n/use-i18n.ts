@@ -1,8 +1,7 @@
-import { useMemo } from 'react';
-import { useLingui } from '@lingui/react';
+import { useMemo, useSyncExternalStore } from 'react';
 import { formatMoney, type Currency } from '../../shared/money.ts';
 import { defaultLocale, intlLocales, isLocale, type Locale } from '../../shared/locales.ts';
-import { translateMessage } from './i18n.ts';
+import { currentLocale, i18n, translateMessage } from './i18n.ts';
 
 type Values = Record<string, unknown>;
 
@@ -25,14 +24,24 @@ export function formattersFor(locale: Locale) {
   };
 }
 
+// Counted before any component listens, so a component told of a change reads the new count.
+let changes = 0;
+i18n.on('change', () => {
+  changes += 1;
+});
+const onTextsChange = (listener: () => void) => i18n.on('change', listener);
+const textsVersion = () => changes;
+
 /**
- * The current language's texts and formats. `t(key, values)` looks a key up in the catalogues
+ * The current language's texts and formats, read straight from the one Lingui instance (no
+ * provider: Lingui's React binding stays off the first page; only a page using its <Trans>
+ * wraps itself in Lingui's provider). `t(key, values)` looks a key up in the catalogues
  * (src/client/locales); `message(text)` shows a message of the shared schemas or the server.
  * Components using it show again in a new language when the user changes it.
  */
 export function useI18n() {
-  const { i18n } = useLingui();
-  const locale: Locale = isLocale(i18n.locale) ? i18n.locale : defaultLocale;
+  const version = useSyncExternalStore(onTextsChange, textsVersion);
+  const locale = currentLocale();
   return useMemo(
     () => ({
       t: (key: string, values?: Values) => i18n._(key, values),
@@ -40,8 +49,8 @@ export function useI18n() {
       format: formattersFor(locale),
       locale,
     }),
-    // The catalogue may grow (a page's texts arrive) while the language stays.
+    // A new version: another language, or a page's texts arrived while the language stayed.
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [i18n, locale, i18n.messages],
+    [version, locale],
   );
 }

@@ -6,7 +6,6 @@ import { useDocumentTitle } from '../../components/document-title.ts';
 import { useSession } from '../../features/auth/api/session.ts';
 import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
-import { currentLocale, loadLocale } from '../../i18n/i18n.ts';
 import { useI18n } from '../../i18n/use-i18n.ts';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
@@ -48,13 +47,12 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
 }
 
 // The signed-in dashboard loads on demand: a visitor's first page stays small. Its overview and
-// its list load side by side, so neither moves the other when it arrives; the overview's texts
-// load with them, as a page's do (app/router.tsx).
+// its list load side by side, so neither moves the other when it arrives. Their texts are the
+// first page's (src/client/locales/<language>/*.json): no other page's texts are fetched.
 const SignedInDashboard = lazy(async () => {
   const [{ DashboardOverview }, { ClientDashboard }] = await Promise.all([
     import('../../features/overview/components/dashboard-overview.tsx'),
     import('../../features/clients/components/client-dashboard.tsx'),
-    loadLocale(currentLocale()),
   ]);
   return {
     default: () => (

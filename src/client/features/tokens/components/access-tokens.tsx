@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { Trans } from '@lingui/react';
+import { I18nProvider, Trans } from '@lingui/react';
+import { i18n } from '../../../i18n/i18n.ts';
 import { ArrowLeft, Check, Copy, KeyRound, Plus, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import {
@@ -274,7 +275,16 @@ function TokenTable({
 /** An HTTP header as a script sends it: the same in every language. */
 const bearerHeader = 'Authorization: Bearer <token>'; // i18n-ignore: HTTP syntax, not words
 
+/** The tokens page; Lingui's provider serves the <Trans> sentences that hold markup. */
 export function AccessTokens() {
+  return (
+    <I18nProvider i18n={i18n}>
+      <AccessTokensPage />
+    </I18nProvider>
+  );
+}
+
+function AccessTokensPage() {
   const { t } = useI18n();
   const tokens = useTokens();
   const revokeToken = useRevokeToken();
