@@ -1,6 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import { formatMoney, type Currency } from '../../shared/money.ts';
-import { defaultLocale, intlLocales, isLocale, type Locale } from '../../shared/locales.ts';
+import { intlLocales, type Locale } from '../../shared/locales.ts';
 import { currentLocale, i18n, translateMessage } from './i18n.ts';
 
 type Values = Record<string, unknown>;

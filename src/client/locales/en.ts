@@ -10,5 +10,5 @@ const catalogues = import.meta.glob<Messages>('./en/pages/*.json', {
   import: 'default',
 });
 
-export const messages: Messages = Object.assign({}, ...Object.values(catalogues));
+export const messages = Object.assign({}, ...Object.values(catalogues)) as Messages;
 export const sharedMessages: Record<string, string> = {};
