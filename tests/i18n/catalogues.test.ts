@@ -120,7 +120,13 @@ describe('the source', () => {
       if (ts.isImportDeclaration(up) || ts.isExportDeclaration(up) || ts.isLiteralTypeNode(up)) {
         return true;
       }
-      if (ts.isNewExpression(up) && /Error$/.test(up.expression.getText())) return true;
+      // A built-in error is for developers; an ApiError's message is shown to the user.
+      if (
+        ts.isNewExpression(up) &&
+        /^(Error|RangeError|TypeError)$/.test(up.expression.getText())
+      ) {
+        return true;
+      }
       if (ts.isCallExpression(up) && /^console\./.test(up.expression.getText())) return true;
       if (
         ts.isJsxAttribute(up) &&

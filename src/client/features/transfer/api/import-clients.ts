@@ -4,7 +4,7 @@ import {
   type ImportResult,
 } from '../../../../shared/schemas/clients.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
-import { currentLocale } from '../../../i18n/i18n.ts';
+import { currentLocale, i18n } from '../../../i18n/i18n.ts';
 import { intlLocales } from '../../../../shared/locales.ts';
 import { errorBodySchema } from '../../../../shared/schemas/errors.ts';
 
@@ -44,16 +44,13 @@ export function commitImport(
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onUploadProgress(event.loaded / event.total);
     };
-    request.onerror = () => reject(new ApiError(0, 'network', 'The server could not be reached'));
+    request.onerror = () => reject(new ApiError(0, 'network', i18n._('common.unreachable')));
     request.onload = () => {
       const data = parseJson(request.responseText);
       if (request.status >= 200 && request.status < 300) {
         const parsed = importResultSchema.safeParse(data);
         if (parsed.success) resolve(parsed.data);
-        else
-          reject(
-            new ApiError(request.status, 'internal', 'The server sent an answer we could not read'),
-          );
+        else reject(new ApiError(request.status, 'internal', i18n._('common.unreadable-answer')));
         return;
       }
       const error = errorBodySchema.safeParse(data);
@@ -65,7 +62,11 @@ export function commitImport(
               error.data.error.message,
               error.data.error.fields,
             )
-          : new ApiError(request.status, 'internal', `The server answered ${request.status}`),
+          : new ApiError(
+              request.status,
+              'internal',
+              i18n._('common.server-answered', { status: request.status }),
+            ),
       );
     };
     request.send(JSON.stringify({ rows, dryRun: false, skipDuplicates }));
