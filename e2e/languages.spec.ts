@@ -74,7 +74,24 @@ for (const { language, browserLocale, htmlLang } of [
   for (const [key, text] of english) if (!keyOf.has(text)) keyOf.set(text, key);
   const say: Say = (text) => {
     const key = keyOf.get(text);
-    return (key && translated.get(key)) || text;
+    if (key) return translated.get(key) ?? text;
+    // A text with a value filled in ("Welcome to Balance" of "Welcome to {brand}").
+    for (const [templateKey, template] of english) {
+      const names = [...template.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+      if (names.length === 0 || /\{\w+,/.test(template)) continue;
+      const pattern = template
+        .split(/\{\w+\}/)
+        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+        .join('(.+)');
+      const match = new RegExp(`^${pattern}$`).exec(text);
+      const target = translated.get(templateKey);
+      if (!match || !target) continue;
+      return names.reduce(
+        (result, name, index) => result.replace(`{${name}}`, match[index + 1]!),
+        target,
+      );
+    }
+    return text;
   };
   const giveaways = englishGiveaways(translated);
 
