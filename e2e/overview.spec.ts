@@ -198,3 +198,26 @@ test.describe('the dashboard overview', () => {
     await expect.poll(pixels).not.toBe(light);
   });
 });
+
+test('charts whose code could not be fetched (a network blip) are fetched again, and the dashboard stays', async ({
+  page,
+}) => {
+  await seed(page);
+  // The first request for the charts' code fails as a dropped connection would.
+  let refused = 0;
+  await page.route(/\/assets\/overview-charts-[^/]*\.js$/, async (route) => {
+    if (refused === 0) {
+      refused += 1;
+      await route.abort('connectionreset');
+    } else {
+      await route.continue();
+    }
+  });
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Clients' })).toBeVisible();
+  await expect(page.getByTestId('overview-charts').getByRole('img')).toHaveCount(2, {
+    timeout: 15_000,
+  });
+  expect(refused).toBe(1);
+  await expect(page.getByText('Could not load this page')).toHaveCount(0);
+});

@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { currentLocale, loadLocale } from '../i18n/i18n.ts';
+import { loadChunk } from '../lib/load-chunk.ts';
 import { Layout } from './layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { DashboardPage } from './routes/dashboard.tsx';
@@ -10,7 +11,10 @@ import { NotFoundPage } from './routes/not-found.tsx';
 function lazyPage(load: () => Promise<ComponentType>) {
   return lazy<ComponentType>(async () => {
     // A page's texts come with it: those of the current language, fetched alongside its code.
-    const [page] = await Promise.all([load(), loadLocale(currentLocale())]);
+    const [page] = await Promise.all([
+      loadChunk(load),
+      loadChunk(() => loadLocale(currentLocale())),
+    ]);
     return { default: page };
   });
 }

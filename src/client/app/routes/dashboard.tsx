@@ -7,6 +7,7 @@ import { useSession } from '../../features/auth/api/session.ts';
 import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { useI18n } from '../../i18n/use-i18n.ts';
+import { loadChunk } from '../../lib/load-chunk.ts';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
   const { t } = useI18n();
@@ -51,8 +52,8 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
 // first page's (src/client/locales/<language>/*.json): no other page's texts are fetched.
 const SignedInDashboard = lazy(async () => {
   const [{ DashboardOverview }, { ClientDashboard }] = await Promise.all([
-    import('../../features/overview/components/dashboard-overview.tsx'),
-    import('../../features/clients/components/client-dashboard.tsx'),
+    loadChunk(() => import('../../features/overview/components/dashboard-overview.tsx')),
+    loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
   ]);
   return {
     default: () => (

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useId } from 'react';
+import { loadChunk } from '../../../lib/load-chunk.ts';
 import { Link } from 'react-router';
 import { currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
@@ -11,7 +12,7 @@ import { useOverview } from '../api/overview.ts';
 // The chart library is the largest part of the dashboard's code: it loads on its own, after the
 // figures, so the first page stays small and the figures do not wait for it.
 const OverviewCharts = lazy(async () => ({
-  default: (await import('./overview-charts.tsx')).OverviewCharts,
+  default: (await loadChunk(() => import('./overview-charts.tsx'))).OverviewCharts,
 }));
 
 function Figure({ term, children }: { term: string; children: React.ReactNode }) {
