@@ -221,3 +221,21 @@ test('charts whose code could not be fetched (a network blip) are fetched again,
   expect(refused).toBe(1);
   await expect(page.getByText('Could not load this page')).toHaveCount(0);
 });
+
+test('the charts arriving do not move the client list', async ({ page }) => {
+  await seed(page);
+  // The charts' code arrives well after the list, as on a slow connection.
+  await page.route(/\/assets\/overview-charts-[^/]*\.js$/, async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  await page.goto('/');
+  const table = page.getByRole('table', { name: 'Clients' });
+  await expect(table.getByRole('row', { name: /Ada Overview/ })).toBeVisible();
+  // Measured while the charts are still on their way.
+  await expect(page.getByTestId('overview-charts')).toHaveCount(0);
+  const before = await table.boundingBox();
+  await expect(page.getByTestId('overview-charts').getByRole('img')).toHaveCount(2);
+  const after = await table.boundingBox();
+  expect(Math.abs((after?.y ?? 0) - (before?.y ?? 0))).toBeLessThanOrEqual(2);
+});

@@ -142,6 +142,37 @@ function LargestDebtors({ largest }: { largest: Overview['largestDebtors'] }) {
 }
 
 /**
+ * The charts' frame while their code loads: the same card, heading, button row and two chart
+ * boxes, so the charts arriving do not push the client list down (a click aimed at the list
+ * would land elsewhere).
+ */
+function ChartsPlaceholder() {
+  const { t } = useI18n();
+  const box = (
+    <>
+      <p className="small mb-1">&nbsp;</p>
+      <div style={{ height: '14rem' }} />
+    </>
+  );
+  return (
+    <section className="card" aria-busy="true" data-testid="overview-charts-placeholder">
+      <div className="card-body">
+        <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
+          <h3 className="h6 card-title mb-0">{t('overview.charts.title')}</h3>
+          <span className="btn btn-outline-secondary btn-sm invisible" aria-hidden="true">
+            {t('overview.charts.as-table')}
+          </span>
+        </div>
+        <div className="row g-3">
+          <div className="col-12 col-md-7">{box}</div>
+          <div className="col-12 col-md-5">{box}</div>
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
  * The top of the signed-in dashboard: per currency what is owed, overdue and held as credit,
  * the largest debtors, and the pictures of the total over time and of the ageing.
  */
@@ -170,7 +201,7 @@ export function DashboardOverview() {
           <LargestDebtors largest={data.largestDebtors} />
         </div>
         <div className="col-12 col-lg-8">
-          <Suspense fallback={null}>
+          <Suspense fallback={<ChartsPlaceholder />}>
             <OverviewCharts overview={data} />
           </Suspense>
         </div>
