@@ -150,7 +150,7 @@ function ChartsPlaceholder() {
   const { t } = useI18n();
   const box = (
     <>
-      <p className="small mb-1">&nbsp;</p>
+      <p className="small mb-1">{'\u00a0'}</p>
       <div style={{ height: '14rem' }} />
     </>
   );
