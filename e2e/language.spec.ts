@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, joinThroughApi, logIn, test } from './fixtures.ts';
+import { expect, joinThroughApi, password, test } from './fixtures.ts';
 
 const languageSaved = (page: Page) =>
   page.waitForResponse(
@@ -34,8 +34,15 @@ test('the language chosen in Settings shows at once, stays after a reload and fo
   const elsewhere = await browser.newContext();
   try {
     const device = await elsewhere.newPage();
-    await logIn(device, email);
+    await device.goto('/login');
+    await device.getByLabel('Email').fill(email);
+    await device.getByLabel('Password').fill(password);
+    await device.getByRole('button', { name: 'Submit' }).click();
+    // Signed in, the page turns Korean: the navbar is named in Korean too.
     await expect(device.locator('html')).toHaveAttribute('lang', 'ko-KR');
+    await expect(
+      device.getByRole('navigation', { name: '주 메뉴' }).getByText(email),
+    ).toBeVisible();
     await device.goto('/setting');
     await expect(device.getByRole('heading', { name: '설정' })).toBeVisible();
   } finally {
