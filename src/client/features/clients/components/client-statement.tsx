@@ -1,3 +1,4 @@
+import { dayText } from '../../../components/formats.ts';
 import { useId, useState } from 'react';
 import { ArrowLeft, Copy, FileDown, FileSpreadsheet, Mail, Printer, Send, X } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
@@ -26,14 +27,6 @@ import { ClientNotFound } from './client-not-found.tsx';
 const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
 
 type I18n = ReturnType<typeof useI18n>;
-
-/**
- * A day as the statement writes it. English keeps YYYY-MM-DD, as it always has and as the PDF
- * and CSV write it; the other languages write days their own way.
- */
-function statementDay({ locale, format }: I18n, isoDay: string): string {
-  return locale === 'en' ? isoDay : format.day(isoDay);
-}
 
 function bucketLabels(t: I18n['t']): Record<keyof StatementBuckets, string> {
   return {
@@ -87,7 +80,7 @@ function describeLine(i18n: I18n, statement: Statement, line: StatementLine): st
   const what = reversed
     ? t('statement.void-of', {
         kind: kindLabel(t, reversed.kind).toLocaleLowerCase(format.intlLocale),
-        day: statementDay(i18n, reversed.date),
+        day: dayText(reversed.date, i18n.format),
       })
     : kindLabel(t, line.kind);
   return line.note ? `${what}: ${line.note}` : what;
@@ -101,8 +94,8 @@ function reminderText(i18n: I18n, statement: Statement): { subject: string; mess
   const { t, format } = i18n;
   const { client, business, period, ageing, closingBalance } = statement;
   const sender = business.name.trim();
-  const from = statementDay(i18n, period.from);
-  const to = statementDay(i18n, period.to);
+  const from = dayText(period.from, i18n.format);
+  const to = dayText(period.to, i18n.format);
   const overdue = BigInt(ageing.overdue);
   const subject = sender
     ? t('statement.reminder.subject-from', { sender, from, to })
@@ -373,8 +366,8 @@ function PhoneDate({ date, due }: { date: string; due?: string | null }) {
   const i18n = useI18n();
   return (
     <span className="d-block d-sm-none small fw-normal text-body-secondary text-nowrap">
-      {statementDay(i18n, date)}
-      {due ? ` · ${i18n.t('statement.due-on', { day: statementDay(i18n, due) })}` : ''}
+      {dayText(date, i18n.format)}
+      {due ? ` · ${i18n.t('statement.due-on', { day: dayText(due, i18n.format) })}` : ''}
     </span>
   );
 }
@@ -382,7 +375,7 @@ function PhoneDate({ date, due }: { date: string; due?: string | null }) {
 function StatementBody({ statement }: { statement: Statement }) {
   const i18n = useI18n();
   const { t, format } = i18n;
-  const day = (isoDay: string) => statementDay(i18n, isoDay);
+  const day = (isoDay: string) => dayText(isoDay, i18n.format);
   const buckets = bucketLabels(t);
   const { client, business, period, ageing } = statement;
   const money = (minor: number | string, currency: Currency = client.currency) =>
