@@ -1,10 +1,27 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { changeEventSchema } from '../../shared/schemas/events.ts';
+import type { ChangeEvent } from '../../shared/schemas/events.ts';
 import { sessionQueryKey } from '../features/auth/api/session.ts';
 import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
 import { overviewKey } from '../features/overview/api/keys.ts';
 import { settingsKey } from '../features/settings/api/settings.ts';
+
+/** A `change` message's data, or null for one this page cannot read (then it fetches all). */
+export function readChange(data: string): ChangeEvent | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (!('id' in value) || typeof value.id !== 'number') return null;
+  if (!('action' in value) || typeof value.action !== 'string') return null;
+  if (!('clientId' in value)) return null;
+  const { id, action, clientId } = value;
+  if (clientId !== null && typeof clientId !== 'string') return null;
+  return { id, action, clientId };
+}
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
@@ -82,9 +99,9 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
     });
     source.addEventListener('change', (message: MessageEvent<string>) => {
       remember(message);
-      const parsed = changeEventSchema.safeParse(JSON.parse(message.data));
-      if (!parsed.success) return refreshAll();
-      const { action, clientId } = parsed.data;
+      const change = readChange(message.data);
+      if (!change) return refreshAll();
+      const { action, clientId } = change;
       if (action === 'settings_changed') {
         void queryClient.invalidateQueries({ queryKey: settingsKey });
         refreshClients();

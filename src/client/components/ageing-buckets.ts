@@ -1,4 +1,4 @@
-import { ageingBucketLabels, type AgeingBucketName } from '../../shared/schemas/clients.ts';
+import { ageingBucketLabels, type AgeingBucketName } from '../../shared/client-list.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
 
 const bucketNames = Object.keys(ageingBucketLabels) as AgeingBucketName[];

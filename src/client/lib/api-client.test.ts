@@ -1,8 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError, apiRequest } from './api-client.ts';
 
-const anything = { parse: (data: unknown) => data };
-
 function answer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
     status,
@@ -25,9 +23,7 @@ describe('apiRequest', () => {
         ? Promise.reject(new TypeError('network error'))
         : Promise.resolve(answer(201, { id: 'c1' }));
     });
-    await expect(
-      apiRequest('POST', '/api/clients', { body: {}, schema: anything }),
-    ).resolves.toEqual({
+    await expect(apiRequest('POST', '/api/clients', { body: {} })).resolves.toEqual({
       id: 'c1',
     });
     expect(keys).toHaveLength(2);
@@ -41,9 +37,9 @@ describe('apiRequest', () => {
       keys.push(new Headers(init.headers).get('idempotency-key'));
       return Promise.resolve(answer(200, {}));
     });
-    await apiRequest('POST', '/api/a', { body: {}, schema: anything });
-    await apiRequest('POST', '/api/a', { body: {}, schema: anything });
-    await apiRequest('PUT', '/api/a', { body: {}, schema: anything });
+    await apiRequest('POST', '/api/a', { body: {} });
+    await apiRequest('POST', '/api/a', { body: {} });
+    await apiRequest('PUT', '/api/a', { body: {} });
     expect(keys[0]).not.toBe(keys[1]);
     expect(keys[2]).toBeNull();
   });
@@ -54,14 +50,63 @@ describe('apiRequest', () => {
       calls += 1;
       return Promise.reject(new TypeError('network error'));
     });
-    await expect(apiRequest('POST', '/api/a', { body: {}, schema: anything })).rejects.toEqual(
+    await expect(apiRequest('POST', '/api/a', { body: {} })).rejects.toEqual(
       new ApiError(0, 'network', 'The server could not be reached'),
     );
     expect(calls).toBe(3);
     calls = 0;
-    await expect(
-      apiRequest('PUT', '/api/a', { body: {}, schema: anything }),
-    ).rejects.toBeInstanceOf(ApiError);
+    await expect(apiRequest('PUT', '/api/a', { body: {} })).rejects.toBeInstanceOf(ApiError);
     expect(calls).toBe(1);
+  });
+
+  it('gives the API error an answer carries, with the fields it names', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(
+        answer(400, {
+          error: {
+            code: 'validation',
+            message: 'Check the form.',
+            fields: { email: 'Enter an e-mail.' },
+          },
+        }),
+      ),
+    );
+    await expect(apiRequest('POST', '/api/a', { body: {} })).rejects.toEqual(
+      new ApiError(400, 'validation', 'Check the form.', { email: 'Enter an e-mail.' }),
+    );
+  });
+
+  it('says which status came back when an error answer is not ours (a proxy page)', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(new Response('<html>Bad gateway</html>', { status: 502 })),
+    );
+    const error = await apiRequest('GET', '/api/a').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 502, code: 'internal' });
+    expect((error as ApiError).message).toContain('502');
+  });
+
+  it('refuses an error body whose code or fields are not of our API', async () => {
+    const bodies = [
+      { error: { code: 'no_such_code', message: 'x' } },
+      { error: { code: 'validation', message: 3 } },
+      { error: { code: 'validation', message: 'x', fields: { email: 1 } } },
+      { message: 'x' },
+    ];
+    for (const body of bodies) {
+      vi.stubGlobal('fetch', () => Promise.resolve(answer(400, body)));
+      await expect(apiRequest('GET', '/api/a')).rejects.toMatchObject({ code: 'internal' });
+    }
+  });
+
+  it('gives an empty success as undefined and refuses a success that is not JSON', async () => {
+    vi.stubGlobal('fetch', () => Promise.resolve(new Response(null, { status: 204 })));
+    await expect(apiRequest('DELETE', '/api/a')).resolves.toBeUndefined();
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(new Response('<html>sign in to the Wi-Fi</html>', { status: 200 })),
+    );
+    await expect(apiRequest('GET', '/api/a')).rejects.toEqual(
+      new ApiError(200, 'internal', 'The server sent an answer we could not read'),
+    );
   });
 });

@@ -1,6 +1,7 @@
 import { intlLocales } from '../../shared/locales.ts';
 import { currentLocale, i18n } from '../i18n/i18n.ts';
-import { errorBodySchema, type ErrorCode } from '../../shared/schemas/errors.ts';
+import { errorCodes, type ErrorCode } from '../../shared/error-codes.ts';
+import type { ErrorBody } from '../../shared/schemas/errors.ts';
 
 /** An error answer of our API, or a network failure (code 'network', status 0). */
 export class ApiError extends Error {
@@ -24,10 +25,6 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-interface Parser<T> {
-  parse(data: unknown): T;
-}
-
 /** Listeners told when any call answers 401, so the app can send the user to /login. */
 const unauthenticatedListeners = new Set<() => void>();
 export function onUnauthenticated(listener: () => void): () => void {
@@ -46,10 +43,46 @@ function newIdempotencyKey(): string {
 const postRetries = 2;
 const retryDelayMs = 500;
 
+/**
+ * Whether an error answer has the shape every error of our API has. Checked by hand: the error
+ * may come from something in front of the server (a proxy's HTML page), and the check is too
+ * small to be worth a schema library on the first page.
+ */
+export function isErrorBody(data: unknown): data is ErrorBody {
+  if (typeof data !== 'object' || data === null || !('error' in data)) return false;
+  const error: unknown = data.error;
+  if (typeof error !== 'object' || error === null) return false;
+  if (!('code' in error) || !errorCodes.some((code) => code === error.code)) return false;
+  if (!('message' in error) || typeof error.message !== 'string') return false;
+  if (!('fields' in error) || error.fields === undefined) return true;
+  const fields = error.fields;
+  return (
+    typeof fields === 'object' &&
+    fields !== null &&
+    Object.values(fields).every((message) => typeof message === 'string')
+  );
+}
+
+/** The error of an answer that is not a success. */
+export function answerError(status: number, data: unknown): ApiError {
+  if (isErrorBody(data)) {
+    const { code, message, fields } = data.error;
+    return new ApiError(status, code, message, fields);
+  }
+  return new ApiError(status, 'internal', i18n._('common.server-answered', { status }));
+}
+
+/**
+ * Sends a request to our API and gives the answer as `T`, the type of the route's answer schema
+ * in src/shared/schemas. The answer is not checked again here: the server checks every answer
+ * against that schema before sending it (its response schemas), and the app is served by the
+ * same server, so a second check in the browser would only cost the first page its size. An
+ * answer that is not JSON (a proxy's page in front of the server) is still refused.
+ */
 export async function apiRequest<T>(
   method: Method,
   path: string,
-  options: { body?: unknown; schema: Parser<T>; signal?: AbortSignal | undefined },
+  options: { body?: unknown; signal?: AbortSignal | undefined } = {},
 ): Promise<T> {
   // The server keeps the first answer to each key, so a POST sent again after its answer was lost
   // (a dropped connection, a flaky phone network) is answered, not done twice.
@@ -90,19 +123,14 @@ export async function apiRequest<T>(
     }
   }
   if (!response.ok) {
-    const parsed = errorBodySchema.safeParse(data);
     if (response.status === 401) unauthenticatedListeners.forEach((listener) => listener());
-    if (parsed.success) {
-      const { code, message, fields } = parsed.data.error;
-      throw new ApiError(response.status, code, message, fields);
-    }
-    throw new ApiError(
-      response.status,
-      'internal',
-      i18n._('common.server-answered', { status: response.status }),
-    );
+    throw answerError(response.status, data);
   }
-  return options.schema.parse(data);
+  // A success without a body (204) is `undefined`; any other answer must be JSON.
+  if (data === undefined && text.length > 0) {
+    throw new ApiError(response.status, 'internal', i18n._('common.unreadable-answer'));
+  }
+  return data as T;
 }
 
 /** Hands each field the server named to the form, for the fields the form has. */

@@ -60,6 +60,7 @@ export type JoinBody = z.infer<typeof joinBodySchema>;
 export const forgotPasswordBodySchema = z.object({ email: emailField });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 export const forgotPasswordResponseSchema = z.object({ message: z.string() });
+export type ForgotPasswordResponse = z.infer<typeof forgotPasswordResponseSchema>;
 
 export const sessionUserSchema = z.object({
   id: z.string(),

@@ -1,6 +1,12 @@
 import { z } from 'zod/mini';
 import { currencies, maxAmountMinor, parseAmount } from '../money.ts';
 import { emailField } from './auth.ts';
+import {
+  ageingBucketLabels,
+  clientSorts,
+  type AgeingBucketName,
+  type ClientSort,
+} from '../client-list.ts';
 
 export const nameMinLength = 2;
 export const phoneMinLength = 10;
@@ -159,8 +165,7 @@ export type CurrencyTotal = z.infer<typeof currencyTotalSchema>;
 /** The totals in US cents at the owner's own rates; null without a rate for every currency present. */
 export const convertedTotalSchema = z.object({ usdTotal: z.string(), ratesDate: z.string() });
 
-export const clientSorts = ['name', 'email', 'balance', 'created'] as const;
-export type ClientSort = (typeof clientSorts)[number];
+export { clientSorts, type ClientSort };
 export const clientPageSizeMax = 200;
 
 /**
@@ -203,14 +208,7 @@ export const clientListSchema = z.object({
 });
 export type ClientList = z.infer<typeof clientListSchema>;
 
-export const ageingBucketLabels = {
-  current: 'Current',
-  days1to30: '1-30 days',
-  days31to60: '31-60 days',
-  days61to90: '61-90 days',
-  over90: '90+ days',
-} as const;
-export type AgeingBucketName = keyof typeof ageingBucketLabels;
+export { ageingBucketLabels, type AgeingBucketName };
 
 /**
  * GET /api/ageing: per currency, what is unpaid by how long it is overdue, as decimal minor

@@ -1,27 +1,7 @@
 import { z } from 'zod/mini';
+import { errorCodes, type ErrorCode } from '../error-codes.ts';
 
-export const errorCodes = [
-  'validation',
-  'unauthenticated',
-  'not_found',
-  'conflict',
-  'cross_site',
-  'rate_limited',
-  'invalid_credentials',
-  'email_taken',
-  'registration_closed',
-  'account_disabled',
-  'invalid_link',
-  'forbidden',
-  'payload_too_large',
-  'unavailable',
-  'disk_full',
-  'mail_failed',
-  'mail_not_configured',
-  'internal',
-] as const;
-
-export type ErrorCode = (typeof errorCodes)[number];
+export { errorCodes, type ErrorCode };
 
 /** Every error the API sends has this shape; `fields` names each invalid input. */
 export const errorBodySchema = z.object({

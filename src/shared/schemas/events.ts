@@ -48,3 +48,4 @@ export const historyEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });
+export type HistoryList = z.infer<typeof historyListSchema>;

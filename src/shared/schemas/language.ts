@@ -7,5 +7,7 @@ export const accountLanguageSchema = z.nullable(
 );
 
 /** PUT /api/settings/language, and its answer. */
+export type AccountLanguage = z.infer<typeof accountLanguageSchema>;
+
 export const languageUpdateSchema = z.object({ language: accountLanguageSchema });
 export type LanguageUpdate = z.infer<typeof languageUpdateSchema>;

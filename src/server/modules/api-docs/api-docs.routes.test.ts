@@ -86,6 +86,44 @@ describe('the OpenAPI document', () => {
     expect(document.paths['/api/tokens/{id}']?.delete?.security).toEqual([{ sessionCookie: [] }]);
   });
 
+  it('gives every JSON answer a schema the server checks it against before sending', () => {
+    // The browser does not check answers again (src/client/lib/api-client.ts): the server's
+    // response schemas are the only check. These routes answer something else, or nothing.
+    const withoutJsonSchema = new Map([
+      ['GET /api/clients', 'checked against clientListSchema as it is computed, then cached'],
+      ['GET /api/events', 'a stream of server-sent events'],
+      ['GET /api/clients/export.csv', 'a CSV file'],
+      ['GET /api/entries/export.csv', 'a CSV file'],
+      ['GET /api/clients/{id}/statement.csv', 'a CSV file'],
+      ['GET /api/clients/{id}/statement.pdf', 'a PDF file'],
+      ['GET /api/export.json', 'a download, streamed'],
+      ['GET /api/openapi.json', 'this document'],
+      ['GET /api/docs', 'an HTML page'],
+      ['GET /api/docs/{file}', 'a script or style sheet'],
+      ['POST /api/auth/logout', '204, no body'],
+      ['POST /api/auth/password-reset', '204, no body'],
+      ['POST /api/account/password', '204, no body'],
+      ['DELETE /api/account', '204, no body'],
+      ['DELETE /api/account/sessions/{id}', '204, no body'],
+      ['POST /api/admin/users/{id}/disable', '204, no body'],
+      ['POST /api/admin/users/{id}/enable', '204, no body'],
+      ['DELETE /api/clients/{id}', '204, no body'],
+      ['DELETE /api/tokens/{id}', '204, no body'],
+    ]);
+    const unchecked: string[] = [];
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const success = Object.entries(operation.responses).filter(([status]) => /^2/.test(status));
+        const hasJsonSchema = success.some(([, answer]) => {
+          const content = (answer as { content?: Record<string, { schema?: unknown }> }).content;
+          return content?.['application/json']?.schema !== undefined;
+        });
+        if (!hasJsonSchema) unchecked.push(`${method.toUpperCase()} ${path}`);
+      }
+    }
+    expect(unchecked.sort()).toEqual([...withoutJsonSchema.keys()].sort());
+  });
+
   it('comes from the zod schemas the routes validate with', () => {
     const body = document.paths['/api/tokens']?.post?.requestBody?.content['application/json'];
     expect(Object.keys(body?.schema.properties ?? {})).toEqual(['name', 'access', 'expiresAt']);

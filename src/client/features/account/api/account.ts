@@ -1,24 +1,21 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod/mini';
-import {
-  accountSessionsSchema,
-  type ChangeEmailBody,
-  type ChangePasswordBody,
-  type DeleteAccountBody,
-  type PasswordResetBody,
+import type {
+  AccountSessions,
+  ChangeEmailBody,
+  ChangePasswordBody,
+  DeleteAccountBody,
+  PasswordResetBody,
 } from '../../../../shared/schemas/account.ts';
-import { sessionUserSchema } from '../../../../shared/schemas/auth.ts';
+import type { SessionUser } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-notice.ts';
 
-const noContent = { parse: () => undefined };
 const sessionKey = ['session'] as const;
 export const accountSessionsKey = ['account', 'sessions'] as const;
 
 export const accountSessionsQuery = queryOptions({
   queryKey: accountSessionsKey,
-  queryFn: ({ signal }) =>
-    apiRequest('GET', '/api/account/sessions', { schema: accountSessionsSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<AccountSessions>('GET', '/api/account/sessions', { signal }),
 });
 
 export const useAccountSessions = () => useQuery(accountSessionsQuery);
@@ -34,29 +31,27 @@ function useSessionsChange<Input, Output>(request: (input: Input) => Promise<Out
 
 export const useEndSession = () =>
   useSessionsChange((id: string) =>
-    apiRequest('DELETE', `/api/account/sessions/${encodeURIComponent(id)}`, { schema: noContent }),
+    apiRequest<undefined>('DELETE', `/api/account/sessions/${encodeURIComponent(id)}`),
   );
 
 export const useEndOtherSessions = () =>
   useSessionsChange(() =>
-    apiRequest('POST', '/api/account/sessions/end-others', {
+    apiRequest<{ ended: number }>('POST', '/api/account/sessions/end-others', {
       body: {},
-      schema: z.object({ ended: z.number() }),
     }),
   );
 
 export const useChangePassword = () =>
   useSessionsChange((body: ChangePasswordBody) =>
-    apiRequest('POST', '/api/account/password', { body, schema: noContent }),
+    apiRequest<undefined>('POST', '/api/account/password', { body }),
   );
 
 export function useChangeEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangeEmailBody) =>
-      apiRequest('POST', '/api/account/email', {
+      apiRequest<{ user: SessionUser }>('POST', '/api/account/email', {
         body,
-        schema: z.object({ user: sessionUserSchema }),
       }),
     onSuccess: ({ user }) => queryClient.setQueryData(sessionKey, { user }),
   });
@@ -72,7 +67,7 @@ export function useDeleteAccount() {
     mutationFn: async (body: DeleteAccountBody) => {
       expectSignOut();
       try {
-        await apiRequest('DELETE', '/api/account', { body, schema: noContent });
+        await apiRequest<undefined>('DELETE', '/api/account', { body });
       } catch (error) {
         cancelExpectedSignOut();
         throw error;
@@ -89,5 +84,5 @@ export function useDeleteAccount() {
 export const useResetPassword = () =>
   useMutation({
     mutationFn: (body: PasswordResetBody) =>
-      apiRequest('POST', '/api/auth/password-reset', { body, schema: noContent }),
+      apiRequest<undefined>('POST', '/api/auth/password-reset', { body }),
   });

@@ -1,18 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  adminUsersSchema,
-  oneTimeLinkSchema,
-  type InvitationBody,
+import type {
+  AdminUsers,
+  OneTimeLink,
+  InvitationBody,
 } from '../../../../shared/schemas/account.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
-const noContent = { parse: () => undefined };
 export const adminUsersKey = ['admin', 'users'] as const;
 
 export const adminUsersQuery = queryOptions({
   queryKey: adminUsersKey,
-  queryFn: ({ signal }) =>
-    apiRequest('GET', '/api/admin/users', { schema: adminUsersSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<AdminUsers>('GET', '/api/admin/users', { signal }),
 });
 
 export const useAdminUsers = () => useQuery(adminUsersQuery);
@@ -21,10 +19,10 @@ export function useSetDisabled() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, disabled }: { id: string; disabled: boolean }) =>
-      apiRequest(
+      apiRequest<undefined>(
         'POST',
         `/api/admin/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`,
-        { body: {}, schema: noContent },
+        { body: {} },
       ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersKey }),
   });
@@ -33,14 +31,13 @@ export function useSetDisabled() {
 export const useCreateResetLink = () =>
   useMutation({
     mutationFn: (id: string) =>
-      apiRequest('POST', `/api/admin/users/${encodeURIComponent(id)}/password-reset`, {
+      apiRequest<OneTimeLink>('POST', `/api/admin/users/${encodeURIComponent(id)}/password-reset`, {
         body: {},
-        schema: oneTimeLinkSchema,
       }),
   });
 
 export const useCreateInvitation = () =>
   useMutation({
     mutationFn: (body: InvitationBody) =>
-      apiRequest('POST', '/api/admin/invitations', { body, schema: oneTimeLinkSchema }),
+      apiRequest<OneTimeLink>('POST', '/api/admin/invitations', { body }),
   });

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import {
-  forgotPasswordResponseSchema,
-  type ForgotPasswordBody,
+import type {
+  ForgotPasswordResponse,
+  ForgotPasswordBody,
 } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -9,9 +9,8 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export function useForgotPassword() {
   return useMutation({
     mutationFn: (body: ForgotPasswordBody) =>
-      apiRequest('POST', '/api/auth/forgot-password', {
+      apiRequest<ForgotPasswordResponse>('POST', '/api/auth/forgot-password', {
         body,
-        schema: forgotPasswordResponseSchema,
       }),
   });
 }

@@ -2,12 +2,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { sessionQueryKey } from './session.ts';
 
-const noContent = { parse: () => undefined };
-
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest('POST', '/api/auth/logout', { body: {}, schema: noContent }),
+    mutationFn: () => apiRequest<undefined>('POST', '/api/auth/logout', { body: {} }),
     onSuccess: () => {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
       queryClient.setQueryData(sessionQueryKey, { user: null });

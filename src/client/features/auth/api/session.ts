@@ -1,13 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { sessionResponseSchema, type SessionResponse } from '../../../../shared/schemas/auth.ts';
+import type { SessionResponse } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const sessionQueryKey = ['session'] as const;
 
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: ({ signal }) =>
-    apiRequest('GET', '/api/auth/session', { schema: sessionResponseSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<SessionResponse>('GET', '/api/auth/session', { signal }),
   staleTime: 5 * 60_000,
 });
 

@@ -1,25 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod/mini';
-import {
-  sessionUserSchema,
-  type JoinBody,
-  type LoginBody,
-} from '../../../../shared/schemas/auth.ts';
-import { accountLanguageSchema } from '../../../../shared/schemas/language.ts';
+import type { SessionUser, JoinBody, LoginBody } from '../../../../shared/schemas/auth.ts';
+import type { AccountLanguage } from '../../../../shared/schemas/language.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { sessionQueryKey } from './session.ts';
 
-const userResponseSchema = z.object({
-  user: sessionUserSchema,
-  language: z.optional(accountLanguageSchema),
-});
+/** What login and join answer: the user, and the language kept with the account, if any. */
+interface UserResponse {
+  user: SessionUser;
+  language?: AccountLanguage | undefined;
+}
 
 /** Login and join both end signed in; the session query then holds the new user. */
 function useSignIn(path: '/api/auth/login' | '/api/auth/join') {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody | JoinBody) =>
-      apiRequest('POST', path, { body, schema: userResponseSchema }),
+    mutationFn: (body: LoginBody | JoinBody) => apiRequest<UserResponse>('POST', path, { body }),
     onSuccess: ({ user, language }) => {
       // Whatever was cached belonged to whoever was signed in before.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });

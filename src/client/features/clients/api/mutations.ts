@@ -1,21 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod/mini';
-import {
-  clientSchema,
-  type BalanceUpdate,
-  type Client,
-  type ClientInput,
-  type ClientUpdate,
+import type {
+  BalanceUpdate,
+  Client,
+  ClientInput,
+  ClientUpdate,
 } from '../../../../shared/schemas/clients.ts';
-import {
-  recordedEntrySchema,
-  type EntryInput,
-  type VoidInput,
-} from '../../../../shared/schemas/ledger.ts';
+import type { EntryInput, RecordedEntry, VoidInput } from '../../../../shared/schemas/ledger.ts';
 import { ApiError, apiRequest } from '../../../lib/api-client.ts';
 import { clientKey, clientQuery, clientsKey } from './queries.ts';
-
-const noContent = z.undefined();
 
 /** Every write is awaited: the caller flashes success only after the server confirmed it. */
 function useClientMutation<Variables>(
@@ -37,21 +29,18 @@ function useClientMutation<Variables>(
 }
 
 export const useAddClient = () =>
-  useClientMutation((body: ClientInput) =>
-    apiRequest('POST', '/api/clients', { body, schema: clientSchema }),
-  );
+  useClientMutation((body: ClientInput) => apiRequest<Client>('POST', '/api/clients', { body }));
 
 export const useUpdateClient = (id: string) =>
   useClientMutation((body: ClientUpdate) =>
-    apiRequest('PUT', `/api/clients/${encodeURIComponent(id)}`, { body, schema: clientSchema }),
+    apiRequest<Client>('PUT', `/api/clients/${encodeURIComponent(id)}`, { body }),
   );
 
 export function useUpdateBalance(id: string) {
   const queryClient = useQueryClient();
   const mutation = useClientMutation((body: BalanceUpdate) =>
-    apiRequest('PATCH', `/api/clients/${encodeURIComponent(id)}/balance`, {
+    apiRequest<Client>('PATCH', `/api/clients/${encodeURIComponent(id)}/balance`, {
       body,
-      schema: clientSchema,
     }),
   );
   /** The client as the server has it now, after a conflict. */
@@ -62,8 +51,7 @@ export function useUpdateBalance(id: string) {
 export const useDeleteClient = (id: string) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiRequest('DELETE', `/api/clients/${encodeURIComponent(id)}`, { schema: noContent }),
+    mutationFn: () => apiRequest<undefined>('DELETE', `/api/clients/${encodeURIComponent(id)}`),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: clientKey(id) });
       await queryClient.invalidateQueries({ queryKey: clientsKey });
@@ -74,16 +62,19 @@ export const useDeleteClient = (id: string) => {
 /** A payment, charge or credit; the client, its ledger and history and the list refresh. */
 export const useRecordEntry = (id: string) =>
   useClientMutation(async (body: EntryInput) => {
-    const recorded = await apiRequest('POST', `/api/clients/${encodeURIComponent(id)}/entries`, {
-      body,
-      schema: recordedEntrySchema,
-    });
+    const recorded = await apiRequest<RecordedEntry>(
+      'POST',
+      `/api/clients/${encodeURIComponent(id)}/entries`,
+      {
+        body,
+      },
+    );
     return recorded.client;
   });
 
 export const useVoidEntry = (id: string) =>
   useClientMutation(async ({ entryId, ...body }: VoidInput & { entryId: number }) => {
     const path = `/api/clients/${encodeURIComponent(id)}/entries/${entryId}/void`;
-    const recorded = await apiRequest('POST', path, { body, schema: recordedEntrySchema });
+    const recorded = await apiRequest<RecordedEntry>('POST', path, { body });
     return recorded.client;
   });

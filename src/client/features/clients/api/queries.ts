@@ -4,14 +4,14 @@ import {
   useInfiniteQuery,
   useQuery,
 } from '@tanstack/react-query';
-import {
-  ageingSchema,
-  clientListSchema,
-  clientSchema,
-  type ClientListQuery,
+import type {
+  Ageing,
+  Client,
+  ClientList,
+  ClientListQuery,
 } from '../../../../shared/schemas/clients.ts';
-import { historyListSchema } from '../../../../shared/schemas/events.ts';
-import { entryListSchema } from '../../../../shared/schemas/ledger.ts';
+import type { HistoryList } from '../../../../shared/schemas/events.ts';
+import type { EntryList } from '../../../../shared/schemas/ledger.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const clientsKey = ['clients'] as const;
@@ -31,7 +31,7 @@ export const clientListQuery = (params: ClientListParams) =>
         ),
       );
       const query = search.size > 0 ? `?${search.toString()}` : '';
-      return apiRequest('GET', `/api/clients${query}`, { schema: clientListSchema, signal });
+      return apiRequest<ClientList>('GET', `/api/clients${query}`, { signal });
     },
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
@@ -41,33 +41,27 @@ export const clientQuery = (id: string) =>
   queryOptions({
     queryKey: clientKey(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/api/clients/${encodeURIComponent(id)}`, { schema: clientSchema, signal }),
+      apiRequest<Client>('GET', `/api/clients/${encodeURIComponent(id)}`, { signal }),
   });
 
 export const historyQuery = (id: string) =>
   queryOptions({
     queryKey: historyKey(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/api/clients/${encodeURIComponent(id)}/history`, {
-        schema: historyListSchema,
-        signal,
-      }),
+      apiRequest<HistoryList>('GET', `/api/clients/${encodeURIComponent(id)}/history`, { signal }),
   });
 
 export const entriesQuery = (id: string) =>
   queryOptions({
     queryKey: entriesKey(id),
     queryFn: ({ signal }) =>
-      apiRequest('GET', `/api/clients/${encodeURIComponent(id)}/entries`, {
-        schema: entryListSchema,
-        signal,
-      }),
+      apiRequest<EntryList>('GET', `/api/clients/${encodeURIComponent(id)}/entries`, { signal }),
   });
 
 /** Under the clients key, so every change the live stream reports refreshes it too. */
 export const ageingQuery = queryOptions({
   queryKey: [...clientsKey, 'ageing'] as const,
-  queryFn: ({ signal }) => apiRequest('GET', '/api/ageing', { schema: ageingSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<Ageing>('GET', '/api/ageing', { signal }),
 });
 
 export const useAgeing = () => useQuery(ageingQuery);

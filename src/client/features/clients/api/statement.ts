@@ -1,10 +1,10 @@
 import { currentLocale } from '../../../i18n/i18n.ts';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import {
-  statementSchema,
-  statementSentSchema,
-  type StatementPeriod,
-  type StatementSend,
+import type {
+  Statement,
+  StatementSent,
+  StatementPeriod,
+  StatementSend,
 } from '../../../../shared/schemas/statement.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { clientsKey } from './queries.ts';
@@ -25,8 +25,7 @@ export function statementPath(
 export const statementQuery = (id: string, period: StatementPeriod) =>
   queryOptions({
     queryKey: [...clientsKey, 'statement', id, period.from, period.to] as const,
-    queryFn: ({ signal }) =>
-      apiRequest('GET', statementPath(id, period), { schema: statementSchema, signal }),
+    queryFn: ({ signal }) => apiRequest<Statement>('GET', statementPath(id, period), { signal }),
   });
 
 export const useStatement = (id: string, period: StatementPeriod) =>
@@ -35,9 +34,8 @@ export const useStatement = (id: string, period: StatementPeriod) =>
 export function useSendStatement(id: string) {
   return useMutation({
     mutationFn: (body: StatementSend) =>
-      apiRequest('POST', `/api/clients/${encodeURIComponent(id)}/statement/send`, {
+      apiRequest<StatementSent>('POST', `/api/clients/${encodeURIComponent(id)}/statement/send`, {
         body,
-        schema: statementSentSchema,
       }),
   });
 }

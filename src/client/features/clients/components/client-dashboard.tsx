@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Download, Plus, Upload } from 'lucide-react';
 import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.ts';
-import { clientSorts, type ClientSort } from '../../../../shared/schemas/clients.ts';
+import { clientSorts, type ClientSort } from '../../../../shared/client-list.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientList, type ClientListParams } from '../api/queries.ts';

@@ -71,7 +71,10 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
         : t('clients.history.deleted');
     case 'balance_changed':
       return before && after
-        ? t('clients.history.balance-changed-from-to', { before: money(before), after: money(after) })
+        ? t('clients.history.balance-changed-from-to', {
+            before: money(before),
+            after: money(after),
+          })
         : t('clients.history.balance-changed');
     case 'edited': {
       if (!before || !after) return t('clients.history.edited');

@@ -12,9 +12,15 @@ export function entryKindTexts(
   t: Translate,
 ): Record<EntryKind, { label: string; inSentence: string }> {
   return {
-    opening: { label: t('clients.kind.opening'), inSentence: t('clients.kind-in-sentence.opening') },
+    opening: {
+      label: t('clients.kind.opening'),
+      inSentence: t('clients.kind-in-sentence.opening'),
+    },
     charge: { label: t('clients.kind.charge'), inSentence: t('clients.kind-in-sentence.charge') },
-    payment: { label: t('clients.kind.payment'), inSentence: t('clients.kind-in-sentence.payment') },
+    payment: {
+      label: t('clients.kind.payment'),
+      inSentence: t('clients.kind-in-sentence.payment'),
+    },
     credit: { label: t('clients.kind.credit'), inSentence: t('clients.kind-in-sentence.credit') },
     adjustment: {
       label: t('clients.kind.adjustment'),

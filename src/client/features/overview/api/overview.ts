@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { overviewSchema } from '../../../../shared/schemas/overview.ts';
+import type { Overview } from '../../../../shared/schemas/overview.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { overviewKey } from './keys.ts';
 
@@ -7,7 +7,7 @@ import { overviewKey } from './keys.ts';
 
 export const overviewQuery = queryOptions({
   queryKey: overviewKey,
-  queryFn: ({ signal }) => apiRequest('GET', '/api/overview', { schema: overviewSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<Overview>('GET', '/api/overview', { signal }),
 });
 
 export const useOverview = () => useQuery(overviewQuery);

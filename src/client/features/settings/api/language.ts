@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import type { Locale } from '../../../../shared/locales.ts';
 import type { SessionResponse } from '../../../../shared/schemas/auth.ts';
-import { languageUpdateSchema } from '../../../../shared/schemas/language.ts';
+import type { LanguageUpdate } from '../../../../shared/schemas/language.ts';
 import { changeLocale } from '../../../i18n/i18n.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -10,9 +10,8 @@ import { apiRequest } from '../../../lib/api-client.ts';
 export function useSaveLanguage() {
   return useMutation({
     mutationFn: (language: Locale | null) =>
-      apiRequest('PUT', '/api/settings/language', {
+      apiRequest<LanguageUpdate>('PUT', '/api/settings/language', {
         body: { language },
-        schema: languageUpdateSchema,
       }),
   });
 }

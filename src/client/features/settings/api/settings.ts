@@ -1,9 +1,8 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  publicSettingsSchema,
-  settingsSchema,
-  type PublicSettings,
-  type SettingsUpdate,
+import type {
+  PublicSettings,
+  Settings,
+  SettingsUpdate,
 } from '../../../../shared/schemas/settings.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
@@ -12,13 +11,12 @@ export const settingsKey = ['settings', 'mine'] as const;
 
 export const publicSettingsQuery = queryOptions({
   queryKey: publicSettingsKey,
-  queryFn: ({ signal }) =>
-    apiRequest('GET', '/api/settings/public', { schema: publicSettingsSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<PublicSettings>('GET', '/api/settings/public', { signal }),
 });
 
 export const settingsQuery = queryOptions({
   queryKey: settingsKey,
-  queryFn: ({ signal }) => apiRequest('GET', '/api/settings', { schema: settingsSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<Settings>('GET', '/api/settings', { signal }),
 });
 
 /**
@@ -36,8 +34,7 @@ export const useSettings = () => useQuery(settingsQuery);
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SettingsUpdate) =>
-      apiRequest('PUT', '/api/settings', { body, schema: settingsSchema }),
+    mutationFn: (body: SettingsUpdate) => apiRequest<Settings>('PUT', '/api/settings', { body }),
     onSuccess: async (settings) => {
       queryClient.setQueryData(settingsKey, settings);
       if (settings.allowRegistration !== null) {

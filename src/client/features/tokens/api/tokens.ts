@@ -1,18 +1,16 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  accessTokenListSchema,
-  createdAccessTokenSchema,
-  type AccessTokenInput,
+import type {
+  AccessTokenList,
+  CreatedAccessToken,
+  AccessTokenInput,
 } from '../../../../shared/schemas/access-tokens.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 
 export const tokensKey = ['tokens'] as const;
-const noContent = { parse: () => undefined };
 
 export const tokensQuery = queryOptions({
   queryKey: tokensKey,
-  queryFn: ({ signal }) =>
-    apiRequest('GET', '/api/tokens', { schema: accessTokenListSchema, signal }),
+  queryFn: ({ signal }) => apiRequest<AccessTokenList>('GET', '/api/tokens', { signal }),
 });
 
 export const useTokens = () => useQuery(tokensQuery);
@@ -21,7 +19,7 @@ export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AccessTokenInput) =>
-      apiRequest('POST', '/api/tokens', { body, schema: createdAccessTokenSchema }),
+      apiRequest<CreatedAccessToken>('POST', '/api/tokens', { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
   });
 }
@@ -30,7 +28,7 @@ export function useRevokeToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) =>
-      apiRequest('DELETE', `/api/tokens/${encodeURIComponent(id)}`, { schema: noContent }),
+      apiRequest<undefined>('DELETE', `/api/tokens/${encodeURIComponent(id)}`),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
   });
 }
