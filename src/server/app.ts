@@ -94,6 +94,16 @@ function errorReply(code: AppError['code'], message: string, fields?: Record<str
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
+/** Fastify's own refusals of a request, by its error code, as the answer says them. */
+const fastifyClientErrors: Record<string, string> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, but it was sent as JSON',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This kind of request body is not accepted here; send JSON',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body is not as long as its Content-Length says',
+  FST_ERR_BAD_URL: 'The address of the request is not valid',
+  FST_ERR_MAX_PARAM_LENGTH: 'The address is too long',
+};
+
 /** An error answer in the request's language (Accept-Language; English when absent). */
 function localErrorReply(
   request: { headers: Record<string, string | string[] | undefined> },
@@ -264,9 +274,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send(localErrorReply(request, 'payload_too_large', 'The request body is too large'));
     }
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors (malformed JSON, wrong content type): safe to name. They are
-      // for a program's author, so they stay in Fastify's English.
-      return reply.status(status).send(errorReply('validation', error.message));
+      // Fastify's own refusals (malformed JSON, wrong content type), said in our words so they
+      // can be translated; Fastify's English stays in the log for whoever wrote the request.
+      request.log.info({ code: error.code, detail: error.message }, 'request refused');
+      const message = fastifyClientErrors[error.code] ?? 'The server could not read this request';
+      return reply.status(status).send(localErrorReply(request, 'validation', message));
     }
     const fault = databaseFault(error);
     if (fault === 'disk_full') {

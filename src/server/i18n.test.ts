@@ -89,6 +89,42 @@ describe('errors in the language of the request', () => {
     },
   );
 
+  it.each([
+    [
+      undefined,
+      'The request body is not valid JSON',
+      'This kind of request body is not accepted here; send JSON',
+    ],
+    [
+      'ko-KR',
+      '요청 본문이 올바른 JSON이 아닙니다',
+      '이 형식의 요청 본문은 여기서 받지 않습니다. JSON으로 보내세요',
+    ],
+    [
+      'ms-MY',
+      'Badan permintaan bukan JSON yang sah',
+      'Jenis badan permintaan ini tidak diterima di sini; hantar JSON',
+    ],
+  ])('a body Fastify itself refuses, asked in %s', async (language, badJson, badType) => {
+    const headers = { cookie, ...(language ? { 'accept-language': language } : {}) };
+    const malformed = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { ...headers, 'content-type': 'application/json' },
+      payload: '{"firstName":',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json()).toEqual({ error: { code: 'validation', message: badJson } });
+    const form = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/clients',
+      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'firstName=Ann',
+    });
+    expect(form.statusCode).toBe(415);
+    expect(form.json()).toEqual({ error: { code: 'validation', message: badType } });
+  });
+
   it('a language Balance does not speak gets English', async () => {
     const response = await send('GET', '/api/clients/no-such-client', 'fr-FR,de;q=0.8');
     expect(response.json<{ error: { message: string } }>().error.message).toBe('Client not found');
