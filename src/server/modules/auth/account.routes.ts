@@ -26,6 +26,7 @@ import {
 } from './auth.accounts.ts';
 import { confirmPassword, hashNewPassword } from './password-check.ts';
 import { clearSessionCookie, currentUser, hashToken, requireSession } from './session.ts';
+import { requestLocale } from '../../i18n.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /** What the browser sees of a session: an id derived from the stored hash, never the hash. */
@@ -49,10 +50,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = currentUser(request);
       const rows = await listSessionsOfUser(db, user.id);
+      const locale = requestLocale(request);
       return {
         sessions: rows.map((row) => ({
           id: publicSessionId(row.token_hash),
-          device: describeUserAgent(row.user_agent),
+          device: describeUserAgent(row.user_agent, locale),
           createdAt: iso(row.created_at),
           lastSeenAt: iso(row.last_seen_at),
           current: row.token_hash === request.sessionTokenHash,

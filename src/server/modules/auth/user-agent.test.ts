@@ -33,4 +33,12 @@ describe('describeUserAgent', () => {
   ])('names %s as "%s"', (userAgent, expected) => {
     expect(describeUserAgent(userAgent)).toBe(expected);
   });
+
+  it('says the device in the language asked for', () => {
+    const firefox = 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0';
+    expect(describeUserAgent(firefox, 'ko')).toBe('Linux의 Firefox');
+    expect(describeUserAgent(firefox, 'ms')).toBe('Firefox di Linux');
+    expect(describeUserAgent(null, 'ko')).toBe('알 수 없는 기기');
+    expect(describeUserAgent('curl/8.5.0', 'ms')).toBe('curl');
+  });
 });

@@ -1,3 +1,6 @@
+import type { Locale } from '../../../shared/locales.ts';
+import { translate } from '../../i18n.ts';
+
 // Names a session's device for its owner, from the User-Agent it started with. Only the
 // common browsers and systems are told apart: the aim is "which of my devices is this?", not
 // a precise inventory, so a small ordered list does (the order matters: Edge and Opera also
@@ -22,10 +25,11 @@ const systems: [RegExp, string][] = [
   [/\bLinux\b/, 'Linux'],
 ];
 
-export function describeUserAgent(userAgent: string | null): string {
-  if (!userAgent) return 'Unknown device';
+/** The device in the owner's language; the names of browsers and systems are the same in all. */
+export function describeUserAgent(userAgent: string | null, locale: Locale = 'en'): string {
+  if (!userAgent) return translate(locale, 'Unknown device');
   const browser = browsers.find(([pattern]) => pattern.test(userAgent))?.[1];
   const system = systems.find(([pattern]) => pattern.test(userAgent))?.[1];
-  if (browser && system) return `${browser} on ${system}`;
-  return browser ?? system ?? 'Unknown device';
+  if (browser && system) return translate(locale, '{browser} on {system}', { browser, system });
+  return browser ?? system ?? translate(locale, 'Unknown device');
 }
