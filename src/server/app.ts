@@ -101,7 +101,7 @@ const fastifyClientErrors: Record<string, string> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'This kind of request body is not accepted here; send JSON',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'The request body is not as long as its Content-Length says',
   FST_ERR_BAD_URL: 'The address of the request is not valid',
-  FST_ERR_MAX_PARAM_LENGTH: 'The address is too long',
+  FST_ERR_MAX_PARAM_LENGTH: 'The address of the request is too long',
 };
 
 /** An error answer in the request's language (Accept-Language; English when absent). */
@@ -166,12 +166,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true },
     // A path the router cannot even decode (a malformed %-escape) is answered before any hook
     // runs: it gets our error shape and our security headers here.
-    frameworkErrors: (_error, request, reply) => {
+    frameworkErrors: (error, request, reply) => {
+      const message = fastifyClientErrors[error.code] ?? 'The address of the request is not valid';
       void (reply as FastifyReply)
         .headers(fixedHeaders)
         .header('cache-control', 'no-store')
-        .status(400)
-        .send(localErrorReply(request, 'validation', 'The address of the request is not valid'));
+        .status(error.statusCode ?? 400)
+        .send(localErrorReply(request, 'validation', message));
     },
   });
   limitConnections(app.server, config);

@@ -103,7 +103,7 @@ describe('errors in the language of the request', () => {
     [
       'ms-MY',
       'Badan permintaan bukan JSON yang sah',
-      'Jenis badan permintaan ini tidak diterima di sini; hantar JSON',
+      'Jenis badan permintaan ini tidak diterima di sini; sila hantar JSON',
     ],
   ])('a body Fastify itself refuses, asked in %s', async (language, badJson, badType) => {
     const headers = { cookie, ...(language ? { 'accept-language': language } : {}) };
@@ -123,6 +123,23 @@ describe('errors in the language of the request', () => {
     });
     expect(form.statusCode).toBe(415);
     expect(form.json()).toEqual({ error: { code: 'validation', message: badType } });
+  });
+
+  it.each([
+    [
+      undefined,
+      'The address of the request is too long',
+      'The address of the request is not valid',
+    ],
+    ['ko-KR', '요청 주소가 너무 깁니다', '요청 주소가 올바르지 않습니다'],
+    ['ms-MY', 'Alamat permintaan terlalu panjang', 'Alamat permintaan tidak sah'],
+  ])('an address the router itself refuses, asked in %s', async (language, tooLong, malformed) => {
+    const long = await send('GET', `/api/clients/${'a'.repeat(200)}`, language);
+    expect(long.statusCode).toBe(414);
+    expect(long.json()).toEqual({ error: { code: 'validation', message: tooLong } });
+    const broken = await send('GET', '/api/clients/%E0%A4%A', language);
+    expect(broken.statusCode).toBe(400);
+    expect(broken.json()).toEqual({ error: { code: 'validation', message: malformed } });
   });
 
   it('a language Balance does not speak gets English', async () => {

@@ -86,10 +86,20 @@ describe('apiRequest', () => {
     expect((error as ApiError).message).toContain('502');
   });
 
-  it('refuses an error body whose code or fields are not of our API', async () => {
+  it('keeps the message of an error code this page does not know (a newer server)', async () => {
+    vi.stubGlobal('fetch', () =>
+      Promise.resolve(answer(409, { error: { code: 'newer_code', message: 'Try later.' } })),
+    );
+    await expect(apiRequest('GET', '/api/a')).rejects.toEqual(
+      new ApiError(409, 'internal', 'Try later.'),
+    );
+  });
+
+  it('refuses an error body that is not of our API', async () => {
     const bodies = [
-      { error: { code: 'no_such_code', message: 'x' } },
+      { error: { code: 7, message: 'x' } },
       { error: { code: 'validation', message: 3 } },
+      { error: { code: 'validation', message: 'x', fields: ['x'] } },
       { error: { code: 'validation', message: 'x', fields: { email: 1 } } },
       { message: 'x' },
     ];
@@ -99,14 +109,14 @@ describe('apiRequest', () => {
     }
   });
 
-  it('gives an empty success as undefined and refuses a success that is not JSON', async () => {
+  it('gives a 204 as undefined and refuses any other success that carries no JSON', async () => {
     vi.stubGlobal('fetch', () => Promise.resolve(new Response(null, { status: 204 })));
     await expect(apiRequest('DELETE', '/api/a')).resolves.toBeUndefined();
-    vi.stubGlobal('fetch', () =>
-      Promise.resolve(new Response('<html>sign in to the Wi-Fi</html>', { status: 200 })),
-    );
-    await expect(apiRequest('GET', '/api/a')).rejects.toEqual(
-      new ApiError(200, 'internal', 'The server sent an answer we could not read'),
-    );
+    for (const body of ['<html>sign in to the Wi-Fi</html>', '', 'null']) {
+      vi.stubGlobal('fetch', () => Promise.resolve(new Response(body, { status: 200 })));
+      await expect(apiRequest('GET', '/api/a'), JSON.stringify(body)).rejects.toEqual(
+        new ApiError(200, 'internal', 'The server sent an answer we could not read'),
+      );
+    }
   });
 });

@@ -44,31 +44,31 @@ const postRetries = 2;
 const retryDelayMs = 500;
 
 /**
- * Whether an error answer has the shape every error of our API has. Checked by hand: the error
- * may come from something in front of the server (a proxy's HTML page), and the check is too
- * small to be worth a schema library on the first page.
+ * The error an answer carries, if it has the shape of our API's errors. Checked by hand: the
+ * answer may come from something in front of the server (a proxy's HTML page), and the check is
+ * too small to be worth a schema library on the first page. A code this page does not know (a
+ * newer server's) keeps its message and counts as 'internal'.
  */
-export function isErrorBody(data: unknown): data is ErrorBody {
-  if (typeof data !== 'object' || data === null || !('error' in data)) return false;
+export function readErrorBody(data: unknown): ErrorBody['error'] | null {
+  if (typeof data !== 'object' || data === null || !('error' in data)) return null;
   const error: unknown = data.error;
-  if (typeof error !== 'object' || error === null) return false;
-  if (!('code' in error) || !errorCodes.some((code) => code === error.code)) return false;
-  if (!('message' in error) || typeof error.message !== 'string') return false;
-  if (!('fields' in error) || error.fields === undefined) return true;
-  const fields = error.fields;
-  return (
-    typeof fields === 'object' &&
-    fields !== null &&
-    Object.values(fields).every((message) => typeof message === 'string')
-  );
+  if (typeof error !== 'object' || error === null) return null;
+  if (!('code' in error) || typeof error.code !== 'string') return null;
+  if (!('message' in error) || typeof error.message !== 'string') return null;
+  const code = errorCodes.find((known) => known === error.code) ?? 'internal';
+  const fields: unknown = 'fields' in error ? error.fields : undefined;
+  if (fields === undefined) return { code, message: error.message };
+  if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return null;
+  const entries = Object.entries(fields);
+  if (!entries.every((entry): entry is [string, string] => typeof entry[1] === 'string'))
+    return null;
+  return { code, message: error.message, fields: Object.fromEntries(entries) };
 }
 
 /** The error of an answer that is not a success. */
 export function answerError(status: number, data: unknown): ApiError {
-  if (isErrorBody(data)) {
-    const { code, message, fields } = data.error;
-    return new ApiError(status, code, message, fields);
-  }
+  const error = readErrorBody(data);
+  if (error) return new ApiError(status, error.code, error.message, error.fields);
   return new ApiError(status, 'internal', i18n._('common.server-answered', { status }));
 }
 
@@ -76,8 +76,8 @@ export function answerError(status: number, data: unknown): ApiError {
  * Sends a request to our API and gives the answer as `T`, the type of the route's answer schema
  * in src/shared/schemas. The answer is not checked again here: the server checks every answer
  * against that schema before sending it (its response schemas), and the app is served by the
- * same server, so a second check in the browser would only cost the first page its size. An
- * answer that is not JSON (a proxy's page in front of the server) is still refused.
+ * same server, so a second check in the browser would only cost the first page its size. A
+ * success that is not JSON (a proxy's page in front of the server) is still refused.
  */
 export async function apiRequest<T>(
   method: Method,
@@ -126,8 +126,9 @@ export async function apiRequest<T>(
     if (response.status === 401) unauthenticatedListeners.forEach((listener) => listener());
     throw answerError(response.status, data);
   }
-  // A success without a body (204) is `undefined`; any other answer must be JSON.
-  if (data === undefined && text.length > 0) {
+  // 204 is the one success without a body; every other must carry JSON (not a proxy's page).
+  if (response.status === 204) return undefined as T;
+  if (data === undefined || data === null) {
     throw new ApiError(response.status, 'internal', i18n._('common.unreadable-answer'));
   }
   return data as T;

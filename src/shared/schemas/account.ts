@@ -1,5 +1,11 @@
 import { z } from 'zod/mini';
-import { emailField, passwordLength, passwordMaxLength, passwordMinLength } from './auth.ts';
+import {
+  emailField,
+  passwordLength,
+  passwordMaxLength,
+  passwordMinLength,
+  sessionUserSchema,
+} from './auth.ts';
 
 /** A password being checked: required, and no longer than any password can be. */
 const currentPassword = z.string().check(
@@ -82,3 +88,11 @@ export type InvitationBody = z.infer<typeof invitationBodySchema>;
 
 export const passwordResetValidity = 24 * 60 * 60_000;
 export const invitationValidity = 7 * 24 * 60 * 60_000;
+
+/** POST /api/account/sessions/end-others: how many sessions ended. */
+export const endedSessionsSchema = z.object({ ended: z.number() });
+export type EndedSessions = z.infer<typeof endedSessionsSchema>;
+
+/** POST /api/account/email: the user with the new address. */
+export const changedEmailSchema = z.object({ user: sessionUserSchema });
+export type ChangedEmail = z.infer<typeof changedEmailSchema>;

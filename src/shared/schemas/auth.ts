@@ -76,3 +76,10 @@ export const sessionResponseSchema = z.object({
   language: z.optional(accountLanguageSchema),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
+
+/** What login and join answer: the user, and (login) the language kept with the account. */
+export const userResponseSchema = z.object({
+  user: sessionUserSchema,
+  language: z.optional(accountLanguageSchema),
+});
+export type UserResponse = z.infer<typeof userResponseSchema>;

@@ -1,16 +1,16 @@
 import { createHash } from 'node:crypto';
-import { z } from 'zod/mini';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   accountSessionsSchema,
+  changedEmailSchema,
   changeEmailBodySchema,
   changePasswordBodySchema,
   deleteAccountBodySchema,
+  endedSessionsSchema,
   passwordResetBodySchema,
   sessionIdParamsSchema,
 } from '../../../shared/schemas/account.ts';
-import { sessionUserSchema } from '../../../shared/schemas/auth.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../errors.ts';
 import {
@@ -83,7 +83,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/account/sessions/end-others',
-    { onRequest: requireSession, schema: { response: { 200: z.object({ ended: z.number() }) } } },
+    { onRequest: requireSession, schema: { response: { 200: endedSessionsSchema } } },
     async (request) => {
       const user = currentUser(request);
       const ended = await deleteSessionsOfUser(db, user.id, {
@@ -118,7 +118,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       onRequest: requireSession,
       schema: {
         body: changeEmailBodySchema,
-        response: { 200: z.object({ user: sessionUserSchema }) },
+        response: { 200: changedEmailSchema },
       },
     },
     async (request) => {

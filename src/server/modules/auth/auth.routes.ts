@@ -1,13 +1,11 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { z } from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   joinBodySchema,
   loginBodySchema,
   sessionResponseSchema,
-  sessionUserSchema,
+  userResponseSchema,
 } from '../../../shared/schemas/auth.ts';
-import { accountLanguageSchema } from '../../../shared/schemas/language.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { readAllowRegistration, readLanguage } from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
@@ -39,12 +37,6 @@ import {
 } from './session.ts';
 import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
-// A login also brings the account's language, so the app switches to it on any device.
-const userResponse = z.object({
-  user: sessionUserSchema,
-  language: z.optional(accountLanguageSchema),
-});
-
 const invalidCredentials = () =>
   new AppError(401, 'invalid_credentials', 'Invalid email or password');
 
@@ -68,7 +60,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/join',
-    { schema: { security: [], body: joinBodySchema, response: { 201: userResponse } } },
+    { schema: { security: [], body: joinBodySchema, response: { 201: userResponseSchema } } },
     async (request, reply) => {
       const { email, password, invite } = request.body;
       // With an invitation, the check that counts is the one in the transaction that uses it up.
@@ -126,7 +118,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/auth/login',
-    { schema: { security: [], body: loginBodySchema, response: { 200: userResponse } } },
+    { schema: { security: [], body: loginBodySchema, response: { 200: userResponseSchema } } },
     async (request, reply) => {
       const { email, password } = request.body;
       const keys = throttleKeys(emailKey(email), request.ip);

@@ -1,24 +1,33 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type {
   AccountSessions,
+  ChangedEmail,
   ChangeEmailBody,
   ChangePasswordBody,
   DeleteAccountBody,
+  EndedSessions,
   PasswordResetBody,
 } from '../../../../shared/schemas/account.ts';
-import type { SessionUser } from '../../../../shared/schemas/auth.ts';
+import type { Locale } from '../../../../shared/locales.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-notice.ts';
 
 const sessionKey = ['session'] as const;
 export const accountSessionsKey = ['account', 'sessions'] as const;
 
-export const accountSessionsQuery = queryOptions({
-  queryKey: accountSessionsKey,
-  queryFn: ({ signal }) => apiRequest<AccountSessions>('GET', '/api/account/sessions', { signal }),
-});
+/** The server names each device in the shown language: a list per language. */
+const accountSessionsQuery = (locale: Locale) =>
+  queryOptions({
+    queryKey: [...accountSessionsKey, locale],
+    queryFn: ({ signal }) =>
+      apiRequest<AccountSessions>('GET', '/api/account/sessions', { signal }),
+  });
 
-export const useAccountSessions = () => useQuery(accountSessionsQuery);
+export function useAccountSessions() {
+  const { locale } = useI18n();
+  return useQuery(accountSessionsQuery(locale));
+}
 
 /** A change that ends sessions: the list is read again. */
 function useSessionsChange<Input, Output>(request: (input: Input) => Promise<Output>) {
@@ -36,7 +45,7 @@ export const useEndSession = () =>
 
 export const useEndOtherSessions = () =>
   useSessionsChange(() =>
-    apiRequest<{ ended: number }>('POST', '/api/account/sessions/end-others', {
+    apiRequest<EndedSessions>('POST', '/api/account/sessions/end-others', {
       body: {},
     }),
   );
@@ -50,7 +59,7 @@ export function useChangeEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangeEmailBody) =>
-      apiRequest<{ user: SessionUser }>('POST', '/api/account/email', {
+      apiRequest<ChangedEmail>('POST', '/api/account/email', {
         body,
       }),
     onSuccess: ({ user }) => queryClient.setQueryData(sessionKey, { user }),

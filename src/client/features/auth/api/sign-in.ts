@@ -1,14 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { SessionUser, JoinBody, LoginBody } from '../../../../shared/schemas/auth.ts';
-import type { AccountLanguage } from '../../../../shared/schemas/language.ts';
+import type { JoinBody, LoginBody, UserResponse } from '../../../../shared/schemas/auth.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
 import { sessionQueryKey } from './session.ts';
-
-/** What login and join answer: the user, and the language kept with the account, if any. */
-interface UserResponse {
-  user: SessionUser;
-  language?: AccountLanguage | undefined;
-}
 
 /** Login and join both end signed in; the session query then holds the new user. */
 function useSignIn(path: '/api/auth/login' | '/api/auth/join') {
