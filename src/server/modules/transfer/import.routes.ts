@@ -3,7 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   clientInputSchema,
   importBodySchema,
-  importResultSchema,
+  importRowResultSchema,
+  type ImportResult,
   type ImportRowResult,
 } from '../../../shared/schemas/clients.ts';
 import type { ClientInput } from '../../../shared/schemas/clients.ts';
@@ -26,9 +27,11 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clients/import',
     {
       bodyLimit: importBodyLimitBytes,
-      schema: { body: importBodySchema, response: { 200: importResultSchema } },
+      // No response schema: the answer is checked against importRowResultSchema a slice at a
+      // time as it is made (below), then sent as text, as the client list's answers are.
+      schema: { body: importBodySchema },
     },
-    async (request) => {
+    async (request, reply) => {
       const ownerId = currentUser(request).id;
       const { rows, dryRun, skipDuplicates } = request.body;
       const [existing, { disableBalanceOnAdd }] = await Promise.all([
@@ -65,11 +68,20 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
         !dryRun && accepted.length > 0
           ? (await importClients(app.writes, ownerId, accepted)).balancesZeroed
           : disableBalanceOnAdd;
-      return {
+      // The route's serializer would check all 20,000 results in one piece, holding the event
+      // loop for 12-30 ms; checked here a slice at a time, the answer is sent as text.
+      for (let start = 0; start < results.length; start += rowsPerTurn) {
+        if (start > 0) await nextTurn();
+        for (const result of results.slice(start, start + rowsPerTurn))
+          importRowResultSchema.parse(result);
+      }
+      const answer: ImportResult = {
         results,
         imported: dryRun ? 0 : accepted.length,
         balancesZeroed,
       };
+      const body = JSON.stringify(answer);
+      return reply.type('application/json; charset=utf-8').send(body);
     },
   );
 };
