@@ -7,6 +7,7 @@ import { databaseFault } from '../../db/errors.ts';
 
 /** Below this much free space next to the SQLite file, writes are about to fail: say so early. */
 const minFreeBytes = 16 * 1024 * 1024;
+const diskCheckIntervalMs = 1000;
 
 const healthResponse = z.object({
   status: z.enum(['ok', 'degraded', 'unavailable']),
@@ -18,15 +19,27 @@ const healthResponse = z.object({
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
+  // The free space is read at most once a second, and callers meanwhile share that reading: a
+  // monitor needs no fresher answer, and a statfs per request was about a quarter of this
+  // route's cost under load.
+  let diskReading: Promise<boolean> | null = null;
+  let diskReadAt = -Infinity;
+  function lowOnDisk(file: string): Promise<boolean> {
+    const now = performance.now();
+    if (diskReading === null || now - diskReadAt >= diskCheckIntervalMs) {
+      diskReadAt = now;
+      diskReading = statfs(path.dirname(path.resolve(file))).then(
+        (disk) => disk.bavail * disk.bsize < minFreeBytes,
+        () => false,
+      );
+    }
+    return diskReading;
+  }
+
   async function sqliteDiskFull(): Promise<boolean> {
     if (db.health.diskFull) return true;
     if (db.config.dialect !== 'sqlite' || db.config.file === ':memory:') return false;
-    try {
-      const disk = await statfs(path.dirname(path.resolve(db.config.file)));
-      return disk.bavail * disk.bsize < minFreeBytes;
-    } catch {
-      return false;
-    }
+    return lowOnDisk(db.config.file);
   }
 
   app.get(
