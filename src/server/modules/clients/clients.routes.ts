@@ -77,8 +77,12 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Before the body is read: a visitor's request costs no parsing and learns nothing of its fields.
   app.addHook('onRequest', requireUser);
 
-  /** Whole answers of the list, ready to send, for owners whose data has not changed since. */
-  const listAnswers = new StampedCache<string>({
+  /**
+   * Whole answers of the list, ready to send, for owners whose data has not changed since. Kept
+   * as UTF-8 bytes: sent again as text, each answer was encoded and measured anew, about a
+   * third of the route's time.
+   */
+  const listAnswers = new StampedCache<Buffer>({
     maxEntries: 2000,
     maxSize: 32 * 1024 * 1024,
     sizeOf: (body) => body.length,
@@ -119,7 +123,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/clients',
     // No response schema: the answer is checked against clientListSchema when it is computed and
-    // then sent as the text kept in listAnswers.
+    // then sent as the bytes kept in listAnswers.
     { schema: { querystring: clientListQuerySchema } },
     async (request, reply) => {
       const owner = currentUser(request);
@@ -176,8 +180,8 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
             fields: { cursor: 'This value is invalid.' },
           });
         }
-        // Checked against the schema as the route's serializer would, once, then kept as text.
-        body = JSON.stringify(clientListSchema.parse({ ...page, ...summary, asOf }));
+        // Checked against the schema as the route's serializer would, once, then kept as bytes.
+        body = Buffer.from(JSON.stringify(clientListSchema.parse({ ...page, ...summary, asOf })));
         listAnswers.set(key, stamp, body);
       }
       return reply.type('application/json; charset=utf-8').send(body);
