@@ -49,7 +49,7 @@ const retryDelayMs = 500;
  * too small to be worth a schema library on the first page. A code this page does not know (a
  * newer server's) keeps its message and counts as 'internal'.
  */
-export function readErrorBody(data: unknown): ErrorBody['error'] | null {
+function readErrorBody(data: unknown): ErrorBody['error'] | null {
   if (typeof data !== 'object' || data === null || !('error' in data)) return null;
   const error: unknown = data.error;
   if (typeof error !== 'object' || error === null) return null;
@@ -65,11 +65,30 @@ export function readErrorBody(data: unknown): ErrorBody['error'] | null {
   return { code, message: error.message, fields: Object.fromEntries(entries) };
 }
 
-/** The error of an answer that is not a success. */
-export function answerError(status: number, data: unknown): ApiError {
-  const error = readErrorBody(data);
-  if (error) return new ApiError(status, error.code, error.message, error.fields);
-  return new ApiError(status, 'internal', i18n._('common.server-answered', { status }));
+/**
+ * An answer's body as `T`, or the ApiError it stands for: the error it carries when it is not a
+ * success; for a success, 204 is the one without a body, and every other must carry JSON (not a
+ * proxy's or a captive portal's page). Used by apiRequest and by uploads that report progress.
+ */
+export function readAnswer<T>(status: number, text: string): T {
+  let data: unknown = undefined;
+  if (text.length > 0) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = undefined;
+    }
+  }
+  if (status < 200 || status > 299) {
+    const error = readErrorBody(data);
+    if (error) throw new ApiError(status, error.code, error.message, error.fields);
+    throw new ApiError(status, 'internal', i18n._('common.server-answered', { status }));
+  }
+  if (status === 204) return undefined as T;
+  if (data === undefined || data === null) {
+    throw new ApiError(status, 'internal', i18n._('common.unreadable-answer'));
+  }
+  return data as T;
 }
 
 /**
@@ -77,7 +96,7 @@ export function answerError(status: number, data: unknown): ApiError {
  * in src/shared/schemas. The answer is not checked again here: the server checks every answer
  * against that schema before sending it (its response schemas), and the app is served by the
  * same server, so a second check in the browser would only cost the first page its size. A
- * success that is not JSON (a proxy's page in front of the server) is still refused.
+ * success that is not JSON (a proxy's page in front of the server) is still refused (readAnswer).
  */
 export async function apiRequest<T>(
   method: Method,
@@ -114,24 +133,8 @@ export async function apiRequest<T>(
     }
   }
   const text = await response.text();
-  let data: unknown = undefined;
-  if (text.length > 0) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = undefined;
-    }
-  }
-  if (!response.ok) {
-    if (response.status === 401) unauthenticatedListeners.forEach((listener) => listener());
-    throw answerError(response.status, data);
-  }
-  // 204 is the one success without a body; every other must carry JSON (not a proxy's page).
-  if (response.status === 204) return undefined as T;
-  if (data === undefined || data === null) {
-    throw new ApiError(response.status, 'internal', i18n._('common.unreadable-answer'));
-  }
-  return data as T;
+  if (response.status === 401) unauthenticatedListeners.forEach((listener) => listener());
+  return readAnswer<T>(response.status, text);
 }
 
 /** Hands each field the server named to the form, for the fields the form has. */

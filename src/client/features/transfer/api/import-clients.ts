@@ -1,17 +1,9 @@
 import type { ClientInput, ImportResult } from '../../../../shared/schemas/clients.ts';
-import { answerError, ApiError, apiRequest } from '../../../lib/api-client.ts';
+import { ApiError, apiRequest, readAnswer } from '../../../lib/api-client.ts';
 import { currentLocale, i18n } from '../../../i18n/i18n.ts';
 import { intlLocales } from '../../../../shared/locales.ts';
 
 export type ImportRow = Partial<Record<keyof ClientInput, unknown>>;
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
-}
 
 /** Checks the rows on the server without writing anything. */
 export function checkImport(rows: ImportRow[], skipDuplicates: boolean): Promise<ImportResult> {
@@ -40,17 +32,11 @@ export function commitImport(
     };
     request.onerror = () => reject(new ApiError(0, 'network', i18n._('common.unreachable')));
     request.onload = () => {
-      const data = parseJson(request.responseText);
-      if (request.status >= 200 && request.status < 300) {
-        // As apiRequest: the server checked its answer against the schema; JSON is all we ask.
-        if (data === null) {
-          reject(new ApiError(request.status, 'internal', i18n._('common.unreadable-answer')));
-        } else {
-          resolve(data as ImportResult);
-        }
-        return;
+      try {
+        resolve(readAnswer<ImportResult>(request.status, request.responseText));
+      } catch (error) {
+        reject(error instanceof Error ? error : new Error(String(error)));
       }
-      reject(answerError(request.status, data));
     };
     request.send(JSON.stringify({ rows, dryRun: false, skipDuplicates }));
   });
