@@ -28,7 +28,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       bodyLimit: importBodyLimitBytes,
       // No response schema: the answer is checked against importRowResultSchema a slice at a
-      // time as it is made (below), then sent as text, as the client list's answers are.
+      // time as it is made (below), then sent already serialized, as the client list's are.
       schema: { body: importBodySchema },
     },
     async (request, reply) => {
