@@ -13,6 +13,7 @@ import * as accessTokens from './0018-access-tokens.ts';
 import * as searchAndAgeingIndexes from './0019-search-and-ageing-indexes.ts';
 import * as entriesByDay from './0021-entries-by-day.ts';
 import * as accountLanguage from './0022-account-language.ts';
+import * as clientIndexes from './0023-client-indexes.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0019-search-and-ageing-indexes': searchAndAgeingIndexes,
   '0021-entries-by-day': entriesByDay,
   '0022-account-language': accountLanguage,
+  '0023-client-indexes': clientIndexes,
 };

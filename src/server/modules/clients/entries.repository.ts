@@ -116,13 +116,13 @@ export async function findEntry(
     .executeTakeFirst();
 }
 
-/** The openings of a client that no void has reversed yet. */
+/** The openings of a client that no void has reversed yet, as entered. */
 export async function liveOpenings(
   db: Executor,
   ownerId: string,
   clientId: string,
 ): Promise<EntryRow[]> {
-  return db
+  const rows = await db
     .selectFrom('entries as e')
     .leftJoin('entries as v', 'v.void_of', 'e.id')
     .selectAll('e')
@@ -130,8 +130,10 @@ export async function liveOpenings(
     .where('e.owner_id', '=', ownerId)
     .where('e.kind', '=', 'opening')
     .where('v.id', 'is', null)
-    .orderBy('e.id')
     .execute();
+  // Sorted here: ordered by id in SQL, SQLite walked the owner's index (in id order) instead of
+  // the client's.
+  return rows.sort((a, b) => a.id - b.id);
 }
 
 /** What ageing needs of a client's entries. */

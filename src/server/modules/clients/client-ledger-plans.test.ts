@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqliteQueryPlans, type QueryPlans } from '../../../../tests/query-plans.ts';
+import {
+  findEntry,
+  ledgerLines,
+  ledgerShape,
+  listEntries,
+  liveOpenings,
+  statementLines,
+} from './entries.repository.ts';
+
+let plans: QueryPlans;
+
+beforeAll(async () => {
+  plans = await sqliteQueryPlans();
+});
+
+afterAll(async () => {
+  await plans.close();
+});
+
+describe("one client's ledger (SQLite's plans)", () => {
+  it('is read along the index of that client, never by walking all of its owner’s entries', async () => {
+    const db = plans.recorder;
+    // Every ledger command reads these; statements and the client's page read the last two.
+    await ledgerLines(db, 'owner', 'client');
+    await ledgerShape(db, 'owner', 'client');
+    await liveOpenings(db, 'owner', 'client');
+    await findEntry(db, 'owner', 'client', 1);
+    await listEntries(db, 'owner', 'client');
+    await statementLines(db, 'owner', 'client', 'USD', '2026-11-30');
+    const sent = plans.take();
+    expect(sent).toHaveLength(6);
+    for (const { sql, plan } of sent) {
+      const entriesStep = plan.find((step) => /^SEARCH (e|entries) USING/.test(step));
+      expect(entriesStep, sql).toBeDefined();
+      // By the client's index, or (one entry by its id) the primary key; never the owner's.
+      expect(entriesStep, sql).toMatch(/entries_client \(client_id=\? AND owner_id=\?|rowid=\?/);
+    }
+  });
+});
