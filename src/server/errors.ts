@@ -4,6 +4,15 @@ import { translate, type MessageValues, type Text } from './i18n.ts';
 
 export type { ErrorCode };
 
+/** An AppError as plain data (structured-cloneable). */
+export interface AppErrorData {
+  status: number;
+  code: ErrorCode;
+  text: Text;
+  fields?: Record<string, Text>;
+  headers?: Record<string, string>;
+}
+
 /**
  * The one error type routes throw; the error handler turns it into `{ error: { code, message } }`
  * in the request's language. Messages are English texts of the catalogue (src/shared/messages);
@@ -43,6 +52,25 @@ export class AppError extends Error {
       : undefined;
     this.fields = this.#fieldTexts && translatedFields(this.#fieldTexts, 'en');
     this.headers = extra.headers;
+  }
+
+  /** This error as plain data, to cross to another thread (SQLite's writer runs commands). */
+  toData(): AppErrorData {
+    return {
+      status: this.status,
+      code: this.code,
+      text: this.#text,
+      ...(this.#fieldTexts && { fields: this.#fieldTexts }),
+      ...(this.headers && { headers: this.headers }),
+    };
+  }
+
+  static fromData({ status, code, text, fields, headers }: AppErrorData): AppError {
+    return new AppError(status, code, text.text, {
+      ...(text.values && { values: text.values }),
+      ...(fields && { fields }),
+      ...(headers && { headers }),
+    });
   }
 
   /** The message and the field messages in a language. */

@@ -13,9 +13,11 @@ import {
   type QueryResult,
 } from 'kysely';
 import { heavyReadMark } from './heavy-read.ts';
+import { toQueryResult, type QueryOutcome } from './sqlite.ts';
+import { AppError, type AppErrorData } from '../errors.ts';
 import type {
+  CommandOutcome,
   GroupLimits,
-  QueryOutcome,
   WorkerOptions,
   WorkerReply,
   WorkerRequest,
@@ -45,14 +47,17 @@ class SqliteWorkerError extends Error {
   code?: string;
   errcode?: number;
   errstr?: string;
+  app?: AppErrorData;
 }
+
+type Outcome = QueryOutcome | CommandOutcome | undefined;
 
 /** One worker thread and the requests it has not answered yet. */
 class WorkerLink {
   readonly #worker: Worker;
   readonly #waiting = new Map<
     number,
-    { resolve: (result: QueryOutcome | undefined) => void; reject: (error: Error) => void }
+    { resolve: (result: Outcome) => void; reject: (error: Error) => void }
   >();
   readonly ready: Promise<void>;
   #nextId = 1;
@@ -102,7 +107,7 @@ class WorkerLink {
     return this.#waiting.size;
   }
 
-  request(request: Request): Promise<QueryOutcome | undefined> {
+  request(request: Request): Promise<Outcome> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -123,16 +128,8 @@ class WorkerLink {
   }
 }
 
-function toQueryResult<R>(outcome: QueryOutcome | undefined): QueryResult<R> {
-  if (!outcome) return { rows: [] };
-  const { rows, changes, lastInsertRowid } = outcome;
-  if (changes === undefined) return { rows: rows as R[] };
-  return {
-    rows: rows as R[],
-    numAffectedRows: BigInt(changes),
-    insertId: lastInsertRowid === undefined ? undefined : BigInt(lastInsertRowid),
-  };
-}
+/** A query's reply carries what its statement gave (only a command's carries anything else). */
+const queryResult = <R>(outcome: Outcome) => toQueryResult<R>(outcome as QueryOutcome | undefined);
 
 /** Reads outside a transaction may go to a reader, which sees only committed data. */
 function isRead(query: CompiledQuery): boolean {
@@ -155,12 +152,12 @@ class WorkerConnection implements DatabaseConnection {
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const message = { op: 'query' as const, sql: query.sql, parameters: [...query.parameters] };
     if (this.transaction !== null) {
-      return toQueryResult(await this.#driver.writer.request({ ...message, tx: this.transaction }));
+      return queryResult(await this.#driver.writer.request({ ...message, tx: this.transaction }));
     }
-    if (!isRead(query)) return toQueryResult(await this.#driver.writer.request(message));
+    if (!isRead(query)) return queryResult(await this.#driver.writer.request(message));
     if (query.sql.endsWith(heavyReadMark))
-      return toQueryResult(await this.#driver.heavyRead(message));
-    return toQueryResult(await this.#driver.reader().request(message));
+      return queryResult(await this.#driver.heavyRead(message));
+    return queryResult(await this.#driver.reader().request(message));
   }
 
   // eslint-disable-next-line require-yield
@@ -215,7 +212,7 @@ class SqliteWorkerDriver implements Driver {
    * A read marked heavy (heavy-read.ts). At most all readers but one run such reads at a time,
    * the others wait here in turn, so quick reads always have a reader that answers them at once.
    */
-  async heavyRead(request: Request): Promise<QueryOutcome | undefined> {
+  async heavyRead(request: Request): Promise<Outcome> {
     const lanes = Math.max(1, this.#readers.length - 1);
     while (this.#heavyOn.size >= lanes)
       await new Promise<void>((resolve) => this.#heavyWaiting.push(resolve));
@@ -325,6 +322,25 @@ export class SqliteWorkerDialect implements Dialect {
   createDriver(): Driver {
     this.#driver = new SqliteWorkerDriver(this.#file, this.#group, this.#onStopped);
     return this.#driver;
+  }
+
+  /**
+   * Runs a named command of the write path in the writer thread (sqlite-commands.ts), answered
+   * once its commit is on disk. An AppError it threw is thrown here again.
+   */
+  async runCommand<T>(
+    name: string,
+    ownerId: string,
+    args: unknown[],
+  ): Promise<{ value: T; changed: boolean }> {
+    if (!this.#driver) throw new Error('the SQLite driver is not initialised');
+    try {
+      const outcome = await this.#driver.writer.request({ op: 'command', name, ownerId, args });
+      return outcome as { value: T; changed: boolean };
+    } catch (error) {
+      if (error instanceof SqliteWorkerError && error.app) throw AppError.fromData(error.app);
+      throw error;
+    }
   }
 
   /** Ends the writer thread at once, as a crash inside it would: for the fault tests. */

@@ -3,7 +3,9 @@
 // each transaction runs in a savepoint of one shared transaction, and its caller is answered
 // only after the shared COMMIT (synced by synchronous=FULL) has returned.
 import { parentPort, workerData } from 'node:worker_threads';
-import { openSqlite, type SqliteConnection } from './sqlite.ts';
+import type { AppErrorData } from '../errors.ts';
+import type { CommandRunner } from './sqlite-commands.ts';
+import { openSqlite, runStatement, type QueryOutcome, type SqliteConnection } from './sqlite.ts';
 
 export type WorkerRole = 'writer' | 'reader';
 
@@ -24,23 +26,28 @@ export interface WorkerOptions {
 export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; parameters: unknown[]; tx?: number }
   | { id: number; op: 'begin' | 'commit' | 'rollback'; tx: number }
+  /** A named command of the write path, run whole in the writer (sqlite-commands.ts). */
+  | { id: number; op: 'command'; name: string; ownerId: string; args: unknown[] }
   | { id: number; op: 'close' };
 
-export interface QueryOutcome {
-  rows: unknown[];
-  changes?: number | bigint;
-  lastInsertRowid?: number | bigint;
+/** A command's value, and whether it changed anything (recorded an event). */
+export interface CommandOutcome {
+  value: unknown;
+  changed: boolean;
 }
 
 export interface WorkerError {
   message: string;
+  /** An AppError a command threw, to be thrown again on the request thread. */
+  app?: AppErrorData;
   code?: string;
   errcode?: number;
   errstr?: string;
 }
 
 export type WorkerReply =
-  { id: number; ok: true; result?: QueryOutcome } | { id: number; ok: false; error: WorkerError };
+  | { id: number; ok: true; result?: QueryOutcome | CommandOutcome }
+  | { id: number; ok: false; error: WorkerError };
 
 function describe(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { message: String(error) };
@@ -52,21 +59,19 @@ function describe(error: unknown): WorkerError {
   return { message: error.message, code, errcode, errstr };
 }
 
-function execute(db: SqliteConnection, sql: string, parameters: unknown[]): QueryOutcome {
-  const statement = db.prepare(sql);
-  if (statement.reader) return { rows: statement.all(parameters) };
-  const { changes, lastInsertRowid } = statement.run(parameters);
-  return { rows: [], changes, lastInsertRowid };
-}
-
-/** Work waiting for the writer's connection: a transaction to begin, or one lone statement. */
+/** Work waiting for the writer's connection: a transaction to begin, a command, or one statement. */
 type Unit =
   | { kind: 'transaction'; id: number; tx: number }
+  | { kind: 'command'; id: number; name: string; ownerId: string; args: unknown[] }
   | { kind: 'statement'; id: number; sql: string; parameters: unknown[] };
+
+/** `#active` while a command runs: no transaction of the request thread has this number. */
+const commandRunning = -1;
 
 /**
  * The one writer. Only one transaction holds the connection at a time (its queries interleave
- * with the request thread's decisions); the others wait their turn in `waiting`. A transaction
+ * with the request thread's decisions, or, for a command, it runs here whole); the others wait
+ * their turn in `waiting`. A transaction
  * that commits releases its savepoint and waits in `unsynced` for the shared COMMIT, which runs
  * as soon as nothing else is waiting, or when the group is full.
  */
@@ -83,6 +88,8 @@ class Writer {
   /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
   #commitQueued = false;
+  /** Loaded with the first command: readers and a writer that runs none never load the modules. */
+  #commands: Promise<CommandRunner> | null = null;
 
   constructor(db: SqliteConnection, send: (reply: WorkerReply) => void, limits: GroupLimits) {
     this.#db = db;
@@ -94,6 +101,9 @@ class Writer {
     switch (request.op) {
       case 'begin':
         this.#waiting.push({ kind: 'transaction', id: request.id, tx: request.tx });
+        break;
+      case 'command':
+        this.#waiting.push({ kind: 'command', ...request });
         break;
       case 'query':
         if (request.tx === undefined) {
@@ -128,7 +138,7 @@ class Writer {
       return;
     }
     try {
-      this.#send({ id, ok: true, result: execute(this.#db, sql, parameters) });
+      this.#send({ id, ok: true, result: runStatement(this.#db, sql, parameters) });
     } catch (error) {
       this.#send({ id, ok: false, error: describe(error) });
       this.#checkGroupSurvived(error);
@@ -192,8 +202,14 @@ class Writer {
         this.#db.exec(`savepoint t${unit.tx}`);
         this.#active = unit.tx;
         this.#send({ id: unit.id, ok: true });
+      } else if (unit.kind === 'command') {
+        this.#active = commandRunning;
+        void this.#runCommand(unit).finally(() => {
+          this.#active = null;
+          this.#pump();
+        });
       } else {
-        this.#runStatement(unit);
+        this.#runLoneStatement(unit);
       }
     }
     if (this.#active !== null || !this.#groupOpen) return;
@@ -233,11 +249,39 @@ class Writer {
     return true;
   }
 
+  /**
+   * A command, whole: its value is answered with the group's commit, like a transaction's. A
+   * command runs its statements here without waiting on anything else, so it holds the
+   * connection only as long as it computes.
+   */
+  async #runCommand(unit: Extract<Unit, { kind: 'command' }>): Promise<void> {
+    try {
+      this.#commands ??= import('./sqlite-commands.ts').then(({ commandRunner }) =>
+        commandRunner(this.#db),
+      );
+      const result = await (await this.#commands)(unit.name, unit.ownerId, unit.args);
+      if (result.ok) {
+        const { value, changed } = result;
+        this.#unsynced.push({ id: unit.id, ok: true, result: { value, changed } });
+      } else {
+        this.#send({
+          id: unit.id,
+          ok: false,
+          error: { message: result.app.text.text, app: result.app },
+        });
+      }
+    } catch (error) {
+      this.#send({ id: unit.id, ok: false, error: describe(error) });
+      // A full disk or an I/O error rolls back the whole group: the others of it fail too.
+      if (this.#groupOpen && !this.#db.isTransaction) this.#groupLost(error);
+    }
+  }
+
   /** A statement outside any transaction: its own savepoint, answered with the group. */
-  #runStatement(unit: Extract<Unit, { kind: 'statement' }>): void {
+  #runLoneStatement(unit: Extract<Unit, { kind: 'statement' }>): void {
     this.#db.exec('savepoint s');
     try {
-      const result = execute(this.#db, unit.sql, unit.parameters);
+      const result = runStatement(this.#db, unit.sql, unit.parameters);
       this.#db.exec('release s');
       this.#unsynced.push({ id: unit.id, ok: true, result });
     } catch (error) {
@@ -294,7 +338,7 @@ function reader(db: SqliteConnection, send: (reply: WorkerReply) => void) {
       return;
     }
     try {
-      send({ id: request.id, ok: true, result: execute(db, request.sql, request.parameters) });
+      send({ id: request.id, ok: true, result: runStatement(db, request.sql, request.parameters) });
     } catch (error) {
       send({ id: request.id, ok: false, error: describe(error) });
     }

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
+import type { QueryResult } from 'kysely';
 
 /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
 const busyTimeoutMs = 5000;
@@ -109,4 +110,35 @@ class StatementCache {
   clear(): void {
     this.#statements.clear();
   }
+}
+
+/** What one statement gave: its rows, or what it changed. */
+export interface QueryOutcome {
+  rows: unknown[];
+  changes?: number | bigint;
+  lastInsertRowid?: number | bigint;
+}
+
+/** Runs one statement on a connection (compiled once per SQL text). */
+export function runStatement(
+  db: SqliteConnection,
+  sql: string,
+  parameters: readonly unknown[],
+): QueryOutcome {
+  const statement = db.prepare(sql);
+  if (statement.reader) return { rows: statement.all(parameters) };
+  const { changes, lastInsertRowid } = statement.run(parameters);
+  return { rows: [], changes, lastInsertRowid };
+}
+
+/** A statement's outcome as Kysely takes it. */
+export function toQueryResult<R>(outcome: QueryOutcome | undefined): QueryResult<R> {
+  if (!outcome) return { rows: [] };
+  const { rows, changes, lastInsertRowid } = outcome;
+  if (changes === undefined) return { rows: rows as R[] };
+  return {
+    rows: rows as R[],
+    numAffectedRows: BigInt(changes),
+    insertId: lastInsertRowid === undefined ? undefined : BigInt(lastInsertRowid),
+  };
 }

@@ -18,7 +18,13 @@ import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { unchanged, type ChangeContext, type WritePath } from '../events/write-path.ts';
+import {
+  command,
+  unchanged,
+  type ChangeContext,
+  type Unchanged,
+  type WritePath,
+} from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
   applyToBalance,
@@ -45,7 +51,8 @@ import {
 } from './entries.repository.ts';
 
 // Every change of a client or of its ledger: each one a command on the one write path
-// (rows and event in one transaction, live streams woken after the commit).
+// (rows and event in one transaction, live streams woken after the commit). Named commands
+// (`command`) run in SQLite's writer thread; their arguments and values are plain data.
 
 type Trx = Transaction<Database>;
 
@@ -169,12 +176,9 @@ async function addEntry(
 }
 
 /** A new client; a balance other than 0 is its opening balance. */
-export async function addClient(
-  writes: WritePath,
-  ownerId: string,
-  input: ClientInput,
-): Promise<Client> {
-  return writes.change(ownerId, async ({ trx, record, now }) => {
+export const addClient = command(
+  'clients.add',
+  async ({ trx, record, now }, ownerId, input: ClientInput): Promise<Client> => {
     // With the preference on, the form has no balance and a hand-made request cannot add one.
     const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
     const opening = disableBalanceOnAdd ? 0 : (input.balance ?? 0);
@@ -211,22 +215,18 @@ export async function addClient(
       entry,
     });
     return client;
-  });
-}
+  },
+);
 
 /**
  * The edit form, applied only to the version the user saw. A new balance is recorded as an
  * adjustment of the difference. A new currency is allowed only while the ledger holds nothing
  * but opening balances: the old opening is voided and the balance opens again in the new one.
  */
-export async function editClient(
-  writes: WritePath,
-  ownerId: string,
-  id: string,
-  update: ClientUpdate,
-): Promise<Client> {
-  const { version, ...values } = update;
-  return writes.change(ownerId, async ({ trx, record, now }) => {
+export const editClient = command(
+  'clients.edit',
+  async ({ trx, record, now }, ownerId, id: string, update: ClientUpdate): Promise<Client> => {
+    const { version, ...values } = update;
     const current = await currentClient(trx, ownerId, id);
     if (current.version !== version) throw conflict();
     const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
@@ -298,20 +298,21 @@ export async function editClient(
       entry,
     });
     return updated;
-  });
-}
+  },
+);
 
 /**
  * The inline balance edit: sets the balance by an adjustment of the difference, but only if the
  * balance is still the one the user started from; otherwise the user sees the conflict.
  */
-export async function setBalance(
-  writes: WritePath,
-  ownerId: string,
-  id: string,
-  { balance, previousBalance, version }: BalanceUpdate,
-): Promise<Client> {
-  return writes.change(ownerId, async (context) => {
+export const setBalance = command(
+  'clients.setBalance',
+  async (
+    context,
+    ownerId,
+    id: string,
+    { balance, previousBalance, version }: BalanceUpdate,
+  ): Promise<Client | Unchanged<Client>> => {
     const { trx, now } = context;
     const current = await currentClient(trx, ownerId, id);
     const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
@@ -339,17 +340,18 @@ export async function setBalance(
       action: 'balance_changed',
       ifVersion: current.version,
     });
-  });
-}
+  },
+);
 
 /** A charge, payment or credit; appends never conflict with each other. */
-export async function recordEntry(
-  writes: WritePath,
-  ownerId: string,
-  id: string,
-  input: EntryInput,
-): Promise<{ client: Client; entry: EntryDetail }> {
-  return writes.change(ownerId, async (context) => {
+export const recordEntry = command(
+  'clients.recordEntry',
+  async (
+    context,
+    ownerId,
+    id: string,
+    input: EntryInput,
+  ): Promise<{ client: Client; entry: EntryDetail }> => {
     const { trx, now } = context;
     const date = input.date ?? utcDay(now);
     checkEntryDate(date, now);
@@ -373,18 +375,19 @@ export async function recordEntry(
     );
     const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_recorded' });
     return { client, entry };
-  });
-}
+  },
+);
 
 /** Reverses an entry with a new one that names it and says why; entries are never edited. */
-export async function voidEntry(
-  writes: WritePath,
-  ownerId: string,
-  id: string,
-  entryId: number,
-  reason: string,
-): Promise<{ client: Client; entry: EntryDetail }> {
-  return writes.change(ownerId, async (context) => {
+export const voidEntry = command(
+  'clients.voidEntry',
+  async (
+    context,
+    ownerId,
+    id: string,
+    entryId: number,
+    reason: string,
+  ): Promise<{ client: Client; entry: EntryDetail }> => {
     const { trx, now } = context;
     const current = await currentClient(trx, ownerId, id);
     const original = await findEntry(trx, ownerId, id, entryId);
@@ -417,12 +420,13 @@ export async function voidEntry(
     }
     const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_voided' });
     return { client, entry };
-  });
-}
+  },
+);
 
 /** Deletes a client with its ledger; its history stays in the log. */
-export async function deleteClient(writes: WritePath, ownerId: string, id: string): Promise<void> {
-  await writes.change(ownerId, async ({ trx, record }) => {
+export const deleteClient = command(
+  'clients.delete',
+  async ({ trx, record }, ownerId, id: string): Promise<void> => {
     const current = await currentClient(trx, ownerId, id);
     if (!(await deleteClientRow(trx, ownerId, id))) throw clientNotFound();
     await record({
@@ -432,8 +436,8 @@ export async function deleteClient(writes: WritePath, ownerId: string, id: strin
       before: toSnapshot(current),
       after: null,
     });
-  });
-}
+  },
+);
 
 /**
  * An import's checked rows, all or none; each balance other than 0 becomes an opening balance.

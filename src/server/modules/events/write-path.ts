@@ -1,5 +1,5 @@
-import type { Transaction } from 'kysely';
-import type { Database, Db } from '../../db/database.ts';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database, Db, Dialect } from '../../db/database.ts';
 import { insertEvents, lockOwnerLog, type NewEvent } from './events.repository.ts';
 import type { ChangeFeed } from './feed.ts';
 
@@ -16,7 +16,7 @@ export interface ChangeContext {
 }
 
 /** Returned by a change that found nothing to do: what it wrote is rolled back, nobody is woken. */
-class Unchanged<T> extends Error {
+export class Unchanged<T> extends Error {
   readonly value: T;
   constructor(value: T) {
     super('unchanged');
@@ -26,11 +26,89 @@ class Unchanged<T> extends Error {
 
 export const unchanged = <T>(value: T) => new Unchanged(value);
 
+type Work<T> = (context: ChangeContext) => Promise<T | Unchanged<T>>;
+
+/** How a change ended: its value, and whether it committed anything (an event). */
+export interface ChangeOutcome<T> {
+  value: T;
+  changed: boolean;
+}
+
 /**
- * The one way an owner's data changes. A command's rows and the events that describe them are
- * written in one transaction (once it records its events, the owner's other writers wait their
- * turn until it commits); the owner's live streams are woken only by the commit. A change that records no event is refused (and rolled
- * back): the client list's kept answers, the live streams and the history all rely on one.
+ * One change's transaction: `work` writes the rows and records the events that describe them
+ * (once it records its events, the owner's other writers wait their turn until it commits). A
+ * change that records no event is refused (and rolled back): the client list's kept answers,
+ * the live streams and the history all rely on one. Runs where the connection is: the request
+ * thread, or SQLite's writer thread for a named command (`command` below).
+ */
+export async function runChange<T>(
+  kysely: Kysely<Database>,
+  dialect: Dialect,
+  ownerId: string,
+  work: Work<T>,
+  announce: (trx: Transaction<Database>, ownerId: string) => Promise<void> = async () => {},
+): Promise<ChangeOutcome<T>> {
+  const now = Date.now();
+  const outcome = await kysely
+    .transaction()
+    .execute(async (trx) => {
+      let recorded = 0;
+      const record: RecordEvents = async (events) => {
+        const list = Array.isArray(events) ? events : [events as NewEvent];
+        // Taken as late as possible: a command refused on what it read never waits its turn.
+        if (recorded === 0) await lockOwnerLog(trx, dialect, ownerId);
+        recorded += list.length;
+        await insertEvents(trx, ownerId, now, list);
+      };
+      const result = await work({ trx, record, now });
+      // Thrown to roll back whatever an unchanged command may have written.
+      if (result instanceof Unchanged) throw result;
+      if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
+      await announce(trx, ownerId);
+      return result;
+    })
+    .catch((error: unknown) => {
+      if (error instanceof Unchanged) return error as Unchanged<T>;
+      throw error;
+    });
+  if (outcome instanceof Unchanged) return { value: outcome.value, changed: false };
+  return { value: outcome, changed: true };
+}
+
+/** A command's work, given the owner and the arguments its callers pass. */
+export type CommandWork<A extends unknown[], T> = (
+  context: ChangeContext,
+  ownerId: string,
+  ...args: A
+) => Promise<T | Unchanged<T>>;
+
+/** Each keeps its own argument types at its definition (`command`). */
+const commands = new Map<string, CommandWork<unknown[], unknown>>();
+
+/**
+ * A command of the write path, known by its name so that on SQLite it runs in the writer thread,
+ * beside the connection: its statements then cost no trip between threads, and the writer holds
+ * the connection only as long as the command computes (docs/decisions/014-*.md). Its arguments
+ * and its value must survive a structured clone (plain data). Returns the function callers use.
+ * The writer thread knows the commands of the modules `../../write-commands.ts` loads.
+ */
+export function command<A extends unknown[], T>(
+  name: string,
+  work: CommandWork<A, T>,
+): (writes: WritePath, ownerId: string, ...args: A) => Promise<T> {
+  if (commands.has(name)) throw new Error(`two commands are named ${name}`);
+  commands.set(name, work as CommandWork<unknown[], unknown>);
+  return (writes, ownerId, ...args) => writes.run(name, ownerId, args, work);
+}
+
+/** The command of this name: SQLite's writer thread runs it by name. */
+export function findCommand(name: string): CommandWork<unknown[], unknown> | undefined {
+  return commands.get(name);
+}
+
+/**
+ * The one way an owner's data changes: every change runs `runChange` (rows and events in one
+ * transaction), and the owner's live streams are woken only by its commit.
  */
 export class WritePath {
   readonly #db: Db;
@@ -41,37 +119,31 @@ export class WritePath {
     this.#feed = feed;
   }
 
-  async change<T>(
-    ownerId: string,
-    work: (context: ChangeContext) => Promise<T | Unchanged<T>>,
-  ): Promise<T> {
-    const now = Date.now();
-    const outcome = await this.#db.kysely
-      .transaction()
-      .execute(async (trx) => {
-        let recorded = 0;
-        const record: RecordEvents = async (events) => {
-          const list = Array.isArray(events) ? events : [events as NewEvent];
-          // Taken as late as possible: a command refused on what it read never waits its turn.
-          if (recorded === 0) await lockOwnerLog(trx, this.#db.dialect, ownerId);
-          recorded += list.length;
-          await insertEvents(trx, ownerId, now, list);
-        };
-        const result = await work({ trx, record, now });
-        // Thrown to roll back whatever an unchanged command may have written.
-        if (result instanceof Unchanged) throw result;
-        if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
-        await this.#feed.announce(trx, ownerId);
-        return result;
-      })
-      .catch((error: unknown) => {
-        if (error instanceof Unchanged) return error as Unchanged<T>;
-        throw error;
-      });
-    if (outcome instanceof Unchanged) return outcome.value;
+  async change<T>(ownerId: string, work: Work<T>): Promise<T> {
+    const { value, changed } = await runChange(
+      this.#db.kysely,
+      this.#db.dialect,
+      ownerId,
+      work,
+      (trx, owner) => this.#feed.announce(trx, owner),
+    );
     // The fan-out to live streams runs after the answer's turn: the write never waits for it.
-    this.#feed.committed(ownerId);
-    return outcome;
+    if (changed) this.#feed.committed(ownerId);
+    return value;
+  }
+
+  /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
+  async run<A extends unknown[], T>(
+    name: string,
+    ownerId: string,
+    args: A,
+    work: CommandWork<A, T>,
+  ): Promise<T> {
+    const sqlite = this.#db.sqlite;
+    if (!sqlite) return this.change(ownerId, (context) => work(context, ownerId, ...args));
+    const { value, changed } = await sqlite.runCommand<T>(name, ownerId, args);
+    if (changed) this.#feed.committed(ownerId);
+    return value;
   }
 
   /**

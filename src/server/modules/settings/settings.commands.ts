@@ -7,7 +7,7 @@ import type {
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
-import type { ChangeContext, WritePath } from '../events/write-path.ts';
+import { command, type ChangeContext } from '../events/write-path.ts';
 import {
   replaceRates,
   writeAllowRegistration,
@@ -20,18 +20,15 @@ import {
  * Saves the settings screen: the user's preferences and rates, and the registration switch when
  * the administrator sent one (the route has checked who may).
  */
-export async function saveSettings(
-  writes: WritePath,
-  userId: string,
-  update: SettingsUpdate,
-): Promise<void> {
-  await writes.change(userId, async (context) => {
+export const saveSettings = command(
+  'settings.save',
+  async (context, userId, update: SettingsUpdate): Promise<void> => {
     checkRateDates(update.rates, context.now);
     if (update.allowRegistration !== undefined)
       await writeAllowRegistration(context.trx, update.allowRegistration, context.now);
     await writeOwnerSettings(context, userId, update);
-  });
-}
+  },
+);
 
 /**
  * A rate is one that was taken: its day must have begun somewhere. The browser's today may be a
@@ -72,12 +69,9 @@ export async function writeOwnerSettings(
 }
 
 /** Keeps the app's language with the account, so every device the owner signs in on shows it. */
-export async function saveLanguage(
-  writes: WritePath,
-  userId: string,
-  language: Locale | null,
-): Promise<void> {
-  await writes.change(userId, async ({ trx, record, now }) => {
+export const saveLanguage = command(
+  'settings.saveLanguage',
+  async ({ trx, record, now }, userId, language: Locale | null): Promise<void> => {
     await writeLanguage(trx, userId, language, now);
     await record({
       clientId: null,
@@ -86,5 +80,5 @@ export async function saveLanguage(
       before: null,
       after: null,
     });
-  });
-}
+  },
+);

@@ -1,0 +1,125 @@
+// The writer thread's side of named commands (docs/decisions/014-commands-in-the-sqlite-writer.md):
+// a command of the write path runs here, on the writer's own connection, inside the group
+// transaction the writer has open, so none of its statements crosses between threads.
+import {
+  Kysely,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  type CompiledQuery,
+  type DatabaseConnection,
+  type Dialect,
+  type Driver,
+  type QueryResult,
+} from 'kysely';
+import { AppError, type AppErrorData } from '../errors.ts';
+import { findCommand, runChange } from '../modules/events/write-path.ts';
+import '../write-commands.ts';
+import type { Database } from './database.ts';
+import { runStatement, toQueryResult, type SqliteConnection } from './sqlite.ts';
+
+/** What a command gave: its value and whether it changed anything, or the AppError it threw. */
+export type CommandResult =
+  { ok: true; value: unknown; changed: boolean } | { ok: false; app: AppErrorData };
+
+export type CommandRunner = (
+  name: string,
+  ownerId: string,
+  args: unknown[],
+) => Promise<CommandResult>;
+
+/** Each command's transaction is a savepoint inside the writer's group transaction. */
+const savepoint = 'command';
+
+class InThreadConnection implements DatabaseConnection {
+  readonly #db: SqliteConnection;
+
+  constructor(db: SqliteConnection) {
+    this.#db = db;
+  }
+
+  executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    return Promise.resolve(toQueryResult<R>(runStatement(this.#db, query.sql, query.parameters)));
+  }
+
+  // eslint-disable-next-line require-yield
+  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('Streaming is not supported on SQLite: read in keyset pages instead');
+  }
+}
+
+class InThreadDriver implements Driver {
+  readonly #db: SqliteConnection;
+  readonly #connection: InThreadConnection;
+
+  constructor(db: SqliteConnection) {
+    this.#db = db;
+    this.#connection = new InThreadConnection(db);
+  }
+
+  async init(): Promise<void> {}
+
+  async acquireConnection(): Promise<DatabaseConnection> {
+    return this.#connection;
+  }
+
+  async beginTransaction(): Promise<void> {
+    this.#db.exec(`savepoint ${savepoint}`);
+  }
+
+  async commitTransaction(): Promise<void> {
+    this.#db.exec(`release ${savepoint}`);
+  }
+
+  async rollbackTransaction(): Promise<void> {
+    // A full disk or an I/O error may already have rolled back the whole group, savepoint and all.
+    if (this.#db.isTransaction) this.#db.exec(`rollback to ${savepoint}; release ${savepoint}`);
+  }
+
+  async releaseConnection(): Promise<void> {}
+
+  async destroy(): Promise<void> {}
+}
+
+class InThreadDialect implements Dialect {
+  readonly #db: SqliteConnection;
+
+  constructor(db: SqliteConnection) {
+    this.#db = db;
+  }
+
+  createDriver(): Driver {
+    return new InThreadDriver(this.#db);
+  }
+
+  createQueryCompiler() {
+    return new SqliteQueryCompiler();
+  }
+
+  createAdapter() {
+    return new SqliteAdapter();
+  }
+
+  createIntrospector(db: Kysely<unknown>) {
+    return new SqliteIntrospector(db);
+  }
+}
+
+/** Runs commands by name on the writer's connection, which must have its group transaction open. */
+export function commandRunner(db: SqliteConnection): CommandRunner {
+  const kysely = new Kysely<Database>({ dialect: new InThreadDialect(db) });
+  return async (name, ownerId, args) => {
+    const work = findCommand(name);
+    if (!work) throw new Error(`the SQLite writer knows no command named ${name}`);
+    try {
+      const { value, changed } = await runChange(kysely, 'sqlite', ownerId, (context) =>
+        work(context, ownerId, ...args),
+      );
+      return { ok: true, value, changed };
+    } catch (error) {
+      // Rebuilt on the request thread, so the answer is the same as from any other AppError.
+      if (error instanceof AppError) return { ok: false, app: error.toData() };
+      throw error;
+    }
+  };
+}
