@@ -86,19 +86,22 @@ describe('live streams of one owner', () => {
     testApp = await buildTestApp();
     const baseUrl = await listen(testApp);
     const { cookie } = await joinAs(testApp.app);
+    let subscribed!: () => void;
+    const ready = new Promise<void>((resolve) => (subscribed = resolve));
     const outcome = new Promise<string>((resolve) => {
       const request = http.get(`${baseUrl}/api/events`, { headers: { cookie } }, (response) => {
-        response.resume();
+        response.setEncoding('utf8');
+        // The stream is subscribed once it says so with its first message.
+        response.on('data', (chunk: string) => {
+          if (chunk.includes('event: ready')) subscribed();
+        });
         response.on('end', () => resolve('ended'));
         response.on('aborted', () => resolve('aborted'));
         response.on('error', (error) => resolve(`error: ${error.message}`));
       });
       request.on('error', (error) => resolve(`error: ${error.message}`));
     });
-    // Give the stream time to be subscribed: it says so with its first message.
-    const probe = await openStream(baseUrl, cookie);
-    streams.push(probe);
-    await probe.waitFor((message) => message.event === 'ready');
+    await Promise.race([ready, outcome]);
     await testApp.close();
     testApp = null;
     expect(await outcome).toBe('ended');
