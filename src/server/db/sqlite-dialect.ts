@@ -18,6 +18,7 @@ import { AppError, type AppErrorData } from '../errors.ts';
 import type {
   CommandOutcome,
   GroupLimits,
+  StagedArgument,
   WorkerOptions,
   WorkerReply,
   WorkerRequest,
@@ -139,6 +140,10 @@ function isRead(query: CompiledQuery): boolean {
 }
 
 let nextTransaction = 1;
+
+/** Items per message of a command's long list argument (0.3 ms of cloning for 500 rows). */
+const stagedSlice = 500;
+let nextStagedArgument = 1;
 
 class WorkerConnection implements DatabaseConnection {
   readonly #driver: SqliteWorkerDriver;
@@ -334,8 +339,25 @@ export class SqliteWorkerDialect implements Dialect {
     args: unknown[],
   ): Promise<{ value: T; changed: boolean }> {
     if (!this.#driver) throw new Error('the SQLite driver is not initialised');
+    const writer = this.#driver.writer;
     try {
-      const outcome = await this.#driver.writer.request({ op: 'command', name, ownerId, args });
+      const sent: unknown[] = [];
+      for (const arg of args) {
+        if (!Array.isArray(arg) || arg.length <= stagedSlice) {
+          sent.push(arg);
+          continue;
+        }
+        // A long list goes ahead a slice per message, each its own turn of the request thread.
+        const staged: StagedArgument = { stagedArgument: nextStagedArgument++ };
+        for (let start = 0; start < arg.length; start += stagedSlice)
+          await writer.request({
+            op: 'stage',
+            key: staged.stagedArgument,
+            items: arg.slice(start, start + stagedSlice),
+          });
+        sent.push(staged);
+      }
+      const outcome = await writer.request({ op: 'command', name, ownerId, args: sent });
       return outcome as { value: T; changed: boolean };
     } catch (error) {
       if (error instanceof SqliteWorkerError && error.app) throw AppError.fromData(error.app);

@@ -28,7 +28,22 @@ export type WorkerRequest =
   | { id: number; op: 'begin' | 'commit' | 'rollback'; tx: number }
   /** A named command of the write path, run whole in the writer (sqlite-commands.ts). */
   | { id: number; op: 'command'; name: string; ownerId: string; args: unknown[] }
+  /** A slice of a long list argument, sent ahead of its command (`StagedArgument`). */
+  | { id: number; op: 'stage'; key: number; items: unknown[] }
   | { id: number; op: 'close' };
+
+/**
+ * Stands for a long list argument of a command, sent ahead in slices under this key: a list of
+ * 20,000 rows cloned in one message would hold the request thread for 20-30 ms.
+ */
+export interface StagedArgument {
+  stagedArgument: number;
+}
+
+const isStaged = (value: unknown): value is StagedArgument =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Partial<StagedArgument>).stagedArgument === 'number';
 
 /** A command's value, and whether it changed anything (recorded an event). */
 export interface CommandOutcome {
@@ -40,6 +55,8 @@ export interface WorkerError {
   message: string;
   /** An AppError a command threw, to be thrown again on the request thread. */
   app?: AppErrorData;
+  name?: string;
+  stack?: string;
   code?: string;
   errcode?: number;
   errstr?: string;
@@ -56,7 +73,8 @@ function describe(error: unknown): WorkerError {
     errcode?: number;
     errstr?: string;
   };
-  return { message: error.message, code, errcode, errstr };
+  // The stack says where in a command a bug is; the request thread logs it.
+  return { message: error.message, code, errcode, errstr, name: error.name, stack: error.stack };
 }
 
 /** Work waiting for the writer's connection: a transaction to begin, a command, or one statement. */
@@ -88,8 +106,16 @@ class Writer {
   /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
   #commitQueued = false;
-  /** Loaded with the first command: readers and a writer that runs none never load the modules. */
-  #commands: Promise<CommandRunner> | null = null;
+  /**
+   * Loaded before the first command runs (readers, and a writer that runs none, never load the
+   * modules). Once loaded, a command runs to its end without awaiting anything but its own
+   * statements, so no other message is handled in the middle of one.
+   */
+  #runner: CommandRunner | null = null;
+  #runnerLoading = false;
+  #closed = false;
+  /** Long list arguments received ahead of their commands, by key. */
+  readonly #staged = new Map<number, unknown[]>();
 
   constructor(db: SqliteConnection, send: (reply: WorkerReply) => void, limits: GroupLimits) {
     this.#db = db;
@@ -105,6 +131,13 @@ class Writer {
       case 'command':
         this.#waiting.push({ kind: 'command', ...request });
         break;
+      case 'stage': {
+        const items = this.#staged.get(request.key);
+        if (items) for (const item of request.items) items.push(item);
+        else this.#staged.set(request.key, request.items);
+        this.#send({ id: request.id, ok: true });
+        return;
+      }
       case 'query':
         if (request.tx === undefined) {
           this.#waiting.push({ kind: 'statement', ...request });
@@ -121,6 +154,7 @@ class Writer {
         break;
       case 'close':
         if (this.#groupOpen && this.#active === null) this.#commitGroup();
+        this.#closed = true;
         this.#db.close();
         this.#send({ id: request.id, ok: true });
         return;
@@ -195,9 +229,19 @@ class Writer {
 
   /** Starts waiting work while the connection is free, and commits when the group is done. */
   #pump(): void {
+    if (this.#closed) return;
     while (this.#active === null && this.#waiting.length > 0 && !this.#groupFull()) {
+      if (this.#waiting[0]?.kind === 'command' && !this.#runner) {
+        // Loading takes a while and may not hold SQLite's lock: what the group holds goes now.
+        this.#loadRunner();
+        if (this.#groupOpen) this.#commitGroup();
+        return;
+      }
       const unit = this.#waiting.shift() as Unit;
-      if (!this.#openGroup(unit.id)) continue;
+      if (!this.#openGroup(unit.id)) {
+        if (unit.kind === 'command') this.#takeArguments(unit);
+        continue;
+      }
       if (unit.kind === 'transaction') {
         this.#db.exec(`savepoint t${unit.tx}`);
         this.#active = unit.tx;
@@ -249,6 +293,31 @@ class Writer {
     return true;
   }
 
+  /** Loads the command modules, then starts the waiting work again. */
+  #loadRunner(): void {
+    if (this.#runnerLoading) return;
+    this.#runnerLoading = true;
+    import('./sqlite-commands.ts').then(
+      ({ commandRunner }) => {
+        this.#runner = commandRunner(this.#db);
+        this.#pump();
+      },
+      (error: unknown) => {
+        // The commands waiting fail; the next one tries again.
+        this.#runnerLoading = false;
+        const failure = describe(error);
+        for (let index = this.#waiting.length - 1; index >= 0; index--) {
+          const unit = this.#waiting[index] as Unit;
+          if (unit.kind !== 'command') continue;
+          this.#waiting.splice(index, 1);
+          this.#takeArguments(unit);
+          this.#send({ id: unit.id, ok: false, error: failure });
+        }
+        this.#pump();
+      },
+    );
+  }
+
   /**
    * A command, whole: its value is answered with the group's commit, like a transaction's. A
    * command runs its statements here without waiting on anything else, so it holds the
@@ -256,10 +325,17 @@ class Writer {
    */
   async #runCommand(unit: Extract<Unit, { kind: 'command' }>): Promise<void> {
     try {
-      this.#commands ??= import('./sqlite-commands.ts').then(({ commandRunner }) =>
-        commandRunner(this.#db),
-      );
-      const result = await (await this.#commands)(unit.name, unit.ownerId, unit.args);
+      const runner = this.#runner;
+      if (!runner) throw new Error('the commands are not loaded');
+      const result = await runner(unit.name, unit.ownerId, this.#takeArguments(unit));
+      // A command that caught an error which rolled back the whole group (a full disk) must not
+      // be answered as saved: nothing of the group is left.
+      if (this.#groupOpen && !this.#db.isTransaction) {
+        const lost = new Error('the transaction was lost under this command');
+        this.#send({ id: unit.id, ok: false, error: describe(lost) });
+        this.#groupLost(lost);
+        return;
+      }
       if (result.ok) {
         const { value, changed } = result;
         this.#unsynced.push({ id: unit.id, ok: true, result: { value, changed } });
@@ -275,6 +351,16 @@ class Writer {
       // A full disk or an I/O error rolls back the whole group: the others of it fail too.
       if (this.#groupOpen && !this.#db.isTransaction) this.#groupLost(error);
     }
+  }
+
+  /** A command's arguments with the lists staged for it put back (and no longer kept here). */
+  #takeArguments(unit: Extract<Unit, { kind: 'command' }>): unknown[] {
+    return unit.args.map((arg) => {
+      if (!isStaged(arg)) return arg;
+      const items = this.#staged.get(arg.stagedArgument) ?? [];
+      this.#staged.delete(arg.stagedArgument);
+      return items;
+    });
   }
 
   /** A statement outside any transaction: its own savepoint, answered with the group. */
@@ -348,7 +434,14 @@ function reader(db: SqliteConnection, send: (reply: WorkerReply) => void) {
 if (parentPort) {
   const port = parentPort;
   const options = workerData as WorkerOptions;
-  const send = (reply: WorkerReply) => port.postMessage(reply);
+  const send = (reply: WorkerReply) => {
+    try {
+      port.postMessage(reply);
+    } catch (error) {
+      // A value that cannot be cloned (a bug in a command) fails its request, not the thread.
+      port.postMessage({ id: reply.id, ok: false, error: describe(error) });
+    }
+  };
   const db = openSqlite(options.file, { readOnly: options.role === 'reader' });
   let handle = reader(db, send);
   if (options.role === 'writer') {

@@ -18,13 +18,7 @@ import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import {
-  command,
-  unchanged,
-  type ChangeContext,
-  type Unchanged,
-  type WritePath,
-} from '../events/write-path.ts';
+import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
   applyToBalance,
@@ -441,14 +435,16 @@ export const deleteClient = command(
 
 /**
  * An import's checked rows, all or none; each balance other than 0 becomes an opening balance.
- * Answers whether balances were set to 0 because the owner turned them off on adding.
+ * Answers whether balances were set to 0 because the owner turned them off on adding. On SQLite
+ * the rows cross to the writer a slice per message, before the command runs (sqlite-dialect.ts).
  */
-export async function importClients(
-  writes: WritePath,
-  ownerId: string,
-  rows: readonly ClientInput[],
-): Promise<{ balancesZeroed: boolean }> {
-  return writes.change(ownerId, async ({ trx, record, now }) => {
+export const importClients = command(
+  'clients.import',
+  async (
+    { trx, record, now },
+    ownerId,
+    rows: readonly ClientInput[],
+  ): Promise<{ balancesZeroed: boolean }> => {
     const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
     const clients = rows.map((row) => ({
       ...row,
@@ -486,5 +482,5 @@ export async function importClients(
       })),
     );
     return { balancesZeroed: disableBalanceOnAdd };
-  });
-}
+  },
+);
