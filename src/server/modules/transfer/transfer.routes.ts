@@ -40,7 +40,12 @@ export const entryCsvColumns = [
   'Voids entry',
 ] as const;
 
-const exportBatch = 1000;
+/**
+ * Clients read per page of an export. Each page is turned into text in one turn of the request
+ * thread (about 15 µs a client), so a smaller page keeps other requests' wait short: with 1,000,
+ * health probes during a 20,000-client CSV export waited 4-10 ms at the median, with 250 about 2.
+ */
+const exportBatch = 250;
 const byteOrderMark = '\uFEFF';
 
 async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: ClientFilter) {
