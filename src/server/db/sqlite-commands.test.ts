@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../tests/app.ts';
+import { joinAs } from '../../../tests/auth.ts';
+import { testDialect } from '../../../tests/db.ts';
+import { buildClient } from '../../../tests/factories.ts';
+import type { Client } from '../../shared/schemas/clients.ts';
+import { AppError } from '../errors.ts';
+
+// Named commands run in SQLite's writer thread (decision 014); on PostgreSQL there is no such
+// thread, and the same commands run on the request thread, tested by every route's tests.
+describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite only)', () => {
+  let testApp: TestApp;
+  let ownerId: string;
+
+  beforeAll(async () => {
+    testApp = await buildTestApp();
+    ownerId = (await joinAs(testApp.app)).userId;
+  });
+
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  const writer = () => {
+    const sqlite = testApp.app.db.sqlite;
+    if (!sqlite) throw new Error('the test database is SQLite');
+    return sqlite;
+  };
+
+  const clientsOf = (owner: string) =>
+    testApp.app.db.kysely
+      .selectFrom('clients')
+      .select(['email', 'balance'])
+      .where('owner_id', '=', owner)
+      .orderBy('email')
+      .execute();
+
+  it('answers the value of a command once committed, and says it changed something', async () => {
+    const input = buildClient({ email: 'first.command@example.com', balance: 500 });
+    const { value, changed } = await writer().runCommand<Client>('clients.add', ownerId, [input]);
+    expect(changed).toBe(true);
+    expect(value).toMatchObject({ email: input.email, balance: 500, version: 1 });
+    // Read on a reader, which sees only what is committed.
+    expect(await clientsOf(ownerId)).toContainEqual({ email: input.email, balance: 500 });
+  });
+
+  it('throws the AppError a command threw, whole: status, code, message and fields', async () => {
+    const client = (
+      await writer().runCommand<Client>('clients.add', ownerId, [buildClient({ balance: 0 })])
+    ).value;
+    const refused = writer().runCommand('clients.recordEntry', ownerId, [
+      client.id,
+      { kind: 'charge', amount: 100, date: '2999-01-01' },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(AppError);
+    const error = (await refused.catch((caught: unknown) => caught)) as AppError;
+    expect(error.status).toBe(400);
+    expect(error.code).toBe('validation');
+    expect(error.fields).toEqual({ date: 'The date cannot be in the future.' });
+    expect(error.in('ko').fields?.date).not.toBe('The date cannot be in the future.');
+  });
+
+  it('takes a long list argument sent ahead in slices, every item in its order', async () => {
+    const importer = (await joinAs(testApp.app)).userId;
+    // 1,234 rows: two whole slices of 500 and a part one.
+    const rows = Array.from({ length: 1234 }, (_, index) =>
+      buildClient({ email: `row${String(index).padStart(4, '0')}@example.com`, balance: index }),
+    );
+    const { changed } = await writer().runCommand('clients.import', importer, [rows]);
+    expect(changed).toBe(true);
+    const stored = await clientsOf(importer);
+    expect(stored).toHaveLength(1234);
+    expect(stored).toEqual(rows.map(({ email, balance }) => ({ email, balance })));
+  });
+
+  it('refuses a command it does not know, and goes on running the others', async () => {
+    await expect(writer().runCommand('clients.noSuchCommand', ownerId, [])).rejects.toThrow(
+      'knows no command named clients.noSuchCommand',
+    );
+    const { changed } = await writer().runCommand('clients.add', ownerId, [buildClient()]);
+    expect(changed).toBe(true);
+  });
+});
