@@ -64,6 +64,8 @@ class WorkerLink {
   #nextId = 1;
   #stopped: Error | null = null;
   #closing = false;
+  /** Requests made during this turn of the event loop, sent together at its end. */
+  #outbox: WorkerRequest[] = [];
 
   constructor(
     role: WorkerRole,
@@ -80,16 +82,9 @@ class WorkerLink {
         reject(new Error(`the SQLite ${role} stopped before it was ready (exit code ${code})`)),
       );
     });
-    this.#worker.on('message', (reply: WorkerReply | 'ready') => {
-      if (reply === 'ready') return;
-      const waiting = this.#waiting.get(reply.id);
-      if (!waiting) return;
-      this.#waiting.delete(reply.id);
-      if (reply.ok) {
-        waiting.resolve(reply.result);
-      } else {
-        waiting.reject(Object.assign(new SqliteWorkerError(reply.error.message), reply.error));
-      }
+    this.#worker.on('message', (message: WorkerReply[] | 'ready') => {
+      if (message === 'ready') return;
+      for (const reply of message) this.#answer(reply);
     });
     const stop = (error: Error) => {
       if (this.#stopped) return;
@@ -103,6 +98,17 @@ class WorkerLink {
     this.#worker.on('exit', (code) => stop(new Error(`the SQLite ${role} stopped (${code})`)));
   }
 
+  #answer(reply: WorkerReply): void {
+    const waiting = this.#waiting.get(reply.id);
+    if (!waiting) return;
+    this.#waiting.delete(reply.id);
+    if (reply.ok) {
+      waiting.resolve(reply.result);
+    } else {
+      waiting.reject(Object.assign(new SqliteWorkerError(reply.error.message), reply.error));
+    }
+  }
+
   /** Requests sent and not answered yet: readers are chosen by it. */
   get busy(): number {
     return this.#waiting.size;
@@ -113,9 +119,18 @@ class WorkerLink {
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      this.#worker.postMessage({ ...request, id });
+      // One message per turn, whatever the requests in it (each message costs both threads a
+      // wake-up): under load, the requests that arrived together share one.
+      this.#outbox.push({ ...request, id });
+      if (this.#outbox.length === 1) setImmediate(this.#flush);
     });
   }
+
+  readonly #flush = () => {
+    const requests = this.#outbox;
+    this.#outbox = [];
+    if (!this.#stopped) this.#worker.postMessage(requests);
+  };
 
   async close(): Promise<void> {
     this.#closing = true;

@@ -431,16 +431,35 @@ function reader(db: SqliteConnection, send: (reply: WorkerReply) => void) {
   };
 }
 
+/** The reply as sent, or the error that it cannot be. */
+function cloneable(reply: WorkerReply): WorkerReply {
+  try {
+    structuredClone(reply);
+    return reply;
+  } catch (error) {
+    return { id: reply.id, ok: false, error: describe(error) };
+  }
+}
+
 if (parentPort) {
   const port = parentPort;
   const options = workerData as WorkerOptions;
-  const send = (reply: WorkerReply) => {
+  // Replies go back together once the current message's work is done (a batch of requests
+  // from the request thread, or a group's commit): one message, one wake-up of that thread.
+  let outbox: WorkerReply[] = [];
+  const flush = () => {
+    const replies = outbox;
+    outbox = [];
     try {
-      port.postMessage(reply);
-    } catch (error) {
+      port.postMessage(replies);
+    } catch {
       // A value that cannot be cloned (a bug in a command) fails its request, not the thread.
-      port.postMessage({ id: reply.id, ok: false, error: describe(error) });
+      port.postMessage(replies.map((reply) => cloneable(reply)));
     }
+  };
+  const send = (reply: WorkerReply) => {
+    outbox.push(reply);
+    if (outbox.length === 1) queueMicrotask(flush);
   };
   const db = openSqlite(options.file, { readOnly: options.role === 'reader' });
   let handle = reader(db, send);
@@ -448,6 +467,8 @@ if (parentPort) {
     const writer = new Writer(db, send, options.group);
     handle = (request) => writer.handle(request);
   }
-  port.on('message', handle);
+  port.on('message', (requests: WorkerRequest[]) => {
+    for (const request of requests) handle(request);
+  });
   port.postMessage('ready');
 }
