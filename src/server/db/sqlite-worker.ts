@@ -89,9 +89,9 @@ const commandRunning = -1;
 /**
  * The one writer. Only one transaction holds the connection at a time (its queries interleave
  * with the request thread's decisions, or, for a command, it runs here whole); the others wait
- * their turn in `waiting`. A transaction
- * that commits releases its savepoint and waits in `unsynced` for the shared COMMIT, which runs
- * as soon as nothing else is waiting, or when the group is full.
+ * their turn in `waiting`. A transaction that commits releases its savepoint and waits in
+ * `unsynced` for the shared COMMIT, which runs as soon as nothing else is waiting, or when the
+ * group is full.
  */
 class Writer {
   readonly #db: SqliteConnection;
@@ -324,32 +324,29 @@ class Writer {
    * connection only as long as it computes.
    */
   async #runCommand(unit: Extract<Unit, { kind: 'command' }>): Promise<void> {
+    let reply: WorkerReply;
+    let thrown: unknown = null;
     try {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
       const result = await runner(unit.name, unit.ownerId, this.#takeArguments(unit));
-      // A command that caught an error which rolled back the whole group (a full disk) must not
-      // be answered as saved: nothing of the group is left.
-      if (this.#groupOpen && !this.#db.isTransaction) {
-        const lost = new Error('the transaction was lost under this command');
-        this.#send({ id: unit.id, ok: false, error: describe(lost) });
-        this.#groupLost(lost);
-        return;
-      }
-      if (result.ok) {
-        const { value, changed } = result;
-        this.#unsynced.push({ id: unit.id, ok: true, result: { value, changed } });
-      } else {
-        this.#send({
-          id: unit.id,
-          ok: false,
-          error: { message: result.app.text.text, app: result.app },
-        });
-      }
+      reply = result.ok
+        ? { id: unit.id, ok: true, result: { value: result.value, changed: result.changed } }
+        : { id: unit.id, ok: false, error: { message: result.app.text.text, app: result.app } };
     } catch (error) {
-      this.#send({ id: unit.id, ok: false, error: describe(error) });
-      // A full disk or an I/O error rolls back the whole group: the others of it fail too.
-      if (this.#groupOpen && !this.#db.isTransaction) this.#groupLost(error);
+      thrown = error;
+      reply = { id: unit.id, ok: false, error: describe(error) };
+    }
+    // A full disk or an I/O error rolls back the whole group, whether the command threw it or
+    // caught it: the others of the group fail too, and this one is never answered as saved.
+    if (this.#groupOpen && !this.#db.isTransaction) {
+      const lost = thrown ?? new Error('the transaction was lost under this command');
+      this.#send({ id: unit.id, ok: false, error: describe(lost) });
+      this.#groupLost(lost);
+    } else if (reply.ok) {
+      this.#unsynced.push(reply);
+    } else {
+      this.#send(reply);
     }
   }
 
