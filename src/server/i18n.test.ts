@@ -106,21 +106,21 @@ describe('errors in the language of the request', () => {
       'Jenis badan permintaan ini tidak diterima di sini; sila hantar JSON',
     ],
   ])('a body Fastify itself refuses, asked in %s', async (language, badJson, badType) => {
-    const headers = { cookie, ...(language ? { 'accept-language': language } : {}) };
-    const malformed = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { ...headers, 'content-type': 'application/json' },
-      payload: '{"firstName":',
-    });
+    const postRaw = (contentType: string, payload: string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: {
+          cookie,
+          'content-type': contentType,
+          ...(language ? { 'accept-language': language } : {}),
+        },
+        payload,
+      });
+    const malformed = await postRaw('application/json', '{"firstName":');
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json()).toEqual({ error: { code: 'validation', message: badJson } });
-    const form = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/clients',
-      headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-      payload: 'firstName=Ann',
-    });
+    const form = await postRaw('application/x-www-form-urlencoded', 'firstName=Ann');
     expect(form.statusCode).toBe(415);
     expect(form.json()).toEqual({ error: { code: 'validation', message: badType } });
   });
