@@ -61,7 +61,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
     // A reader that does not keep up is not buffered for: the feed skips it until its
     // connection drains, and it then catches up from the log.
     let backedUp = false;
-    const write = (text: string) => {
+    const write = (text: string | Buffer) => {
       if (raw.writableEnded || raw.write(text) || backedUp) return;
       backedUp = true;
       raw.once('drain', () => {

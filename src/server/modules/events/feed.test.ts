@@ -8,6 +8,8 @@ import { ChangeFeed, type Subscriber } from './feed.ts';
 function recordingStream(ownerId: string, cookie: string) {
   const stream = {
     frames: [] as string[],
+    /** What was handed to the stream, as it was handed. */
+    written: [] as (string | Buffer)[],
     ended: null as null | 'closed' | 'session ended',
     subscriber: null as unknown as Subscriber,
   };
@@ -16,7 +18,10 @@ function recordingStream(ownerId: string, cookie: string) {
     sessionTokenHash: hashToken(cookie.slice(`${sessionCookieName}=`.length)),
     lastId: 0,
     backedUp: false,
-    write: (frames) => stream.frames.push(frames),
+    write: (frames) => {
+      stream.written.push(frames);
+      stream.frames.push(frames.toString());
+    },
     close: (sessionEnded = false) => {
       stream.ended ??= sessionEnded ? 'session ended' : 'closed';
     },
@@ -178,5 +183,59 @@ describe('the live feed fan-out', () => {
     await vi.waitFor(() => expect(changeIds(slow)).toHaveLength(3), { timeout: 10_000 });
     await vi.waitFor(() => expect(changeIds(steady)).toHaveLength(3), { timeout: 10_000 });
     expect(changeIds(slow)).toEqual(changeIds(steady));
+  });
+
+  it('encodes the frames once for all the streams that have seen the same changes', async () => {
+    testApp = await buildTestApp();
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    feed = new ChangeFeed(app.db, app.log, {
+      heartbeatMs: 3_600_000,
+      liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
+    });
+    await feed.start();
+    for (const lastName of ['One', 'Two']) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie: owner.cookie },
+        payload: {
+          firstName: 'Shared',
+          lastName,
+          email: `${lastName.toLowerCase()}@example.com`,
+          phone: '+1 555 0100200',
+          currency: 'USD',
+        },
+      });
+      expect(response.statusCode).toBe(201);
+    }
+    const events = await app.db.kysely
+      .selectFrom('events')
+      .select('id')
+      .where('owner_id', '=', owner.userId)
+      .orderBy('id')
+      .execute();
+    const [first, second] = events.map((event) => event.id);
+    if (first === undefined || second === undefined) throw new Error('expected two events');
+
+    // Two streams that have seen nothing of the two changes, one that has seen the first.
+    const streams = [0, 0, first].map((lastId) => {
+      const stream = recordingStream(owner.userId, owner.cookie);
+      stream.subscriber.lastId = lastId;
+      feed?.subscribe(stream.subscriber);
+      return stream;
+    });
+    feed.wake(owner.userId);
+    for (const stream of streams)
+      await vi.waitFor(() => expect(stream.written).toHaveLength(1), { timeout: 10_000 });
+    const [fromStart, alsoFromStart, fromFirst] = streams.map((stream) => stream.written[0]);
+
+    expect(Buffer.isBuffer(fromStart)).toBe(true);
+    expect(alsoFromStart).toBe(fromStart);
+    expect(fromFirst).not.toBe(fromStart);
+    const changeIds = (frames: string | Buffer | undefined) =>
+      [...String(frames).matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(changeIds(fromStart)).toEqual([first, second]);
+    expect(changeIds(fromFirst)).toEqual([second]);
   });
 });

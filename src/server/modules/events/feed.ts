@@ -12,8 +12,11 @@ export interface Subscriber {
   /** The session the stream was opened with: it ends with it. */
   sessionTokenHash: string;
   lastId: number;
-  /** Writes frames of the stream, already in the Server-Sent Events format. */
-  write(frames: string): void;
+  /**
+   * Writes frames of the stream, already in the Server-Sent Events format: as bytes when the
+   * same frames go to many streams, so they are encoded once.
+   */
+  write(frames: string | Buffer): void;
   /**
    * True while the stream's connection has not taken what was written before (a slow reader):
    * it is skipped, not buffered for, and wakes its owner again once it has drained.
@@ -35,7 +38,7 @@ export function changeFrame(event: ChangeEvent): string {
   return `id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-const heartbeatFrame = ': ping\n\n';
+const heartbeatFrame = Buffer.from(': ping\n\n');
 
 const channel = 'balance_events';
 const batchSize = 500;
@@ -217,19 +220,20 @@ export class ChangeFeed {
       const events = await readEventsAfter(this.#db, ownerId, from, batchSize);
       if (events.length === 0) return;
       const last = events[events.length - 1]?.id ?? from;
-      // Streams that have seen the same events get the same text: built once per starting point,
-      // and sent in one write per stream, whatever the number of events.
+      // Streams that have seen the same events get the same bytes: built and encoded once per
+      // starting point (not once per stream), and sent in one write per stream, whatever the
+      // number of events.
       const frames = events.map(changeFrame);
-      const texts = new Map<number, string>();
+      const encoded = new Map<number, Buffer>();
       for (const [index, subscriber] of subscribers.entries()) {
         if (subscriber.lastId < last) {
-          let text = texts.get(subscriber.lastId);
-          if (text === undefined) {
+          let bytes = encoded.get(subscriber.lastId);
+          if (bytes === undefined) {
             const seen = subscriber.lastId;
-            text = frames.filter((_, at) => (events[at]?.id ?? 0) > seen).join('');
-            texts.set(seen, text);
+            bytes = Buffer.from(frames.filter((_, at) => (events[at]?.id ?? 0) > seen).join(''));
+            encoded.set(seen, bytes);
           }
-          subscriber.write(text);
+          subscriber.write(bytes);
           subscriber.lastId = last;
         }
         // Let waiting requests run between slices of a large fan-out.
