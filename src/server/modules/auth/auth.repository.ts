@@ -2,7 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
-import type { UsersTable } from './auth.table.ts';
+import type { SessionWithUser, UsersTable } from './auth.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -94,7 +94,10 @@ const sessionWithUser = compiledQuery((db, tokenHash: string) =>
     .where('sessions.token_hash', '=', tokenHash),
 );
 
-export async function findSessionWithUser(db: Kysely<Database>, tokenHash: string) {
+export async function findSessionWithUser(
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> {
   const { rows } = await sessionWithUser(db, tokenHash);
   return rows[0];
 }

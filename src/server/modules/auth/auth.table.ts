@@ -22,6 +22,10 @@ export interface SessionsTable {
   user_agent: string | null;
 }
 
+/** A session with what a request needs of its user: what every signed-in request reads. */
+export type SessionWithUser = Pick<SessionsTable, 'token_hash' | 'created_at' | 'last_seen_at'> &
+  Pick<UsersTable, 'id' | 'email' | 'is_admin' | 'disabled_at'>;
+
 /** A password reset link: single use (deleted when used), valid until `expires_at`. */
 export interface PasswordResetsTable {
   token_hash: string;

@@ -26,7 +26,7 @@ import {
 import { convertToUsd } from '../../../shared/exchange.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { latestEventId, readClientHistory } from '../events/events.queries.ts';
+import { latestEventStamp, readClientHistory } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import {
   addClient,
@@ -149,7 +149,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       };
       const pageSize = limit ? Number(limit) : defaultPageSize;
       // Read before anything else: what follows reflects this state or a newer one.
-      const stamp = await latestEventId(db, owner.id);
+      const stamp = await latestEventStamp(app.db, owner.id);
       const key = JSON.stringify([
         owner.id,
         asOf,
@@ -193,7 +193,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/ageing', { schema: { response: { 200: ageingSchema } } }, async (request) => {
     const ownerId = currentUser(request).id;
-    const stamp = await latestEventId(db, ownerId);
+    const stamp = await latestEventStamp(app.db, ownerId);
     const asOf = utcDay();
     const key = JSON.stringify([ownerId, asOf]);
     const kept = ageingAnswers.get(key, stamp);

@@ -5,7 +5,7 @@ import { utcDay } from '../../../shared/dates.ts';
 import { ageingBuckets } from './ageing.ts';
 import { overviewMonths, overviewSchema, type Overview } from '../../../shared/schemas/overview.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { latestEventId } from '../events/events.queries.ts';
+import { latestEventStamp } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import {
   ageingByCurrency,
@@ -108,7 +108,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get('/overview', { schema: { response: { 200: overviewSchema } } }, async (request) => {
     const ownerId = currentUser(request).id;
     // Read first: what follows reflects this state or a newer one.
-    const stamp = await latestEventId(db, ownerId);
+    const stamp = await latestEventStamp(app.db, ownerId);
     // What is overdue, and the months shown, change at midnight without any event.
     const asOf = utcDay();
     const key = JSON.stringify([ownerId, asOf]);

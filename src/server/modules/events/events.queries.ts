@@ -3,6 +3,7 @@ export {
   countEventsAfter,
   hasClientHistory,
   latestEventId,
+  latestEventStamp,
   readAllEvents,
   readClientHistory,
 } from './events.repository.ts';

@@ -7,7 +7,7 @@ import type {
   HistoryEntry,
 } from '../../../shared/schemas/events.ts';
 import { compiledQuery } from '../../db/compiled-query.ts';
-import type { Database, Dialect } from '../../db/database.ts';
+import type { Database, Db, Dialect } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -92,6 +92,15 @@ const latestEventIdQuery = compiledQuery((db, ownerId: string) =>
 export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
   const { rows } = await latestEventIdQuery(db, ownerId);
   return Number(rows[0]?.id ?? 0);
+}
+
+/**
+ * The id of the owner's latest event, as the stamp of answers kept until it changes: on SQLite
+ * kept itself between the write path's commits for the owner (database.ts `kept`).
+ */
+export function latestEventStamp(db: Db, ownerId: string): Promise<number> {
+  const read = () => latestEventId(db.kysely, ownerId);
+  return db.kept ? db.kept.latestEventIds.read(ownerId, read) : read();
 }
 
 /** How many of the owner's events came after `afterId`, counting no further than `cap`. */

@@ -127,9 +127,16 @@ export class WritePath {
       work,
       (trx, owner) => this.#feed.announce(trx, owner),
     );
-    // The fan-out to live streams runs after the answer's turn: the write never waits for it.
-    if (changed) this.#feed.committed(ownerId);
+    if (changed) this.#committed(ownerId);
     return value;
+  }
+
+  /** After a change of this owner's has committed, before its answer. */
+  #committed(ownerId: string): void {
+    // The next read of the owner's latest event id sees this change (database.ts `kept`).
+    this.#db.kept?.latestEventIds.forget(ownerId);
+    // The fan-out to live streams runs after the answer's turn: the write never waits for it.
+    this.#feed.committed(ownerId);
   }
 
   /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
@@ -142,7 +149,7 @@ export class WritePath {
     const sqlite = this.#db.sqlite;
     if (!sqlite) return this.change(ownerId, (context) => work(context, ownerId, ...args));
     const { value, changed } = await sqlite.runCommand<T>(name, ownerId, args);
-    if (changed) this.#feed.committed(ownerId);
+    if (changed) this.#committed(ownerId);
     return value;
   }
 
@@ -160,6 +167,7 @@ export class WritePath {
       await lockOwnerLog(trx, this.#db.dialect, ownerId);
       return work(trx);
     });
+    this.#db.kept?.latestEventIds.forget(ownerId);
     this.#feed.endOwner(ownerId);
     return result;
   }
