@@ -5,9 +5,18 @@ export function isCalendarDate(text: string): boolean {
   return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(text);
 }
 
+const dayMs = 86_400_000;
+/** The last day worked out: every list request asks for today's, thousands of times a second. */
+let lastDay = { from: 0, to: 0, text: '' };
+
 /** The day of `at` in UTC as YYYY-MM-DD. */
 export function utcDay(at: number | Date = Date.now()): string {
-  return new Date(at).toISOString().slice(0, 10);
+  const ms = typeof at === 'number' ? at : at.getTime();
+  if (ms >= lastDay.from && ms < lastDay.to) return lastDay.text;
+  const text = new Date(ms).toISOString().slice(0, 10);
+  const from = Math.floor(ms / dayMs) * dayMs;
+  lastDay = { from, to: from + dayMs, text };
+  return text;
 }
 
 /** The day this device's clock and time zone call today, as YYYY-MM-DD. */
