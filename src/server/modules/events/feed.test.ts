@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
@@ -27,6 +28,41 @@ function recordingStream(ownerId: string, cookie: string) {
     },
   };
   return stream;
+}
+
+/**
+ * Adds a client through the app. Its own feed is not the one under test: the test wakes that
+ * one by hand.
+ */
+async function addClient(
+  app: FastifyInstance,
+  cookie: string,
+  firstName: string,
+  lastName: string,
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/clients',
+    headers: { cookie },
+    payload: {
+      firstName,
+      lastName,
+      email: `${lastName.toLowerCase()}@example.com`,
+      phone: '+1 555 0100200',
+      currency: 'USD',
+    },
+  });
+  expect(response.statusCode).toBe(201);
+}
+
+/** A feed of the app's database whose beats are the test's own (its timer is an hour away). */
+async function startFeed(app: FastifyInstance): Promise<ChangeFeed> {
+  const feed = new ChangeFeed(app.db, app.log, {
+    heartbeatMs: 3_600_000,
+    liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
+  });
+  await feed.start();
+  return feed;
 }
 
 describe('the live feed heartbeat', () => {
@@ -81,11 +117,7 @@ describe('the live feed heartbeat', () => {
     const { app } = testApp;
     const owner = await joinAs(app);
     const other = await joinAs(app);
-    feed = new ChangeFeed(app.db, app.log, {
-      heartbeatMs: 3_600_000,
-      liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
-    });
-    await feed.start();
+    feed = await startFeed(app);
     const leaving = recordingStream(owner.userId, owner.cookie);
     const staying = recordingStream(other.userId, other.cookie);
     // A stream claiming an owner its session is not of is ended too.
@@ -123,11 +155,7 @@ describe('the live feed fan-out', () => {
     testApp = await buildTestApp();
     const { app } = testApp;
     const owner = await joinAs(app);
-    feed = new ChangeFeed(app.db, app.log, {
-      heartbeatMs: 3_600_000,
-      liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
-    });
-    await feed.start();
+    feed = await startFeed(app);
     const steady = recordingStream(owner.userId, owner.cookie);
     const slow = recordingStream(owner.userId, owner.cookie);
     let slowBackedUp = true;
@@ -146,22 +174,7 @@ describe('the live feed fan-out', () => {
         .filter((frame) => frame.includes('event: change'))
         .map((frame) => (JSON.parse(frame.split('data: ')[1] ?? '') as { id: number }).id);
 
-    // Changes made through the app, whose own feed is not this one: this feed is woken by hand.
-    const add = async (lastName: string) => {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/clients',
-        headers: { cookie: owner.cookie },
-        payload: {
-          firstName: 'Slow',
-          lastName,
-          email: `${lastName.toLowerCase()}@example.com`,
-          phone: '+1 555 0100200',
-          currency: 'USD',
-        },
-      });
-      expect(response.statusCode).toBe(201);
-    };
+    const add = (lastName: string) => addClient(app, owner.cookie, 'Slow', lastName);
     await add('Reader');
     feed.wake(owner.userId);
     await vi.waitFor(() => expect(changeIds(steady)).toHaveLength(1), { timeout: 10_000 });
@@ -189,26 +202,8 @@ describe('the live feed fan-out', () => {
     testApp = await buildTestApp();
     const { app } = testApp;
     const owner = await joinAs(app);
-    feed = new ChangeFeed(app.db, app.log, {
-      heartbeatMs: 3_600_000,
-      liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
-    });
-    await feed.start();
-    for (const lastName of ['One', 'Two']) {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/api/clients',
-        headers: { cookie: owner.cookie },
-        payload: {
-          firstName: 'Shared',
-          lastName,
-          email: `${lastName.toLowerCase()}@example.com`,
-          phone: '+1 555 0100200',
-          currency: 'USD',
-        },
-      });
-      expect(response.statusCode).toBe(201);
-    }
+    feed = await startFeed(app);
+    for (const lastName of ['One', 'Two']) await addClient(app, owner.cookie, 'Shared', lastName);
     const events = await app.db.kysely
       .selectFrom('events')
       .select('id')
