@@ -31,11 +31,13 @@ export class CommitMemory<V> {
       this.#values.delete(key);
     }
     const generation = this.#generation;
+    // Aged from when it was asked for: the value is at least as old as that.
+    const askedAt = performance.now();
     const value = await read();
     if (value !== null && value !== undefined && generation === this.#generation) {
       // Full: start again rather than track which values are used least.
       if (this.#values.size >= this.#maxEntries) this.#values.clear();
-      this.#values.set(key, { value, keptAt: performance.now() });
+      this.#values.set(key, { value, keptAt: askedAt });
     }
     return value;
   }

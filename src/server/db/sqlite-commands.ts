@@ -31,6 +31,12 @@ export type CommandRunner = (
 /** Each command's transaction is a savepoint inside the writer's group transaction. */
 const savepoint = 'command';
 
+/**
+ * The request thread forgets the sessions it keeps after any write to these tables that it sends
+ * (decision 015); it does not see a command's statements, so a command may not write them.
+ */
+const tablesOnlyTheRequestThreadWrites = /\b(?:sessions|users)\b/i;
+
 class InThreadConnection implements DatabaseConnection {
   readonly #db: SqliteConnection;
 
@@ -39,6 +45,11 @@ class InThreadConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (!/^\s*select\b/i.test(query.sql) && tablesOnlyTheRequestThreadWrites.test(query.sql)) {
+      throw new Error(
+        `a command may not write sessions or users (the kept sessions would not hear of it): ${query.sql}`,
+      );
+    }
     return Promise.resolve(toQueryResult<R>(runStatement(this.#db, query.sql, query.parameters)));
   }
 

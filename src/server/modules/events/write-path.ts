@@ -120,23 +120,31 @@ export class WritePath {
   }
 
   async change<T>(ownerId: string, work: Work<T>): Promise<T> {
-    const { value, changed } = await runChange(
-      this.#db.kysely,
-      this.#db.dialect,
-      ownerId,
-      work,
-      (trx, owner) => this.#feed.announce(trx, owner),
-    );
-    if (changed) this.#committed(ownerId);
-    return value;
+    let changed = false;
+    try {
+      const outcome = await runChange(
+        this.#db.kysely,
+        this.#db.dialect,
+        ownerId,
+        work,
+        (trx, owner) => this.#feed.announce(trx, owner),
+      );
+      changed = outcome.changed;
+      return outcome.value;
+    } finally {
+      this.#ended(ownerId, changed);
+    }
   }
 
-  /** After a change of this owner's has committed, before its answer. */
-  #committed(ownerId: string): void {
-    // The next read of the owner's latest event id sees this change (database.ts `kept`).
+  /**
+   * After a change of this owner's has ended, before its answer: also after a failure, since a
+   * commit may be on disk though its answer was lost (the writer thread stopped after it).
+   */
+  #ended(ownerId: string, changed: boolean): void {
+    // The next read of the owner's latest event id sees the change (database.ts `kept`).
     this.#db.kept?.latestEventIds.forget(ownerId);
     // The fan-out to live streams runs after the answer's turn: the write never waits for it.
-    this.#feed.committed(ownerId);
+    if (changed) this.#feed.committed(ownerId);
   }
 
   /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
@@ -148,9 +156,14 @@ export class WritePath {
   ): Promise<T> {
     const sqlite = this.#db.sqlite;
     if (!sqlite) return this.change(ownerId, (context) => work(context, ownerId, ...args));
-    const { value, changed } = await sqlite.runCommand<T>(name, ownerId, args);
-    if (changed) this.#committed(ownerId);
-    return value;
+    let changed = false;
+    try {
+      const outcome = await sqlite.runCommand<T>(name, ownerId, args);
+      changed = outcome.changed;
+      return outcome.value;
+    } finally {
+      this.#ended(ownerId, changed);
+    }
   }
 
   /**
