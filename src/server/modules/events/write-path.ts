@@ -120,31 +120,12 @@ export class WritePath {
   }
 
   async change<T>(ownerId: string, work: Work<T>): Promise<T> {
-    let changed = false;
-    try {
-      const outcome = await runChange(
-        this.#db.kysely,
-        this.#db.dialect,
-        ownerId,
-        work,
-        (trx, owner) => this.#feed.announce(trx, owner),
-      );
-      changed = outcome.changed;
-      return outcome.value;
-    } finally {
-      this.#ended(ownerId, changed);
-    }
-  }
-
-  /**
-   * After a change of this owner's has ended, before its answer: also after a failure, since a
-   * commit may be on disk though its answer was lost (the writer thread stopped after it).
-   */
-  #ended(ownerId: string, changed: boolean): void {
-    // The next read of the owner's latest event id sees the change (database.ts `kept`).
-    this.#db.kept?.latestEventIds.forget(ownerId);
-    // The fan-out to live streams runs after the answer's turn: the write never waits for it.
-    if (changed) this.#feed.committed(ownerId);
+    return this.#ended(
+      ownerId,
+      runChange(this.#db.kysely, this.#db.dialect, ownerId, work, (trx, owner) =>
+        this.#feed.announce(trx, owner),
+      ),
+    );
   }
 
   /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
@@ -156,13 +137,25 @@ export class WritePath {
   ): Promise<T> {
     const sqlite = this.#db.sqlite;
     if (!sqlite) return this.change(ownerId, (context) => work(context, ownerId, ...args));
+    return this.#ended(ownerId, sqlite.runCommand<T>(name, ownerId, args));
+  }
+
+  /**
+   * A change's value once it has ended, and what follows a change of this owner's before its
+   * answer: also after a failure, since a commit may be on disk though its answer was lost (the
+   * writer thread stopped after it).
+   */
+  async #ended<T>(ownerId: string, change: Promise<ChangeOutcome<T>>): Promise<T> {
     let changed = false;
     try {
-      const outcome = await sqlite.runCommand<T>(name, ownerId, args);
+      const outcome = await change;
       changed = outcome.changed;
       return outcome.value;
     } finally {
-      this.#ended(ownerId, changed);
+      // The next read of the owner's latest event id sees the change (database.ts `kept`).
+      this.#db.kept?.latestEventIds.forget(ownerId);
+      // The fan-out to live streams runs after the answer's turn: the write never waits for it.
+      if (changed) this.#feed.committed(ownerId);
     }
   }
 
