@@ -7,7 +7,7 @@ import type { EventTables } from '../modules/events/events.table.ts';
 import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import type { TokenTables } from '../modules/tokens/tokens.table.ts';
-import { CommitMemory } from './commit-memory.ts';
+import { CommitMemory, keptSessionTables } from './commit-memory.ts';
 import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 export type Database = AccountTables &
@@ -127,7 +127,7 @@ export function createDb(
       maxEntries: keptMaxEntries,
     }),
   };
-  sqlite.onCommittedWrite(['sessions', 'users'], () => kept.sessions.forgetAll());
+  sqlite.onCommittedWrite(keptSessionTables, () => kept.sessions.forgetAll());
   // The write path forgets the owner it changed; this catches any other write to the log.
   sqlite.onCommittedWrite(['events'], () => kept.latestEventIds.forgetAll());
   return {

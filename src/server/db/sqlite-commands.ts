@@ -15,8 +15,10 @@ import {
 import { AppError, type AppErrorData } from '../errors.ts';
 import { findCommand, runChange } from '../modules/events/write-path.ts';
 import '../write-commands.ts';
+import { keptSessionTables } from './commit-memory.ts';
 import type { Database } from './database.ts';
 import { runStatement, toQueryResult, type SqliteConnection } from './sqlite.ts';
+import { namingTables } from './table-names.ts';
 
 /** What a command gave: its value and whether it changed anything, or the AppError it threw. */
 export type CommandResult =
@@ -35,7 +37,7 @@ const savepoint = 'command';
  * The request thread forgets the sessions it keeps after any write to these tables that it sends
  * (decision 015); it does not see a command's statements, so a command may not write them.
  */
-const tablesOnlyTheRequestThreadWrites = /\b(?:sessions|users)\b/i;
+const tablesOnlyTheRequestThreadWrites = namingTables(keptSessionTables);
 
 class InThreadConnection implements DatabaseConnection {
   readonly #db: SqliteConnection;

@@ -13,6 +13,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { heavyReadMark } from './heavy-read.ts';
+import { namingTables } from './table-names.ts';
 import { toQueryResult, type QueryOutcome } from './sqlite.ts';
 import { AppError, type AppErrorData } from '../errors.ts';
 import type {
@@ -383,7 +384,7 @@ export class SqliteWorkerDialect implements Dialect {
    * thread are not watched: they are the write path's, which says itself what it changed.
    */
   onCommittedWrite(tables: readonly string[], listener: () => void): void {
-    this.#watches.push({ names: new RegExp(`\\b(?:${tables.join('|')})\\b`, 'i'), listener });
+    this.#watches.push({ names: namingTables(tables), listener });
   }
 
   /**
