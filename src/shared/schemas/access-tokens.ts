@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { noControlCharacters } from './clients.ts';
 
 /** What a token may do: read only (GET and HEAD), or everything its owner may do. */
 export const tokenAccesses = ['read', 'read-write'] as const;
@@ -18,6 +19,7 @@ export const accessTokenInputSchema = z.object({
     .check(
       z.trim(),
       z.minLength(1, 'name required'),
+      noControlCharacters,
       z.maxLength(tokenNameMaxLength, `Use at most ${tokenNameMaxLength} characters.`),
     ),
   access: z.enum(tokenAccesses, 'Choose read or read-write.'),

@@ -122,6 +122,9 @@ describe('personal access tokens', () => {
     const cases: [object, string][] = [
       [{ name: ' ', access: 'read' }, 'name'],
       [{ name: 'x'.repeat(101), access: 'read' }, 'name'],
+      // NUL cannot be stored by PostgreSQL; a direction override can disguise the name.
+      [{ name: 'Ab\u0000😀', access: 'read' }, 'name'],
+      [{ name: 'deploy\u202Eyek', access: 'read' }, 'name'],
       [{ name: 'x', access: 'admin' }, 'access'],
       [{ name: 'x', access: 'read', expiresAt: 'tomorrow' }, 'expiresAt'],
       [{ name: 'x', access: 'read', expiresAt: '2001-01-01T00:00:00Z' }, 'expiresAt'],
