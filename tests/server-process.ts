@@ -22,11 +22,18 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
+  let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
+      // Searched only until found: the server logs every request, and searching all it had said
+      // at every chunk took the measuring process most of a core under load.
+      if (listening) return;
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
+      if (match?.[1]) {
+        listening = true;
+        resolve(match[1]);
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
