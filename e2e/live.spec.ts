@@ -123,4 +123,42 @@ test.describe('live updates', () => {
       watcher.getByRole('status').filter({ hasText: 'Offline, reconnecting…' }),
     ).toHaveCount(0);
   });
+
+  test('an open client page deleted elsewhere, among other changes, while offline says so when back', async ({
+    context,
+  }) => {
+    const watcher = await context.newPage();
+    await joinThroughApi(watcher);
+    const gone = await addThrough(watcher, body('Gone', 100));
+    await watcher.goto(`/client/${gone.id}`);
+    await expect(watcher.getByRole('heading', { name: 'Gone Live' })).toBeVisible();
+
+    await context.setOffline(true);
+    await expect(
+      watcher.getByRole('status').filter({ hasText: 'Offline, reconnecting…' }),
+    ).toBeVisible({ timeout: 10_000 });
+    // Three changes elsewhere: the stream, back, brings them as one summary message.
+    const cookies = await context.cookies();
+    const elsewhere = await context
+      .browser()!
+      .newContext({ baseURL: new URL(watcher.url()).origin });
+    await elsewhere.addCookies(cookies);
+    const other = await elsewhere.newPage();
+    await addThrough(other, body('Other', 200));
+    expect((await other.request.delete(`/api/clients/${gone.id}`)).status()).toBe(204);
+    await addThrough(other, body('Later', 300));
+    await elsewhere.close();
+
+    const summaries = watcher.waitForResponse((response) =>
+      response.url().includes('/api/events?summarize=true&lastEventId='),
+    );
+    await context.setOffline(false);
+    await summaries;
+    await expect(
+      watcher.getByRole('heading', { name: 'This client has been deleted' }),
+    ).toBeVisible({ timeout: 10_000 });
+    await expect(
+      watcher.getByText('It was deleted in another tab or on another device.'),
+    ).toBeVisible();
+  });
 });

@@ -5,8 +5,11 @@
 // p95s and their ratio (one run, one machine), and checks that every stream reached the last
 // change and that every change reached each of the streams that count them (one in ten).
 //
+// The streams are opened as the web app opens them, asking for several changes to come as one
+// message (`summarize=true`); with --every-change, as an API client that wants each change.
+//
 //   node scripts/live-fanout.ts [--streams N] [--writes N] [--seconds S] [--heartbeat S]
-//                               [--database URL]                       (npm run measure:live-fanout)
+//                               [--database URL] [--every-change]      (npm run measure:live-fanout)
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -17,23 +20,28 @@ import { parseArgs } from 'node:util';
 import { startServerProcess, stopServer } from '../tests/server-process.ts';
 
 if (process.argv[2] === '--hold')
-  await holdStreams(...(process.argv.slice(3) as [string, string, string]));
+  await holdStreams(...(process.argv.slice(3) as [string, string, string, string]));
 
 /**
  * The child process: opens the streams, says how long that took, and answers each 'count' with
  * what they have received so far. On one machine its reading competes with the server for the
  * CPU, so it reads cheaply: every stream keeps only the id of the last change it got (found in
- * the last bytes of each chunk), and one stream in ten also counts every change it gets.
+ * the last bytes of each chunk), and one stream in ten also counts every change it gets: one
+ * per `change` message, and the count a `changes` message gives.
  */
-async function holdStreams(baseUrl: string, cookie: string, count: string): Promise<never> {
+async function holdStreams(
+  baseUrl: string,
+  cookie: string,
+  count: string,
+  query: string,
+): Promise<never> {
   const readyFrame = Buffer.from('event: ready');
-  const changeFrame = Buffer.from('event: change');
   const lastIds: number[] = [];
   let counted = 0;
   let countingStreams = 0;
   const open = (index: number) =>
     new Promise<void>((resolve, reject) => {
-      const url = new URL('/api/events', baseUrl);
+      const url = new URL(`/api/events${query}`, baseUrl);
       const counting = index % 10 === 0;
       if (counting) countingStreams += 1;
       lastIds[index] = -1;
@@ -41,7 +49,7 @@ async function holdStreams(baseUrl: string, cookie: string, count: string): Prom
         {
           hostname: url.hostname,
           port: url.port,
-          path: url.pathname,
+          path: url.pathname + url.search,
           headers: { cookie },
           agent: false,
         },
@@ -51,27 +59,26 @@ async function holdStreams(baseUrl: string, cookie: string, count: string): Prom
             return;
           }
           let ready = false;
-          // The end of the bytes before this chunk: a frame split between two chunks is found
-          // across their seam, and an id line is read whole.
+          // The end of the bytes before this chunk: an id line split between two chunks is
+          // read whole.
           let tail = Buffer.alloc(0);
-          const countChanges = (bytes: Buffer) => {
-            for (
-              let at = bytes.indexOf(changeFrame);
-              at >= 0;
-              at = bytes.indexOf(changeFrame, at + 1)
-            )
-              counted += 1;
+          // A counting stream's last message, until the blank line that ends it arrives.
+          let unfinished = '';
+          const countChanges = (text: string) => {
+            const messages = (unfinished + text).split('\n\n');
+            unfinished = messages.pop() ?? '';
+            for (const message of messages) {
+              if (message.includes('event: change\n')) counted += 1;
+              else if (message.includes('event: changes\n'))
+                counted += Number(/"count":(\d+)/.exec(message)?.[1] ?? NaN);
+            }
           };
           response.on('data', (chunk: Buffer) => {
             if (!ready && chunk.includes(readyFrame)) {
               ready = true;
               resolve();
             }
-            if (counting) {
-              const seam = changeFrame.length - 1;
-              countChanges(Buffer.concat([tail.subarray(-seam), chunk.subarray(0, seam)]));
-              countChanges(chunk);
-            }
+            if (counting) countChanges(chunk.toString('latin1'));
             const recent = Buffer.concat([tail, chunk.subarray(-256)]).toString('latin1');
             const lastId = /.*^id: (\d+)\n/ms.exec(recent)?.[1];
             if (lastId !== undefined)
@@ -120,8 +127,10 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '20' },
     heartbeat: { type: 'string', default: '15' },
     database: { type: 'string' },
+    'every-change': { type: 'boolean', default: false },
   },
 });
+const streamQuery = args['every-change'] ? '' : '?summarize=true';
 const streamCount = Number(args.streams);
 const concurrentWrites = Number(args.writes);
 const seconds = Number(args.seconds);
@@ -226,9 +235,13 @@ try {
   const without = await measure();
 
   // The streams are held by another process, so reading them does not delay this one's timings.
-  const holder = fork(import.meta.filename, ['--hold', server.url, cookie, String(streamCount)], {
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
+  const holder = fork(
+    import.meta.filename,
+    ['--hold', server.url, cookie, String(streamCount), streamQuery],
+    {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    },
+  );
   holders.push(holder);
   // The readers of a real server's streams are browsers on other machines. Here they share the
   // server's CPU, so they get only what the server and the writers leave: otherwise this machine
@@ -270,7 +283,7 @@ try {
       line('  no stream open', without),
       line(`  ${streamCount} streams open`, withStreams),
       `  p95 ratio (streams / none): ${(withStreams.p95 / without.p95).toFixed(2)}`,
-      `  streams opened in ${openSeconds.toFixed(1)} s, read by a process at the lowest CPU priority`,
+      `  streams opened in ${openSeconds.toFixed(1)} s ${args['every-change'] ? 'for every change' : 'as the web app does (summarize=true)'}, read by a process at the lowest CPU priority`,
       `  every stream at the same last change: ${received.lowestLastId === received.highestLastId ? 'yes' : `no (ids ${received.lowestLastId} to ${received.highestLastId})`}`,
       `  changes delivered to the ${opened.countingStreams} streams that count them: ${received.counted} of ${expected}`,
       '',

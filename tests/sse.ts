@@ -19,9 +19,11 @@ export async function openStream(
   cookie: string,
   lastEventId?: number,
   headers: Record<string, string> = {},
+  /** The query after `/api/events`, with its `?`. */
+  query = '',
 ): Promise<TestStream> {
   const controller = new AbortController();
-  const response = await fetch(`${baseUrl}/api/events`, {
+  const response = await fetch(`${baseUrl}/api/events${query}`, {
     headers: {
       ...headers,
       ...(cookie ? { cookie } : {}),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readChange } from './live-updates.ts';
+import { readChange, readChanges } from './live-updates.ts';
 
 describe('readChange', () => {
   it('reads a change, including an action this page does not know', () => {
@@ -27,6 +27,30 @@ describe('readChange', () => {
       '{"id":7,"action":"edited","clientId":5}',
     ]) {
       expect(readChange(data), data).toBeNull();
+    }
+  });
+});
+
+describe('readChanges', () => {
+  it('reads several changes sent as one', () => {
+    expect(
+      readChanges('{"id":12,"count":3,"deleted":["c1"],"settingsChanged":false,"extra":1}'),
+    ).toEqual({ id: 12, count: 3, deleted: ['c1'], settingsChanged: false });
+  });
+
+  it('gives null for data it cannot read, so the page fetches everything', () => {
+    for (const data of [
+      'not json',
+      'null',
+      '{"count":3,"deleted":[],"settingsChanged":false}',
+      '{"id":12,"deleted":[],"settingsChanged":false}',
+      '{"id":12,"count":3,"settingsChanged":false}',
+      '{"id":12,"count":3,"deleted":"c1","settingsChanged":false}',
+      '{"id":12,"count":3,"deleted":[7],"settingsChanged":false}',
+      '{"id":12,"count":3,"deleted":[]}',
+      '{"id":12,"count":3,"deleted":[],"settingsChanged":"no"}',
+    ]) {
+      expect(readChanges(data), data).toBeNull();
     }
   });
 });

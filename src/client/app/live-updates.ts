@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ChangeEvent } from '../../shared/schemas/events.ts';
+import type { ChangeEvent, ChangesSummary } from '../../shared/schemas/events.ts';
 import { sessionQueryKey } from '../features/auth/api/session.ts';
 import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
 import { overviewKey } from '../features/overview/api/keys.ts';
@@ -21,6 +21,24 @@ export function readChange(data: string): ChangeEvent | null {
   const { id, action, clientId } = value;
   if (clientId !== null && typeof clientId !== 'string') return null;
   return { id, action, clientId };
+}
+
+/** A `changes` message's data (several changes at once), or null for one this page cannot read. */
+export function readChanges(data: string): ChangesSummary | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null) return null;
+  if (!('id' in value) || typeof value.id !== 'number') return null;
+  if (!('count' in value) || typeof value.count !== 'number') return null;
+  if (!('deleted' in value) || !Array.isArray(value.deleted)) return null;
+  if (!('settingsChanged' in value) || typeof value.settingsChanged !== 'boolean') return null;
+  const { id, count, deleted, settingsChanged } = value;
+  if (!deleted.every((clientId) => typeof clientId === 'string')) return null;
+  return { id, count, deleted, settingsChanged };
 }
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -56,10 +74,11 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
   useEffect(() => {
     if (!enabled || !online) return;
     const resume = lastEventId.current;
-    const source = new EventSource(
-      // i18n-ignore: an address, not a text
-      resume === null ? '/api/events' : `/api/events?lastEventId=${encodeURIComponent(resume)}`,
-    );
+    // Several changes that reach this tab together come as one message: it refreshes once anyway.
+    const query = new URLSearchParams({ summarize: 'true' });
+    if (resume !== null) query.set('lastEventId', resume);
+    // i18n-ignore: an address, not a text
+    const source = new EventSource(`/api/events?${query.toString()}`);
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     const refreshAll = () =>
       void queryClient.invalidateQueries({
@@ -108,6 +127,15 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
         return;
       }
       if (action === 'deleted' && clientId)
+        queryClient.setQueryData(deletedClientKey(clientId), true);
+      refreshClients();
+    });
+    source.addEventListener('changes', (message: MessageEvent<string>) => {
+      remember(message);
+      const changes = readChanges(message.data);
+      if (!changes) return refreshAll();
+      if (changes.settingsChanged) void queryClient.invalidateQueries({ queryKey: settingsKey });
+      for (const clientId of changes.deleted)
         queryClient.setQueryData(deletedClientKey(clientId), true);
       refreshClients();
     });

@@ -34,6 +34,28 @@ export const changeEventSchema = z.object({
 });
 export type ChangeEvent = z.infer<typeof changeEventSchema>;
 
+/**
+ * The data of a `changes` message: several changes sent as one to a stream opened with
+ * `summarize=true` (the web app's). `id` is the last of them, `count` how many there were; the
+ * clients among them that were deleted, and whether the settings changed, are named because a
+ * page shows those; any other change only means "fetch again".
+ */
+export const changesSummarySchema = z.object({
+  id: z.number(),
+  count: z.number(),
+  deleted: z.array(z.string()),
+  settingsChanged: z.boolean(),
+});
+export type ChangesSummary = z.infer<typeof changesSummarySchema>;
+
+/** GET /api/events: where to resume, and whether several changes may come as one message. */
+export const eventStreamQuerySchema = z.object({
+  // Not checked here: an id that is not a whole number starts the stream afresh.
+  lastEventId: z.optional(z.string()),
+  summarize: z.optional(z.enum(['true', 'false'], 'Use true or false.')),
+});
+export type EventStreamQuery = z.infer<typeof eventStreamQuerySchema>;
+
 export const historyEntrySchema = z.object({
   id: z.number(),
   // Not an enum: an action this version does not know is shown generically, never refused.

@@ -121,6 +121,68 @@ describe('the live stream', () => {
     resumed.close();
   });
 
+  it('gives a stream that summarizes the changes it missed as one message, naming the deleted clients and a settings change', async () => {
+    const owner = await joinAs(testApp.app);
+    const first = await openStream(baseUrl, owner.cookie, undefined, {}, '?summarize=true');
+    const ready = await first.waitFor((message) => message.event === 'ready');
+    first.close();
+
+    // While away: four changes, among them a deleted client and the settings.
+    const a = (
+      await call(testApp.app, 'POST', '/api/clients', owner.cookie, buildClient())
+    ).json<Client>();
+    const b = (
+      await call(testApp.app, 'POST', '/api/clients', owner.cookie, buildClient())
+    ).json<Client>();
+    await call(testApp.app, 'DELETE', `/api/clients/${b.id}`, owner.cookie);
+    await call(testApp.app, 'PUT', '/api/settings', owner.cookie, {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+    });
+    const { lastId } = await testApp.app.db.kysely
+      .selectFrom('events')
+      .select((eb) => eb.fn.max('id').as('lastId'))
+      .where('owner_id', '=', owner.userId)
+      .executeTakeFirstOrThrow();
+
+    const resumed = await openStream(
+      baseUrl,
+      owner.cookie,
+      Number(ready.id),
+      {},
+      '?summarize=true',
+    );
+    const summary = await resumed.waitFor((message) => message.event === 'changes');
+    expect(JSON.parse(summary.data)).toEqual({
+      id: Number(lastId),
+      count: 4,
+      deleted: [b.id],
+      settingsChanged: true,
+    });
+    expect(summary.id).toBe(String(lastId));
+    expect(resumed.messages.filter((message) => message.event === 'change')).toEqual([]);
+
+    // A change that comes alone is an ordinary change message.
+    await call(testApp.app, 'PATCH', `/api/clients/${a.id}/balance`, owner.cookie, {
+      balance: 3,
+      version: 1,
+    });
+    const alone = await resumed.waitFor(isChange('balance_changed', a.id));
+    expect(Number(alone.id)).toBeGreaterThan(Number(summary.id));
+    resumed.close();
+  });
+
+  it('refuses a summarize that is not true or false, naming it', async () => {
+    const owner = await joinAs(testApp.app);
+    const response = await fetch(`${baseUrl}/api/events?summarize=yes`, {
+      headers: { cookie: owner.cookie },
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; fields?: object } };
+    expect(body.error.code).toBe('validation');
+    expect(body.error.fields).toHaveProperty('summarize');
+  });
+
   it('tells a client that has been away too long to reload instead', async () => {
     const owner = await joinAs(testApp.app);
     const first = await openStream(baseUrl, owner.cookie);

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsync } from 'fastify';
+import { eventStreamQuerySchema, type EventStreamQuery } from '../../../shared/schemas/events.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { tokenStreamKey } from '../tokens/tokens.ts';
@@ -16,7 +17,11 @@ function parseLastEventId(value: unknown): number | null {
 export const eventsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
-  app.get('/events', { onRequest: requireUser }, async (request, reply) => {
+  // The query is checked like any other; a Last-Event-ID that is not a whole number only starts
+  // the stream afresh.
+  const streamOptions = { onRequest: requireUser, schema: { querystring: eventStreamQuerySchema } };
+
+  app.get('/events', streamOptions, async (request, reply) => {
     const ownerId = currentUser(request).id;
     // A stream opened with a token is counted and ended with that token, as a browser's is with
     // its session, and the feed's heartbeat rechecks the token: revoked or expired, it ends.
@@ -26,7 +31,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       : (request.sessionTokenHash ?? '');
     // The browser resends Last-Event-ID when it reconnects by itself; the app passes it in the
     // query when it opens a new stream after being offline.
-    const query = request.query as { lastEventId?: unknown };
+    const query = request.query as EventStreamQuery;
     const resumeFrom = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
     const latest = await latestEventId(db, ownerId);
     const behind =
@@ -75,6 +80,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       ownerId,
       sessionTokenHash: streamKey,
       lastId: latest,
+      summarize: query.summarize === 'true',
       write,
       get backedUp() {
         return backedUp;

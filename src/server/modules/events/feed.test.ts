@@ -3,10 +3,10 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { hashToken, liveSessionUsers, sessionCookieName } from '../auth/session.ts';
-import { ChangeFeed, type Subscriber } from './feed.ts';
+import { ChangeFeed, changesFrame, type Subscriber } from './feed.ts';
 
 /** A stream as the feed sees it, keeping what it was sent and how it ended. */
-function recordingStream(ownerId: string, cookie: string) {
+function recordingStream(ownerId: string, cookie: string, summarize = false) {
   const stream = {
     frames: [] as string[],
     /** What was handed to the stream, as it was handed. */
@@ -18,6 +18,7 @@ function recordingStream(ownerId: string, cookie: string) {
     ownerId,
     sessionTokenHash: hashToken(cookie.slice(`${sessionCookieName}=`.length)),
     lastId: 0,
+    summarize,
     backedUp: false,
     write: (frames) => {
       stream.written.push(frames);
@@ -232,5 +233,68 @@ describe('the live feed fan-out', () => {
       [...String(frames).matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
     expect(changeIds(fromStart)).toEqual([first, second]);
     expect(changeIds(fromFirst)).toEqual([second]);
+  });
+
+  it('sends a stream that summarizes one frame for several changes, and a lone change as it is', async () => {
+    testApp = await buildTestApp();
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    feed = await startFeed(app);
+    for (const lastName of ['One', 'Two', 'Three'])
+      await addClient(app, owner.cookie, 'Summed', lastName);
+    const ids = (
+      await app.db.kysely
+        .selectFrom('events')
+        .select('id')
+        .where('owner_id', '=', owner.userId)
+        .orderBy('id')
+        .execute()
+    ).map((event) => event.id);
+    const [, second, third] = ids;
+    if (second === undefined || third === undefined) throw new Error('expected three events');
+
+    // Two summarizing streams three changes behind, one a single change behind, and one that
+    // gets every change.
+    const streams = [
+      [0, true],
+      [0, true],
+      [second, true],
+      [0, false],
+    ].map(([lastId, summarize]) => {
+      const stream = recordingStream(owner.userId, owner.cookie, Boolean(summarize));
+      stream.subscriber.lastId = Number(lastId);
+      feed?.subscribe(stream.subscriber);
+      return stream;
+    });
+    feed.wake(owner.userId);
+    for (const stream of streams)
+      await vi.waitFor(() => expect(stream.written).toHaveLength(1), { timeout: 10_000 });
+    const [summarized, alsoSummarized, oneBehind, every] = streams.map(
+      (stream) => stream.frames[0],
+    );
+
+    expect(streams[1]?.written[0]).toBe(streams[0]?.written[0]);
+    expect(summarized).toBe(
+      `id: ${third}\nevent: changes\ndata: ${JSON.stringify({ id: third, count: 3, deleted: [], settingsChanged: false })}\n\n`,
+    );
+    expect(alsoSummarized).toBe(summarized);
+    expect(oneBehind).toMatch(new RegExp(`^id: ${third}\nevent: change\ndata: `));
+    expect(oneBehind?.match(/^event:/gm)).toHaveLength(1);
+    expect(every?.match(/^event: change$/gm)).toHaveLength(3);
+    expect(streams.every((stream) => stream.subscriber.lastId === third)).toBe(true);
+  });
+});
+
+describe('the frame of several changes', () => {
+  it('counts them, names each deleted client once and says whether the settings changed', () => {
+    const frame = changesFrame([
+      { id: 4, action: 'created', clientId: 'a' },
+      { id: 5, action: 'deleted', clientId: 'a' },
+      { id: 6, action: 'settings_changed', clientId: null },
+      { id: 9, action: 'deleted', clientId: 'b' },
+    ]);
+    expect(frame).toBe(
+      'id: 9\nevent: changes\ndata: {"id":9,"count":4,"deleted":["a","b"],"settingsChanged":true}\n\n',
+    );
   });
 });

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql, type Kysely, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChangeEvent } from '../../../shared/schemas/events.ts';
+import type { ChangeEvent, ChangesSummary } from '../../../shared/schemas/events.ts';
 import type { Database, Db } from '../../db/database.ts';
 import { readEventsAfter } from './events.repository.ts';
 
@@ -12,6 +12,11 @@ export interface Subscriber {
   /** The session the stream was opened with: it ends with it. */
   sessionTokenHash: string;
   lastId: number;
+  /**
+   * Several changes waiting for this stream go as one `changes` frame (changesFrame) rather
+   * than a frame each: the web app asks for it, as it only needs to know what to fetch again.
+   */
+  readonly summarize: boolean;
   /**
    * Writes frames of the stream, already in the Server-Sent Events format: as bytes when the
    * same frames go to many streams, so they are encoded once.
@@ -36,6 +41,24 @@ export interface FeedOptions {
 /** The frame that carries one event to a stream. */
 export function changeFrame(event: ChangeEvent): string {
   return `id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`;
+}
+
+/** The frame that carries several events to a stream that summarizes (see ChangesSummary). */
+export function changesFrame(events: readonly ChangeEvent[]): string {
+  const id = events.at(-1)?.id ?? 0;
+  const deleted = new Set<string>();
+  let settingsChanged = false;
+  for (const event of events) {
+    if (event.action === 'deleted' && event.clientId !== null) deleted.add(event.clientId);
+    if (event.action === 'settings_changed') settingsChanged = true;
+  }
+  const summary: ChangesSummary = {
+    id,
+    count: events.length,
+    deleted: [...deleted],
+    settingsChanged,
+  };
+  return `id: ${id}\nevent: changes\ndata: ${JSON.stringify(summary)}\n\n`;
 }
 
 const heartbeatFrame = Buffer.from(': ping\n\n');
@@ -221,17 +244,24 @@ export class ChangeFeed {
       if (events.length === 0) return;
       const last = events[events.length - 1]?.id ?? from;
       // Streams that have seen the same events get the same bytes: built and encoded once per
-      // starting point (not once per stream), and sent in one write per stream, whatever the
-      // number of events.
-      const frames = events.map(changeFrame);
-      const encoded = new Map<number, Buffer>();
+      // starting point and kind of stream (not once per stream), and sent in one write per
+      // stream, whatever the number of events. A stream that summarizes gets one small frame
+      // for them all: with thousands of streams, the bytes of a frame each, copied to every
+      // socket, were most of the fan-out's cost.
+      const encoded = new Map<string, Buffer>();
       for (const [index, subscriber] of subscribers.entries()) {
-        if (subscriber.lastId < last) {
-          let bytes = encoded.get(subscriber.lastId);
+        const seen = subscriber.lastId;
+        if (seen < last) {
+          const key = `${subscriber.summarize ? 'summary' : 'each'} ${seen}`;
+          let bytes = encoded.get(key);
           if (bytes === undefined) {
-            const seen = subscriber.lastId;
-            bytes = Buffer.from(frames.filter((_, at) => (events[at]?.id ?? 0) > seen).join(''));
-            encoded.set(seen, bytes);
+            const unseen = events.filter((event) => event.id > seen);
+            const text =
+              subscriber.summarize && unseen.length > 1
+                ? changesFrame(unseen)
+                : unseen.map(changeFrame).join('');
+            bytes = Buffer.from(text);
+            encoded.set(key, bytes);
           }
           subscriber.write(bytes);
           subscriber.lastId = last;
