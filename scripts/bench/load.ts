@@ -53,6 +53,9 @@ type Autocannon = (options: AutocannonOptions) => PromiseLike<AutocannonResult>;
 
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
+/** What every browser sends: the list is measured as the web app loads it. */
+export const browserHeaders = { 'accept-encoding': 'gzip, deflate, br, zstd' } as const;
+
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;

@@ -21,7 +21,13 @@ import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
 import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
-import { measure, type LoadRequest, type LoadResult, type LoadSettings } from './load.ts';
+import {
+  browserHeaders,
+  measure,
+  type LoadRequest,
+  type LoadResult,
+  type LoadSettings,
+} from './load.ts';
 import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
 import { killAllChildren, openFileLimit, projectRoot, rssMb, startNode } from './processes.ts';
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
@@ -200,8 +206,8 @@ interface Report {
   rows: Row[];
   baselineOkPerSecond: number;
   baselineRuns: number[];
-  /** Bytes of JSON in the list's first page and in the baseline's list-sized reference. */
-  answerBytes: { list: number; reference: number };
+  /** Bytes of the list's first page (JSON, and gzipped) and of the list-sized reference. */
+  answerBytes: { list: number; listGzipped: number; reference: number };
   live: LiveResult[];
   liveAcross: LiveResult[] | string;
   startMs: number[];
@@ -314,14 +320,19 @@ async function main(): Promise<void> {
   if (first.status !== 200 || first.body.count !== clientCount) {
     throw new Error(`GET /api/clients answered ${first.status} with count ${first.body.count}`);
   }
+  // As the web app asks for it: a browser accepts gzip, and the kept answer is sent gzipped.
   await run('list: GET /api/clients (first page)', server.url, {
+    path: '/api/clients',
+    headers: { ...auth, ...browserHeaders },
+  });
+  await run('list: first page, no Accept-Encoding (JSON as it is)', server.url, {
     path: '/api/clients',
     headers: auth,
   });
   if (first.body.nextCursor) {
     await run('list: next page (cursor)', server.url, {
       path: `/api/clients?cursor=${encodeURIComponent(first.body.nextCursor)}`,
-      headers: auth,
+      headers: { ...auth, ...browserHeaders },
     });
   }
   await run('list: ?limit=1 (one row)', server.url, {
@@ -330,7 +341,15 @@ async function main(): Promise<void> {
   });
   const reference = await fetch(`${baseline.url}/baseline/list-sized`);
   const referenceBytes = (await reference.text()).length;
-  const answerBytes = { list: JSON.stringify(first.body).length, reference: referenceBytes };
+  const gzipped = await fetch(`${server.url}/api/clients`, {
+    headers: { ...auth, 'accept-encoding': 'gzip' },
+  });
+  await gzipped.arrayBuffer();
+  const answerBytes = {
+    list: JSON.stringify(first.body).length,
+    listGzipped: Number(gzipped.headers.get('content-length')),
+    reference: referenceBytes,
+  };
   await run('reference: bare Fastify, fixed list-sized text', baseline.url, {
     path: '/baseline/list-sized',
   });
@@ -714,7 +733,8 @@ function printReport(report: Report, dateText: string): void {
     Math.abs((report.baselineRuns[1] ?? base) - (report.baselineRuns[0] ?? base)) / base;
   out(`baseline drift between its two runs: ${fmt(drift * 100, 1)} %`);
   out(
-    `answer sizes: the list's first page ${fmt(report.answerBytes.list)} bytes of JSON, ` +
+    `answer sizes: the list's first page ${fmt(report.answerBytes.list)} bytes of JSON ` +
+      `(${fmt(report.answerBytes.listGzipped)} gzipped), ` +
       `the list-sized reference ${fmt(report.answerBytes.reference)} bytes`,
   );
   out();

@@ -4,7 +4,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { measure, type LoadResult, type LoadSettings } from './load.ts';
+import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
 import { rssMb, startNode } from './processes.ts';
 
 export interface VersusResult {
@@ -74,7 +74,12 @@ export async function measureJsonServer(options: {
     const idleMb = rssMb(server.pid);
     options.log(`load: json-server list, ${ids.length} clients`);
     // The same page as Balance's first: 50 clients in name order (the file is in that order).
-    const list = await measure(server.url, { path: '/clients?_page=1&_limit=50' }, options.load);
+    // Asked as a browser asks for Balance's, whatever each then makes of Accept-Encoding.
+    const list = await measure(
+      server.url,
+      { path: '/clients?_page=1&_limit=50', headers: browserHeaders },
+      options.load,
+    );
     options.log('load: json-server balance change');
     let next = 0;
     const balance = await measure(

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
@@ -123,6 +124,49 @@ describe('the client list answered again', () => {
       .execute();
     expect(await list(second.cookie)).toMatchObject({ count: 1, clients: [{ lastName: 'Mine' }] });
     expect(await list(first.cookie)).toMatchObject({ clients: [], count: 0 });
+  });
+});
+
+describe('the client list compressed', () => {
+  it('is gzipped for a browser that accepts it, and shows a change at once like the plain one', async () => {
+    const { cookie } = await joinAs(reader);
+    const clients = [];
+    for (let at = 0; at < 8; at++) clients.push(await add(cookie, { balance: 100 + at }));
+    const fetchList = (acceptEncoding: string) =>
+      reader.inject({
+        method: 'GET',
+        url: '/api/clients',
+        headers: { cookie, 'accept-encoding': acceptEncoding },
+      });
+    const read = async (acceptEncoding: string) => {
+      const response = await fetchList(acceptEncoding);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers.vary).toBe('accept-encoding');
+      const gzipped = response.headers['content-encoding'] === 'gzip';
+      return {
+        gzipped,
+        body: JSON.parse(
+          (gzipped ? gunzipSync(response.rawPayload) : response.rawPayload).toString(),
+        ) as ClientList,
+      };
+    };
+
+    const plain = await read('identity');
+    expect(plain.gzipped).toBe(false);
+    const compressed = await read('gzip, deflate, br, zstd');
+    expect(compressed.gzipped).toBe(true);
+    expect(compressed.body).toEqual(plain.body);
+
+    const first = clients[0];
+    if (!first) throw new Error('expected a client');
+    await send(writer, 'PATCH', `/api/clients/${first.id}/balance`, cookie, {
+      version: first.version,
+      balance: 999,
+    });
+    const changed = await read('gzip');
+    expect(changed.gzipped).toBe(true);
+    expect(changed.body.clients.find((client) => client.id === first.id)?.balance).toBe(999);
+    expect(changed.body).toEqual((await read('identity')).body);
   });
 });
 
