@@ -183,7 +183,8 @@ export async function* readAllEvents(db: Executor, ownerId: string) {
       .orderBy('id')
       .limit(exportBatch)
       .execute();
-    yield* rows.map((row) => ({ ...toHistoryEntry(row), clientId: row.client_id }));
+    // One at a time as they are asked for: the export turns them into text a chunk per turn.
+    for (const row of rows) yield { ...toHistoryEntry(row), clientId: row.client_id };
     const last = rows[rows.length - 1];
     if (!last || rows.length < exportBatch) return;
     afterId = last.id;

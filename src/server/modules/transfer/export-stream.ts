@@ -5,10 +5,18 @@ export type JsonSection =
   [key: string, value: unknown] | [key: string, items: AsyncIterable<unknown>];
 
 /**
- * Items per chunk handed to the socket: large enough to write efficiently, small in memory, and
- * quick to turn into text (a page of the CSV export is one page read, one chunk).
+ * Items per chunk handed to the socket, each chunk made in a turn of its own: large enough to
+ * write efficiently, small in memory, and quick to turn into text, so that other requests wait
+ * little behind an export (about 15 µs an item: 1.5 ms a chunk).
  */
-const itemsPerChunk = 250;
+export const itemsPerChunk = 100;
+
+/**
+ * Lets the event loop answer other requests before the next chunk. Without it an export's
+ * chunks follow one another as promise callbacks, never giving way, whenever the next page has
+ * already been read.
+ */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
@@ -30,6 +38,7 @@ async function* jsonText(sections: JsonSection[]): AsyncGenerator<string> {
       if (count % itemsPerChunk === 0) {
         yield chunk;
         chunk = '';
+        await nextTurn();
       }
     }
     yield `${chunk}]`;
@@ -59,6 +68,7 @@ export function textStream<T>(
       if (chunk.length === itemsPerChunk) {
         yield format(chunk);
         chunk = [];
+        await nextTurn();
       }
     }
     if (chunk.length > 0) yield format(chunk);
