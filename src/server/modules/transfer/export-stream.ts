@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /** A section of a JSON export: a value written at once, or items read a page at a time. */
 export type JsonSection =
@@ -7,16 +8,11 @@ export type JsonSection =
 /**
  * Items per chunk handed to the socket, each chunk made in a turn of its own: large enough to
  * write efficiently, small in memory, and quick to turn into text, so that other requests wait
- * little behind an export (about 15 µs an item: 1.5 ms a chunk).
- */
-export const itemsPerChunk = 100;
-
-/**
- * Lets the event loop answer other requests before the next chunk. Without it an export's
- * chunks follow one another as promise callbacks, never giving way, whenever the next page has
+ * little behind an export (about 15 µs an item: 1.5 ms a chunk). Without a turn between chunks,
+ * they followed one another as promise callbacks, never giving way, whenever the next page had
  * already been read.
  */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+export const itemsPerChunk = 100;
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
   typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
