@@ -1,4 +1,4 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { expect, joinThroughApi, test } from './fixtures.ts';
 
 interface ClientBody {
@@ -27,6 +27,25 @@ async function addThrough(
   const response = await page.request.post('/api/clients', { data: client });
   expect(response.status()).toBe(201);
   return (await response.json()) as { id: string; version: number };
+}
+
+/**
+ * Cuts the watcher's network and waits until it says so, then makes changes elsewhere while it
+ * cannot hear: in a second browser context of the same owner. The network stays cut.
+ */
+async function whileOffline(
+  context: BrowserContext,
+  watcher: Page,
+  change: (other: Page) => Promise<void>,
+): Promise<void> {
+  await context.setOffline(true);
+  await expect(
+    watcher.getByRole('status').filter({ hasText: 'Offline, reconnecting…' }),
+  ).toBeVisible({ timeout: 10_000 });
+  const elsewhere = await context.browser()!.newContext({ baseURL: new URL(watcher.url()).origin });
+  await elsewhere.addCookies(await context.cookies());
+  await change(await elsewhere.newPage());
+  await elsewhere.close();
 }
 
 test.describe('live updates', () => {
@@ -101,19 +120,9 @@ test.describe('live updates', () => {
     await addThrough(watcher, body('Before', 100));
     await expect(watcher.getByRole('row', { name: /Before Live/ })).toBeVisible({ timeout: 2000 });
 
-    await context.setOffline(true);
-    await expect(
-      watcher.getByRole('status').filter({ hasText: 'Offline, reconnecting…' }),
-    ).toBeVisible({ timeout: 10_000 });
-    // Made elsewhere while this tab cannot hear: a second browser context of the same owner.
-    const cookies = await context.cookies();
-    const elsewhere = await context
-      .browser()!
-      .newContext({ baseURL: new URL(watcher.url()).origin });
-    await elsewhere.addCookies(cookies);
-    const other = await elsewhere.newPage();
-    await addThrough(other, body('During', 200));
-    await elsewhere.close();
+    await whileOffline(context, watcher, async (other) => {
+      await addThrough(other, body('During', 200));
+    });
 
     await context.setOffline(false);
     await expect(watcher.getByRole('row', { name: /During Live/ })).toBeVisible({
@@ -133,21 +142,12 @@ test.describe('live updates', () => {
     await watcher.goto(`/client/${gone.id}`);
     await expect(watcher.getByRole('heading', { name: 'Gone Live' })).toBeVisible();
 
-    await context.setOffline(true);
-    await expect(
-      watcher.getByRole('status').filter({ hasText: 'Offline, reconnecting…' }),
-    ).toBeVisible({ timeout: 10_000 });
     // Three changes elsewhere: the stream, back, brings them as one summary message.
-    const cookies = await context.cookies();
-    const elsewhere = await context
-      .browser()!
-      .newContext({ baseURL: new URL(watcher.url()).origin });
-    await elsewhere.addCookies(cookies);
-    const other = await elsewhere.newPage();
-    await addThrough(other, body('Other', 200));
-    expect((await other.request.delete(`/api/clients/${gone.id}`)).status()).toBe(204);
-    await addThrough(other, body('Later', 300));
-    await elsewhere.close();
+    await whileOffline(context, watcher, async (other) => {
+      await addThrough(other, body('Other', 200));
+      expect((await other.request.delete(`/api/clients/${gone.id}`)).status()).toBe(204);
+      await addThrough(other, body('Later', 300));
+    });
 
     const summaries = watcher.waitForResponse((response) =>
       response.url().includes('/api/events?summarize=true&lastEventId='),

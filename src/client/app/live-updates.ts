@@ -6,15 +6,20 @@ import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts
 import { overviewKey } from '../features/overview/api/keys.ts';
 import { settingsKey } from '../features/settings/api/settings.ts';
 
-/** A `change` message's data, or null for one this page cannot read (then it fetches all). */
-export function readChange(data: string): ChangeEvent | null {
-  let value: unknown;
+/** A message's data as an object, or null when it is not one. */
+function parseObject(data: string): object | null {
   try {
-    value = JSON.parse(data);
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null ? value : null;
   } catch {
     return null;
   }
-  if (typeof value !== 'object' || value === null) return null;
+}
+
+/** A `change` message's data, or null for one this page cannot read (then it fetches all). */
+export function readChange(data: string): ChangeEvent | null {
+  const value = parseObject(data);
+  if (value === null) return null;
   if (!('id' in value) || typeof value.id !== 'number') return null;
   if (!('action' in value) || typeof value.action !== 'string') return null;
   if (!('clientId' in value)) return null;
@@ -25,13 +30,8 @@ export function readChange(data: string): ChangeEvent | null {
 
 /** A `changes` message's data (several changes at once), or null for one this page cannot read. */
 export function readChanges(data: string): ChangesSummary | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return null;
-  }
-  if (typeof value !== 'object' || value === null) return null;
+  const value = parseObject(data);
+  if (value === null) return null;
   if (!('id' in value) || typeof value.id !== 'number') return null;
   if (!('count' in value) || typeof value.count !== 'number') return null;
   if (!('deleted' in value) || !Array.isArray(value.deleted)) return null;
