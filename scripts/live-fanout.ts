@@ -25,8 +25,8 @@ if (process.argv[2] === '--hold')
 /**
  * The child process: opens the streams, says how long that took, and answers each 'count' with
  * what they have received so far. On one machine its reading competes with the server for the
- * CPU, so it reads cheaply: every stream keeps only the id of the last change it got (found in
- * the last bytes of each chunk), and one stream in ten also counts every change it gets: one
+ * CPU, so it reads cheaply: every stream keeps only the id of the last change it got (searched
+ * for from the end of each chunk), and one stream in ten also counts every change it gets: one
  * per `change` message, and the count a `changes` message gives.
  */
 async function holdStreams(
@@ -36,6 +36,19 @@ async function holdStreams(
   query: string,
 ): Promise<never> {
   const readyFrame = Buffer.from('event: ready');
+  const idLine = Buffer.from('\nid: ');
+  /** The id of the last whole `id:` line in these bytes, or null. */
+  const readLastId = (bytes: Buffer): number | null => {
+    for (
+      let at = bytes.lastIndexOf(idLine);
+      at >= 0;
+      at = at > 0 ? bytes.lastIndexOf(idLine, at - 1) : -1
+    ) {
+      const end = bytes.indexOf(0x0a, at + idLine.length);
+      if (end >= 0) return Number(bytes.toString('latin1', at + idLine.length, end));
+    }
+    return null;
+  };
   const lastIds: number[] = [];
   let counted = 0;
   let countingStreams = 0;
@@ -60,7 +73,7 @@ async function holdStreams(
           }
           let ready = false;
           // The end of the bytes before this chunk: an id line split between two chunks is
-          // read whole.
+          // read whole across their seam.
           let tail = Buffer.alloc(0);
           // A counting stream's last message, until the blank line that ends it arrives.
           let unfinished = '';
@@ -79,11 +92,9 @@ async function holdStreams(
               resolve();
             }
             if (counting) countChanges(chunk.toString('latin1'));
-            const recent = Buffer.concat([tail, chunk.subarray(-256)]).toString('latin1');
-            const lastId = /.*^id: (\d+)\n/ms.exec(recent)?.[1];
-            if (lastId !== undefined)
-              lastIds[index] = Math.max(lastIds[index] ?? -1, Number(lastId));
-            tail = Buffer.from(recent.slice(-256), 'latin1');
+            const lastId = readLastId(chunk) ?? readLastId(Buffer.concat([tail, chunk]));
+            if (lastId !== null) lastIds[index] = Math.max(lastIds[index] ?? -1, lastId);
+            tail = Buffer.from(chunk.subarray(-64));
           });
           response.on('error', () => {});
         },

@@ -24,8 +24,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   );
   let listening = false;
   const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
+    const onData = (chunk: string) => {
+      output += chunk;
       // Searched only until found: the server logs every request, and searching all it had said
       // at every chunk took the measuring process most of a core under load.
       if (listening) return;
@@ -35,8 +35,9 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
         resolve(match[1]);
       }
     };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
+    // Decoded by the streams: a character split between two chunks stays whole.
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
     void exited.then((code) =>
       reject(new Error(`server exited with ${code} before listening:\n${output}`)),
     );

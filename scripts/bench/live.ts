@@ -17,6 +17,9 @@ type OnChange = (clientId: string, action: string, at: number) => void;
 /**
  * One live stream over a raw socket of its own (no pooling agent), as a browser tab would hold.
  * Resolves once the stream's `ready` event has arrived, so it is subscribed before any write.
+ * Opened without `summarize=true`, as an API client would: each change's own `change` message
+ * is what is timed (the changes are made one after another, so the web app's streams would get
+ * the same messages).
  */
 function openSubscriber(baseUrl: string, cookie: string, onChange: OnChange): Promise<Subscriber> {
   return new Promise((resolve, reject) => {

@@ -188,7 +188,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         );
         listAnswers.set(key, stamp, answer);
       }
-      const { bytes, encoding } = await answer.bytesFor(request.headers['accept-encoding']);
+      const { bytes, encoding } = answer.bytesFor(request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
       return reply
         .type('application/json; charset=utf-8')

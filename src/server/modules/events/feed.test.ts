@@ -285,6 +285,86 @@ describe('the live feed fan-out', () => {
   });
 });
 
+describe('a backlog longer than one read', () => {
+  let testApp: TestApp | null = null;
+  let feed: ChangeFeed | null = null;
+  afterEach(async () => {
+    await feed?.close();
+    feed = null;
+    await testApp?.close();
+    testApp = null;
+  });
+
+  it('reaches a summarizing stream as one summary per read, and every change to the others', async () => {
+    testApp = await buildTestApp();
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    // 620 changes written straight into the log (a read takes 500): every tenth a deletion.
+    const now = Date.now();
+    await app.db.kysely
+      .insertInto('events')
+      .values(
+        Array.from({ length: 620 }, (_, at) => ({
+          owner_id: owner.userId,
+          client_id: `BacklogClient${String(at).padStart(9, '0')}`,
+          action: at % 10 === 9 ? 'deleted' : 'created',
+          at: now,
+          version: 1,
+          before: null,
+          after: null,
+          detail: null,
+        })),
+      )
+      .execute();
+    const ids = (
+      await app.db.kysely
+        .selectFrom('events')
+        .select('id')
+        .where('owner_id', '=', owner.userId)
+        .orderBy('id')
+        .execute()
+    ).map((event) => event.id);
+    const last = ids.at(-1);
+    const fifth = ids[4];
+    if (last === undefined || fifth === undefined) throw new Error('expected the events');
+
+    feed = await startFeed(app);
+    const summarizing = recordingStream(owner.userId, owner.cookie, true);
+    const every = recordingStream(owner.userId, owner.cookie);
+    every.subscriber.lastId = fifth;
+    feed.subscribe(summarizing.subscriber);
+    feed.subscribe(every.subscriber);
+    feed.wake(owner.userId);
+    await vi.waitFor(
+      () => {
+        expect(summarizing.subscriber.lastId).toBe(last);
+        expect(every.subscriber.lastId).toBe(last);
+      },
+      { timeout: 10_000 },
+    );
+
+    const summaries = summarizing.frames
+      .join('')
+      .split('\n\n')
+      .filter((frame) => frame.includes('event: changes'))
+      .map(
+        (frame) =>
+          JSON.parse(frame.split('data: ')[1] ?? '') as {
+            id: number;
+            count: number;
+            deleted: string[];
+          },
+      );
+    expect(summaries.map((summary) => summary.count)).toEqual([500, 120]);
+    expect(summaries.map((summary) => summary.id)).toEqual([ids[499], last]);
+    expect(summaries.flatMap((summary) => summary.deleted)).toHaveLength(62);
+    const changeIds = [...every.frames.join('').matchAll(/^id: (\d+)\nevent: change\n/gm)].map(
+      (match) => Number(match[1]),
+    );
+    expect(changeIds).toEqual(ids.slice(5));
+  });
+});
+
 describe('the frame of several changes', () => {
   it('counts them, names each deleted client once and says whether the settings changed', () => {
     const frame = changesFrame([
