@@ -1,4 +1,11 @@
 /**
+ * The tables a kept session is read from: any write to them forgets every kept session. The
+ * request thread watches its own writes to them; the writer refuses them from a command, whose
+ * statements it does not see.
+ */
+export const keptSessionTables = ['sessions', 'users'] as const;
+
+/**
  * Values read from the database and kept in this process until a commit may have changed them:
  * the session behind a cookie, the id of an owner's latest event. Only on SQLite, where one
  * process holds the file and every commit passes through it (PostgreSQL's other instances commit
@@ -8,13 +15,6 @@
  * commit never outlives that commit's `forget`. Every value also ages out after `maxAgeMs`, for
  * a change made to the file from outside (by hand, with the sqlite3 shell).
  */
-/**
- * The tables a kept session is read from: any write to them forgets every kept session. The
- * request thread watches its own writes to them; the writer refuses them from a command, whose
- * statements it does not see.
- */
-export const keptSessionTables = ['sessions', 'users'] as const;
-
 export class CommitMemory<V> {
   readonly #values = new Map<string, { value: V; keptAt: number }>();
   readonly #maxAgeMs: number;

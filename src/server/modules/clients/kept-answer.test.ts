@@ -26,6 +26,8 @@ describe('a kept answer', () => {
       'br',
       'gzip;q=0',
       'deflate, gzip;q=0',
+      'gzip;q=0, *',
+      'identity;q=1, gzip;q=0.5',
     ]) {
       const sent = answer.bytesFor(acceptEncoding);
       expect(sent, String(acceptEncoding)).toEqual({ bytes: large, encoding: null });
