@@ -1,4 +1,7 @@
+import type { Insertable } from 'kysely';
+import type { EventsTable } from '../src/server/modules/events/events.table.ts';
 import type { ClientInput } from '../src/shared/schemas/clients.ts';
+import type { EventAction } from '../src/shared/schemas/events.ts';
 
 let counter = 0;
 
@@ -41,5 +44,25 @@ export function buildExportFile(client: Partial<ClientInput> & { id?: string } =
     ],
     entries: [],
     history: [],
+  };
+}
+
+/** A row of the owner's log with no snapshots, for a test that writes the log by hand. */
+export function buildEventRow(
+  ownerId: string,
+  clientId: string | null,
+  action: EventAction,
+  overrides: Partial<Insertable<EventsTable>> = {},
+): Insertable<EventsTable> {
+  return {
+    owner_id: ownerId,
+    client_id: clientId,
+    action,
+    at: Date.now(),
+    version: 1,
+    before: null,
+    after: null,
+    detail: null,
+    ...overrides,
   };
 }

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { injectOk } from '../../../../tests/http.ts';
-import { buildClient } from '../../../../tests/factories.ts';
+import { buildClient, buildEventRow } from '../../../../tests/factories.ts';
 import type { Client, ClientInput, ClientList } from '../../../shared/schemas/clients.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -196,16 +196,7 @@ describe('a kept list and a change made outside the write path', () => {
         .execute();
       await trx
         .insertInto('events')
-        .values({
-          owner_id: userId,
-          client_id: 'WrittenStraightIntoIt01',
-          action: 'restored',
-          at: now,
-          version: 1,
-          before: null,
-          after: null,
-          detail: null,
-        })
+        .values(buildEventRow(userId, 'WrittenStraightIntoIt01', 'restored', { at: now }))
         .execute();
     });
     expect(await list(cookie)).toMatchObject({

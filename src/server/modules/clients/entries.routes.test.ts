@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
-import { buildClient } from '../../../../tests/factories.ts';
+import { buildClient, buildEventRow } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Client, ClientInput } from '../../../shared/schemas/clients.ts';
@@ -539,17 +539,12 @@ describe('the history of changes this version does not know', () => {
     const client = await add(owner.cookie);
     await testApp.app.db.kysely
       .insertInto('events')
-      .values({
-        owner_id: owner.userId,
-        client_id: client.id,
+      .values(
         // As a newer version of Balance might have written it.
-        action: 'reminder_sent' as 'created',
-        at: Date.now(),
-        version: client.version,
-        before: null,
-        after: null,
-        detail: null,
-      })
+        buildEventRow(owner.userId, client.id, 'reminder_sent' as 'created', {
+          version: client.version,
+        }),
+      )
       .execute();
     const history = await historyOf(owner.cookie, client.id);
     expect(history[0]).toMatchObject({ action: 'reminder_sent', entry: null });

@@ -4,13 +4,14 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { testDialect } from '../../../../tests/db.ts';
-import { buildClient } from '../../../../tests/factories.ts';
+import { buildClient, buildEventRow } from '../../../../tests/factories.ts';
 import { openStream, type StreamMessage } from '../../../../tests/sse.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { ChangeEvent } from '../../../shared/schemas/events.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { hashToken } from '../auth/session.ts';
+import { latestEventId } from './events.queries.ts';
 import { maxReplay } from './events.routes.ts';
 
 let testApp: TestApp;
@@ -139,11 +140,7 @@ describe('the live stream', () => {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       rates: [],
     });
-    const { lastId } = await testApp.app.db.kysely
-      .selectFrom('events')
-      .select((eb) => eb.fn.max('id').as('lastId'))
-      .where('owner_id', '=', owner.userId)
-      .executeTakeFirstOrThrow();
+    const lastId = await latestEventId(testApp.app.db.kysely, owner.userId);
 
     const resumed = await openStream(
       baseUrl,
@@ -154,7 +151,7 @@ describe('the live stream', () => {
     );
     const summary = await resumed.waitFor((message) => message.event === 'changes');
     expect(JSON.parse(summary.data)).toEqual({
-      id: Number(lastId),
+      id: lastId,
       count: 4,
       deleted: [b.id],
       settingsChanged: true,
@@ -194,15 +191,9 @@ describe('the live stream', () => {
     await testApp.app.db.kysely
       .insertInto('events')
       .values(
-        Array.from({ length: maxReplay + 1 }, (_, i) => ({
-          owner_id: user.id,
-          client_id: `gone${i}`,
-          action: 'deleted' as const,
-          at: Date.now(),
-          version: 2,
-          before: null,
-          after: null,
-        })),
+        Array.from({ length: maxReplay + 1 }, (_, i) =>
+          buildEventRow(user.id, `gone${i}`, 'deleted', { version: 2 }),
+        ),
       )
       .execute();
     const resumed = await openStream(baseUrl, owner.cookie, Number(ready.id));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
+import { buildEventRow } from '../../../../tests/factories.ts';
 import { hashToken, liveSessionUsers, sessionCookieName } from '../auth/session.ts';
 import { ChangeFeed, changesFrame, type Subscriber } from './feed.ts';
 
@@ -54,6 +55,26 @@ async function addClient(
     },
   });
   expect(response.statusCode).toBe(201);
+}
+
+/** The ids of the owner's events, oldest first. */
+async function eventIds(app: FastifyInstance, ownerId: string): Promise<number[]> {
+  const events = await app.db.kysely
+    .selectFrom('events')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .orderBy('id')
+    .execute();
+  return events.map((event) => event.id);
+}
+
+/** The data of each message named `event` among the frames a stream was sent. */
+function messageData<T>(frames: readonly string[], event: 'change' | 'changes'): T[] {
+  return frames
+    .join('')
+    .split('\n\n')
+    .filter((frame) => frame.split('\n').includes(`event: ${event}`))
+    .map((frame) => JSON.parse(frame.split('data: ')[1] ?? '') as T);
 }
 
 /** A feed of the app's database whose beats are the test's own (its timer is an hour away). */
@@ -169,11 +190,7 @@ describe('the live feed fan-out', () => {
     feed.subscribe(steady.subscriber);
     feed.subscribe(slow.subscriber);
     const changeIds = (stream: typeof steady) =>
-      stream.frames
-        .join('')
-        .split('\n\n')
-        .filter((frame) => frame.includes('event: change'))
-        .map((frame) => (JSON.parse(frame.split('data: ')[1] ?? '') as { id: number }).id);
+      messageData<{ id: number }>(stream.frames, 'change').map((change) => change.id);
 
     const add = (lastName: string) => addClient(app, owner.cookie, 'Slow', lastName);
     await add('Reader');
@@ -205,13 +222,7 @@ describe('the live feed fan-out', () => {
     const owner = await joinAs(app);
     feed = await startFeed(app);
     for (const lastName of ['One', 'Two']) await addClient(app, owner.cookie, 'Shared', lastName);
-    const events = await app.db.kysely
-      .selectFrom('events')
-      .select('id')
-      .where('owner_id', '=', owner.userId)
-      .orderBy('id')
-      .execute();
-    const [first, second] = events.map((event) => event.id);
+    const [first, second] = await eventIds(app, owner.userId);
     if (first === undefined || second === undefined) throw new Error('expected two events');
 
     // Two streams that have seen nothing of the two changes, one that has seen the first.
@@ -242,14 +253,7 @@ describe('the live feed fan-out', () => {
     feed = await startFeed(app);
     for (const lastName of ['One', 'Two', 'Three'])
       await addClient(app, owner.cookie, 'Summed', lastName);
-    const ids = (
-      await app.db.kysely
-        .selectFrom('events')
-        .select('id')
-        .where('owner_id', '=', owner.userId)
-        .orderBy('id')
-        .execute()
-    ).map((event) => event.id);
+    const ids = await eventIds(app, owner.userId);
     const [, second, third] = ids;
     if (second === undefined || third === undefined) throw new Error('expected three events');
 
@@ -283,47 +287,25 @@ describe('the live feed fan-out', () => {
     expect(every?.match(/^event: change$/gm)).toHaveLength(3);
     expect(streams.every((stream) => stream.subscriber.lastId === third)).toBe(true);
   });
-});
-
-describe('a backlog longer than one read', () => {
-  let testApp: TestApp | null = null;
-  let feed: ChangeFeed | null = null;
-  afterEach(async () => {
-    await feed?.close();
-    feed = null;
-    await testApp?.close();
-    testApp = null;
-  });
 
   it('reaches a summarizing stream as one summary per read, and every change to the others', async () => {
     testApp = await buildTestApp();
     const { app } = testApp;
     const owner = await joinAs(app);
     // 620 changes written straight into the log (a read takes 500): every tenth a deletion.
-    const now = Date.now();
     await app.db.kysely
       .insertInto('events')
       .values(
-        Array.from({ length: 620 }, (_, at) => ({
-          owner_id: owner.userId,
-          client_id: `BacklogClient${String(at).padStart(9, '0')}`,
-          action: at % 10 === 9 ? 'deleted' : 'created',
-          at: now,
-          version: 1,
-          before: null,
-          after: null,
-          detail: null,
-        })),
+        Array.from({ length: 620 }, (_, at) =>
+          buildEventRow(
+            owner.userId,
+            `BacklogClient${String(at).padStart(9, '0')}`,
+            at % 10 === 9 ? 'deleted' : 'created',
+          ),
+        ),
       )
       .execute();
-    const ids = (
-      await app.db.kysely
-        .selectFrom('events')
-        .select('id')
-        .where('owner_id', '=', owner.userId)
-        .orderBy('id')
-        .execute()
-    ).map((event) => event.id);
+    const ids = await eventIds(app, owner.userId);
     const last = ids.at(-1);
     const fifth = ids[4];
     if (last === undefined || fifth === undefined) throw new Error('expected the events');
@@ -343,23 +325,15 @@ describe('a backlog longer than one read', () => {
       { timeout: 10_000 },
     );
 
-    const summaries = summarizing.frames
-      .join('')
-      .split('\n\n')
-      .filter((frame) => frame.includes('event: changes'))
-      .map(
-        (frame) =>
-          JSON.parse(frame.split('data: ')[1] ?? '') as {
-            id: number;
-            count: number;
-            deleted: string[];
-          },
-      );
+    const summaries = messageData<{ id: number; count: number; deleted: string[] }>(
+      summarizing.frames,
+      'changes',
+    );
     expect(summaries.map((summary) => summary.count)).toEqual([500, 120]);
     expect(summaries.map((summary) => summary.id)).toEqual([ids[499], last]);
     expect(summaries.flatMap((summary) => summary.deleted)).toHaveLength(62);
-    const changeIds = [...every.frames.join('').matchAll(/^id: (\d+)\nevent: change\n/gm)].map(
-      (match) => Number(match[1]),
+    const changeIds = messageData<{ id: number }>(every.frames, 'change').map(
+      (change) => change.id,
     );
     expect(changeIds).toEqual(ids.slice(5));
   });
