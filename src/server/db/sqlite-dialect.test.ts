@@ -6,7 +6,7 @@ import type { Database } from './database.ts';
 import { heavyRead } from './heavy-read.ts';
 import { migrateToLatest } from './migrate.ts';
 import { openSqlite } from './sqlite.ts';
-import { SqliteWorkerDialect } from './sqlite-dialect.ts';
+import { defaultGroupLimits, SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 let database: TestDatabase;
 let db: Kysely<Database>;
@@ -79,6 +79,41 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads (SQLite only
     await firstCommit.promise;
     expect(settingOutside('first')).toEqual({ value: 'first' });
     expect(settingOutside('second')).toEqual({ value: 'second' });
+  });
+
+  it('commits a group at six transactions, so their answers go back while the next ones run', async () => {
+    expect(defaultGroupLimits.units).toBe(6);
+    // As the app opens it, but with the others' minute (a slow machine would otherwise cut the
+    // group at 10 ms, before its sixth); the database of the other tests stays idle meanwhile.
+    const app = new Kysely<Database>({
+      dialect: new SqliteWorkerDialect(file(), { ...defaultGroupLimits, ms: 60_000 }),
+    });
+    try {
+      const holding = await app.startTransaction().execute();
+      await insertSetting(holding, 'held');
+      // Six lone writes and a second transaction queue behind the first.
+      const lone = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6'].map((key) =>
+        watch(insertSetting(app, key)),
+      );
+      const later = app.startTransaction().execute();
+      await settle();
+      const firstCommit = watch(holding.commit().execute());
+      // The second transaction begins after the sixth write, in a group that it keeps open.
+      const laterTransaction = await later;
+      await settle();
+      // The first group (the transaction and five writes) was committed and answered by then.
+      expect(firstCommit.settled).toBe(true);
+      expect(lone.slice(0, 5).every((write) => write.settled)).toBe(true);
+      expect(settingOutside('held')).toEqual({ value: 'held' });
+      expect(settingOutside('l5')).toEqual({ value: 'l5' });
+      expect(lone[5]?.settled).toBe(false);
+      expect(settingOutside('l6')).toBeUndefined();
+      await laterTransaction.commit().execute();
+      await lone[5]?.promise;
+      expect(settingOutside('l6')).toEqual({ value: 'l6' });
+    } finally {
+      await app.destroy();
+    }
   });
 
   it('rolls back one transaction of a group and commits the others', async () => {
