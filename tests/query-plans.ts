@@ -1,4 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
+import { afterAll, beforeAll } from 'vitest';
 import {
   DummyDriver,
   Kysely,
@@ -61,4 +62,16 @@ export async function sqliteQueryPlans(): Promise<QueryPlans> {
       await database.drop();
     },
   };
+}
+
+/** A recorder for the tests of one file: made before the first, closed after the last. */
+export function sqliteQueryPlansForFile(): { readonly current: QueryPlans } {
+  const plans = {} as { current: QueryPlans };
+  beforeAll(async () => {
+    plans.current = await sqliteQueryPlans();
+  });
+  afterAll(async () => {
+    await plans.current.close();
+  });
+  return plans;
 }

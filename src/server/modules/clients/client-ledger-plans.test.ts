@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqliteQueryPlans, type QueryPlans } from '../../../../tests/query-plans.ts';
+import { describe, expect, it } from 'vitest';
+import { sqliteQueryPlansForFile } from '../../../../tests/query-plans.ts';
 import {
   findEntry,
   ledgerLines,
@@ -9,19 +9,11 @@ import {
   statementLines,
 } from './entries.repository.ts';
 
-let plans: QueryPlans;
-
-beforeAll(async () => {
-  plans = await sqliteQueryPlans();
-});
-
-afterAll(async () => {
-  await plans.close();
-});
+const plans = sqliteQueryPlansForFile();
 
 describe("one client's ledger (SQLite's plans)", () => {
   it('is read along the index of that client, never by walking all of its owner’s entries', async () => {
-    const db = plans.recorder;
+    const db = plans.current.recorder;
     // Every ledger command reads these; statements and the client's page read the last two.
     await ledgerLines(db, 'owner', 'client');
     await ledgerShape(db, 'owner', 'client');
@@ -29,7 +21,7 @@ describe("one client's ledger (SQLite's plans)", () => {
     await findEntry(db, 'owner', 'client', 1);
     await listEntries(db, 'owner', 'client');
     await statementLines(db, 'owner', 'client', 'USD', '2026-11-30');
-    const sent = plans.take();
+    const sent = plans.current.take();
     expect(sent).toHaveLength(6);
     for (const { sql, plan } of sent) {
       const entriesStep = plan.find((step) => /^SEARCH (e|entries) USING/.test(step));
