@@ -66,12 +66,13 @@ export async function sqliteQueryPlans(): Promise<QueryPlans> {
 
 /** A recorder for the tests of one file: made before the first, closed after the last. */
 export function sqliteQueryPlansForFile(): { readonly current: QueryPlans } {
-  const plans = {} as { current: QueryPlans };
+  // Set before any test runs; undefined only if making it failed, and then there is none to close.
+  const plans = {} as { current: QueryPlans | undefined };
   beforeAll(async () => {
     plans.current = await sqliteQueryPlans();
   });
   afterAll(async () => {
-    await plans.current.close();
+    await plans.current?.close();
   });
-  return plans;
+  return plans as { readonly current: QueryPlans };
 }

@@ -31,7 +31,7 @@ const agent = new Agent({ keepAlive: true, maxSockets: 4 });
 /** One HTTP request; resolves with its status and the number of body bytes, read and dropped. */
 function fetchDropping(
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<{ status: number; bytes: number }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent });

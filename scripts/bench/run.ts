@@ -514,9 +514,11 @@ async function heavyRequests(
   const results: HeavyResult[] = [];
 
   const importer = await joinOwner(baseUrl);
-  // Made before the probe starts: making one holds this process for 13-24 ms, which the probe
-  // would count against the server.
-  const bodies = Array.from({ length: importRuns }, (_, round) => importBody(importRows, round));
+  // Made (as bytes) before the probe starts: making one holds this process for 13-24 ms, which
+  // the probe would count against the server.
+  const bodies = Array.from({ length: importRuns }, (_, round) =>
+    Buffer.from(importBody(importRows, round)),
+  );
   let round = 0;
   log(`health during ${importRuns} imports of ${fmt(importRows)} rows`);
   results.push(

@@ -95,6 +95,8 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads (SQLite only
       const lone = ['l1', 'l2', 'l3', 'l4', 'l5', 'l6'].map((key) =>
         watch(insertSetting(app, key)),
       );
+      // Queued before the second transaction asks to begin, whatever order Kysely sends them in.
+      await settle();
       const later = app.startTransaction().execute();
       await settle();
       const firstCommit = watch(holding.commit().execute());

@@ -38,7 +38,7 @@ const readerCount = 2;
  * more: with 64, ten clients' balance changes went in one group (about 2 ms of work, then a
  * 0.75 ms commit), and the writer then sat idle about 2 ms while all ten answers went back and
  * the clients' next requests came in. Capped at six, the first answers make that trip while
- * the writer runs the rest: 2,580/s against 2,140/s (docs/performance.md).
+ * the writer runs the rest: 2,580/s against 2,130/s (docs/performance.md).
  */
 export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10 };
 

@@ -40,7 +40,9 @@ describe("an import's rows", () => {
     const kept = await checkImportRows(rows, { existing, skipDuplicates: false });
     // An invalid row says which field is wrong (the form's own message, tested with the form).
     const statuses = kept.results.map((result) =>
-      result.status === 'invalid' ? { ...result, errors: Object.keys(result.errors ?? {}) } : result,
+      result.status === 'invalid'
+        ? { ...result, errors: Object.keys(result.errors ?? {}) }
+        : result,
     );
     expect(statuses).toEqual([
       { row: 0, status: 'ok' },

@@ -12,7 +12,7 @@ import {
  * checks during an import waited 5 ms or more about twice as often as with 100
  * (docs/performance.md).
  */
-export const rowsPerTurn = 100;
+const rowsPerTurn = 100;
 
 /**
  * Checks an import's rows with the same schema as the Add Client form, a few at a time, and
