@@ -116,28 +116,31 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       remember(message);
       refreshAll();
     });
+    // One change or several: the settings fetched again if they changed, an open page of a
+    // deleted client told so, and the lists and the overview refreshed.
+    const apply = ({
+      settingsChanged,
+      deleted,
+    }: Pick<ChangesSummary, 'settingsChanged' | 'deleted'>) => {
+      if (settingsChanged) void queryClient.invalidateQueries({ queryKey: settingsKey });
+      for (const clientId of deleted) queryClient.setQueryData(deletedClientKey(clientId), true);
+      refreshClients();
+    };
     source.addEventListener('change', (message: MessageEvent<string>) => {
       remember(message);
       const change = readChange(message.data);
       if (!change) return refreshAll();
       const { action, clientId } = change;
-      if (action === 'settings_changed') {
-        void queryClient.invalidateQueries({ queryKey: settingsKey });
-        refreshClients();
-        return;
-      }
-      if (action === 'deleted' && clientId)
-        queryClient.setQueryData(deletedClientKey(clientId), true);
-      refreshClients();
+      apply({
+        settingsChanged: action === 'settings_changed',
+        deleted: action === 'deleted' && clientId ? [clientId] : [],
+      });
     });
     source.addEventListener('changes', (message: MessageEvent<string>) => {
       remember(message);
       const changes = readChanges(message.data);
       if (!changes) return refreshAll();
-      if (changes.settingsChanged) void queryClient.invalidateQueries({ queryKey: settingsKey });
-      for (const clientId of changes.deleted)
-        queryClient.setQueryData(deletedClientKey(clientId), true);
-      refreshClients();
+      apply(changes);
     });
     // The session ended: asking for it again leads the app to /login with a message.
     source.addEventListener('end', () => {

@@ -54,7 +54,6 @@ export const eventStreamQuerySchema = z.object({
   lastEventId: z.optional(z.string()),
   summarize: z.optional(z.enum(['true', 'false'], 'Use true or false.')),
 });
-export type EventStreamQuery = z.infer<typeof eventStreamQuerySchema>;
 
 export const historyEntrySchema = z.object({
   id: z.number(),

@@ -1,5 +1,5 @@
-import type { FastifyPluginAsync } from 'fastify';
-import { eventStreamQuerySchema, type EventStreamQuery } from '../../../shared/schemas/events.ts';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { eventStreamQuerySchema } from '../../../shared/schemas/events.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { tokenStreamKey } from '../tokens/tokens.ts';
@@ -14,7 +14,7 @@ function parseLastEventId(value: unknown): number | null {
   return Number(value);
 }
 
-export const eventsRoutes: FastifyPluginAsync = async (app) => {
+export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
 
   // The query is checked like any other; a Last-Event-ID that is not a whole number only starts
@@ -31,7 +31,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       : (request.sessionTokenHash ?? '');
     // The browser resends Last-Event-ID when it reconnects by itself; the app passes it in the
     // query when it opens a new stream after being offline.
-    const query = request.query as EventStreamQuery;
+    const { query } = request;
     const resumeFrom = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
     const latest = await latestEventId(db, ownerId);
     const behind =
