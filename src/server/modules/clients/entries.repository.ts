@@ -215,19 +215,25 @@ export async function listEntries(
   }));
 }
 
-/** Entries read at a time by readOwnerEntries: a page's memory, whatever the ledger's size. */
-const exportBatch = 1000;
-
 /**
- * Every entry of the owner's, with its client's name and e-mail, client by client (in name
- * order) in date order, read a page at a time along that order.
+ * Entries read at a time for an export: one chunk of its text (`itemsPerChunk` in
+ * transfer/export-stream.ts). A larger page outlives several turns of the event loop while it
+ * is turned into text, and V8 then grows its young generation: with 1,000 the JSON export of
+ * 1,000,000 clients took 106-159 MB more memory, with 100 about 42 MB.
  */
-export async function* readOwnerEntries(db: Executor, ownerId: string) {
-  let after: [string, string, string, number] | null = null;
-  for (;;) {
-    let query = db
-      .selectFrom('entries as e')
-      .innerJoin('clients as c', 'c.id', 'e.client_id')
+const exportBatch = 100;
+
+/** An owner's entries beside their clients' names, clients in name order, each in date order. */
+function entriesOfClients(db: Executor, ownerId: string) {
+  return (
+    db
+      .selectFrom('clients as c')
+      // A cross join keeps the clients the outer loop on SQLite, which would otherwise start from
+      // the owner's entries and sort them all; the owner on both sides lets each client's entries
+      // come straight from entries_client, in date order.
+      .crossJoin('entries as e')
+      .whereRef('e.client_id', '=', 'c.id')
+      .where('e.owner_id', '=', ownerId)
       .select([
         'e.id',
         'e.client_id as clientId',
@@ -244,24 +250,67 @@ export async function* readOwnerEntries(db: Executor, ownerId: string) {
         'e.void_of as voidOf',
         'e.created_at as createdAt',
       ])
-      .where('e.owner_id', '=', ownerId);
-    if (after) {
-      const [nameKey, clientId, date, id] = after;
-      query = query.where(
-        sql<boolean>`(c.name_key, e.client_id, e.occurred_on, e.id) > (${nameKey}, ${clientId}, ${date}, ${id})`,
-      );
-    }
-    const rows = await query
+      .where('c.owner_id', '=', ownerId)
+  );
+}
+
+type OwnerEntry = Awaited<ReturnType<ReturnType<typeof entriesOfClients>['execute']>>[number];
+
+/** Where a page of an owner's entries ended: its last entry and that entry's client. */
+export type OwnerEntriesEnd = Pick<OwnerEntry, 'nameKey' | 'clientId' | 'date' | 'id'>;
+
+/**
+ * The owner's entries after `end` (from the first without it), in the order of
+ * `readOwnerEntries`: the rest of the client the last page ended in, then the clients after it,
+ * both read along an index from where the last page ended. One condition over the clients' and
+ * the entries' columns together could not be, and every page read and sorted all the owner's
+ * entries again (100,000 entries took 41 s in pages of 100).
+ */
+export async function ownerEntriesAfter(
+  db: Executor,
+  ownerId: string,
+  end: OwnerEntriesEnd | undefined,
+  limit: number,
+): Promise<OwnerEntry[]> {
+  const rows: OwnerEntry[] = [];
+  if (end) {
+    rows.push(
+      ...(await entriesOfClients(db, ownerId)
+        .where('c.id', '=', end.clientId)
+        .where(sql<boolean>`(e.occurred_on, e.id) > (${end.date}, ${end.id})`)
+        .orderBy('e.occurred_on')
+        .orderBy('e.id')
+        .limit(limit)
+        .execute()),
+    );
+  }
+  if (rows.length === limit) return rows;
+  let later = entriesOfClients(db, ownerId);
+  if (end)
+    later = later.where(sql<boolean>`(c.name_key, c.id) > (${end.nameKey}, ${end.clientId})`);
+  rows.push(
+    ...(await later
       .orderBy('c.name_key')
-      .orderBy('e.client_id')
+      .orderBy('c.id')
       .orderBy('e.occurred_on')
       .orderBy('e.id')
-      .limit(exportBatch)
-      .execute();
+      .limit(limit - rows.length)
+      .execute()),
+  );
+  return rows;
+}
+
+/**
+ * Every entry of the owner's, with its client's name and e-mail, client by client (in name
+ * order) in date order, read a page at a time along that order.
+ */
+export async function* readOwnerEntries(db: Executor, ownerId: string) {
+  let end: OwnerEntry | undefined;
+  for (;;) {
+    const rows = await ownerEntriesAfter(db, ownerId, end, exportBatch);
     yield* rows;
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < exportBatch) return;
-    after = [last.nameKey, last.clientId, last.date, last.id];
+    if (rows.length < exportBatch) return;
+    end = rows[rows.length - 1];
   }
 }
 
