@@ -904,12 +904,13 @@ function heavyTargets({ idle, results: heavy }: Report['heavy']): [string, strin
   return heavy.flatMap((result): [string, string, boolean][] => {
     const ratio = result.probe.p99Ms / idle.p99Ms;
     const growth = (result.rssPeakMb ?? NaN) - (result.rssBeforeMb ?? NaN);
-    const rows: [string, string, boolean][] = [];
-    rows.push([
-      `health p99 during the ${result.name} ≤ 3 × idle`,
-      `${fmt(ratio, 2)} × (${fmt(result.probe.p99Ms, 2)} vs ${fmt(idle.p99Ms, 2)} ms)`,
-      ratio <= 3,
-    ]);
+    const rows: [string, string, boolean][] = [
+      [
+        `health p99 during the ${result.name} ≤ 3 × idle`,
+        `${fmt(ratio, 2)} × (${fmt(result.probe.p99Ms, 2)} vs ${fmt(idle.p99Ms, 2)} ms)`,
+        ratio <= 3,
+      ],
+    ];
     if (!result.name.startsWith('import'))
       rows.push([
         `server memory growth during the ${result.name} < 100 MB`,

@@ -13,8 +13,8 @@ let testApp: TestApp;
 let ownerId: string;
 const clientCount = 250;
 // One client has more entries than a page, all on one day.
-const payments = 150;
-const entryCount = clientCount + payments;
+const charges = 150;
+const entryCount = clientCount + charges;
 beforeAll(async () => {
   testApp = await buildTestApp();
   const owner = await joinAs(testApp.app);
@@ -29,7 +29,7 @@ beforeAll(async () => {
   });
   const list = await injectOk(testApp.app, 'GET', '/api/clients?limit=1', owner.cookie);
   const first = list.json<ClientList>().clients[0]!.id;
-  for (let index = 0; index < payments; index++) {
+  for (let index = 0; index < charges; index++) {
     await injectOk(testApp.app, 'POST', `/api/clients/${first}/entries`, owner.cookie, {
       kind: 'charge',
       amount: 1,
