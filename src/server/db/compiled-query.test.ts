@@ -30,6 +30,41 @@ describe('compiledQuery', () => {
     });
   });
 
+  it('builds the query once for a database and all of its transactions', async () => {
+    const { kysely } = testApp.app.db;
+    const owner = await joinAs(testApp.app);
+    let builds = 0;
+    const emailOf = compiledQuery((db, id: string) => {
+      builds += 1;
+      return db.selectFrom('users').select(['email']).where('id', '=', id);
+    });
+    // The write path's commands run each in a transaction of their own: a new Kysely object.
+    for (let round = 0; round < 3; round++) {
+      await kysely.transaction().execute(async (trx) => {
+        expect((await emailOf(trx, owner.userId)).rows).toEqual([{ email: owner.email }]);
+      });
+    }
+    expect((await emailOf(kysely, owner.userId)).rows).toEqual([{ email: owner.email }]);
+    expect(builds).toBe(1);
+  });
+
+  it('binds arguments of any type, null among them', async () => {
+    const { kysely } = testApp.app.db;
+    const owner = await joinAs(testApp.app);
+    const matching = compiledQuery((db, id: string, version: number, email: string | null) =>
+      db
+        .selectFrom('users')
+        .select(['id'])
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('email', '=', email), eb(eb.val(version), '>', 0)])),
+    );
+    expect((await matching(kysely, owner.userId, 1, null)).rows).toEqual([{ id: owner.userId }]);
+    expect((await matching(kysely, owner.userId, 0, owner.email)).rows).toEqual([
+      { id: owner.userId },
+    ]);
+    expect((await matching(kysely, owner.userId, 0, null)).rows).toEqual([]);
+  });
+
   it('refuses a query that does not bind its argument as it was given', async () => {
     const byFoldedEmail = compiledQuery((db, email: string) =>
       db.selectFrom('users').select(['id']).where('email_key', '=', email.toLowerCase()),

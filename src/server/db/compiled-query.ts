@@ -1,4 +1,4 @@
-import type { Compilable, CompiledQuery, Kysely, QueryResult } from 'kysely';
+import type { Compilable, CompiledQuery, DialectAdapter, Kysely, QueryResult } from 'kysely';
 import type { Database } from './database.ts';
 
 type Executor = Kysely<Database>;
@@ -7,26 +7,32 @@ type Executor = Kysely<Database>;
 const placeholder = (index: number) => `\u0000Compiled Query Argument ${index}\u0000`;
 
 /**
- * A query that Kysely builds and compiles once per database and then runs with new arguments.
+ * A query that Kysely builds and compiles once per dialect and then runs with new arguments.
  * Building a query is most of Kysely's cost on SQLite (about 11 µs of a 17 µs session lookup);
- * the few queries that every signed-in request runs use this instead.
+ * the queries that every signed-in request runs, and those of the write path's commands, use
+ * this instead.
  *
- * `build` must pass each argument straight through as a bound value (no string work on it), so
- * that it can be found again among the compiled parameters; a query that does not is refused
- * the first time it runs.
+ * Kept by the executor's adapter, which a database and each of its transactions share: a
+ * transaction is a new Kysely object every time, and the commands run in one. (A plugin would
+ * share the adapter but change the SQL: the app's databases have none.)
+ *
+ * `build` must pass each argument straight through as a bound value (no string or number work
+ * on it, and no choice made on its value), so that it can be found again among the compiled
+ * parameters; a query that does not is refused the first time it runs.
  */
-export function compiledQuery<Args extends string[], Row>(
+export function compiledQuery<Args extends unknown[], Row>(
   build: (db: Executor, ...args: Args) => Compilable<Row>,
 ): (db: Executor, ...args: Args) => Promise<QueryResult<Row>> {
   const compiledFor = new WeakMap<
-    Executor,
+    DialectAdapter,
     { query: CompiledQuery<Row>; argumentAt: (number | null)[] }
   >();
   return async (db, ...args) => {
-    let compiled = compiledFor.get(db);
+    const { adapter } = db.getExecutor();
+    let compiled = compiledFor.get(adapter);
     if (!compiled) {
-      const placeholders = args.map((_argument, index) => placeholder(index)) as Args;
-      const query = build(db, ...placeholders).compile();
+      const placeholders = args.map((_argument, index) => placeholder(index));
+      const query = build(db, ...(placeholders as Args)).compile();
       const argumentAt = query.parameters.map((parameter) => {
         const index = placeholders.indexOf(parameter as string);
         return index === -1 ? null : index;
@@ -35,7 +41,7 @@ export function compiledQuery<Args extends string[], Row>(
         throw new Error(`compiledQuery: an argument is not a bound value in ${query.sql}`);
       }
       compiled = { query, argumentAt };
-      compiledFor.set(db, compiled);
+      compiledFor.set(adapter, compiled);
     }
     const { query, argumentAt } = compiled;
     const parameters = query.parameters.map((fixed, position) => {

@@ -9,6 +9,7 @@ import type {
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database, Dialect } from '../../db/database.ts';
+import { compiledQuery } from '../../db/compiled-query.ts';
 import { heavyRead } from '../../db/heavy-read.ts';
 import type { ClientsTable } from './clients.table.ts';
 
@@ -250,17 +251,16 @@ export async function summarizeClients(
   };
 }
 
+const clientQuery = compiledQuery((db, id: string, ownerId: string) =>
+  db.selectFrom('clients').selectAll().where('id', '=', id).where('owner_id', '=', ownerId),
+);
+
 export async function findClient(
   db: Executor,
   ownerId: string,
   id: string,
 ): Promise<Client | undefined> {
-  const row = await db
-    .selectFrom('clients')
-    .selectAll()
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
+  const [row] = (await clientQuery(db, id, ownerId)).rows;
   return row && toClient(row);
 }
 
@@ -296,6 +296,45 @@ export async function updateClientIfVersion(
   return row && toClient(row);
 }
 
+const applyUpdate = (
+  db: Executor,
+  amount: number,
+  now: number,
+  id: string,
+  ownerId: string,
+  currency: Currency,
+) =>
+  db
+    .updateTable('clients')
+    .set((eb) => ({
+      balance: eb('balance', '+', amount),
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('currency', '=', currency);
+
+const applyQuery = compiledQuery(
+  (db, amount: number, now: number, id: string, ownerId: string, currency: Currency) =>
+    applyUpdate(db, amount, now, id, ownerId, currency).returningAll(),
+);
+
+const applyAtVersionQuery = compiledQuery(
+  (
+    db,
+    amount: number,
+    now: number,
+    id: string,
+    ownerId: string,
+    currency: Currency,
+    version: number,
+  ) =>
+    applyUpdate(db, amount, now, id, ownerId, currency)
+      .where('version', '=', version)
+      .returningAll(),
+);
+
 /**
  * Moves the balance by a new ledger entry's amount, in one statement (concurrent entries all
  * count), and counts a new version. Only while the client is still in the entry's currency, and
@@ -309,20 +348,21 @@ export async function applyToBalance(
   now: number,
   ifVersion?: number,
 ): Promise<Client | undefined> {
-  let query = db
-    .updateTable('clients')
-    .set((eb) => ({
-      balance: eb('balance', '+', entry.amount),
-      version: eb('version', '+', 1),
-      updated_at: now,
-    }))
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .where('currency', '=', entry.currency);
-  if (ifVersion !== undefined) query = query.where('version', '=', ifVersion);
-  const row = await query.returningAll().executeTakeFirst();
+  const { rows } =
+    ifVersion === undefined
+      ? await applyQuery(db, entry.amount, now, id, ownerId, entry.currency)
+      : await applyAtVersionQuery(db, entry.amount, now, id, ownerId, entry.currency, ifVersion);
+  const [row] = rows;
   return row && toClient(row);
 }
+
+const oldestDueQuery = compiledQuery((db, day: string | null, id: string, ownerId: string) =>
+  db
+    .updateTable('clients')
+    .set({ oldest_due_on: day })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId),
+);
 
 export async function setOldestDue(
   db: Executor,
@@ -330,12 +370,7 @@ export async function setOldestDue(
   id: string,
   day: string | null,
 ): Promise<void> {
-  await db
-    .updateTable('clients')
-    .set({ oldest_due_on: day })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
-    .execute();
+  await oldestDueQuery(db, day, id, ownerId);
 }
 
 export async function deleteClient(db: Executor, ownerId: string, id: string): Promise<boolean> {

@@ -2,6 +2,7 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
+import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import { heavyRead } from '../../db/heavy-read.ts';
 import { bucketBounds, type AgeingBucket } from './ageing.ts';
@@ -56,16 +57,67 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
   };
 }
 
+type EntryValues = ReturnType<typeof toRow>;
+
+const insertEntryQuery = compiledQuery(
+  (
+    db,
+    owner_id: string,
+    client_id: string,
+    kind: EntryKind,
+    amount: number,
+    currency: Currency,
+    occurred_on: string,
+    due_on: string | null,
+    note: string,
+    void_of: number | null,
+    created_by: string,
+    created_at: number,
+    open_amount: number,
+  ) => {
+    const values: EntryValues = {
+      owner_id,
+      client_id,
+      kind,
+      amount,
+      currency,
+      occurred_on,
+      due_on,
+      note,
+      void_of,
+      created_by,
+      created_at,
+      open_amount,
+    };
+    return db.insertInto('entries').values(values).returningAll();
+  },
+);
+
 export async function insertEntry(
   trx: Transaction<Database>,
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
-  return trx
-    .insertInto('entries')
-    .values(toRow(entry, now))
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const row = toRow(entry, now);
+  const [inserted] = (
+    await insertEntryQuery(
+      trx,
+      row.owner_id,
+      row.client_id,
+      row.kind,
+      row.amount,
+      row.currency,
+      row.occurred_on,
+      row.due_on,
+      row.note,
+      row.void_of,
+      row.created_by,
+      row.created_at,
+      row.open_amount,
+    )
+  ).rows;
+  if (!inserted) throw new Error('the new entry came back empty');
+  return inserted;
 }
 
 /**
@@ -137,8 +189,8 @@ export async function liveOpenings(
 }
 
 /** What ageing needs of a client's entries. */
-export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
-  return db
+const ledgerLinesQuery = compiledQuery((db, clientId: string, ownerId: string) =>
+  db
     .selectFrom('entries')
     .select([
       'id',
@@ -150,16 +202,19 @@ export async function ledgerLines(db: Executor, ownerId: string, clientId: strin
       'open_amount as openAmount',
     ])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
-    .execute();
+    .where('owner_id', '=', ownerId),
+);
+
+export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
+  return (await ledgerLinesQuery(db, clientId, ownerId)).rows;
 }
 
+const openAmountQuery = compiledQuery((db, openAmount: number, entryId: number) =>
+  db.updateTable('entries').set({ open_amount: openAmount }).where('id', '=', entryId),
+);
+
 export async function setOpenAmount(db: Executor, entryId: number, openAmount: number) {
-  await db
-    .updateTable('entries')
-    .set({ open_amount: openAmount })
-    .where('id', '=', entryId)
-    .execute();
+  await openAmountQuery(db, openAmount, entryId);
 }
 
 /** The kinds of a client's entries and what each void reverses: enough to judge a change of currency. */

@@ -54,6 +54,33 @@ const toRow = (ownerId: string, at: number, event: NewEvent) => ({
   detail: event.entry ? JSON.stringify(event.entry) : null,
 });
 
+/** One event, the most a change records: built once (`compiledQuery`). */
+const insertEventQuery = compiledQuery(
+  (
+    db,
+    owner_id: string,
+    client_id: string | null,
+    action: EventAction,
+    at: number,
+    version: number,
+    before: string | null,
+    after: string | null,
+    detail: string | null,
+  ) => {
+    const row: ReturnType<typeof toRow> = {
+      owner_id,
+      client_id,
+      action,
+      at,
+      version,
+      before,
+      after,
+      detail,
+    };
+    return db.insertInto('events').values(row);
+  },
+);
+
 /** Appends events of one owner inside the caller's transaction, a few hundred rows a statement. */
 export async function insertEvents(
   trx: Transaction<Database>,
@@ -61,6 +88,22 @@ export async function insertEvents(
   at: number,
   events: readonly NewEvent[],
 ): Promise<void> {
+  const [only] = events;
+  if (events.length === 1 && only) {
+    const row = toRow(ownerId, at, only);
+    await insertEventQuery(
+      trx,
+      row.owner_id,
+      row.client_id,
+      row.action,
+      row.at,
+      row.version,
+      row.before,
+      row.after,
+      row.detail,
+    );
+    return;
+  }
   for (let start = 0; start < events.length; start += insertBatch) {
     await trx
       .insertInto('events')
