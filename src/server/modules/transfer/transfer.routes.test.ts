@@ -84,6 +84,47 @@ describe('CSV export', () => {
     expect(data.settings).toMatchObject({ preferences: { disableBalanceOnAdd: false }, rates: [] });
   });
 
+  it('writes each history event as the history shows it, with its client, in canonical JSON', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const created = await inject('POST', '/api/clients', cookie, {
+      ...buildClient({ firstName: 'Zoë "Quoted"', lastName: 'Ünïcode \u2028 line' }),
+      balance: 1250,
+    });
+    const client = created.json<{ id: string; version: number }>();
+    await inject('POST', `/api/clients/${client.id}/entries`, cookie, {
+      kind: 'payment',
+      amount: 250,
+      date: '2026-11-02',
+      note: 'Cash, "thanks"',
+    });
+    const saved = await testApp.app.inject({
+      method: 'PUT',
+      url: '/api/settings',
+      headers: { cookie },
+      payload: {
+        preferences: { disableBalanceOnAdd: true, disableBalanceOnEdit: false },
+        rates: [],
+      },
+    });
+    expect(saved.statusCode).toBe(200);
+
+    const json = await inject('GET', '/api/export.json', cookie);
+    const { history } = json.json<{ history: ({ clientId: string | null } & object)[] }>();
+    const shown = await inject('GET', `/api/clients/${client.id}/history`, cookie);
+    const clientHistory = shown.json<{ entries: object[] }>().entries;
+    // The client's events (newest first there), then the change of settings, which has none.
+    // Compared as text, so the keys' order counts too.
+    expect(JSON.stringify(history.filter((event) => event.clientId === client.id))).toBe(
+      JSON.stringify(
+        [...clientHistory].reverse().map((event) => ({ ...event, clientId: client.id })),
+      ),
+    );
+    expect(history.filter((event) => event.clientId === null)).toHaveLength(1);
+    // Byte for byte what writing each event's parsed form again would give.
+    const section = json.body.slice(json.body.indexOf('"history":') + '"history":'.length, -1);
+    expect(section).toBe(JSON.stringify(history));
+  });
+
   it('streams every client and every history entry, across many pages, in the same shape', async () => {
     const { cookie } = await joinAs(testApp.app);
     // More than two pages of the export's reads (1,000 rows each) and its chunks (500).
