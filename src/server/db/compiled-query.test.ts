@@ -51,18 +51,19 @@ describe('compiledQuery', () => {
   it('binds arguments of any type, null among them', async () => {
     const { kysely } = testApp.app.db;
     const owner = await joinAs(testApp.app);
-    const matching = compiledQuery((db, id: string, version: number, email: string | null) =>
+    const matching = compiledQuery((db, id: string, joinedAfter: number, email: string | null) =>
       db
         .selectFrom('users')
         .select(['id'])
         .where('id', '=', id)
-        .where((eb) => eb.or([eb('email', '=', email), eb(eb.val(version), '>', 0)])),
+        .where((eb) => eb.or([eb('email', '=', email), eb('created_at', '>', joinedAfter)])),
     );
-    expect((await matching(kysely, owner.userId, 1, null)).rows).toEqual([{ id: owner.userId }]);
-    expect((await matching(kysely, owner.userId, 0, owner.email)).rows).toEqual([
+    const never = Number.MAX_SAFE_INTEGER;
+    expect((await matching(kysely, owner.userId, 0, null)).rows).toEqual([{ id: owner.userId }]);
+    expect((await matching(kysely, owner.userId, never, owner.email)).rows).toEqual([
       { id: owner.userId },
     ]);
-    expect((await matching(kysely, owner.userId, 0, null)).rows).toEqual([]);
+    expect((await matching(kysely, owner.userId, never, null)).rows).toEqual([]);
   });
 
   it('refuses a query that does not bind its argument as it was given', async () => {

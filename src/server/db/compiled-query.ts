@@ -7,13 +7,14 @@ type Executor = Kysely<Database>;
 const placeholder = (index: number) => `\u0000Compiled Query Argument ${index}\u0000`;
 
 /**
- * A query that Kysely builds and compiles once per dialect and then runs with new arguments.
+ * A query that Kysely builds and compiles once per database and then runs with new arguments.
  * Building a query is most of Kysely's cost on SQLite (about 11 µs of a 17 µs session lookup);
- * the queries that every signed-in request runs, and those of the write path's commands, use
- * this instead.
+ * the queries that every signed-in request runs, and those of a balance change and of a new
+ * ledger entry, use this instead.
  *
- * Kept by the executor's adapter, which a database and each of its transactions share: a
- * transaction is a new Kysely object every time, and the commands run in one. (A plugin would
+ * Kept by the executor's adapter, which Kysely makes once per database object (on SQLite, one on
+ * the request thread and one in the writer thread) and which each of its transactions shares: a
+ * transaction is a new Kysely object every time, and the write path's commands run in one. (A plugin would
  * share the adapter but change the SQL: the app's databases have none.)
  *
  * `build` must pass each argument straight through as a bound value (no string or number work
