@@ -14,8 +14,8 @@ const placeholder = (index: number) => `\u0000Compiled Query Argument ${index}\u
  *
  * Kept by the executor's adapter, which Kysely makes once per database object (on SQLite, one on
  * the request thread and one in the writer thread) and which each of its transactions shares: a
- * transaction is a new Kysely object every time, and the write path's commands run in one. (A plugin would
- * share the adapter but change the SQL: the app's databases have none.)
+ * transaction is a new Kysely object every time, and the write path's commands run in one. (A
+ * plugin would share the adapter but change the SQL: the app's databases have none.)
  *
  * `build` must pass each argument straight through as a bound value (no string or number work
  * on it, and no choice made on its value), so that it can be found again among the compiled
