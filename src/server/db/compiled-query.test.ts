@@ -1,9 +1,32 @@
+import type { Insertable } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../tests/app.ts';
 import { joinAs } from '../../../tests/auth.ts';
 import { compiledQuery } from './compiled-query.ts';
+import type { Database } from './database.ts';
 
 let testApp: TestApp;
+
+type TokenRow = Insertable<Database['access_tokens']>;
+
+const tokenRow = (userId: string, n: number): TokenRow => ({
+  id: `${userId}-token-${n}`,
+  user_id: userId,
+  name: `token ${n}`,
+  token_hash: `${userId}-hash-${n}`,
+  read_only: n % 2,
+  created_at: 1_000 + n,
+  last_used_at: n % 2 === 0 ? null : 2_000 + n,
+  expires_at: n % 2 === 0 ? 3_000 + n : null,
+});
+
+const tokensOf = (userId: string) =>
+  testApp.app.db.kysely
+    .selectFrom('access_tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('id')
+    .execute();
 
 beforeAll(async () => {
   testApp = await buildTestApp();
@@ -73,5 +96,58 @@ describe('compiledQuery', () => {
     await expect(byFoldedEmail(testApp.app.db.kysely, 'A@example.com')).rejects.toThrow(
       /an argument is not a bound value/,
     );
+  });
+
+  it('binds every key of a row argument, the insert built once', async () => {
+    const { kysely } = testApp.app.db;
+    const owner = await joinAs(testApp.app);
+    let builds = 0;
+    const insertToken = compiledQuery((db, row: TokenRow) => {
+      builds += 1;
+      return db.insertInto('access_tokens').values(row);
+    });
+    const rows = [1, 2, 3].map((n) => tokenRow(owner.userId, n));
+    for (const row of rows) {
+      await kysely.transaction().execute(async (trx) => {
+        await insertToken(trx, row);
+      });
+    }
+    // The same keys in another order name the same columns.
+    const { expires_at, last_used_at, ...rest } = tokenRow(owner.userId, 4);
+    const reordered = { expires_at, last_used_at, ...rest };
+    await insertToken(kysely, reordered);
+    expect(await tokensOf(owner.userId)).toEqual([...rows, reordered]);
+    expect(builds).toBe(1);
+  });
+
+  it('refuses a later row argument with other keys, and writes nothing', async () => {
+    const { kysely } = testApp.app.db;
+    const owner = await joinAs(testApp.app);
+    const insertToken = compiledQuery((db, row: TokenRow) =>
+      db.insertInto('access_tokens').values(row),
+    );
+    const first = tokenRow(owner.userId, 1);
+    await insertToken(kysely, first);
+    const { expires_at: _expires, ...missing } = tokenRow(owner.userId, 2);
+    const extra = { ...tokenRow(owner.userId, 3), note: 'not a column of the compiled SQL' };
+    // Kysely would leave an undefined column out; the compiled SQL cannot.
+    const unset = { ...tokenRow(owner.userId, 4), expires_at: undefined };
+    for (const row of [missing, extra, unset]) {
+      await expect(insertToken(kysely, row)).rejects.toThrow(
+        /argument 0 must have the keys it was compiled with/,
+      );
+    }
+    expect(await tokensOf(owner.userId)).toEqual([first]);
+  });
+
+  it('refuses a row argument whose key is not bound as it was given', async () => {
+    const owner = await joinAs(testApp.app);
+    const insertShouting = compiledQuery((db, row: TokenRow) =>
+      db.insertInto('access_tokens').values({ ...row, name: row.name.toUpperCase() }),
+    );
+    await expect(insertShouting(testApp.app.db.kysely, tokenRow(owner.userId, 1))).rejects.toThrow(
+      /key "name" of argument 0 is not a bound value/,
+    );
+    expect(await tokensOf(owner.userId)).toEqual([]);
   });
 });

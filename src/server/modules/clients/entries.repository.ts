@@ -59,38 +59,8 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
 
 type EntryValues = ReturnType<typeof toRow>;
 
-const insertEntryQuery = compiledQuery(
-  (
-    db,
-    owner_id: string,
-    client_id: string,
-    kind: EntryKind,
-    amount: number,
-    currency: Currency,
-    occurred_on: string,
-    due_on: string | null,
-    note: string,
-    void_of: number | null,
-    created_by: string,
-    created_at: number,
-    open_amount: number,
-  ) => {
-    const values: EntryValues = {
-      owner_id,
-      client_id,
-      kind,
-      amount,
-      currency,
-      occurred_on,
-      due_on,
-      note,
-      void_of,
-      created_by,
-      created_at,
-      open_amount,
-    };
-    return db.insertInto('entries').values(values).returningAll();
-  },
+const insertEntryQuery = compiledQuery((db, row: EntryValues) =>
+  db.insertInto('entries').values(row).returningAll(),
 );
 
 export async function insertEntry(
@@ -98,24 +68,7 @@ export async function insertEntry(
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
-  const row = toRow(entry, now);
-  const [inserted] = (
-    await insertEntryQuery(
-      trx,
-      row.owner_id,
-      row.client_id,
-      row.kind,
-      row.amount,
-      row.currency,
-      row.occurred_on,
-      row.due_on,
-      row.note,
-      row.void_of,
-      row.created_by,
-      row.created_at,
-      row.open_amount,
-    )
-  ).rows;
+  const [inserted] = (await insertEntryQuery(trx, toRow(entry, now))).rows;
   if (!inserted) throw new Error('the new entry came back empty');
   return inserted;
 }

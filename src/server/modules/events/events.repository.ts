@@ -55,30 +55,8 @@ const toRow = (ownerId: string, at: number, event: NewEvent) => ({
 });
 
 /** One event, the most a change records: built once (`compiledQuery`). */
-const insertEventQuery = compiledQuery(
-  (
-    db,
-    owner_id: string,
-    client_id: string | null,
-    action: EventAction,
-    at: number,
-    version: number,
-    before: string | null,
-    after: string | null,
-    detail: string | null,
-  ) => {
-    const row: ReturnType<typeof toRow> = {
-      owner_id,
-      client_id,
-      action,
-      at,
-      version,
-      before,
-      after,
-      detail,
-    };
-    return db.insertInto('events').values(row);
-  },
+const insertEventQuery = compiledQuery((db, row: ReturnType<typeof toRow>) =>
+  db.insertInto('events').values(row),
 );
 
 /** Appends events of one owner inside the caller's transaction, a few hundred rows a statement. */
@@ -90,18 +68,7 @@ export async function insertEvents(
 ): Promise<void> {
   const [only] = events;
   if (events.length === 1 && only) {
-    const row = toRow(ownerId, at, only);
-    await insertEventQuery(
-      trx,
-      row.owner_id,
-      row.client_id,
-      row.action,
-      row.at,
-      row.version,
-      row.before,
-      row.after,
-      row.detail,
-    );
+    await insertEventQuery(trx, toRow(ownerId, at, only));
     return;
   }
   for (let start = 0; start < events.length; start += insertBatch) {
