@@ -60,7 +60,12 @@ export interface SeedOptions {
   offset?: number;
 }
 
-/** Inserts `count` clients and their 'created' events; returns the new ids in insertion order. */
+/**
+ * Inserts `count` clients, each with the opening entry of its balance and its 'created' event,
+ * as adding a client through the app writes them (`clients.add`): the ledger adds up to the
+ * balance, so a change's ledger read and a statement start where the app's would. Returns the
+ * new ids in insertion order.
+ */
 export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOptions): string[] {
   const db = new DatabaseSync(file, { timeout: 30_000 });
   const ids: string[] = [];
@@ -68,12 +73,18 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
     db.exec('PRAGMA foreign_keys = ON');
     const insertClient = db.prepare(
       `insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
-         currency, version, created_at, updated_at)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+         currency, version, created_at, updated_at, oldest_due_on)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
     );
     const insertEvent = db.prepare(
-      `insert into events (client_id, owner_id, action, at, version, before, after)
-       values (?, ?, 'created', ?, 1, null, ?)`,
+      `insert into events (client_id, owner_id, action, at, version, before, after, detail)
+       values (?, ?, 'created', ?, 1, null, ?, ?)`,
+    );
+    // An opening balance has no due day; what is owed of it is unpaid from the start.
+    const insertOpening = db.prepare(
+      `insert into entries (owner_id, client_id, kind, amount, currency, occurred_on, due_on,
+         note, void_of, created_by, created_at, open_amount)
+       values (?, ?, 'opening', ?, ?, ?, null, '', null, ?, ?, ?)`,
     );
     const now = Date.now();
     const yearMs = 365 * 24 * 3600 * 1000;
@@ -106,9 +117,35 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
           currency,
           createdAt,
           createdAt,
+          // What is owed of an opening balance is due from the day it was recorded.
+          balance > 0 ? utcDay(createdAt) : null,
         );
+        let entry: string | null = null;
+        if (balance !== 0) {
+          const date = utcDay(createdAt);
+          const opening = insertOpening.run(
+            ownerId,
+            id,
+            balance,
+            currency,
+            date,
+            ownerId,
+            createdAt,
+            Math.max(balance, 0),
+          );
+          // The history's record of the entry, as the app's toEntryDetail writes it.
+          entry = JSON.stringify({
+            entryId: Number(opening.lastInsertRowid),
+            kind: 'opening',
+            amount: balance,
+            currency,
+            date,
+            note: '',
+            voidOf: null,
+          });
+        }
         const snapshot = { firstName, lastName, email, phone, balance, currency };
-        insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot));
+        insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot), entry);
         ids.push(id);
       }
       db.exec('COMMIT');
