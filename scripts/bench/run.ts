@@ -280,7 +280,9 @@ async function main(): Promise<void> {
   let seedMs = performance.now();
   const seeded = seedClients({ file: dbFile, ownerId, count: clientCount, random });
   seedMs = performance.now() - seedMs;
-  log(`seeded ${clientCount} clients (and their events) in ${Math.round(seedMs)} ms`);
+  log(
+    `seeded ${clientCount} clients (with opening entries and events) in ${Math.round(seedMs)} ms`,
+  );
 
   // The first clients are kept for the live-update phase, untouched by the load runs.
   const liveClients: TrackedClient[] = seeded

@@ -7,8 +7,9 @@ import { allocate, type LedgerLine } from '../../src/server/modules/clients/agei
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second
  * connection write), in one transaction: 100,000 rows through the API would take minutes.
  * The rows are shaped exactly as the app writes them (clients.repository.ts `newRow`/`columnsOf`,
- * events.repository.ts `toRow`): 22-character base64url ids, version 1, the folded name key, and
- * one 'created' event per client with its snapshot as JSON.
+ * entries.repository.ts and events.repository.ts `toRow`): 22-character base64url ids, version 1,
+ * the folded name key, the opening entry of a balance other than 0, and one 'created' event per
+ * client with its snapshot as JSON (tests/bench-seed.test.ts compares them with the app's).
  */
 
 const currencies = ['KRW', 'USD', 'CAD', 'MYR'] as const;
@@ -195,7 +196,8 @@ export interface LedgerSeedOptions {
  * payments over the last 200 days, written straight into the file in one transaction. What the
  * app keeps for ageing is worked out by its own rule (`allocate` in ageing.ts: payments settle the
  * oldest charges first), so each entry's open amount, each client's balance (the sum of its
- * entries) and oldest unpaid due day are what the app itself would have written.
+ * entries) and oldest unpaid due day are what the app itself would have written. The history
+ * is lighter than the app's: one 'created' event per client, none for the entries.
  */
 export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerSeedOptions): void {
   const db = new DatabaseSync(file, { timeout: 30_000 });

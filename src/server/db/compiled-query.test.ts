@@ -130,14 +130,32 @@ describe('compiledQuery', () => {
     await insertToken(kysely, first);
     const { expires_at: _expires, ...missing } = tokenRow(owner.userId, 2);
     const extra = { ...tokenRow(owner.userId, 3), note: 'not a column of the compiled SQL' };
+    // As many keys as compiled, one of them another.
+    const { expires_at: _unused, ...rest } = tokenRow(owner.userId, 5);
+    const swapped = { ...rest, note: 'in place of expires_at' };
     // Kysely would leave an undefined column out; the compiled SQL cannot.
     const unset = { ...tokenRow(owner.userId, 4), expires_at: undefined };
-    for (const row of [missing, extra, unset]) {
-      await expect(insertToken(kysely, row)).rejects.toThrow(
-        /argument 0 must have the keys it was compiled with/,
-      );
+    for (const [row, problem] of [
+      [missing, /without a value: expires_at$/],
+      [extra, /not compiled: note$/],
+      [swapped, /without a value: expires_at; not compiled: note$/],
+      [unset, /without a value: expires_at$/],
+    ] as const) {
+      await expect(insertToken(kysely, row)).rejects.toThrow(problem);
     }
     expect(await tokensOf(owner.userId)).toEqual([first]);
+  });
+
+  it('refuses a key left undefined even on the first call, which builds the query', async () => {
+    const owner = await joinAs(testApp.app);
+    const insertToken = compiledQuery((db, row: TokenRow) =>
+      db.insertInto('access_tokens').values(row),
+    );
+    const unset = { ...tokenRow(owner.userId, 1), last_used_at: undefined };
+    await expect(insertToken(testApp.app.db.kysely, unset)).rejects.toThrow(
+      /without a value: last_used_at$/,
+    );
+    expect(await tokensOf(owner.userId)).toEqual([]);
   });
 
   it('refuses a row argument whose key is not bound as it was given', async () => {

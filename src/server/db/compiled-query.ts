@@ -50,7 +50,9 @@ const isRowArgument = (value: unknown): value is RowArgument => {
  * for `.values(row)`) is not bound whole: `build` gets an object of the same keys, and each
  * key's value must be passed straight through likewise. The compiled SQL names those columns,
  * so every later call must give exactly the same keys, each with a value (where Kysely would
- * have left out a column whose value is undefined); a call that does not is refused.
+ * have left out a column whose value is undefined); a call that does not is refused. A row's
+ * values are bound as they are: one that Kysely would have written into the SQL (a `sql`
+ * fragment, a subquery) has no place in it.
  */
 export function compiledQuery<Args extends unknown[], Row>(
   build: (db: Executor, ...args: Args) => Compilable<Row>,
@@ -64,7 +66,9 @@ export function compiledQuery<Args extends unknown[], Row>(
       compiledFor.set(adapter, compiled);
     }
     const { query, slots, rowKeys } = compiled;
-    for (const [index, keys] of rowKeys) checkRowKeys(args[index], index, keys);
+    if (rowKeys.size > 0) {
+      for (const [index, keys] of rowKeys) checkRowKeys(args[index], index, keys);
+    }
     const parameters = query.parameters.map((fixed, position) => {
       const slot = slots[position];
       if (!slot) return fixed;
@@ -119,8 +123,11 @@ function checkRowKeys(argument: unknown, index: number, keys: readonly string[])
   const given = isRowArgument(argument)
     ? Object.keys(argument).filter((key) => argument[key] !== undefined)
     : [];
+  const missing = keys.filter((key) => !given.includes(key));
+  const extra = given.filter((key) => !keys.includes(key));
   throw new Error(
-    `compiledQuery: argument ${index} must have the keys it was compiled with, each with a value ` +
-      `(${keys.join(', ')}); it has ${given.length > 0 ? given.join(', ') : 'none'}`,
+    `compiledQuery: argument ${index} must have the keys it was compiled with, each with a value` +
+      (missing.length > 0 ? `; without a value: ${missing.join(', ')}` : '') +
+      (extra.length > 0 ? `; not compiled: ${extra.join(', ')}` : ''),
   );
 }
