@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
 import { allocate, type LedgerLine } from '../../src/server/modules/clients/ageing.ts';
+import { toEntryDetail } from '../../src/server/modules/clients/entries.repository.ts';
 
 /**
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second
@@ -81,11 +82,11 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
       `insert into events (client_id, owner_id, action, at, version, before, after, detail)
        values (?, ?, 'created', ?, 1, null, ?, ?)`,
     );
-    // An opening balance has no due day; what is owed of it is unpaid from the start.
     const insertOpening = db.prepare(
       `insert into entries (owner_id, client_id, kind, amount, currency, occurred_on, due_on,
          note, void_of, created_by, created_at, open_amount)
-       values (?, ?, 'opening', ?, ?, ?, null, '', null, ?, ?, ?)`,
+       values ($owner_id, $client_id, $kind, $amount, $currency, $occurred_on, $due_on,
+         $note, $void_of, $created_by, $created_at, $open_amount)`,
     );
     const now = Date.now();
     const yearMs = 365 * 24 * 3600 * 1000;
@@ -123,27 +124,24 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
         );
         let entry: string | null = null;
         if (balance !== 0) {
-          const date = utcDay(createdAt);
-          const opening = insertOpening.run(
-            ownerId,
-            id,
-            balance,
-            currency,
-            date,
-            ownerId,
-            createdAt,
-            Math.max(balance, 0),
-          );
-          // The history's record of the entry, as the app's toEntryDetail writes it.
-          entry = JSON.stringify({
-            entryId: Number(opening.lastInsertRowid),
-            kind: 'opening',
+          // An opening balance has no due day; what is owed of it is unpaid from the start.
+          const opening = {
+            owner_id: ownerId,
+            client_id: id,
+            kind: 'opening' as const,
             amount: balance,
             currency,
-            date,
+            occurred_on: utcDay(createdAt),
+            due_on: null,
             note: '',
-            voidOf: null,
-          });
+            void_of: null,
+            created_by: ownerId,
+            created_at: createdAt,
+            open_amount: Math.max(balance, 0),
+          };
+          const { lastInsertRowid } = insertOpening.run(opening);
+          // The history's record of the entry, made by the app's own function.
+          entry = JSON.stringify(toEntryDetail({ id: Number(lastInsertRowid), ...opening }));
         }
         const snapshot = { firstName, lastName, email, phone, balance, currency };
         insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot), entry);
