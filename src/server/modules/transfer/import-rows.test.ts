@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ImportRowResult } from '../../../shared/schemas/clients.ts';
-import { checkImportResults, checkImportRows } from './import-rows.ts';
+import { checkImportRows, importResultsJson } from './import-rows.ts';
 
 const row = (n: number) => ({
   firstName: 'Imported',
@@ -71,7 +71,7 @@ describe("an import's rows", () => {
     expect(seen.whenOtherWorkRan).toBeLessThanOrEqual(100);
   });
 
-  it('have their answers checked at most 100 a turn too', async () => {
+  it('have their answers checked and written at most 100 a turn too', async () => {
     const seen = { results: 0, whenOtherWorkRan: null as number | null };
     const results = Array.from({ length: 1000 }, (_, n): ImportRowResult => {
       let counted = false;
@@ -85,14 +85,30 @@ describe("an import's rows", () => {
       };
     });
     setImmediate(() => (seen.whenOtherWorkRan = seen.results));
-    await checkImportResults(results);
+    const written = await importResultsJson(results);
+    expect(JSON.parse(written)).toHaveLength(1000);
     expect(seen.results).toBe(1000);
     expect(seen.whenOtherWorkRan).not.toBeNull();
     expect(seen.whenOtherWorkRan).toBeLessThanOrEqual(100);
   });
 
+  it('writes the answers as JSON.stringify would, whatever their number', async () => {
+    const results: ImportRowResult[] = Array.from({ length: 250 }, (_, row) =>
+      row % 3 === 0
+        ? { row, status: 'invalid', errors: { email: 'Enter an e-mail address.' } }
+        : row % 3 === 1
+          ? { row, status: 'duplicate', duplicateOf: 'file' }
+          : { row, status: 'ok' },
+    );
+    for (const count of [0, 1, 99, 100, 101, 250]) {
+      expect(await importResultsJson(results.slice(0, count))).toBe(
+        JSON.stringify(results.slice(0, count)),
+      );
+    }
+  });
+
   it('refuses an answer that does not match its schema', async () => {
     const wrong = [{ row: 0, status: 'maybe' }] as unknown as ImportRowResult[];
-    await expect(checkImportResults(wrong)).rejects.toThrow();
+    await expect(importResultsJson(wrong)).rejects.toThrow();
   });
 });

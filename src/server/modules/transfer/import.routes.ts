@@ -4,7 +4,8 @@ import { currentUser, requireUser } from '../auth/session.ts';
 import { importClients } from '../clients/clients.commands.ts';
 import { ownerEmailKeys } from '../clients/clients.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
-import { checkImportResults, checkImportRows } from './import-rows.ts';
+import { parseJsonInPieces } from './chunked-json-body.ts';
+import { checkImportRows, importResultsJson } from './import-rows.ts';
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
 const importBodyLimitBytes = 8 * 1024 * 1024;
@@ -12,13 +13,15 @@ const importBodyLimitBytes = 8 * 1024 * 1024;
 export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
+  // An import's body (up to 8 MiB) is parsed a piece at a time, not in one long turn.
+  app.addContentTypeParser('application/json', parseJsonInPieces);
 
   app.post(
     '/clients/import',
     {
       bodyLimit: importBodyLimitBytes,
-      // No response schema: the answer is checked against importRowResultSchema a slice at a
-      // time as it is made (below), then sent already serialized, as the client list's are.
+      // No response schema: the answer's rows are checked against importRowResultSchema and
+      // turned into text a slice at a time (below), then sent as they are.
       schema: { body: importBodySchema },
     },
     async (request, reply) => {
@@ -34,13 +37,11 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
         !dryRun && accepted.length > 0
           ? (await importClients(app.writes, ownerId, accepted)).balancesZeroed
           : disableBalanceOnAdd;
-      await checkImportResults(results);
-      const answer: ImportResult = {
-        results,
+      const rest: Omit<ImportResult, 'results'> = {
         imported: dryRun ? 0 : accepted.length,
         balancesZeroed,
       };
-      const body = JSON.stringify(answer);
+      const body = `{"results":${await importResultsJson(results)},${JSON.stringify(rest).slice(1)}`;
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -1,0 +1,149 @@
+import { Readable } from 'node:stream';
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import type { ImportResult } from '../../../shared/schemas/clients.ts';
+import { parseJsonInPieces } from './chunked-json-body.ts';
+
+const request = (bodyLimit: number, contentLength?: number) =>
+  ({
+    routeOptions: { bodyLimit },
+    headers: contentLength === undefined ? {} : { 'content-length': String(contentLength) },
+  }) as unknown as FastifyRequest;
+
+const importText = (rows: number) =>
+  JSON.stringify({
+    dryRun: true,
+    skipDuplicates: false,
+    rows: Array.from({ length: rows }, (_, n) => ({
+      ...buildClient({ lastName: `Zoë ${n} 🙂` }),
+      note: { nested: [n, `${n}`, null, true] },
+    })),
+  });
+
+/** Parses `text` sent as the given chunks, counting the turns other work had meanwhile. */
+async function parseCounting(chunks: (Buffer | string)[], limit = 8 * 1024 * 1024) {
+  const length = chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0);
+  let turns = 0;
+  let parsing = true;
+  const count = () => {
+    if (!parsing) return;
+    turns++;
+    setImmediate(count);
+  };
+  setImmediate(count);
+  try {
+    return { value: await parseJsonInPieces(request(limit, length), Readable.from(chunks)), turns };
+  } finally {
+    parsing = false;
+  }
+}
+
+describe('a JSON body parsed in pieces', () => {
+  it('gives way to other work while it parses a large body, even one sent in a single chunk', async () => {
+    const text = importText(20_000);
+    expect(text.length).toBeGreaterThan(2_000_000);
+    const { value, turns } = await parseCounting([Buffer.from(text)]);
+    expect(value).toEqual(JSON.parse(text));
+    // Fastify's parser reads the body whole and parses it in one turn.
+    expect(turns).toBeGreaterThanOrEqual(5);
+  });
+
+  it('gives the same value as JSON.parse wherever the chunks split the text, characters included', async () => {
+    const text = importText(40);
+    const bytes = Buffer.from(text);
+    for (const size of [1, 2, 3, 7, 64, 1000, bytes.length]) {
+      const chunks: Buffer[] = [];
+      for (let start = 0; start < bytes.length; start += size)
+        chunks.push(bytes.subarray(start, start + size));
+      const { value } = await parseCounting(chunks);
+      expect(value, `chunks of ${size} bytes`).toEqual(JSON.parse(text));
+    }
+  });
+
+  it('refuses what Fastify refuses, with its codes', async () => {
+    const refusal = (text: string, limit = 1024, declared = Buffer.byteLength(text)) =>
+      parseJsonInPieces(request(limit, declared), Readable.from([Buffer.from(text)])).then(
+        () => null,
+        (error: { code?: string; statusCode?: number }) => [error.code, error.statusCode],
+      );
+    const tooLarge = ['FST_ERR_CTP_BODY_TOO_LARGE', 413];
+    const notJson = ['FST_ERR_CTP_INVALID_JSON_BODY', 400];
+    expect(await refusal('{"a":1}', 4)).toEqual(tooLarge);
+    // Declared short, sent long: counted as it arrives.
+    expect(await refusal(`{"a":"${'x'.repeat(2000)}"}`, 1024, 10)).toEqual(tooLarge);
+    expect(await refusal('{"a":1}', 1024, 3)).toEqual(['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400]);
+    expect(await refusal('', 1024)).toEqual(['FST_ERR_CTP_EMPTY_JSON_BODY', 400]);
+    expect(await refusal('{"a":')).toEqual(notJson);
+    expect(await refusal('{"rows":[')).toEqual(notJson);
+    expect(await refusal('{"rows":[{"a":1},')).toEqual(notJson);
+    expect(await refusal('{} {}')).toEqual(notJson);
+    expect(await refusal('{"a":1}}')).toEqual(notJson);
+    expect(await refusal('[' + '['.repeat(50_000) + ']'.repeat(50_000) + ']', 1024 * 1024)).toBe(
+      null,
+    );
+    expect(await refusal('{"rows":[{"__proto__":{"isAdmin":true}}]}')).toEqual(notJson);
+    expect(await refusal('{"\\u005f_proto__":{}}')).toEqual(notJson);
+  });
+
+  it('refuses __proto__ in a piece merged into an object parsed earlier', async () => {
+    // Split so the key arrives in a later chunk than its object's start.
+    const chunks = ['{"rows":[{"firstName":"A",', '"__proto__":{"email":"x@example.com"}}]}'];
+    await expect(parseCounting(chunks)).rejects.toMatchObject({
+      code: 'FST_ERR_CTP_INVALID_JSON_BODY',
+    });
+    expect(({} as { email?: string }).email).toBeUndefined();
+  });
+});
+
+describe('the import route', () => {
+  let testApp: TestApp;
+  beforeAll(async () => {
+    testApp = await buildTestApp();
+  });
+  afterAll(async () => {
+    await testApp.close();
+  });
+
+  it('reads its body in pieces and answers as before; refuses __proto__ and broken JSON, writing nothing', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const rows = Array.from({ length: 3 }, (_, n) => buildClient({ lastName: `Piece ${n}` }));
+    const send = (payload: string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/api/clients/import',
+        headers: { cookie, 'content-type': 'application/json; charset=utf-8' },
+        payload,
+      });
+    const imported = await send(JSON.stringify({ rows, dryRun: false, skipDuplicates: false }));
+    expect(imported.statusCode).toBe(200);
+    expect(imported.json<ImportResult>()).toEqual({
+      results: [0, 1, 2].map((row) => ({ row, status: 'ok' })),
+      imported: 3,
+      balancesZeroed: false,
+    });
+    const count = async () =>
+      Number(
+        (
+          await testApp.app.db.kysely
+            .selectFrom('clients')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    for (const payload of [
+      `{"rows":[{"__proto__":{"isAdmin":true},${JSON.stringify(rows[0]).slice(1)}],"dryRun":false,"skipDuplicates":false}`,
+      '{"rows":[',
+    ]) {
+      const refused = await send(payload);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({
+        error: { code: 'validation', message: 'The request body is not valid JSON' },
+      });
+    }
+    expect(await count()).toBe(before);
+  });
+});
