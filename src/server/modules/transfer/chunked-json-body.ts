@@ -5,13 +5,12 @@ import { parseChunked } from '@discoveryjs/json-ext';
 import { errorCodes, type FastifyRequest } from 'fastify';
 
 /**
- * Characters parsed per piece, and pieces per turn of the event loop. Fastify's own parser reads
+ * Characters parsed per piece, one piece a turn of the event loop. Fastify's own parser reads
  * the whole body and parses it in one piece: for an import of 20,000 rows (2.9 MB) that held
  * every other request for 12-26 ms. In pieces of 64 Ki characters, four a turn, other requests
  * still waited 6-15 ms behind a turn now and then (docs/performance.md).
  */
 const pieceLength = 16 * 1024;
-const piecesPerTurn = 1;
 
 /** Objects looked at per turn when checking a parsed body for `__proto__`. */
 const nodesPerTurn = 2_000;
@@ -36,9 +35,9 @@ async function refusePrototypeKeys(value: unknown): Promise<void> {
 }
 
 /**
- * The request body as text, a piece at a time, with a turn of the event loop after every few
- * pieces; refused (as Fastify would) when it is longer than `limit` bytes or longer or shorter
- * than its Content-Length.
+ * The request body as text, a piece at a time, with a turn of the event loop after each piece;
+ * refused (as Fastify would) when it is longer than `limit` bytes or longer or shorter than its
+ * Content-Length.
  */
 async function* bodyPieces(
   payload: Readable,
@@ -47,11 +46,10 @@ async function* bodyPieces(
 ): AsyncGenerator<string> {
   const decoder = new StringDecoder('utf8');
   let received = 0;
-  let pieces = 0;
   const pieceOut = async function* (text: string): AsyncGenerator<string> {
     for (let start = 0; start < text.length; start += pieceLength) {
       yield text.slice(start, start + pieceLength);
-      if (++pieces % piecesPerTurn === 0) await nextTurn();
+      await nextTurn();
     }
   };
   // Refused part-way, the rest of the body is left unread rather than the stream destroyed: the
