@@ -97,9 +97,9 @@ describe('a command that would write sessions or users', () => {
     const connection = openSqlite(':memory:');
     try {
       const run = commandRunner(connection);
-      await expect(run('test.signsEveryoneOut', 'SomeOwnerId00000000000', [])).rejects.toThrow(
-        'a command may not write sessions or users',
-      );
+      await expect(
+        run('test.signsEveryoneOut', 'SomeOwnerId00000000000', [], 'savepoint'),
+      ).rejects.toThrow('a command may not write sessions or users');
       expect(connection.isTransaction).toBe(false);
     } finally {
       connection.close();

@@ -24,13 +24,27 @@ import { namingTables } from './table-names.ts';
 export type CommandResult =
   { ok: true; value: unknown; changed: boolean } | { ok: false; app: AppErrorData };
 
+/**
+ * Where a command's transaction sits in the writer's group transaction:
+ * - `group`: the command is the group's first work, so the group's transaction is its own. It
+ *   opens no savepoint, and a rollback ends the group's transaction, which holds nothing else.
+ * - `savepoint`: others' work came first; the command's is a savepoint after theirs.
+ *
+ * A savepoint costs a copy of every page the command changes that was there before it began
+ * (SQLite rolls back to them), kept in the writer's memory (`temp_store`, sqlite.ts). For an
+ * import into a large list that is most of the list's index pages: each import left the server
+ * tens of megabytes larger, which the allocator did not give back.
+ */
+export type CommandPlace = 'group' | 'savepoint';
+
 export type CommandRunner = (
   name: string,
   ownerId: string,
   args: unknown[],
+  place: CommandPlace,
 ) => Promise<CommandResult>;
 
-/** Each command's transaction is a savepoint inside the writer's group transaction. */
+/** The savepoint of a command that runs after other work of its group. */
 const savepoint = 'command';
 
 /**
@@ -64,6 +78,12 @@ class InThreadConnection implements DatabaseConnection {
 class InThreadDriver implements Driver {
   readonly #db: SqliteConnection;
   readonly #connection: InThreadConnection;
+  /**
+   * Where the running command's transaction sits. Set before each command: the writer runs one
+   * command at a time, each to its end, so one driver (and the statements compiled for its
+   * adapter) serves both places.
+   */
+  place: CommandPlace = 'savepoint';
 
   constructor(db: SqliteConnection) {
     this.#db = db;
@@ -77,16 +97,20 @@ class InThreadDriver implements Driver {
   }
 
   async beginTransaction(): Promise<void> {
-    this.#db.exec(`savepoint ${savepoint}`);
+    // At the top of its group, the group's transaction (begun by the writer) is the command's.
+    if (this.place === 'savepoint') this.#db.exec(`savepoint ${savepoint}`);
   }
 
   async commitTransaction(): Promise<void> {
-    this.#db.exec(`release ${savepoint}`);
+    // The group's COMMIT, once the group is done, makes it durable.
+    if (this.place === 'savepoint') this.#db.exec(`release ${savepoint}`);
   }
 
   async rollbackTransaction(): Promise<void> {
     // A full disk or an I/O error may already have rolled back the whole group, savepoint and all.
-    if (this.#db.isTransaction) this.#db.exec(`rollback to ${savepoint}; release ${savepoint}`);
+    if (!this.#db.isTransaction) return;
+    if (this.place === 'savepoint') this.#db.exec(`rollback to ${savepoint}; release ${savepoint}`);
+    else this.#db.exec('rollback');
   }
 
   async releaseConnection(): Promise<void> {}
@@ -95,14 +119,14 @@ class InThreadDriver implements Driver {
 }
 
 class InThreadDialect implements Dialect {
-  readonly #db: SqliteConnection;
+  readonly #driver: InThreadDriver;
 
-  constructor(db: SqliteConnection) {
-    this.#db = db;
+  constructor(driver: InThreadDriver) {
+    this.#driver = driver;
   }
 
   createDriver(): Driver {
-    return new InThreadDriver(this.#db);
+    return this.#driver;
   }
 
   createQueryCompiler() {
@@ -118,12 +142,17 @@ class InThreadDialect implements Dialect {
   }
 }
 
-/** Runs commands by name on the writer's connection, which must have its group transaction open. */
+/**
+ * Runs commands by name on the writer's connection, which must have its group transaction open
+ * (`place` says whether the command is its first work).
+ */
 export function commandRunner(db: SqliteConnection): CommandRunner {
-  const kysely = new Kysely<Database>({ dialect: new InThreadDialect(db) });
-  return async (name, ownerId, args) => {
+  const driver = new InThreadDriver(db);
+  const kysely = new Kysely<Database>({ dialect: new InThreadDialect(driver) });
+  return async (name, ownerId, args, place) => {
     const work = findCommand(name);
     if (!work) throw new Error(`the SQLite writer knows no command named ${name}`);
+    driver.place = place;
     try {
       const { value, changed } = await runChange(kysely, 'sqlite', ownerId, (context) =>
         work(context, ownerId, ...args),

@@ -62,7 +62,8 @@ export function openSqlite(file: string, options: { readOnly?: boolean } = {}): 
   // savepoint changes (once, however often it changes) so it can roll back to it. Past 64 KiB
   // that copy went to a temporary file, written and read again within the group: it now stays
   // in memory until the group ends. The commit synced to disk is the WAL's, untouched by this.
-  // Half the time of a balance change's statements went there (docs/performance.md).
+  // Half the time of a balance change's statements went there (docs/performance.md). A command
+  // that opens its group takes no savepoint, nor these copies (sqlite-commands.ts).
   if (!readOnly) raw.exec('PRAGMA temp_store = MEMORY');
   const statements = new StatementCache(raw);
   return {

@@ -1,0 +1,176 @@
+import { DatabaseSync } from 'node:sqlite';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
+import { AppError } from '../errors.ts';
+import { command, unchanged } from '../modules/events/write-path.ts';
+import { openSqlite, type SqliteConnection } from './sqlite.ts';
+import type { WorkerReply, WorkerRequest } from './sqlite-worker.ts';
+import { Writer } from './sqlite-writer.ts';
+
+// Registered here, in this process: the writer below runs in-process, and loads the same
+// registry of commands when its first command arrives.
+
+/** Says where the command's transaction sits, and changes nothing. */
+command('test.commandPlace', async ({ trx }) => {
+  // Rolling back to the command's savepoint, having written nothing, undoes nothing; it fails only
+  // where there is no such savepoint: at the top of the group's transaction.
+  try {
+    await sql`rollback to command`.execute(trx);
+    return unchanged('savepoint');
+  } catch (error) {
+    if (String(error).includes('no such savepoint')) return unchanged('group');
+    throw error;
+  }
+});
+
+command('test.writesThenRefuses', async ({ trx }) => {
+  await sql`insert into notes (text) values ('written by a refused command')`.execute(trx);
+  throw new AppError(409, 'conflict', 'Refused after writing');
+});
+
+const ownerId = 'SomeOwnerId00000000000';
+
+describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () => {
+  let database: TestDatabase;
+  let connection: SqliteConnection;
+  /** A connection of its own: it sees only what is committed to the file. */
+  let outside: DatabaseSync;
+  let sent: WorkerReply[];
+  let writer: Writer;
+
+  const file = () => (database.config.dialect === 'sqlite' ? database.config.file : '');
+  const notes = () =>
+    (outside.prepare('select text from notes order by rowid').all() as { text: string }[]).map(
+      (row) => row.text,
+    );
+  const reply = (id: number) => sent.find((answer) => answer.id === id);
+  const order = (id: number) => sent.findIndex((answer) => answer.id === id);
+  const valueOf = (id: number) => {
+    const answer = reply(id);
+    if (!answer?.ok)
+      throw new Error(`request ${id} was not answered ok: ${JSON.stringify(answer)}`);
+    return (answer.result as { value: unknown }).value;
+  };
+  async function answered(id: number): Promise<void> {
+    const started = Date.now();
+    while (!reply(id)) {
+      if (Date.now() - started > 10_000) throw new Error(`request ${id} was never answered`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  }
+  const handle = (...requests: WorkerRequest[]) => {
+    for (const request of requests) writer.handle(request);
+  };
+
+  beforeEach(async () => {
+    database = await createTestDatabase('sqlite');
+    connection = openSqlite(file());
+    connection.exec('create table notes (text text not null)');
+    outside = new DatabaseSync(file(), { readOnly: true });
+    sent = [];
+    // A group may stay open for a minute: each test decides when work arrives.
+    writer = new Writer(connection, (answer) => sent.push(answer), { units: 64, ms: 60_000 });
+    // The command modules load when the first command arrives, and the group is committed
+    // meanwhile: loaded here, so the tests below see groups form as they do once running.
+    handle({ id: 1, op: 'command', name: 'test.commandPlace', ownerId, args: [] });
+    await answered(1);
+  });
+
+  afterEach(async () => {
+    outside.close();
+    handle({ id: 999, op: 'close' });
+    await database.drop();
+  });
+
+  it('runs a command that opens its group at the top of its transaction, in no savepoint', () => {
+    expect(valueOf(1)).toBe('group');
+  });
+
+  it('runs a command that joins an open group in a savepoint after the work before it', async () => {
+    handle(
+      { id: 2, op: 'begin', tx: 1 },
+      { id: 3, op: 'command', name: 'test.commandPlace', ownerId, args: [] },
+      {
+        id: 4,
+        op: 'query',
+        tx: 1,
+        sql: "insert into notes (text) values ('first')",
+        parameters: [],
+      },
+      { id: 5, op: 'commit', tx: 1 },
+    );
+    await answered(3);
+    expect(valueOf(3)).toBe('savepoint');
+    await answered(5);
+    expect(notes()).toEqual(['first']);
+  });
+
+  it('gives a command with a long list a group of its own, committing the open group first', async () => {
+    handle(
+      { id: 2, op: 'begin', tx: 1 },
+      {
+        id: 3,
+        op: 'query',
+        tx: 1,
+        sql: "insert into notes (text) values ('first')",
+        parameters: [],
+      },
+      { id: 4, op: 'commit', tx: 1 },
+      // A long list arrives in slices ahead of its command (sqlite-worker.ts).
+      { id: 5, op: 'stage', key: 7, items: ['a', 'b', 'c'] },
+      { id: 6, op: 'command', name: 'test.commandPlace', ownerId, args: [{ stagedArgument: 7 }] },
+    );
+    await answered(6);
+    expect(valueOf(6)).toBe('group');
+    // The transaction before it was answered first, once its own group was on disk.
+    expect(reply(4)).toEqual({ id: 4, ok: true });
+    expect(order(4)).toBeLessThan(order(6));
+    expect(notes()).toEqual(['first']);
+  });
+
+  it('ends the group when a command at its top is refused, keeping nothing of it', async () => {
+    handle({ id: 2, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] });
+    await answered(2);
+    expect(reply(2)).toMatchObject({
+      ok: false,
+      error: { app: { status: 409, code: 'conflict' } },
+    });
+    expect(connection.isTransaction).toBe(false);
+    // The next work opens a group of its own and is committed as usual.
+    handle(
+      { id: 3, op: 'begin', tx: 1 },
+      {
+        id: 4,
+        op: 'query',
+        tx: 1,
+        sql: "insert into notes (text) values ('next')",
+        parameters: [],
+      },
+      { id: 5, op: 'commit', tx: 1 },
+    );
+    await answered(5);
+    expect(reply(5)).toEqual({ id: 5, ok: true });
+    expect(notes()).toEqual(['next']);
+  });
+
+  it('keeps the work before a refused command that joined its group', async () => {
+    handle(
+      { id: 2, op: 'begin', tx: 1 },
+      { id: 3, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
+      {
+        id: 4,
+        op: 'query',
+        tx: 1,
+        sql: "insert into notes (text) values ('kept')",
+        parameters: [],
+      },
+      { id: 5, op: 'commit', tx: 1 },
+    );
+    await answered(3);
+    await answered(5);
+    expect(reply(3)).toMatchObject({ ok: false, error: { app: { status: 409 } } });
+    expect(reply(5)).toEqual({ id: 5, ok: true });
+    expect(notes()).toEqual(['kept']);
+  });
+});
