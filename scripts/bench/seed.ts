@@ -2,15 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { DatabaseSync } from 'node:sqlite';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
 import { allocate, type LedgerLine } from '../../src/server/modules/clients/ageing.ts';
-import { toEntryDetail } from '../../src/server/modules/clients/entries.repository.ts';
+import { newClientRow, toSnapshot } from '../../src/server/modules/clients/clients.repository.ts';
+import { toEntryDetail, toEntryRow } from '../../src/server/modules/clients/entries.repository.ts';
+import { toEventRow } from '../../src/server/modules/events/events.repository.ts';
 
 /**
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second
  * connection write), in one transaction: 100,000 rows through the API would take minutes.
- * The rows are shaped exactly as the app writes them (clients.repository.ts `newRow`/`columnsOf`,
- * entries.repository.ts and events.repository.ts `toRow`): 22-character base64url ids, version 1,
- * the folded name key, the opening entry of a balance other than 0, and one 'created' event per
- * client with its snapshot as JSON (tests/bench-seed.test.ts compares them with the app's).
+ * The rows are made by the app's own functions (clients.repository.ts `newClientRow`,
+ * entries.repository.ts `toEntryRow`, events.repository.ts `toEventRow`), as adding a client
+ * writes them: 22-character base64url ids, version 1, the folded name key, the oldest due day,
+ * the opening entry of a balance other than 0, and one 'created' event per client with its
+ * snapshot as JSON (tests/bench-seed.test.ts compares them with the app's).
  */
 
 const currencies = ['KRW', 'USD', 'CAD', 'MYR'] as const;
@@ -76,11 +79,12 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
     const insertClient = db.prepare(
       `insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
          currency, version, created_at, updated_at, oldest_due_on)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
+       values ($id, $owner_id, $first_name, $last_name, $name_key, $email, $phone, $balance,
+         $currency, $version, $created_at, $updated_at, $oldest_due_on)`,
     );
     const insertEvent = db.prepare(
       `insert into events (client_id, owner_id, action, at, version, before, after, detail)
-       values (?, ?, 'created', ?, 1, null, ?, ?)`,
+       values ($client_id, $owner_id, $action, $at, $version, $before, $after, $detail)`,
     );
     const insertOpening = db.prepare(
       `insert into entries (owner_id, client_id, kind, amount, currency, occurred_on, due_on,
@@ -94,58 +98,57 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
     try {
       for (let i = 0; i < count; i++) {
         const n = offset + i;
-        const id = randomBytes(16).toString('base64url');
         const firstName = pick(random, firstNames);
         const lastName = pick(random, lastNames);
         const currency = currencies[n % currencies.length] as Currency;
-        const balance = balanceFor(random, currency);
-        const email = `${firstName}.${lastName}.${n}@example.com`
-          .normalize('NFD')
-          .replace(/[^\x20-\x7e]/g, '')
-          .toLowerCase();
-        const phone = `+1 555 ${String(1_000_000 + (n % 9_000_000)).padStart(7, '0')}`;
-        // Oldest first, so event ids increase with created_at as they would have in real use.
-        const createdAt = now - yearMs + Math.floor((yearMs * i) / Math.max(1, count));
-        const nameKey = `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
-        insertClient.run(
-          id,
-          ownerId,
+        const client = {
+          id: randomBytes(16).toString('base64url'),
           firstName,
           lastName,
-          nameKey,
-          email,
-          phone,
-          balance,
+          email: `${firstName}.${lastName}.${n}@example.com`
+            .normalize('NFD')
+            .replace(/[^\x20-\x7e]/g, '')
+            .toLowerCase(),
+          phone: `+1 555 ${String(1_000_000 + (n % 9_000_000)).padStart(7, '0')}`,
+          balance: balanceFor(random, currency),
           currency,
-          createdAt,
-          createdAt,
-          // What is owed of an opening balance is due from the day it was recorded.
-          balance > 0 ? utcDay(createdAt) : null,
-        );
-        let entry: string | null = null;
-        if (balance !== 0) {
-          // An opening balance has no due day; what is owed of it is unpaid from the start.
-          const opening = {
-            owner_id: ownerId,
-            client_id: id,
-            kind: 'opening' as const,
-            amount: balance,
-            currency,
-            occurred_on: utcDay(createdAt),
-            due_on: null,
-            note: '',
-            void_of: null,
-            created_by: ownerId,
-            created_at: createdAt,
-            open_amount: Math.max(balance, 0),
-          };
+        };
+        // Oldest first, so event ids increase with created_at as they would have in real use.
+        const createdAt = now - yearMs + Math.floor((yearMs * i) / Math.max(1, count));
+        insertClient.run(newClientRow(client, ownerId, createdAt));
+        let entry = null;
+        if (client.balance !== 0) {
+          const opening = toEntryRow(
+            {
+              ownerId,
+              clientId: client.id,
+              kind: 'opening',
+              amount: client.balance,
+              currency,
+              date: utcDay(createdAt),
+              dueDate: null,
+              note: '',
+              voidOf: null,
+              createdBy: ownerId,
+              // As adding a client records it: unpaid as far as it is owed.
+              openAmount: Math.max(client.balance, 0),
+            },
+            createdAt,
+          );
           const { lastInsertRowid } = insertOpening.run(opening);
-          // The history's record of the entry, made by the app's own function.
-          entry = JSON.stringify(toEntryDetail({ id: Number(lastInsertRowid), ...opening }));
+          entry = toEntryDetail({ id: Number(lastInsertRowid), ...opening });
         }
-        const snapshot = { firstName, lastName, email, phone, balance, currency };
-        insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot), entry);
-        ids.push(id);
+        insertEvent.run(
+          toEventRow(ownerId, createdAt, {
+            clientId: client.id,
+            action: 'created',
+            version: 1,
+            before: null,
+            after: toSnapshot(client),
+            entry,
+          }),
+        );
+        ids.push(client.id);
       }
       db.exec('COMMIT');
     } catch (error) {

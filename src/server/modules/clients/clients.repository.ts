@@ -53,7 +53,7 @@ const nameKey = (firstName: string, lastName: string) =>
  * A new client's row: version 1, created and updated now. Its only entry is its opening balance,
  * dated today: if it is owed, it is owed from today.
  */
-function newRow(client: ClientValues & { id: string }, ownerId: string, now: number) {
+export function newClientRow(client: ClientValues & { id: string }, ownerId: string, now: number) {
   return {
     id: client.id,
     owner_id: ownerId,
@@ -270,7 +270,7 @@ export async function insertClient(
 ): Promise<Client> {
   const row = await db
     .insertInto('clients')
-    .values(newRow(client, client.ownerId, client.now))
+    .values(newClientRow(client, client.ownerId, client.now))
     .returningAll()
     .executeTakeFirstOrThrow();
   return toClient(row);
@@ -421,7 +421,9 @@ export async function insertClients(
     await trx
       .insertInto('clients')
       .values(
-        clients.slice(start, start + insertBatch).map((client) => newRow(client, ownerId, now)),
+        clients
+          .slice(start, start + insertBatch)
+          .map((client) => newClientRow(client, ownerId, now)),
       )
       .execute();
   }

@@ -29,7 +29,8 @@ export interface NewEntry {
   openAmount?: number;
 }
 
-const toRow = (entry: NewEntry, now: number) => ({
+/** An entry's row as every insert writes it. */
+export const toEntryRow = (entry: NewEntry, now: number) => ({
   owner_id: entry.ownerId,
   client_id: entry.clientId,
   kind: entry.kind,
@@ -57,7 +58,7 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
   };
 }
 
-type EntryValues = ReturnType<typeof toRow>;
+type EntryValues = ReturnType<typeof toEntryRow>;
 
 const insertEntryQuery = compiledQuery((db, row: EntryValues) =>
   db.insertInto('entries').values(row).returningAll(),
@@ -68,7 +69,7 @@ export async function insertEntry(
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
-  const [inserted] = (await insertEntryQuery(trx, toRow(entry, now))).rows;
+  const [inserted] = (await insertEntryQuery(trx, toEntryRow(entry, now))).rows;
   if (!inserted) throw new Error('the new entry came back empty');
   return inserted;
 }
@@ -83,7 +84,7 @@ export async function insertRestoredEntry(
 ): Promise<number> {
   const row = await trx
     .insertInto('entries')
-    .values(toRow(entry, entry.createdAt))
+    .values(toEntryRow(entry, entry.createdAt))
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -98,7 +99,7 @@ export async function insertEntries(
   for (let start = 0; start < entries.length; start += insertBatch) {
     await trx
       .insertInto('entries')
-      .values(entries.slice(start, start + insertBatch).map((entry) => toRow(entry, now)))
+      .values(entries.slice(start, start + insertBatch).map((entry) => toEntryRow(entry, now)))
       .execute();
   }
 }

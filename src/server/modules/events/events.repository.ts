@@ -43,7 +43,8 @@ export async function lockOwnerLog(
   }
 }
 
-const toRow = (ownerId: string, at: number, event: NewEvent) => ({
+/** An event's row as every insert writes it. */
+export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
   owner_id: ownerId,
   client_id: event.clientId,
   action: event.action,
@@ -55,7 +56,7 @@ const toRow = (ownerId: string, at: number, event: NewEvent) => ({
 });
 
 /** One event, the most a change records: built once (`compiledQuery`). */
-const insertEventQuery = compiledQuery((db, row: ReturnType<typeof toRow>) =>
+const insertEventQuery = compiledQuery((db, row: ReturnType<typeof toEventRow>) =>
   db.insertInto('events').values(row),
 );
 
@@ -68,13 +69,15 @@ export async function insertEvents(
 ): Promise<void> {
   const [only] = events;
   if (events.length === 1 && only) {
-    await insertEventQuery(trx, toRow(ownerId, at, only));
+    await insertEventQuery(trx, toEventRow(ownerId, at, only));
     return;
   }
   for (let start = 0; start < events.length; start += insertBatch) {
     await trx
       .insertInto('events')
-      .values(events.slice(start, start + insertBatch).map((event) => toRow(ownerId, at, event)))
+      .values(
+        events.slice(start, start + insertBatch).map((event) => toEventRow(ownerId, at, event)),
+      )
       .execute();
   }
 }
