@@ -27,7 +27,8 @@ export type CommandResult =
 /**
  * Where a command's transaction sits in the writer's group transaction:
  * - `group`: the command is the group's first work, so the group's transaction is its own. It
- *   opens no savepoint, and a rollback ends the group's transaction, which holds nothing else.
+ *   opens no savepoint; should it fail or change nothing, the writer rolls back the group's
+ *   transaction, which holds nothing else.
  * - `savepoint`: others' work came first; the command's is a savepoint after theirs.
  *
  * A savepoint costs a copy of every page the command changes that was there before it began
@@ -61,6 +62,11 @@ class InThreadConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    // A full disk or an I/O error makes SQLite roll back the whole transaction: a command that
+    // carried on would have each later statement committed on its own.
+    if (!this.#db.isTransaction) {
+      throw new Error('the transaction was lost under this command: it can write nothing more');
+    }
     if (!/^\s*select\b/i.test(query.sql) && tablesOnlyTheRequestThreadWrites.test(query.sql)) {
       throw new Error(
         `a command may not write sessions or users (the kept sessions would not hear of it): ${query.sql}`,
@@ -107,10 +113,10 @@ class InThreadDriver implements Driver {
   }
 
   async rollbackTransaction(): Promise<void> {
+    // At the top of its group, the writer ends the group's transaction once the command is done.
+    if (this.place === 'group') return;
     // A full disk or an I/O error may already have rolled back the whole group, savepoint and all.
-    if (!this.#db.isTransaction) return;
-    if (this.place === 'savepoint') this.#db.exec(`rollback to ${savepoint}; release ${savepoint}`);
-    else this.#db.exec('rollback');
+    if (this.#db.isTransaction) this.#db.exec(`rollback to ${savepoint}; release ${savepoint}`);
   }
 
   async releaseConnection(): Promise<void> {}

@@ -29,6 +29,24 @@ command('test.writesThenRefuses', async ({ trx }) => {
   throw new AppError(409, 'conflict', 'Refused after writing');
 });
 
+/** Writes the note it is given, and records the change. */
+command('test.writesNote', async ({ trx, record }, _ownerId, text: string) => {
+  await sql`insert into notes (text) values (${text})`.execute(trx);
+  await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
+  return text;
+});
+
+/** Meets a full disk, which makes SQLite roll back the whole transaction, and carries on. */
+command('test.carriesOnAfterDiskFull', async ({ trx }) => {
+  try {
+    await sql`insert into notes (text) values (${'x'.repeat(200_000)})`.execute(trx);
+  } catch {
+    // Swallowed: what a command must never do, and what the writer must survive.
+  }
+  await sql`insert into notes (text) values ('after the loss')`.execute(trx);
+  throw new AppError(409, 'conflict', 'Refused after the loss');
+});
+
 const ownerId = 'SomeOwnerId00000000000';
 
 describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () => {
@@ -67,6 +85,9 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     database = await createTestDatabase('sqlite');
     connection = openSqlite(file());
     connection.exec('create table notes (text text not null)');
+    // What recording a change writes (events.repository.ts).
+    connection.exec(`create table events (id integer primary key, owner_id text, client_id text,
+      action text, at integer, version integer, before text, after text, detail text)`);
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
     // A group may stay open for a minute: each test decides when work arrives.
@@ -151,6 +172,51 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     );
     await answered(5);
     expect(reply(5)).toEqual({ id: 5, ok: true });
+    expect(notes()).toEqual(['next']);
+  });
+
+  it('answers a change at the top of its group with the commit, whatever the work after it', async () => {
+    handle(
+      { id: 2, op: 'command', name: 'test.writesNote', ownerId, args: ['first'] },
+      { id: 3, op: 'begin', tx: 1 },
+    );
+    // The transaction begins once the command is done, in the same group.
+    await answered(3);
+    expect(reply(2)).toBeUndefined();
+    handle(
+      {
+        id: 4,
+        op: 'query',
+        tx: 1,
+        sql: "insert into notes (text) values ('undone')",
+        parameters: [],
+      },
+      { id: 5, op: 'rollback', tx: 1 },
+      { id: 6, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
+    );
+    await answered(2);
+    expect(valueOf(2)).toBe('first');
+    expect(notes()).toEqual(['first']);
+    expect(reply(5)).toEqual({ id: 5, ok: true });
+    await answered(6);
+    expect(reply(6)).toMatchObject({ ok: false, error: { app: { status: 409 } } });
+    expect(notes()).toEqual(['first']);
+  });
+
+  it('writes nothing more for a command whose transaction SQLite lost under it', async () => {
+    const { page_count: pages } = connection.raw.prepare('pragma page_count').get() as {
+      page_count: number;
+    };
+    connection.exec(`pragma max_page_count = ${pages + 2}`);
+    handle({ id: 2, op: 'command', name: 'test.carriesOnAfterDiskFull', ownerId, args: [] });
+    await answered(2);
+    const lost = reply(2);
+    expect(lost?.ok).toBe(false);
+    expect(lost?.ok === false && lost.error.message).toContain('the transaction was lost');
+    expect(notes()).toEqual([]);
+    connection.exec('pragma max_page_count = 1073741823');
+    handle({ id: 3, op: 'command', name: 'test.writesNote', ownerId, args: ['next'] });
+    await answered(3);
     expect(notes()).toEqual(['next']);
   });
 

@@ -189,8 +189,9 @@ export class Writer {
         return;
       }
       const unit = this.#waiting.shift() as Unit;
-      // A command with a long list (an import, a restore) starts a group of its own, so that it
-      // runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts says why).
+      // A command with a long list (an import of more than 500 rows) starts a group of its own,
+      // so that it runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts
+      // says why).
       if (unit.kind === 'command' && this.#groupOpen && unit.args.some(isStaged)) {
         this.#commitGroup();
       }
@@ -296,9 +297,11 @@ export class Writer {
       thrown = error;
       reply = { id: unit.id, ok: false, error: describeError(error) };
     }
-    // At the top of its group, a command that failed or changed nothing rolled back the group's
-    // transaction itself; it held nothing else, so the group simply ends.
-    if (place === 'group' && !changed && !this.#db.isTransaction) {
+    // At the top of its group, a command that failed or changed nothing is undone by rolling back
+    // the group's transaction, which holds nothing else: the group simply ends. (Its driver leaves
+    // that to this writer, so a transaction SQLite lost under the command is told apart below.)
+    if (place === 'group' && !changed && this.#db.isTransaction) {
+      this.#db.exec('rollback');
       this.#groupOpen = false;
       this.#send(reply);
       return;

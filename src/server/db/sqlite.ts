@@ -63,7 +63,8 @@ export function openSqlite(file: string, options: { readOnly?: boolean } = {}): 
   // that copy went to a temporary file, written and read again within the group: it now stays
   // in memory until the group ends. The commit synced to disk is the WAL's, untouched by this.
   // Half the time of a balance change's statements went there (docs/performance.md). A command
-  // that opens its group takes no savepoint, nor these copies (sqlite-commands.ts).
+  // that opens its group takes no savepoint (sqlite-commands.ts): only a statement that writes
+  // many rows keeps such copies then, and only until it ends.
   if (!readOnly) raw.exec('PRAGMA temp_store = MEMORY');
   const statements = new StatementCache(raw);
   return {
