@@ -49,6 +49,15 @@ command('test.carriesOnAfterDiskFull', async ({ trx }) => {
 
 const ownerId = 'SomeOwnerId00000000000';
 
+/** What the request thread sends to write a note in its transaction `tx`. */
+const insertNote = (id: number, tx: number, text: string): WorkerRequest => ({
+  id,
+  op: 'query',
+  tx,
+  sql: 'insert into notes (text) values (?)',
+  parameters: [text],
+});
+
 describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () => {
   let database: TestDatabase;
   let connection: SqliteConnection;
@@ -112,13 +121,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     handle(
       { id: 2, op: 'begin', tx: 1 },
       { id: 3, op: 'command', name: 'test.commandPlace', ownerId, args: [] },
-      {
-        id: 4,
-        op: 'query',
-        tx: 1,
-        sql: "insert into notes (text) values ('first')",
-        parameters: [],
-      },
+      insertNote(4, 1, 'first'),
       { id: 5, op: 'commit', tx: 1 },
     );
     await answered(3);
@@ -130,13 +133,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   it('gives a command with a long list a group of its own, committing the open group first', async () => {
     handle(
       { id: 2, op: 'begin', tx: 1 },
-      {
-        id: 3,
-        op: 'query',
-        tx: 1,
-        sql: "insert into notes (text) values ('first')",
-        parameters: [],
-      },
+      insertNote(3, 1, 'first'),
       { id: 4, op: 'commit', tx: 1 },
       // A long list arrives in slices ahead of its command (sqlite-worker.ts).
       { id: 5, op: 'stage', key: 7, items: ['a', 'b', 'c'] },
@@ -159,17 +156,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     });
     expect(connection.isTransaction).toBe(false);
     // The next work opens a group of its own and is committed as usual.
-    handle(
-      { id: 3, op: 'begin', tx: 1 },
-      {
-        id: 4,
-        op: 'query',
-        tx: 1,
-        sql: "insert into notes (text) values ('next')",
-        parameters: [],
-      },
-      { id: 5, op: 'commit', tx: 1 },
-    );
+    handle({ id: 3, op: 'begin', tx: 1 }, insertNote(4, 1, 'next'), { id: 5, op: 'commit', tx: 1 });
     await answered(5);
     expect(reply(5)).toEqual({ id: 5, ok: true });
     expect(notes()).toEqual(['next']);
@@ -184,13 +171,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     await answered(3);
     expect(reply(2)).toBeUndefined();
     handle(
-      {
-        id: 4,
-        op: 'query',
-        tx: 1,
-        sql: "insert into notes (text) values ('undone')",
-        parameters: [],
-      },
+      insertNote(4, 1, 'undone'),
       { id: 5, op: 'rollback', tx: 1 },
       { id: 6, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
     );
@@ -224,13 +205,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     handle(
       { id: 2, op: 'begin', tx: 1 },
       { id: 3, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
-      {
-        id: 4,
-        op: 'query',
-        tx: 1,
-        sql: "insert into notes (text) values ('kept')",
-        parameters: [],
-      },
+      insertNote(4, 1, 'kept'),
       { id: 5, op: 'commit', tx: 1 },
     );
     await answered(3);
