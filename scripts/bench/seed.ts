@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
 import { allocate, type LedgerLine } from '../../src/server/modules/clients/ageing.ts';
 import { newClientRow, toSnapshot } from '../../src/server/modules/clients/clients.repository.ts';
 import { toEntryDetail, toEntryRow } from '../../src/server/modules/clients/entries.repository.ts';
 import { toEventRow } from '../../src/server/modules/events/events.repository.ts';
+import type { ClientSnapshot } from '../../src/shared/schemas/clients.ts';
+import type { EntryDetail } from '../../src/shared/schemas/events.ts';
 
 /**
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second
@@ -47,6 +49,41 @@ export function seededRandom(seed: number): () => number {
 const pick = <T>(random: () => number, items: readonly T[]): T =>
   items[Math.floor(random() * items.length)] as T;
 
+/** A seeded client's e-mail: the names folded to plain ASCII, as the address of a real one would. */
+const seedEmail = (local: string) =>
+  `${local}@example.com`
+    .normalize('NFD')
+    .replace(/[^\x20-\x7e]/g, '')
+    .toLowerCase();
+
+/**
+ * Inserts rows into `table` as the app's row functions make them, each value bound by its
+ * column's name: the statement is prepared at the first row, whose keys name the columns.
+ */
+function rowInserter(db: DatabaseSync, table: string) {
+  let statement: StatementSync | null = null;
+  return (row: Record<string, SQLInputValue>) => {
+    if (!statement) {
+      const columns = Object.keys(row);
+      const values = columns.map((column) => `$${column}`);
+      statement = db.prepare(
+        `insert into ${table} (${columns.join(', ')}) values (${values.join(', ')})`,
+      );
+    }
+    return statement.run(row);
+  };
+}
+
+/** The history's record of a client added with `entry` as its opening, as `clients.add` makes it. */
+const createdEvent = (client: ClientSnapshot & { id: string }, entry?: EntryDetail | null) => ({
+  clientId: client.id,
+  action: 'created' as const,
+  version: 1,
+  before: null,
+  after: toSnapshot(client),
+  entry,
+});
+
 /** Minor units: about a quarter settled, some in credit, most owing, scaled to the currency. */
 function balanceFor(random: () => number, currency: Currency): number {
   const roll = random();
@@ -76,22 +113,9 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
   const ids: string[] = [];
   try {
     db.exec('PRAGMA foreign_keys = ON');
-    const insertClient = db.prepare(
-      `insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
-         currency, version, created_at, updated_at, oldest_due_on)
-       values ($id, $owner_id, $first_name, $last_name, $name_key, $email, $phone, $balance,
-         $currency, $version, $created_at, $updated_at, $oldest_due_on)`,
-    );
-    const insertEvent = db.prepare(
-      `insert into events (client_id, owner_id, action, at, version, before, after, detail)
-       values ($client_id, $owner_id, $action, $at, $version, $before, $after, $detail)`,
-    );
-    const insertOpening = db.prepare(
-      `insert into entries (owner_id, client_id, kind, amount, currency, occurred_on, due_on,
-         note, void_of, created_by, created_at, open_amount)
-       values ($owner_id, $client_id, $kind, $amount, $currency, $occurred_on, $due_on,
-         $note, $void_of, $created_by, $created_at, $open_amount)`,
-    );
+    const insertClient = rowInserter(db, 'clients');
+    const insertEvent = rowInserter(db, 'events');
+    const insertOpening = rowInserter(db, 'entries');
     const now = Date.now();
     const yearMs = 365 * 24 * 3600 * 1000;
     db.exec('BEGIN IMMEDIATE');
@@ -105,18 +129,15 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
           id: randomBytes(16).toString('base64url'),
           firstName,
           lastName,
-          email: `${firstName}.${lastName}.${n}@example.com`
-            .normalize('NFD')
-            .replace(/[^\x20-\x7e]/g, '')
-            .toLowerCase(),
+          email: seedEmail(`${firstName}.${lastName}.${n}`),
           phone: `+1 555 ${String(1_000_000 + (n % 9_000_000)).padStart(7, '0')}`,
           balance: balanceFor(random, currency),
           currency,
         };
         // Oldest first, so event ids increase with created_at as they would have in real use.
         const createdAt = now - yearMs + Math.floor((yearMs * i) / Math.max(1, count));
-        insertClient.run(newClientRow(client, ownerId, createdAt));
-        let entry = null;
+        insertClient(newClientRow(client, ownerId, createdAt));
+        let entry: EntryDetail | null = null;
         if (client.balance !== 0) {
           const opening = toEntryRow(
             {
@@ -135,19 +156,10 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
             },
             createdAt,
           );
-          const { lastInsertRowid } = insertOpening.run(opening);
+          const { lastInsertRowid } = insertOpening(opening);
           entry = toEntryDetail({ id: Number(lastInsertRowid), ...opening });
         }
-        insertEvent.run(
-          toEventRow(ownerId, createdAt, {
-            clientId: client.id,
-            action: 'created',
-            version: 1,
-            before: null,
-            after: toSnapshot(client),
-            entry,
-          }),
-        );
+        insertEvent(toEventRow(ownerId, createdAt, createdEvent(client, entry)));
         ids.push(client.id);
       }
       db.exec('COMMIT');
@@ -204,20 +216,9 @@ export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerS
   const db = new DatabaseSync(file, { timeout: 30_000 });
   try {
     db.exec('PRAGMA foreign_keys = ON');
-    const insertClient = db.prepare(
-      `insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
-         currency, version, created_at, updated_at, oldest_due_on)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?)`,
-    );
-    const insertEvent = db.prepare(
-      `insert into events (client_id, owner_id, action, at, version, before, after)
-       values (?, ?, 'created', ?, 1, null, ?)`,
-    );
-    const insertEntry = db.prepare(
-      `insert into entries (id, owner_id, client_id, kind, amount, currency, occurred_on, due_on,
-         note, void_of, created_by, created_at, open_amount)
-       values (?, ?, ?, ?, ?, ?, ?, ?, '', null, ?, ?, ?)`,
-    );
+    const insertClient = rowInserter(db, 'clients');
+    const insertEvent = rowInserter(db, 'events');
+    const insertEntry = rowInserter(db, 'entries');
     const now = Date.now();
     const today = utcDay(now);
     db.exec('BEGIN IMMEDIATE');
@@ -227,7 +228,6 @@ export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerS
       };
       let entryId = last.id + 1;
       for (let i = 0; i < clients; i++) {
-        const id = randomBytes(16).toString('base64url');
         const firstName = pick(random, firstNames);
         const lastName = pick(random, lastNames);
         const currency: Currency = i % 2 === 0 ? 'USD' : 'KRW';
@@ -251,43 +251,38 @@ export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerS
         }
         const { open, oldestDue } = allocate(lines);
         const balance = lines.reduce((sum, line) => sum + line.amount, 0);
-        const email = `${firstName}.${lastName}.ledger.${i}@example.com`
-          .normalize('NFD')
-          .replace(/[^\x20-\x7e]/g, '')
-          .toLowerCase();
-        const phone = `+1 555 ${String(2_000_000 + i).padStart(7, '0')}`;
-        const createdAt = now - 200 * 86_400_000;
-        const nameKey = `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
-        insertClient.run(
-          id,
-          ownerId,
+        const client = {
+          id: randomBytes(16).toString('base64url'),
           firstName,
           lastName,
-          nameKey,
-          email,
-          phone,
+          email: seedEmail(`${firstName}.${lastName}.ledger.${i}`),
+          phone: `+1 555 ${String(2_000_000 + i).padStart(7, '0')}`,
           balance,
           currency,
-          createdAt,
-          createdAt,
-          oldestDue,
-        );
-        const snapshot = { firstName, lastName, email, phone, balance, currency };
-        insertEvent.run(id, ownerId, createdAt, JSON.stringify(snapshot));
+        };
+        const createdAt = now - 200 * 86_400_000;
+        // Its oldest unpaid due day is the ledger's, not the day it was added.
+        insertClient({ ...newClientRow(client, ownerId, createdAt), oldest_due_on: oldestDue });
+        insertEvent(toEventRow(ownerId, createdAt, createdEvent(client)));
         for (const line of lines) {
-          insertEntry.run(
-            line.id,
-            ownerId,
-            id,
-            line.amount > 0 ? 'charge' : 'payment',
-            line.amount,
-            currency,
-            line.date,
-            line.dueDate,
-            ownerId,
+          const row = toEntryRow(
+            {
+              ownerId,
+              clientId: client.id,
+              kind: line.amount > 0 ? 'charge' : 'payment',
+              amount: line.amount,
+              currency,
+              date: line.date,
+              dueDate: line.dueDate,
+              note: '',
+              voidOf: null,
+              createdBy: ownerId,
+              openAmount: open.get(line.id) ?? 0,
+            },
             createdAt,
-            open.get(line.id) ?? 0,
           );
+          // Numbered before they are written: the allocation above names entries by id.
+          insertEntry({ id: line.id, ...row });
         }
       }
       db.exec('COMMIT');
