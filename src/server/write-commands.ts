@@ -3,3 +3,4 @@
 // here fails on SQLite with "knows no command named ...".
 import './modules/clients/clients.commands.ts';
 import './modules/settings/settings.commands.ts';
+import './modules/transfer/import.commands.ts';

@@ -147,6 +147,19 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(notes()).toEqual(['first']);
   });
 
+  it('gives a command with bytes (an import’s body) a group of its own too', async () => {
+    handle(
+      { id: 2, op: 'begin', tx: 1 },
+      insertNote(3, 1, 'first'),
+      { id: 4, op: 'commit', tx: 1 },
+      { id: 5, op: 'command', name: 'test.commandPlace', ownerId, args: [Buffer.from('{}')] },
+    );
+    await answered(5);
+    expect(valueOf(5)).toBe('group');
+    expect(order(4)).toBeLessThan(order(5));
+    expect(notes()).toEqual(['first']);
+  });
+
   it('ends the group when a command at its top is refused, keeping nothing of it', async () => {
     handle({ id: 2, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] });
     await answered(2);

@@ -16,6 +16,9 @@ const isStaged = (value: unknown): value is StagedArgument =>
   value !== null &&
   typeof (value as Partial<StagedArgument>).stagedArgument === 'number';
 
+/** A long list sent ahead, or bytes (an import's body): the argument of a large write. */
+const isLarge = (value: unknown): boolean => isStaged(value) || ArrayBuffer.isView(value);
+
 /** An error as it can cross to the request thread. */
 export function describeError(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { message: String(error) };
@@ -189,10 +192,10 @@ export class Writer {
         return;
       }
       const unit = this.#waiting.shift() as Unit;
-      // A command with a long list (an import of more than 500 rows) starts a group of its own,
-      // so that it runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts
-      // says why).
-      if (unit.kind === 'command' && this.#groupOpen && unit.args.some(isStaged)) {
+      // A command with a large argument (an import's body, a restore's long lists) starts a group
+      // of its own, so that it runs at the top of the group's transaction, in no savepoint
+      // (sqlite-commands.ts says why).
+      if (unit.kind === 'command' && this.#groupOpen && unit.args.some(isLarge)) {
         this.#commitGroup();
       }
       const place: CommandPlace = this.#groupOpen ? 'savepoint' : 'group';

@@ -435,52 +435,49 @@ export const deleteClient = command(
 
 /**
  * An import's checked rows, all or none; each balance other than 0 becomes an opening balance.
- * Answers whether balances were set to 0 because the owner turned them off on adding. On SQLite
- * the rows cross to the writer a slice per message, before the command runs (sqlite-dialect.ts).
+ * Answers whether balances were set to 0 because the owner turned them off on adding. Part of
+ * the import's command (transfer/import.commands.ts), which checks the rows first.
  */
-export const importClients = command(
-  'clients.import',
-  async (
-    { trx, record, now },
-    ownerId,
-    rows: readonly ClientInput[],
-  ): Promise<{ balancesZeroed: boolean }> => {
-    const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
-    const clients = rows.map((row) => ({
-      ...row,
-      balance: disableBalanceOnAdd ? 0 : (row.balance ?? 0),
-      id: newId(),
-    }));
-    await insertClients(trx, ownerId, clients, now);
-    const openings: NewEntry[] = clients.flatMap((client) =>
-      client.balance === 0
-        ? []
-        : [
-            {
-              ownerId,
-              clientId: client.id,
-              kind: 'opening' as const,
-              amount: client.balance,
-              currency: client.currency,
-              date: utcDay(now),
-              dueDate: null,
-              note: '',
-              voidOf: null,
-              createdBy: ownerId,
-              openAmount: Math.max(client.balance, 0),
-            },
-          ],
-    );
-    await insertEntries(trx, openings, now);
-    await record(
-      clients.map((client) => ({
-        clientId: client.id,
-        action: 'imported' as const,
-        version: 1,
-        before: null,
-        after: toSnapshot(client),
-      })),
-    );
-    return { balancesZeroed: disableBalanceOnAdd };
-  },
-);
+export async function addImportedClients(
+  { trx, record, now }: ChangeContext,
+  ownerId: string,
+  rows: readonly ClientInput[],
+): Promise<{ balancesZeroed: boolean }> {
+  const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
+  const clients = rows.map((row) => ({
+    ...row,
+    balance: disableBalanceOnAdd ? 0 : (row.balance ?? 0),
+    id: newId(),
+  }));
+  await insertClients(trx, ownerId, clients, now);
+  const openings: NewEntry[] = clients.flatMap((client) =>
+    client.balance === 0
+      ? []
+      : [
+          {
+            ownerId,
+            clientId: client.id,
+            kind: 'opening' as const,
+            amount: client.balance,
+            currency: client.currency,
+            date: utcDay(now),
+            dueDate: null,
+            note: '',
+            voidOf: null,
+            createdBy: ownerId,
+            openAmount: Math.max(client.balance, 0),
+          },
+        ],
+  );
+  await insertEntries(trx, openings, now);
+  await record(
+    clients.map((client) => ({
+      clientId: client.id,
+      action: 'imported' as const,
+      version: 1,
+      before: null,
+      after: toSnapshot(client),
+    })),
+  );
+  return { balancesZeroed: disableBalanceOnAdd };
+}

@@ -30,9 +30,12 @@ const keyPattern = /^[\w-]{8,128}$/;
 const notKept = new Set([408, 429]);
 
 function requestHash(request: FastifyRequest): string {
-  return createHash('sha256')
-    .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-    .digest('hex');
+  const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+  // A body handed on unparsed (an import's) is the bytes as sent.
+  const { body } = request;
+  return (
+    Buffer.isBuffer(body) ? hash.update(body) : hash.update(JSON.stringify(body ?? null))
+  ).digest('hex');
 }
 
 /**

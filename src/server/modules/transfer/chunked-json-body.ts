@@ -1,19 +1,22 @@
 import type { Readable } from 'node:stream';
-import { StringDecoder } from 'node:string_decoder';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parseChunked } from '@discoveryjs/json-ext';
 import { errorCodes, type FastifyRequest } from 'fastify';
+import { AppError } from '../../errors.ts';
 
 /**
- * Characters parsed per piece, one piece a turn of the event loop. Fastify's own parser reads
- * the whole body and parses it in one piece: for an import of 20,000 rows (2.9 MB) that held
- * every other request for 12-26 ms. In pieces of 64 Ki characters, four a turn, other requests
- * still waited 6-15 ms behind a turn now and then (docs/performance.md).
+ * Characters parsed per piece, one piece a turn of the event loop. Fastify's own parser parses a
+ * body in one piece: for an import of 20,000 rows (2.9 MB) that held every other request for
+ * 12-26 ms. In pieces of 64 Ki characters, four a turn, other requests still waited 6-15 ms
+ * behind a turn now and then (docs/performance.md).
  */
 const pieceLength = 16 * 1024;
 
 /** Objects looked at per turn when checking a parsed body for `__proto__`. */
 const nodesPerTurn = 2_000;
+
+/** What a body that is not JSON (or names `__proto__`) is answered, as Fastify's refusal is. */
+const notJson = () => new AppError(400, 'validation', 'The request body is not valid JSON');
 
 /**
  * Refuses a parsed body that names `__proto__` anywhere, as Fastify's own parser does. Where a
@@ -29,29 +32,31 @@ async function refusePrototypeKeys(value: unknown): Promise<void> {
     if (++seen % nodesPerTurn === 0) await nextTurn();
     const expected = Array.isArray(node) ? Array.prototype : Object.prototype;
     if (Object.getPrototypeOf(node) !== expected || Object.hasOwn(node, '__proto__'))
-      throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+      throw notJson();
     for (const child of Object.values(node)) if (typeof child === 'object') waiting.push(child);
   }
 }
 
+/** The text a piece at a time, with a turn of the event loop after each piece. */
+async function* textPieces(text: string): AsyncGenerator<string> {
+  for (let start = 0; start < text.length; start += pieceLength) {
+    yield text.slice(start, start + pieceLength);
+    await nextTurn();
+  }
+}
+
 /**
- * The request body as text, a piece at a time, with a turn of the event loop after each piece;
- * refused (as Fastify would) when it is longer than `limit` bytes or longer or shorter than its
- * Content-Length.
+ * A Fastify content-type parser for a large body that is handed on unparsed (an import's rows are
+ * parsed and checked where the import runs: on SQLite, the writer's thread). It gives the body's
+ * bytes, refused (as Fastify would) when longer than the route's limit, longer or shorter than its
+ * Content-Length, or empty.
  */
-async function* bodyPieces(
-  payload: Readable,
-  limit: number,
-  declaredLength: number,
-): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
+export async function readBodyBytes(request: FastifyRequest, payload: Readable): Promise<Buffer> {
+  const limit = request.routeOptions.bodyLimit;
+  const declaredLength = Number(request.headers['content-length']);
+  if (declaredLength > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  const chunks: Buffer[] = [];
   let received = 0;
-  const pieceOut = async function* (text: string): AsyncGenerator<string> {
-    for (let start = 0; start < text.length; start += pieceLength) {
-      yield text.slice(start, start + pieceLength);
-      await nextTurn();
-    }
-  };
   // Refused part-way, the rest of the body is left unread rather than the stream destroyed: the
   // refusal is answered (with `Connection: close`) before the socket goes.
   for await (const chunk of payload.iterator({ destroyOnReturn: false }) as AsyncIterable<
@@ -60,43 +65,37 @@ async function* bodyPieces(
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     received += bytes.length;
     if (received > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
-    yield* pieceOut(decoder.write(bytes));
+    chunks.push(bytes);
   }
-  yield* pieceOut(decoder.end());
   if (!Number.isNaN(declaredLength) && received !== declaredLength)
     throw new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH();
   if (received === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
+  return Buffer.concat(chunks, received);
 }
 
 /**
- * A Fastify content-type parser for large JSON bodies: parses the body as it arrives, a piece
- * per step, so the event loop is never held by one long parse. It answers the same refusals as
- * Fastify's own JSON parser (too large, wrong length, empty, not JSON, `__proto__`).
+ * JSON text (UTF-8) parsed a piece per turn of the event loop, so a long parse never holds the
+ * thread it runs on: on PostgreSQL that is the thread that answers requests. Refused with the
+ * answer Fastify's own parser gives when the text is not one JSON value or names `__proto__`.
  */
-export async function parseJsonInPieces(
-  request: FastifyRequest,
-  payload: Readable,
-): Promise<unknown> {
-  const limit = request.routeOptions.bodyLimit;
-  const declaredLength = Number(request.headers['content-length']);
-  if (declaredLength > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+export async function parseJsonInPieces(bytes: Uint8Array): Promise<unknown> {
+  // Read as Fastify reads a body: bytes that are not UTF-8 become U+FFFD.
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
   let body: unknown;
   let roots: number;
   try {
     // Asked for by callback: a body cut short inside an array or object ends with no value
     // here, where the returned value would be the part that was parsed.
-    roots = await parseChunked(bodyPieces(payload, limit, declaredLength), {
+    roots = await parseChunked(textPieces(text), {
       onRootValue: (value: unknown) => {
         body = value;
       },
     });
-  } catch (error) {
-    // Fastify's refusals above pass as they are; anything else the parser threw (a syntax
-    // error, a body nested too deep for it) means the text is not JSON this server can read.
-    if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
-    throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  } catch {
+    // A syntax error, or a body nested too deep for the parser: not JSON this server can read.
+    throw notJson();
   }
-  if (roots !== 1) throw new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY();
+  if (roots !== 1) throw notJson();
   await refusePrototypeKeys(body);
   return body;
 }

@@ -1,47 +1,33 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { importBodySchema, type ImportResult } from '../../../shared/schemas/clients.ts';
+import { importBodySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { importClients } from '../clients/clients.commands.ts';
-import { ownerEmailKeys } from '../clients/clients.queries.ts';
-import { readPreferences } from '../settings/settings.queries.ts';
-import { parseJsonInPieces } from './chunked-json-body.ts';
-import { checkImportRows, importResultsJson } from './import-rows.ts';
+import { readBodyBytes } from './chunked-json-body.ts';
+import { importFile } from './import.commands.ts';
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
 const importBodyLimitBytes = 8 * 1024 * 1024;
 
 export const importRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
-  // An import's body (up to 8 MiB) is parsed a piece at a time, not in one long turn.
-  app.addContentTypeParser('application/json', parseJsonInPieces);
+  // An import's body (up to 8 MiB) is handed to its command as bytes: the command parses and
+  // checks it where it runs (on SQLite, the writer's thread), not on the thread that answers.
+  app.addContentTypeParser('application/json', readBodyBytes);
 
   app.post(
     '/clients/import',
     {
       bodyLimit: importBodyLimitBytes,
-      // No response schema: the answer's rows are checked against importRowResultSchema and
-      // turned into text a slice at a time (below), then sent as they are.
+      // The schema describes the body for the API's documentation; the command checks it
+      // (import.commands.ts), so the route lets the bytes through unchecked.
       schema: { body: importBodySchema },
+      validatorCompiler: () => (bytes: unknown) => ({ value: bytes }),
+      // No response schema: the answer's rows are checked against importRowResultSchema and
+      // turned into text a slice at a time (import-rows.ts), then sent as they are.
     },
     async (request, reply) => {
-      const ownerId = currentUser(request).id;
-      const { rows, dryRun, skipDuplicates } = request.body;
-      const [existing, { disableBalanceOnAdd }] = await Promise.all([
-        ownerEmailKeys(db, ownerId),
-        readPreferences(db, ownerId),
-      ]);
-      const { results, accepted } = await checkImportRows(rows, { existing, skipDuplicates });
-      // The preference as the write finds it decides; the preview reports it as read above.
-      const balancesZeroed =
-        !dryRun && accepted.length > 0
-          ? (await importClients(app.writes, ownerId, accepted)).balancesZeroed
-          : disableBalanceOnAdd;
-      const rest: Omit<ImportResult, 'results'> = {
-        imported: dryRun ? 0 : accepted.length,
-        balancesZeroed,
-      };
-      const body = `{"results":${await importResultsJson(results)},${JSON.stringify(rest).slice(1)}`;
+      const bytes = request.body as unknown as Buffer;
+      const { resultsJson, ...rest } = await importFile(app.writes, currentUser(request).id, bytes);
+      const body = `{"results":${resultsJson},${JSON.stringify(rest).slice(1)}`;
       return reply.type('application/json; charset=utf-8').send(body);
     },
   );

@@ -1,0 +1,48 @@
+// The import as one command of the write path. It takes the request's body as bytes, so on SQLite
+// everything an import costs (parsing 20,000 rows, checking them, writing them, writing the
+// answer's rows) runs in the writer's thread, never on the thread that answers other requests.
+import { importBodySchema, type ImportResult } from '../../../shared/schemas/clients.ts';
+import { AppError } from '../../errors.ts';
+import { addImportedClients } from '../clients/clients.commands.ts';
+import { ownerEmailKeys } from '../clients/clients.queries.ts';
+import { command, unchanged, type Unchanged } from '../events/write-path.ts';
+import { readPreferences } from '../settings/settings.queries.ts';
+import { parseJsonInPieces } from './chunked-json-body.ts';
+import { checkImportRows, importResultsJson } from './import-rows.ts';
+
+/** The import's answer, its rows already JSON text (`importResultsJson`). */
+export interface ImportAnswer extends Omit<ImportResult, 'results'> {
+  resultsJson: string;
+}
+
+/** The body as the route's schema describes it, or the validation answer naming each field. */
+async function readImportBody(bytes: Uint8Array) {
+  const parsed = importBodySchema.safeParse(await parseJsonInPieces(bytes));
+  if (parsed.success) return parsed.data;
+  const fields: Record<string, string> = {};
+  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= issue.message;
+  throw new AppError(400, 'validation', 'Invalid {names}', {
+    values: { names: Object.keys(fields).join(', ') },
+    fields,
+  });
+}
+
+/**
+ * Checks an import's rows against the owner's clients as they are in this transaction, and writes
+ * the valid ones unless it is a preview (`dryRun`), which changes nothing.
+ */
+export const importFile = command(
+  'transfer.importFile',
+  async (context, ownerId, body: Uint8Array): Promise<ImportAnswer | Unchanged<ImportAnswer>> => {
+    const { rows, dryRun, skipDuplicates } = await readImportBody(body);
+    const existing = await ownerEmailKeys(context.trx, ownerId);
+    const { results, accepted } = await checkImportRows(rows, { existing, skipDuplicates });
+    const resultsJson = await importResultsJson(results);
+    if (dryRun || accepted.length === 0) {
+      const { disableBalanceOnAdd } = await readPreferences(context.trx, ownerId);
+      return unchanged({ resultsJson, imported: 0, balancesZeroed: disableBalanceOnAdd });
+    }
+    const { balancesZeroed } = await addImportedClients(context, ownerId, accepted);
+    return { resultsJson, imported: accepted.length, balancesZeroed };
+  },
+);
