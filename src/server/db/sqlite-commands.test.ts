@@ -63,16 +63,20 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     expect(error.in('ko').fields?.date).not.toBe('The date cannot be in the future.');
   });
 
-  it('takes a long list argument sent ahead in slices, every item in its order', async () => {
+  it('takes an import’s body as bytes and writes every row in its order', async () => {
     const importer = (await joinAs(testApp.app)).userId;
-    // 1,234 rows: two whole slices of 500 and a part one.
     const rows = Array.from({ length: 1234 }, (_, index) =>
       buildClient({ email: `row${String(index).padStart(4, '0')}@example.com`, balance: index }),
     );
-    const { changed } = await writer().runCommand('clients.import', importer, [rows]);
+    const body = Buffer.from(JSON.stringify({ rows, dryRun: false, skipDuplicates: false }));
+    const { changed, value } = await writer().runCommand<{ imported: number }>(
+      'transfer.importFile',
+      importer,
+      [body],
+    );
     expect(changed).toBe(true);
+    expect(value.imported).toBe(1234);
     const stored = await clientsOf(importer);
-    expect(stored).toHaveLength(1234);
     expect(stored).toEqual(rows.map(({ email, balance }) => ({ email, balance })));
   });
 
