@@ -130,35 +130,32 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(notes()).toEqual(['first']);
   });
 
-  it('gives a command with a long list a group of its own, committing the open group first', async () => {
-    handle(
-      { id: 2, op: 'begin', tx: 1 },
-      insertNote(3, 1, 'first'),
-      { id: 4, op: 'commit', tx: 1 },
+  it.each<[string, WorkerRequest[], unknown]>([
+    [
+      'a long list',
       // A long list arrives in slices ahead of its command (sqlite-worker.ts).
-      { id: 5, op: 'stage', key: 7, items: ['a', 'b', 'c'] },
-      { id: 6, op: 'command', name: 'test.commandPlace', ownerId, args: [{ stagedArgument: 7 }] },
-    );
-    await answered(6);
-    expect(valueOf(6)).toBe('group');
-    // The transaction before it was answered first, once its own group was on disk.
-    expect(reply(4)).toEqual({ id: 4, ok: true });
-    expect(order(4)).toBeLessThan(order(6));
-    expect(notes()).toEqual(['first']);
-  });
-
-  it('gives a command with bytes (an import’s body) a group of its own too', async () => {
-    handle(
-      { id: 2, op: 'begin', tx: 1 },
-      insertNote(3, 1, 'first'),
-      { id: 4, op: 'commit', tx: 1 },
-      { id: 5, op: 'command', name: 'test.commandPlace', ownerId, args: [Buffer.from('{}')] },
-    );
-    await answered(5);
-    expect(valueOf(5)).toBe('group');
-    expect(order(4)).toBeLessThan(order(5));
-    expect(notes()).toEqual(['first']);
-  });
+      [{ id: 5, op: 'stage', key: 7, items: ['a', 'b', 'c'] }],
+      { stagedArgument: 7 },
+    ],
+    ['bytes (an import’s body)', [], Buffer.from('{}')],
+  ])(
+    'gives a command with %s a group of its own, committing the open group first',
+    async (_, ahead, argument) => {
+      handle(
+        { id: 2, op: 'begin', tx: 1 },
+        insertNote(3, 1, 'first'),
+        { id: 4, op: 'commit', tx: 1 },
+        ...ahead,
+        { id: 6, op: 'command', name: 'test.commandPlace', ownerId, args: [argument] },
+      );
+      await answered(6);
+      expect(valueOf(6)).toBe('group');
+      // The transaction before it was answered first, once its own group was on disk.
+      expect(reply(4)).toEqual({ id: 4, ok: true });
+      expect(order(4)).toBeLessThan(order(6));
+      expect(notes()).toEqual(['first']);
+    },
+  );
 
   it('ends the group when a command at its top is refused, keeping nothing of it', async () => {
     handle({ id: 2, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] });

@@ -62,8 +62,8 @@ export class Writer {
   #commitQueued = false;
   /**
    * Loaded before the first command runs (readers, and a writer that runs none, never load the
-   * modules). Once loaded, a command runs to its end without awaiting anything but its own
-   * statements, so no other message is handled in the middle of one.
+   * modules). A command holds the connection until it ends: messages that arrive while it awaits
+   * (its statements, or the import's turns between pieces of its work) wait in `waiting`.
    */
   #runner: CommandRunner | null = null;
   #runnerLoading = false;
@@ -192,8 +192,8 @@ export class Writer {
         return;
       }
       const unit = this.#waiting.shift() as Unit;
-      // A command with a large argument (an import's body, a restore's long lists) starts a group
-      // of its own, so that it runs at the top of the group's transaction, in no savepoint
+      // A command with a large argument (an import's body, or a long list sent ahead) starts a
+      // group of its own, so that it runs at the top of the group's transaction, in no savepoint
       // (sqlite-commands.ts says why).
       if (unit.kind === 'command' && this.#groupOpen && unit.args.some(isLarge)) {
         this.#commitGroup();
