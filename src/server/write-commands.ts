@@ -4,3 +4,4 @@
 import './modules/clients/clients.commands.ts';
 import './modules/settings/settings.commands.ts';
 import './modules/transfer/import.commands.ts';
+import './modules/transfer/restore.commands.ts';

@@ -80,6 +80,42 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     expect(stored).toEqual(rows.map(({ email, balance }) => ({ email, balance })));
   });
 
+  it('restores an export file given as bytes, all of it in one command', async () => {
+    const source = await joinAs(testApp.app);
+    for (const [index, balance] of [1500, -250, 0].entries()) {
+      const added = await testApp.app.inject({
+        method: 'POST',
+        url: '/api/clients',
+        headers: { cookie: source.cookie },
+        payload: buildClient({ email: `restored${index}@example.com`, balance }),
+      });
+      expect(added.statusCode).toBe(201);
+    }
+    const exported = await testApp.app.inject({
+      method: 'GET',
+      url: '/api/export.json',
+      headers: { cookie: source.cookie },
+    });
+    expect(exported.statusCode).toBe(200);
+    const target = (await joinAs(testApp.app)).userId;
+
+    const preview = await writer().runCommand<{ clients: number; restored: boolean }>(
+      'transfer.restoreFile',
+      target,
+      [exported.rawPayload, true],
+    );
+    expect(preview).toMatchObject({ changed: false, value: { clients: 3, restored: false } });
+    expect(await clientsOf(target)).toEqual([]);
+
+    const restored = await writer().runCommand<{ clients: number; entries: number }>(
+      'transfer.restoreFile',
+      target,
+      [Buffer.from(exported.rawPayload), false],
+    );
+    expect(restored).toMatchObject({ changed: true, value: { clients: 3, entries: 2 } });
+    expect(await clientsOf(target)).toEqual(await clientsOf(source.userId));
+  });
+
   it('refuses a command it does not know, and goes on running the others', async () => {
     await expect(writer().runCommand('clients.noSuchCommand', ownerId, [])).rejects.toThrow(
       'knows no command named clients.noSuchCommand',

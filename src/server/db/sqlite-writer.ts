@@ -192,9 +192,9 @@ export class Writer {
         return;
       }
       const unit = this.#waiting.shift() as Unit;
-      // A command with a large argument (an import's body, or a long list sent ahead) starts a
-      // group of its own, so that it runs at the top of the group's transaction, in no savepoint
-      // (sqlite-commands.ts says why).
+      // A command with a large argument (an import's or a restore's body, or a long list sent
+      // ahead) starts a group of its own, so that it runs at the top of the group's transaction,
+      // in no savepoint (sqlite-commands.ts says why).
       if (unit.kind === 'command' && this.#groupOpen && unit.args.some(isLarge)) {
         this.#commitGroup();
       }

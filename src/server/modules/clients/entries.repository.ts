@@ -74,6 +74,12 @@ export async function insertEntry(
   return inserted;
 }
 
+// Built once: a restore inserts its entries one at a time (each void needs its entry's new id),
+// up to hundreds of thousands of them.
+const insertRestoredEntryQuery = compiledQuery((db, row: EntryValues) =>
+  db.insertInto('entries').values(row).returning('id'),
+);
+
 /**
  * An entry brought back from an export file, at the time it was first entered; answers its new
  * id (ids are the instance's own), which a later void in the file needs.
@@ -82,11 +88,8 @@ export async function insertRestoredEntry(
   trx: Transaction<Database>,
   entry: NewEntry & { createdAt: number },
 ): Promise<number> {
-  const row = await trx
-    .insertInto('entries')
-    .values(toEntryRow(entry, entry.createdAt))
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const [row] = (await insertRestoredEntryQuery(trx, toEntryRow(entry, entry.createdAt))).rows;
+  if (!row) throw new Error('the restored entry came back without its id');
   return row.id;
 }
 

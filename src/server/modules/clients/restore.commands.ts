@@ -3,11 +3,10 @@ import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import type { Business, ExchangeRate, Preferences } from '../../../shared/schemas/settings.ts';
 import type { Db } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { hasClientHistory } from '../events/events.queries.ts';
-import type { NewEvent, WritePath } from '../events/write-path.ts';
+import type { ChangeContext, NewEvent } from '../events/write-path.ts';
 import { writeOwnerSettings } from '../settings/settings.commands.ts';
 import {
   countClients,
@@ -49,7 +48,7 @@ export interface RestorePlan {
  * Restoring twice must not double anything, so a restore goes only into an account with no
  * clients and no history (settings changes aside): a new account, or one on a fresh instance.
  */
-const notEmpty = () =>
+export const notEmpty = () =>
   new AppError(
     409,
     'conflict',
@@ -113,81 +112,75 @@ export async function previewRestore(
 }
 
 /**
- * Brings an export file back into an empty account, all or nothing: clients (with their ids
- * where free), their ledgers, the history with its original times, and the settings. After the
- * history, each client gets a `restored` event, so the list's cache and live streams see them.
+ * Brings an export file back into an empty account, in the change's transaction (all or
+ * nothing): clients (with their ids where free), their ledgers, the history with its original
+ * times, and the settings. After the history, each client gets a `restored` event, so the list's
+ * cache and live streams see them. The restore's command (transfer/restore.commands.ts) runs it.
  */
-export async function restoreAccount(
-  writes: WritePath,
+export async function restoreInto(
+  context: ChangeContext,
   ownerId: string,
   plan: RestorePlan,
 ): Promise<RestoreSummary> {
-  const restoring = writes.change(ownerId, async (context) => {
-    const { trx, record } = context;
-    const taken = await checkTarget(trx, ownerId, plan);
-    const clientIds = new Map(
-      plan.clients.map((client) => [client.id, taken.has(client.id) ? newId() : client.id]),
-    );
-    const clientId = (id: string) => clientIds.get(id) ?? id;
-    const ageing = ageingOf(plan);
-    await insertRestoredClients(
-      trx,
+  const { trx, record } = context;
+  const taken = await checkTarget(trx, ownerId, plan);
+  const clientIds = new Map(
+    plan.clients.map((client) => [client.id, taken.has(client.id) ? newId() : client.id]),
+  );
+  const clientId = (id: string) => clientIds.get(id) ?? id;
+  const ageing = ageingOf(plan);
+  await insertRestoredClients(
+    trx,
+    ownerId,
+    plan.clients.map((client) => ({
+      ...client,
+      id: clientId(client.id),
+      oldestDueOn: ageing.get(client.id)?.oldestDue ?? null,
+    })),
+  );
+
+  // Entry ids are the instance's own: each gets a new one, and voids follow their entry's.
+  const entryIds = new Map<number, number>();
+  for (const entry of plan.entries) {
+    const id = await insertRestoredEntry(trx, {
+      ...entry,
       ownerId,
-      plan.clients.map((client) => ({
-        ...client,
-        id: clientId(client.id),
-        oldestDueOn: ageing.get(client.id)?.oldestDue ?? null,
-      })),
-    );
+      clientId: clientId(entry.clientId),
+      voidOf: entry.voidOf === null ? null : (entryIds.get(entry.voidOf) ?? null),
+      createdBy: ownerId,
+      openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
+    });
+    entryIds.set(entry.fileId, id);
+  }
+  // A deleted client's entries are not in the file, though its history names them: 0, no id.
+  const entryId = (id: number) => entryIds.get(id) ?? 0;
 
-    // Entry ids are the instance's own: each gets a new one, and voids follow their entry's.
-    const entryIds = new Map<number, number>();
-    for (const entry of plan.entries) {
-      const id = await insertRestoredEntry(trx, {
-        ...entry,
-        ownerId,
-        clientId: clientId(entry.clientId),
-        voidOf: entry.voidOf === null ? null : (entryIds.get(entry.voidOf) ?? null),
-        createdBy: ownerId,
-        openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
-      });
-      entryIds.set(entry.fileId, id);
-    }
-    // A deleted client's entries are not in the file, though its history names them: 0, no id.
-    const entryId = (id: number) => entryIds.get(id) ?? 0;
-
-    const history: NewEvent[] = plan.history.map((event) => ({
-      clientId: event.clientId === null ? null : clientId(event.clientId),
-      action: event.action,
-      version: event.version,
-      before: event.before,
-      after: event.after,
-      entry: event.entry && {
-        ...event.entry,
-        entryId: entryId(event.entry.entryId),
-        voidOf: event.entry.voidOf === null ? null : entryId(event.entry.voidOf),
-      },
-      at: event.at,
-    }));
-    await record(history);
-    // Recording took the owner's turn: a restore of the same account that committed while this
-    // one was writing shows now, and this one gives way rather than doubling the clients.
-    if ((await countClients(trx, { ownerId })) !== plan.clients.length) throw notEmpty();
-    await record(
-      plan.clients.map((client) => ({
-        clientId: clientId(client.id),
-        action: 'restored' as const,
-        version: client.version,
-        before: null,
-        after: toSnapshot(client),
-      })),
-    );
-    await writeOwnerSettings(context, ownerId, plan.settings);
-    return summary(plan, taken.size, true);
-  });
-  return restoring.catch((error: unknown) => {
-    // Another restore of the same file inserted these client ids first and has committed.
-    if (isUniqueViolation(error)) throw notEmpty();
-    throw error;
-  });
+  const history: NewEvent[] = plan.history.map((event) => ({
+    clientId: event.clientId === null ? null : clientId(event.clientId),
+    action: event.action,
+    version: event.version,
+    before: event.before,
+    after: event.after,
+    entry: event.entry && {
+      ...event.entry,
+      entryId: entryId(event.entry.entryId),
+      voidOf: event.entry.voidOf === null ? null : entryId(event.entry.voidOf),
+    },
+    at: event.at,
+  }));
+  await record(history);
+  // Recording took the owner's turn: a restore of the same account that committed while this
+  // one was writing shows now, and this one gives way rather than doubling the clients.
+  if ((await countClients(trx, { ownerId })) !== plan.clients.length) throw notEmpty();
+  await record(
+    plan.clients.map((client) => ({
+      clientId: clientId(client.id),
+      action: 'restored' as const,
+      version: client.version,
+      before: null,
+      after: toSnapshot(client),
+    })),
+  );
+  await writeOwnerSettings(context, ownerId, plan.settings);
+  return summary(plan, taken.size, true);
 }

@@ -6,7 +6,12 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import type { ImportResult } from '../../../shared/schemas/clients.ts';
 import type { AppError } from '../../errors.ts';
-import { parseJsonInPieces, readBodyBytes } from './chunked-json-body.ts';
+import {
+  parseJsonBody,
+  parseJsonInPieces,
+  parseJsonWhole,
+  readBodyBytes,
+} from './chunked-json-body.ts';
 
 const request = (bodyLimit: number, contentLength?: number) =>
   ({
@@ -42,21 +47,30 @@ async function parseCounting(text: string) {
   };
   setImmediate(count);
   try {
-    return { value: await parseJsonInPieces(Buffer.from(text)), turns };
+    return { value: await parseJsonBody(Buffer.from(text)), turns };
   } finally {
     parsing = false;
   }
 }
 
+/** The two ways a body is parsed: in pieces on the request thread, whole in SQLite's writer. */
+const parsers = [
+  ['in pieces', parseJsonInPieces],
+  ['whole', parseJsonWhole],
+] as const;
+
 /** What a refused parse was answered: its status and message, or null when it was not refused. */
-const parseRefusal = (text: string) =>
-  parseJsonInPieces(Buffer.from(text)).then(
+const parseRefusal = (
+  text: string,
+  parse: (bytes: Uint8Array) => Promise<unknown> = parseJsonInPieces,
+) =>
+  parse(Buffer.from(text)).then(
     () => null,
     (error: AppError) => [error.status, error.message],
   );
 
-describe('a JSON body read as bytes, then parsed in pieces', () => {
-  it('gives way to other work while it parses a large body', async () => {
+describe('a JSON body read as bytes, then parsed', () => {
+  it('gives way to other work while it parses a large body on the request thread', async () => {
     const text = importText(20_000);
     expect(text.length).toBeGreaterThan(2_000_000);
     const { value, turns } = await parseCounting(text);
@@ -65,17 +79,20 @@ describe('a JSON body read as bytes, then parsed in pieces', () => {
     expect(turns).toBeGreaterThanOrEqual(5);
   });
 
-  it('gives the same value as JSON.parse wherever the chunks split the text, characters included', async () => {
-    const text = importText(40);
-    const bytes = Buffer.from(text);
-    for (const size of [1, 2, 3, 7, 64, 1000, bytes.length]) {
-      const chunks: Buffer[] = [];
-      for (let start = 0; start < bytes.length; start += size)
-        chunks.push(bytes.subarray(start, start + size));
-      const value = await parseJsonInPieces(await readBytes(chunks));
-      expect(value, `chunks of ${size} bytes`).toEqual(JSON.parse(text));
-    }
-  });
+  it.each(parsers)(
+    'gives the same value as JSON.parse wherever the chunks split the text, characters included (%s)',
+    async (_how, parse) => {
+      const text = importText(40);
+      const bytes = Buffer.from(text);
+      for (const size of [1, 2, 3, 7, 64, 1000, bytes.length]) {
+        const chunks: Buffer[] = [];
+        for (let start = 0; start < bytes.length; start += size)
+          chunks.push(bytes.subarray(start, start + size));
+        const value = await parse(await readBytes(chunks));
+        expect(value, `chunks of ${size} bytes`).toEqual(JSON.parse(text));
+      }
+    },
+  );
 
   it('refuses on reading what Fastify refuses, with its codes', async () => {
     const refusal = (text: string, limit = 1024, declared = Buffer.byteLength(text)) =>
@@ -92,20 +109,25 @@ describe('a JSON body read as bytes, then parsed in pieces', () => {
     expect(await refusal('{"a":1}')).toBeNull();
   });
 
-  it('refuses on parsing what is not one JSON value, or names __proto__, as Fastify does', async () => {
-    const notJson = [400, 'The request body is not valid JSON'];
-    for (const text of [
-      '{"a":',
-      '{"rows":[',
-      '{"rows":[{"a":1},',
-      '{} {}',
-      '{"a":1}}',
-      '{"rows":[{"__proto__":{"isAdmin":true}}]}',
-      '{"\\u005f_proto__":{}}',
-    ])
-      expect(await parseRefusal(text), text).toEqual(notJson);
-    expect(await parseRefusal('[' + '['.repeat(50_000) + ']'.repeat(50_000) + ']')).toBeNull();
-  });
+  it.each(parsers)(
+    'refuses on parsing what is not one JSON value, or names __proto__, as Fastify does (%s)',
+    async (_how, parse) => {
+      const notJson = [400, 'The request body is not valid JSON'];
+      for (const text of [
+        '{"a":',
+        '{"rows":[',
+        '{"rows":[{"a":1},',
+        '{} {}',
+        '{"a":1}}',
+        '{"rows":[{"__proto__":{"isAdmin":true}}]}',
+        '{"\\u005f_proto__":{}}',
+      ])
+        expect(await parseRefusal(text, parse), text).toEqual(notJson);
+      expect(
+        await parseRefusal('[' + '['.repeat(50_000) + ']'.repeat(50_000) + ']', parse),
+      ).toBeNull();
+    },
+  );
 
   it('refuses __proto__ in a piece merged into an object parsed earlier', async () => {
     // The object starts in the first piece of 16 Ki characters; the key comes in the second.

@@ -7,7 +7,7 @@ import { addImportedClients } from '../clients/clients.commands.ts';
 import { ownerEmailKeys } from '../clients/clients.queries.ts';
 import { command, unchanged, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
-import { parseJsonInPieces } from './chunked-json-body.ts';
+import { parseJsonBody } from './chunked-json-body.ts';
 import { checkImportRows, importResultsJson } from './import-rows.ts';
 
 /** The import's answer, its rows already JSON text (`importResultsJson`). */
@@ -17,7 +17,7 @@ export interface ImportAnswer extends Omit<ImportResult, 'results'> {
 
 /** The body as the route's schema describes it, or the validation answer naming each field. */
 async function readImportBody(bytes: Uint8Array) {
-  const parsed = importBodySchema.safeParse(await parseJsonInPieces(bytes));
+  const parsed = importBodySchema.safeParse(await parseJsonBody(bytes));
   if (parsed.success) return parsed.data;
   const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= issue.message;

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schemas/restore.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { previewRestore, restoreAccount } from '../clients/restore.commands.ts';
-import { readExportFile } from './restore-file.ts';
+import { readBodyBytes } from './chunked-json-body.ts';
+import { restoreAccount } from './restore.commands.ts';
 
 /**
  * Room for a large account's whole export (about 100,000 history events with their before and
@@ -12,8 +12,11 @@ export const restoreBodyLimitBytes = 64 * 1024 * 1024;
 
 export const restoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireUser);
+  // The export file is handed to the restore's command as bytes: the command parses and checks
+  // it where it runs (on SQLite, the writer's thread), not on the thread that answers.
+  app.addContentTypeParser('application/json', readBodyBytes);
 
-  // The body is the export file as downloaded; it is checked here, with every problem named.
+  // The body is the export file as downloaded; it is checked there, with every problem named.
   app.post(
     '/restore',
     {
@@ -21,11 +24,13 @@ export const restoreRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { querystring: restoreQuerySchema, response: { 200: restoreSummarySchema } },
     },
     async (request) => {
-      const ownerId = currentUser(request).id;
-      const plan = readExportFile(request.body);
-      return request.query.dryRun === 'true'
-        ? previewRestore(app.db.kysely, ownerId, plan)
-        : restoreAccount(app.writes, ownerId, plan);
+      const bytes = request.body as Buffer;
+      return restoreAccount(
+        app.writes,
+        currentUser(request).id,
+        bytes,
+        request.query.dryRun === 'true',
+      );
     },
   );
 };

@@ -1,0 +1,40 @@
+// The restore as one command of the write path. It takes the export file as the request's bytes
+// (up to 64 MiB), so on SQLite its parsing, its checks and its writing all run in the writer's
+// thread: the thread that answers every other request only passes the bytes on.
+import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { notEmpty, previewRestore, restoreInto } from '../clients/restore.commands.ts';
+import { command, unchanged, type WritePath } from '../events/write-path.ts';
+import { parseJsonBody } from './chunked-json-body.ts';
+import { readExportFile } from './restore-file.ts';
+
+/**
+ * Reads the file, refused with every problem named, and brings it back into the owner's empty
+ * account, or on a preview (`dryRun`) only says what it would bring back, changing nothing.
+ */
+const restoreFile = command(
+  'transfer.restoreFile',
+  async (context, ownerId, body: Uint8Array, dryRun: boolean) => {
+    const plan = readExportFile(await parseJsonBody(body));
+    if (dryRun) return unchanged(await previewRestore(context.trx, ownerId, plan));
+    return restoreInto(context, ownerId, plan);
+  },
+);
+
+/** The restore's command, as the route calls it. */
+export async function restoreAccount(
+  writes: WritePath,
+  ownerId: string,
+  body: Uint8Array,
+  dryRun: boolean,
+): Promise<RestoreSummary> {
+  try {
+    return await restoreFile(writes, ownerId, body, dryRun);
+  } catch (error) {
+    // On PostgreSQL, another restore of the same file inserted these client ids first and has
+    // committed (on SQLite the writer runs one restore after the other, and the second is refused
+    // as the account is no longer empty).
+    if (isUniqueViolation(error)) throw notEmpty();
+    throw error;
+  }
+}
