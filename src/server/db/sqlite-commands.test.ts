@@ -80,6 +80,46 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     expect(stored).toEqual(rows.map(({ email, balance }) => ({ email, balance })));
   });
 
+  it('moves bytes that are the whole of their memory to the writer, and copies bytes that share theirs', async () => {
+    const importer = (await joinAs(testApp.app)).userId;
+    const body = (emails: string[]) =>
+      // As the route reads a body: its chunks joined (readBodyBytes).
+      Buffer.concat([
+        Buffer.from(
+          JSON.stringify({
+            rows: emails.map((email) => buildClient({ email })),
+            dryRun: false,
+            skipDuplicates: false,
+          }),
+        ),
+      ]);
+    const manyEmails = Array.from({ length: 400 }, (_, index) => `own${index}@example.com`);
+    // A large body has memory of its own; a small one is cut from a pool Node shares.
+    const own = body(manyEmails);
+    const pooled = body(['pooled@example.com']);
+    const pooledText = pooled.toString();
+    expect(own.byteLength).toBe(own.buffer.byteLength);
+    expect(pooled.byteLength).toBeLessThan(pooled.buffer.byteLength);
+
+    let imported = 0;
+    for (const bytes of [own, pooled]) {
+      const { value } = await writer().runCommand<{ imported: number }>(
+        'transfer.importFile',
+        importer,
+        [bytes],
+      );
+      imported += value.imported;
+    }
+    expect(imported).toBe(401);
+    // Moved, not copied: the request thread's view of it is empty now.
+    expect(own.byteLength).toBe(0);
+    // The pool's other Buffers are untouched.
+    expect(pooled.toString()).toBe(pooledText);
+    expect((await clientsOf(importer)).map((client) => client.email).sort()).toEqual(
+      [...manyEmails, 'pooled@example.com'].sort(),
+    );
+  });
+
   it('restores an export file given as bytes, all of it in one command', async () => {
     const source = await joinAs(testApp.app);
     for (const [index, balance] of [1500, -250, 0].entries()) {

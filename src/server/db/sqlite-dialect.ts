@@ -60,6 +60,20 @@ class SqliteWorkerError extends Error {
 
 type Outcome = QueryOutcome | CommandOutcome | undefined;
 
+/**
+ * The memory of a command's argument that can move to the writer rather than be copied: bytes
+ * (an import's or a restore's body, up to 64 MiB) that are the whole of their memory. Copying
+ * 32 MB held the request thread for about 20 ms; moving it takes well under one. Bytes that
+ * share their memory with others (Node's pool of small Buffers) are copied as before.
+ */
+function movableMemory(argument: unknown): ArrayBuffer[] {
+  if (!ArrayBuffer.isView(argument)) return [];
+  const { buffer, byteOffset, byteLength } = argument;
+  return buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength
+    ? [buffer]
+    : [];
+}
+
 /** One worker thread and the requests it has not answered yet. */
 class WorkerLink {
   readonly #worker: Worker;
@@ -73,6 +87,8 @@ class WorkerLink {
   #closing = false;
   /** Requests made during this turn of the event loop, sent together at its end. */
   #outbox: WorkerRequest[] = [];
+  /** The memory the outbox's requests move to the thread rather than copy (`request`). */
+  #moving: ArrayBuffer[] = [];
 
   constructor(
     role: WorkerRole,
@@ -121,7 +137,11 @@ class WorkerLink {
     return this.#waiting.size;
   }
 
-  request(request: Request): Promise<Outcome> {
+  /**
+   * Sends a request with the next message; `move` is memory of its arguments that goes to the
+   * thread rather than being copied there (the caller's views of it are empty afterwards).
+   */
+  request(request: Request, move: readonly ArrayBuffer[] = []): Promise<Outcome> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
@@ -129,14 +149,17 @@ class WorkerLink {
       // One message per turn, whatever the requests in it (each message costs both threads a
       // wake-up): under load, the requests that arrived together share one.
       this.#outbox.push({ ...request, id });
+      this.#moving.push(...move);
       if (this.#outbox.length === 1) setImmediate(this.#flush);
     });
   }
 
   readonly #flush = () => {
     const requests = this.#outbox;
+    const moving = this.#moving;
     this.#outbox = [];
-    if (!this.#stopped) this.#worker.postMessage(requests);
+    this.#moving = [];
+    if (!this.#stopped) this.#worker.postMessage(requests, moving);
   };
 
   async close(): Promise<void> {
@@ -421,7 +444,10 @@ export class SqliteWorkerDialect implements Dialect {
           });
         sent.push(staged);
       }
-      const outcome = await writer.request({ op: 'command', name, ownerId, args: sent });
+      const outcome = await writer.request(
+        { op: 'command', name, ownerId, args: sent },
+        args.flatMap(movableMemory),
+      );
       return outcome as { value: T; changed: boolean };
     } catch (error) {
       if (error instanceof SqliteWorkerError && error.app) throw AppError.fromData(error.app);
