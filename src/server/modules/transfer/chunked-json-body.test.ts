@@ -29,10 +29,22 @@ const importText = (rows: number) =>
     })),
   });
 
-/** Reads `chunks` as the route's parser does, giving the body's bytes. */
-const readBytes = (chunks: (Buffer | string)[], limit = 8 * 1024 * 1024, declared?: number) =>
+/**
+ * Reads `chunks` as the route's parser does, giving the body's bytes. Their Content-Length is
+ * their length unless `declared` says otherwise; null sends none (a body sent in chunks).
+ */
+const readBytes = (
+  chunks: (Buffer | string)[],
+  limit = 8 * 1024 * 1024,
+  declared?: number | null,
+) =>
   readBodyBytes(
-    request(limit, declared ?? chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0)),
+    request(
+      limit,
+      declared === null
+        ? undefined
+        : (declared ?? chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk), 0)),
+    ),
     Readable.from(chunks),
   );
 
@@ -88,14 +100,21 @@ describe('a JSON body read as bytes, then parsed', () => {
         const chunks: Buffer[] = [];
         for (let start = 0; start < bytes.length; start += size)
           chunks.push(bytes.subarray(start, start + size));
-        const value = await parse(await readBytes(chunks));
-        expect(value, `chunks of ${size} bytes`).toEqual(JSON.parse(text));
+        // Copied into place as they arrive, or joined at the end when no length was declared.
+        for (const declared of [undefined, null]) {
+          const value = await parse(await readBytes(chunks, undefined, declared));
+          expect(value, `chunks of ${size} bytes, declared ${declared}`).toEqual(JSON.parse(text));
+        }
       }
     },
   );
 
   it('refuses on reading what Fastify refuses, with its codes', async () => {
-    const refusal = (text: string, limit = 1024, declared = Buffer.byteLength(text)) =>
+    const refusal = (
+      text: string,
+      limit = 1024,
+      declared: number | null = Buffer.byteLength(text),
+    ) =>
       readBytes([Buffer.from(text)], limit, declared).then(
         () => null,
         (error: { code?: string; statusCode?: number }) => [error.code, error.statusCode],
@@ -105,6 +124,9 @@ describe('a JSON body read as bytes, then parsed', () => {
     // Declared short, sent long: counted as it arrives.
     expect(await refusal(`{"a":"${'x'.repeat(2000)}"}`, 1024, 10)).toEqual(tooLarge);
     expect(await refusal('{"a":1}', 1024, 3)).toEqual(['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400]);
+    expect(await refusal('{"a":1}', 1024, 30)).toEqual(['FST_ERR_CTP_INVALID_CONTENT_LENGTH', 400]);
+    // Without a declared length, the limit still holds as it arrives.
+    expect(await refusal(`{"a":"${'x'.repeat(2000)}"}`, 1024, null)).toEqual(tooLarge);
     expect(await refusal('', 1024)).toEqual(['FST_ERR_CTP_EMPTY_JSON_BODY', 400]);
     expect(await refusal('{"a":1}')).toBeNull();
   });

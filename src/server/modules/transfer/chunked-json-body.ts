@@ -56,6 +56,13 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   const limit = request.routeOptions.bodyLimit;
   const declaredLength = Number(request.headers['content-length']);
   if (declaredLength > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+  // With its length declared, each chunk is copied into place as it arrives. Joined at the end,
+  // a restore's 32 MB held the thread for about 30 ms in one turn (its fresh memory's first
+  // touch, mostly).
+  const whole =
+    Number.isSafeInteger(declaredLength) && declaredLength >= 0
+      ? Buffer.allocUnsafe(declaredLength)
+      : null;
   const chunks: Buffer[] = [];
   let received = 0;
   // Refused part-way, the rest of the body is left unread rather than the stream destroyed: the
@@ -64,14 +71,16 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
     Buffer | string
   >) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (received > limit - bytes.length) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    // Past the declared length, only counted: the body is refused below.
+    if (whole === null) chunks.push(bytes);
+    else if (received + bytes.length <= whole.length) bytes.copy(whole, received);
     received += bytes.length;
-    if (received > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
-    chunks.push(bytes);
   }
   if (!Number.isNaN(declaredLength) && received !== declaredLength)
     throw new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH();
   if (received === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
-  return Buffer.concat(chunks, received);
+  return whole ?? Buffer.concat(chunks, received);
 }
 
 /** Read as Fastify reads a body: bytes that are not UTF-8 become U+FFFD. */
