@@ -159,7 +159,7 @@ describe('a JSON body read as bytes, then parsed', () => {
   });
 });
 
-describe('the import route', () => {
+describe('the import and restore routes', () => {
   let testApp: TestApp;
   beforeAll(async () => {
     testApp = await buildTestApp();
@@ -206,5 +206,33 @@ describe('the import route', () => {
       });
     }
     expect(await count()).toBe(before);
+  });
+
+  it('take JSON only: a body of another type, text included, is answered 415 and changes nothing', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const clients = () =>
+      testApp.app.db.kysely.selectFrom('clients').select('id').orderBy('id').execute();
+    const before = await clients();
+    for (const url of ['/api/clients/import', '/api/restore', '/api/restore?dryRun=true'])
+      for (const [type, payload] of [
+        ['text/plain', ''],
+        ['text/plain', '{"rows":[]}'],
+        ['application/octet-stream', '{}'],
+      ] as const) {
+        const refused = await testApp.app.inject({
+          method: 'POST',
+          url,
+          headers: { cookie, 'content-type': type },
+          payload,
+        });
+        expect(refused.statusCode, `${url} ${type} ${payload}`).toBe(415);
+        expect(refused.json()).toEqual({
+          error: {
+            code: 'validation',
+            message: 'This kind of request body is not accepted here; send JSON',
+          },
+        });
+      }
+    expect(await clients()).toEqual(before);
   });
 });

@@ -11,6 +11,9 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireUser);
   // An import's body (up to 8 MiB) is handed to its command as bytes: the command parses and
   // checks it where it runs (on SQLite, the writer's thread), not on the thread that answers.
+  // JSON only: the command reads bytes, and Fastify's other parser (text/plain) would give it a
+  // string. Any other type is answered 415.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', readBodyBytes);
 
   app.post(
