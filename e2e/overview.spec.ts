@@ -129,6 +129,30 @@ test.describe('the dashboard overview', () => {
     await expect(page).toHaveURL(`/client/${ada}`);
   });
 
+  test('a balance changed in this tab shows in the figures at once, without the live stream', async ({
+    page,
+  }) => {
+    // The live stream refused: only the change's own refresh can bring the figures up to date.
+    await page.route('**/api/events**', (route) => route.abort());
+    await seed(page);
+    await page.goto('/');
+    await expect(figure(page, 'USD', 'Owed to you')).toHaveText('$1,200.00');
+    await expect(figure(page, 'USD', 'Clients owing')).toHaveText('1');
+
+    await page
+      .getByRole('row', { name: /Bob Overview/ })
+      .getByRole('link', { name: 'Details' })
+      .click();
+    await page.getByRole('button', { name: 'Edit balance' }).click();
+    await page.getByLabel('New balance').fill('300');
+    await page.getByRole('button', { name: 'Update' }).click();
+    await expect(flash(page, 'Client Updated')).toBeVisible();
+    await expect(page).toHaveURL('/');
+    // Well within the 30 s a query's answer is kept: these come from a new request.
+    await expect(figure(page, 'USD', 'Owed to you')).toHaveText('$1,500.00');
+    await expect(figure(page, 'USD', 'Clients owing')).toHaveText('2');
+  });
+
   test('a payment recorded in another tab updates the figures and the tables', async ({
     context,
   }) => {

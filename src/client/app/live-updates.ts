@@ -3,7 +3,6 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ChangeEvent, ChangesSummary } from '../../shared/schemas/events.ts';
 import { sessionQueryKey } from '../features/auth/api/session.ts';
 import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
-import { overviewKey } from '../features/overview/api/keys.ts';
 import { settingsKey } from '../features/settings/api/settings.ts';
 
 /** A message's data as an object, or null when it is not one. */
@@ -95,8 +94,8 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       if (refreshTimer !== undefined) return;
       refreshTimer = setTimeout(() => {
         refreshTimer = undefined;
+        // The overview's key starts with the clients' (overview/api/overview.ts): refreshed too.
         void queryClient.invalidateQueries({ queryKey: clientsKey });
-        void queryClient.invalidateQueries({ queryKey: overviewKey });
       }, burstWindowMs);
     };
 

@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
 import { apiRequest } from '../../../lib/api-client.ts';
-import { overviewKey } from './keys.ts';
-
-// Refreshed by the live stream with the client list (app/live-updates.ts).
 
 export const overviewQuery = queryOptions({
-  queryKey: overviewKey,
+  // Under the clients' key (`['clients']`, features/clients/api/queries.ts): the overview sums
+  // the owner's clients, so whatever refreshes them after a write (the write's own answer, an
+  // import, a live update) refreshes it too, and the dashboard never shows the list changed and
+  // its totals not yet.
+  queryKey: ['clients', 'overview'],
   queryFn: ({ signal }) => apiRequest<Overview>('GET', '/api/overview', { signal }),
 });
 
