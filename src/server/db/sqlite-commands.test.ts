@@ -120,6 +120,34 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     );
   });
 
+  it('moves memory named twice in one message once, and fails a request it cannot send, not the process', async () => {
+    const importer = (await joinAs(testApp.app)).userId;
+    const emails = Array.from({ length: 400 }, (_, index) => `twice${index}@example.com`);
+    const body = Buffer.concat([
+      Buffer.from(
+        JSON.stringify({
+          rows: emails.map((email) => buildClient({ email })),
+          dryRun: true,
+          skipDuplicates: false,
+        }),
+      ),
+    ]);
+    expect(body.byteLength).toBe(body.buffer.byteLength);
+    // Both in the same turn, so in the same message: the memory is listed to move once.
+    const previews = await Promise.all([
+      writer().runCommand<{ imported: number }>('transfer.importFile', importer, [body]),
+      writer().runCommand<{ imported: number }>('transfer.importFile', importer, [body]),
+    ]);
+    expect(previews.map(({ changed }) => changed)).toEqual([false, false]);
+
+    // A function cannot cross to another thread, moved or copied.
+    await expect(
+      writer().runCommand('clients.add', importer, [() => buildClient()]),
+    ).rejects.toThrow(/could not be cloned/);
+    const { changed } = await writer().runCommand('clients.add', importer, [buildClient()]);
+    expect(changed).toBe(true);
+  });
+
   it('restores an export file given as bytes, all of it in one command', async () => {
     const source = await joinAs(testApp.app);
     for (const [index, balance] of [1500, -250, 0].entries()) {

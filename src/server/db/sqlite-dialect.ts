@@ -88,7 +88,7 @@ class WorkerLink {
   /** Requests made during this turn of the event loop, sent together at its end. */
   #outbox: WorkerRequest[] = [];
   /** The memory the outbox's requests move to the thread rather than copy (`request`). */
-  #moving: ArrayBuffer[] = [];
+  #moving = new Set<ArrayBuffer>();
 
   constructor(
     role: WorkerRole,
@@ -149,17 +149,29 @@ class WorkerLink {
       // One message per turn, whatever the requests in it (each message costs both threads a
       // wake-up): under load, the requests that arrived together share one.
       this.#outbox.push({ ...request, id });
-      this.#moving.push(...move);
+      for (const memory of move) this.#moving.add(memory);
       if (this.#outbox.length === 1) setImmediate(this.#flush);
     });
   }
 
   readonly #flush = () => {
     const requests = this.#outbox;
-    const moving = this.#moving;
+    const moving = [...this.#moving];
     this.#outbox = [];
-    this.#moving = [];
-    if (!this.#stopped) this.#worker.postMessage(requests, moving);
+    this.#moving.clear();
+    if (this.#stopped) return;
+    try {
+      this.#worker.postMessage(requests, moving);
+    } catch {
+      // Memory that cannot move (already moved, or marked so) is copied instead; what cannot
+      // be sent at all fails its requests, never the process.
+      try {
+        this.#worker.postMessage(requests);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        for (const { id } of requests) this.#answer({ id, ok: false, error: { message } });
+      }
+    }
   };
 
   async close(): Promise<void> {
