@@ -20,9 +20,10 @@ const nodesPerTurn = 2_000;
 const notJson = () => new AppError(400, 'validation', 'The request body is not valid JSON');
 
 /**
- * Refuses a parsed body that names `__proto__` anywhere, as Fastify's own parser does. Where a
- * key was parsed whole it is an ordinary key; where the chunked parser merged a piece into an
- * object with an assignment, it replaced that object's prototype instead: both are found here.
+ * Refuses a parsed body that names `__proto__` anywhere, or a `constructor` holding a
+ * `prototype`, as Fastify's own parser does. Where a key was parsed whole it is an ordinary key;
+ * where the chunked parser merged a piece into an object with an assignment, it replaced that
+ * object's prototype instead: both are found here.
  */
 async function refusePrototypeKeys(value: unknown): Promise<void> {
   const waiting: unknown[] = [value];
@@ -33,6 +34,15 @@ async function refusePrototypeKeys(value: unknown): Promise<void> {
     if (++seen % nodesPerTurn === 0) await nextTurn();
     const expected = Array.isArray(node) ? Array.prototype : Object.prototype;
     if (Object.getPrototypeOf(node) !== expected || Object.hasOwn(node, '__proto__'))
+      throw notJson();
+    const constructor: unknown = Object.hasOwn(node, 'constructor')
+      ? (node as { constructor: unknown }).constructor
+      : null;
+    if (
+      typeof constructor === 'object' &&
+      constructor !== null &&
+      Object.hasOwn(constructor, 'prototype')
+    )
       throw notJson();
     for (const child of Object.values(node)) if (typeof child === 'object') waiting.push(child);
   }
@@ -84,8 +94,13 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
 }
 
 /** Read as Fastify reads a body: bytes that are not UTF-8 become U+FFFD. */
-const textOf = (bytes: Uint8Array) =>
-  Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+function textOf(bytes: Uint8Array): string {
+  // No body at all (a request without one, or of no type) is not JSON either.
+  if (!(bytes instanceof Uint8Array)) throw notJson();
+  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+  // A byte order mark is not part of the value; Fastify's parser leaves it out too.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
 
 /**
  * A command's JSON body (UTF-8), parsed where the command runs, and refused with the answer
