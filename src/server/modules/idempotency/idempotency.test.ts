@@ -3,6 +3,9 @@ import type { Client } from '../../../shared/schemas/clients.ts';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
+import { createHash } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
+import { requestHash } from './idempotency.ts';
 
 describe('Idempotency-Key on POST', () => {
   let testApp: TestApp;
@@ -75,5 +78,28 @@ describe('Idempotency-Key on POST', () => {
     const malformed = await add(owner.cookie, 'bad key!', buildClient());
     expect(malformed.statusCode).toBe(400);
     expect(await countClients(owner.userId)).toBe(2);
+  });
+
+  it('hashes a large body (an import, a restore) as its bytes, a slice per turn of the event loop', async () => {
+    const body = Buffer.alloc(8 * 1024 * 1024, 'x');
+    body.write('end', body.length - 3);
+    const request = { method: 'POST', url: '/api/restore', body } as unknown as FastifyRequest;
+    let turns = 0;
+    let hashing = true;
+    const count = () => {
+      if (!hashing) return;
+      turns++;
+      setImmediate(count);
+    };
+    setImmediate(count);
+    const hash = await requestHash(request).finally(() => (hashing = false));
+    expect(hash).toBe(
+      createHash('sha256').update('POST /api/restore\n').update(body).digest('hex'),
+    );
+    // A slice of 1 MiB a turn: other requests are answered between them.
+    expect(turns).toBeGreaterThanOrEqual(7);
+    // Every slice counts: a change in the last byte is another request.
+    body.write('End', body.length - 3);
+    expect(await requestHash(request)).not.toBe(hash);
   });
 });

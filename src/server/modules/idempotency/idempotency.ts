@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 import {
@@ -29,13 +30,20 @@ const keyPattern = /^[\w-]{8,128}$/;
 /** Answers not worth replaying: a retry should be judged afresh. */
 const notKept = new Set([408, 429]);
 
-function requestHash(request: FastifyRequest): string {
+/** Bytes hashed per turn of the event loop: about 0.6 ms of work on our machines. */
+const hashedPerTurn = 1024 * 1024;
+
+export async function requestHash(request: FastifyRequest): Promise<string> {
   const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
-  // A body handed on unparsed (an import's) is the bytes as sent.
   const { body } = request;
-  return (
-    Buffer.isBuffer(body) ? hash.update(body) : hash.update(JSON.stringify(body ?? null))
-  ).digest('hex');
+  if (!Buffer.isBuffer(body)) return hash.update(JSON.stringify(body ?? null)).digest('hex');
+  // A body handed on unparsed (an import's or a restore's) is the bytes as sent, up to 64 MiB:
+  // hashed in one piece, 32 MB held the thread that answers everyone about 20 ms.
+  for (let start = 0; start < body.length; start += hashedPerTurn) {
+    if (start > 0) await nextTurn();
+    hash.update(body.subarray(start, start + hashedPerTurn));
+  }
+  return hash.digest('hex');
 }
 
 /**
@@ -61,7 +69,7 @@ export function idempotency(app: FastifyInstance): void {
       );
     }
     const userId = request.user.id;
-    const hash = requestHash(request);
+    const hash = await requestHash(request);
     const now = Date.now();
     if (await claimKey(db, { userId, key: header, requestHash: hash, now })) {
       request.idempotencyKey = { userId, key: header };
