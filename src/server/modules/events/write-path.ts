@@ -128,6 +128,14 @@ export class WritePath {
     );
   }
 
+  /**
+   * Whether named commands run in SQLite's writer thread (else on this thread, in `change`'s
+   * transaction): a command whose input takes long to read may read it first where they do not.
+   */
+  get commandsRunElsewhere(): boolean {
+    return this.#db.sqlite !== undefined;
+  }
+
   /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
   async run<A extends unknown[], T>(
     name: string,
