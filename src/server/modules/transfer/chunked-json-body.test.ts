@@ -110,6 +110,19 @@ describe('a JSON body read as bytes, then parsed', () => {
     },
   );
 
+  it('reads a body over 1 MiB whole, with its length declared or not', async () => {
+    const text = importText(20_000);
+    const bytes = Buffer.from(text);
+    expect(bytes.length).toBeGreaterThan(2 * 1024 * 1024);
+    const chunks: Buffer[] = [];
+    for (let start = 0; start < bytes.length; start += 64 * 1024)
+      chunks.push(bytes.subarray(start, start + 64 * 1024));
+    for (const declared of [undefined, null]) {
+      const read = await readBytes(chunks, undefined, declared);
+      expect(read.equals(bytes), `declared ${declared}`).toBe(true);
+    }
+  });
+
   it('refuses on reading what Fastify refuses, with its codes', async () => {
     const refusal = (
       text: string,

@@ -13,6 +13,9 @@ import { AppError } from '../../errors.ts';
  */
 const pieceLength = 16 * 1024;
 
+/** Bytes of a body received before its whole declared length is set aside (`readBodyBytes`). */
+const setAsideAfter = 1024 * 1024;
+
 /** Objects looked at per turn when checking a parsed body for `__proto__`. */
 const nodesPerTurn = 2_000;
 
@@ -68,11 +71,11 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   if (declaredLength > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
   // With its length declared, each chunk is copied into place as it arrives. Joined at the end,
   // a restore's 32 MB held the thread for about 30 ms in one turn (its fresh memory's first
-  // touch, mostly).
-  const whole =
-    Number.isSafeInteger(declaredLength) && declaredLength >= 0
-      ? Buffer.allocUnsafe(declaredLength)
-      : null;
+  // touch, mostly). The whole length is taken only once the first MiB has come: a client that
+  // declares 64 MiB and sends a byte has 64 MiB set aside for nothing.
+  const declared =
+    Number.isSafeInteger(declaredLength) && declaredLength >= 0 ? declaredLength : null;
+  let whole: Buffer | null = null;
   const chunks: Buffer[] = [];
   let received = 0;
   // Refused part-way, the rest of the body is left unread rather than the stream destroyed: the
@@ -82,6 +85,19 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   >) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (received > limit - bytes.length) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    if (
+      whole === null &&
+      declared !== null &&
+      received + bytes.length >= Math.min(declared, setAsideAfter)
+    ) {
+      whole = Buffer.allocUnsafe(declared);
+      let at = 0;
+      for (const earlier of chunks) {
+        earlier.copy(whole, at);
+        at += earlier.length;
+      }
+      chunks.length = 0;
+    }
     // Past the declared length, only counted: the body is refused below.
     if (whole === null) chunks.push(bytes);
     else if (received + bytes.length <= whole.length) bytes.copy(whole, received);
