@@ -166,11 +166,13 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     });
     expect(exported.statusCode).toBe(200);
     const target = (await joinAs(testApp.app)).userId;
+    // Each call gets a copy: bytes with memory of their own move to the writer (tested above).
+    const file = () => Buffer.from(exported.rawPayload);
 
     const preview = await writer().runCommand<{ clients: number; restored: boolean }>(
       'transfer.restoreFile',
       target,
-      [exported.rawPayload, true],
+      [file(), true],
     );
     expect(preview).toMatchObject({ changed: false, value: { clients: 3, restored: false } });
     expect(await clientsOf(target)).toEqual([]);
@@ -178,7 +180,7 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     const restored = await writer().runCommand<{ clients: number; entries: number }>(
       'transfer.restoreFile',
       target,
-      [Buffer.from(exported.rawPayload), false],
+      [file(), false],
     );
     expect(restored).toMatchObject({ changed: true, value: { clients: 3, entries: 2 } });
     expect(await clientsOf(target)).toEqual(await clientsOf(source.userId));
