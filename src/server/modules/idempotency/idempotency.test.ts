@@ -3,6 +3,7 @@ import type { Client } from '../../../shared/schemas/clients.ts';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
+import { countingTurns } from '../../../../tests/turns.ts';
 import { createHash } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { requestHash } from './idempotency.ts';
@@ -84,15 +85,7 @@ describe('Idempotency-Key on POST', () => {
     const body = Buffer.alloc(8 * 1024 * 1024, 'x');
     body.write('end', body.length - 3);
     const request = { method: 'POST', url: '/api/restore', body } as unknown as FastifyRequest;
-    let turns = 0;
-    let hashing = true;
-    const count = () => {
-      if (!hashing) return;
-      turns++;
-      setImmediate(count);
-    };
-    setImmediate(count);
-    const hash = await requestHash(request).finally(() => (hashing = false));
+    const { value: hash, turns } = await countingTurns(() => requestHash(request));
     expect(hash).toBe(
       createHash('sha256').update('POST /api/restore\n').update(body).digest('hex'),
     );

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
+import { countingTurns } from '../../../../tests/turns.ts';
 import type { ImportResult } from '../../../shared/schemas/clients.ts';
 import type { AppError } from '../../errors.ts';
 import {
@@ -49,21 +50,7 @@ const readBytes = (
   );
 
 /** Parses `text`, counting the turns other work had meanwhile. */
-async function parseCounting(text: string) {
-  let turns = 0;
-  let parsing = true;
-  const count = () => {
-    if (!parsing) return;
-    turns++;
-    setImmediate(count);
-  };
-  setImmediate(count);
-  try {
-    return { value: await parseJsonBody(Buffer.from(text)), turns };
-  } finally {
-    parsing = false;
-  }
-}
+const parseCounting = (text: string) => countingTurns(() => parseJsonBody(Buffer.from(text)));
 
 /** The two ways a body is parsed: in pieces on the request thread, whole in SQLite's writer. */
 const parsers = [
