@@ -85,6 +85,11 @@ export type CommandWork<A extends unknown[], T> = (
 /** Each keeps its own argument types at its definition (`command`). */
 const commands = new Map<string, CommandWork<unknown[], unknown>>();
 
+function register<A extends unknown[], T>(name: string, work: CommandWork<A, T>): void {
+  if (commands.has(name)) throw new Error(`two commands are named ${name}`);
+  commands.set(name, work as CommandWork<unknown[], unknown>);
+}
+
 /**
  * A command of the write path, known by its name so that on SQLite it runs in the writer thread,
  * beside the connection: its statements then cost no trip between threads, and the writer holds
@@ -96,9 +101,32 @@ export function command<A extends unknown[], T>(
   name: string,
   work: CommandWork<A, T>,
 ): (writes: WritePath, ownerId: string, ...args: A) => Promise<T> {
-  if (commands.has(name)) throw new Error(`two commands are named ${name}`);
-  commands.set(name, work as CommandWork<unknown[], unknown>);
+  register(name, work);
   return (writes, ownerId, ...args) => writes.run(name, ownerId, args, work);
+}
+
+/** A reading command's work, given the input its `read` made of the caller's arguments. */
+export type ReadWork<I, T> = (
+  context: ChangeContext,
+  ownerId: string,
+  input: I,
+) => Promise<T | Unchanged<T>>;
+
+/**
+ * A command whose arguments take long to read (an import's or a restore's body, as bytes): `read`
+ * makes them the work's input. In SQLite's writer thread it runs there, just before the work;
+ * where commands run on the request thread (PostgreSQL), before the transaction begins, so that
+ * no connection waits in an open transaction while a body of up to 64 MiB is parsed and checked.
+ */
+export function readingCommand<A extends unknown[], I, T>(
+  name: string,
+  read: (...args: A) => Promise<I>,
+  work: ReadWork<I, T>,
+): (writes: WritePath, ownerId: string, ...args: A) => Promise<T> {
+  register<A, T>(name, async (context, ownerId, ...args) =>
+    work(context, ownerId, await read(...args)),
+  );
+  return (writes, ownerId, ...args) => writes.runReading(name, ownerId, args, read, work);
 }
 
 /** The command of this name: SQLite's writer thread runs it by name. */
@@ -128,14 +156,6 @@ export class WritePath {
     );
   }
 
-  /**
-   * Whether named commands run in SQLite's writer thread (else on this thread, in `change`'s
-   * transaction): a command whose input takes long to read may read it first where they do not.
-   */
-  get commandsRunElsewhere(): boolean {
-    return this.#db.sqlite !== undefined;
-  }
-
   /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
   async run<A extends unknown[], T>(
     name: string,
@@ -146,6 +166,20 @@ export class WritePath {
     const sqlite = this.#db.sqlite;
     if (!sqlite) return this.change(ownerId, (context) => work(context, ownerId, ...args));
     return this.#ended(ownerId, sqlite.runCommand<T>(name, ownerId, args));
+  }
+
+  /** A reading command (`readingCommand` above): read first where it runs on this thread. */
+  async runReading<A extends unknown[], I, T>(
+    name: string,
+    ownerId: string,
+    args: A,
+    read: (...args: A) => Promise<I>,
+    work: ReadWork<I, T>,
+  ): Promise<T> {
+    const sqlite = this.#db.sqlite;
+    if (sqlite) return this.#ended(ownerId, sqlite.runCommand<T>(name, ownerId, args));
+    const input = await read(...args);
+    return this.change(ownerId, (context) => work(context, ownerId, input));
   }
 
   /**

@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { isMainThread } from 'node:worker_threads';
 import { parseChunked } from '@discoveryjs/json-ext';
-import { errorCodes, type FastifyRequest } from 'fastify';
+import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
 
 /**
@@ -107,6 +107,16 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
     throw new errorCodes.FST_ERR_CTP_INVALID_CONTENT_LENGTH();
   if (received === 0) throw new errorCodes.FST_ERR_CTP_EMPTY_JSON_BODY();
   return whole ?? Buffer.concat(chunks, received);
+}
+
+/**
+ * For a plugin whose routes hand their body to a command as bytes (the import, the restore):
+ * JSON arrives as bytes (`readBodyBytes`), and any other type is answered 415, since Fastify's
+ * text parser would hand the command a string.
+ */
+export function takeJsonAsBytes(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', readBodyBytes);
 }
 
 /** Read as Fastify reads a body: bytes that are not UTF-8 become U+FFFD. */

@@ -5,7 +5,7 @@ import { importBodySchema, type ImportResult } from '../../../shared/schemas/cli
 import { AppError } from '../../errors.ts';
 import { addImportedClients } from '../clients/clients.commands.ts';
 import { ownerEmailKeys } from '../clients/clients.queries.ts';
-import { command, unchanged, type Unchanged } from '../events/write-path.ts';
+import { readingCommand, unchanged, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import { parseJsonBody } from './chunked-json-body.ts';
 import { checkImportRows, importResultsJson } from './import-rows.ts';
@@ -31,10 +31,14 @@ async function readImportBody(bytes: Uint8Array) {
  * Checks an import's rows against the owner's clients as they are in this transaction, and writes
  * the valid ones unless it is a preview (`dryRun`), which changes nothing.
  */
-export const importFile = command(
+export const importFile = readingCommand(
   'transfer.importFile',
-  async (context, ownerId, body: Uint8Array): Promise<ImportAnswer | Unchanged<ImportAnswer>> => {
-    const { rows, dryRun, skipDuplicates } = await readImportBody(body);
+  readImportBody,
+  async (
+    context,
+    ownerId,
+    { rows, dryRun, skipDuplicates },
+  ): Promise<ImportAnswer | Unchanged<ImportAnswer>> => {
     const existing = await ownerEmailKeys(context.trx, ownerId);
     const { results, accepted } = await checkImportRows(rows, { existing, skipDuplicates });
     const resultsJson = await importResultsJson(results);

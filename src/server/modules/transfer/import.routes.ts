@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { importBodySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { readBodyBytes } from './chunked-json-body.ts';
+import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { importFile } from './import.commands.ts';
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
@@ -11,10 +11,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireUser);
   // An import's body (up to 8 MiB) is handed to its command as bytes: the command parses and
   // checks it where it runs (on SQLite, the writer's thread), not on the thread that answers.
-  // JSON only: the command reads bytes, and Fastify's other parser (text/plain) would give it a
-  // string. Any other type is answered 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', readBodyBytes);
+  takeJsonAsBytes(app);
 
   app.post(
     '/clients/import',

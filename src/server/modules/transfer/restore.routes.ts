@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schemas/restore.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { readBodyBytes } from './chunked-json-body.ts';
+import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { restoreAccount } from './restore.commands.ts';
 
 /**
@@ -14,10 +14,7 @@ export const restoreRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('onRequest', requireUser);
   // The export file is handed to the restore's command as bytes: the command parses and checks
   // it where it runs (on SQLite, the writer's thread), not on the thread that answers.
-  // JSON only: the command reads bytes, and Fastify's other parser (text/plain) would give it a
-  // string. Any other type is answered 415.
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', readBodyBytes);
+  takeJsonAsBytes(app);
 
   // The body is the export file as downloaded; it is checked there, with every problem named.
   app.post(
