@@ -21,16 +21,12 @@ import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
 import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
-import {
-  browserHeaders,
-  measure,
-  type LoadRequest,
-  type LoadResult,
-  type LoadSettings,
-} from './load.ts';
+import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
 import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
 import { killAllChildren, openFileLimit, projectRoot, rssMb, startNode } from './processes.ts';
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
+import { balanceChanges, Fifo, noSuchId } from './balance-changes.ts';
+import { buildEarlierServer, earlierCommitShort, seedEarlierServer } from './earlier-build.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -45,7 +41,7 @@ const { values: flags } = parseArgs({
     help: { type: 'boolean', default: false },
   },
 });
-const onlyParts = ['heavy', 'large-owner', 'json-server', 'live'] as const;
+const onlyParts = ['heavy', 'large-owner', 'json-server', 'live', 'earlier'] as const;
 type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
   process.stdout.write(
@@ -156,33 +152,6 @@ async function getJson<T>(url: string, cookie: string): Promise<{ status: number
   return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
-/** A first-in, first-out queue that stays O(1) over tens of thousands of items. */
-class Fifo<T> {
-  #items: T[] = [];
-  #head = 0;
-  constructor(items: T[] = []) {
-    this.#items = items;
-  }
-  push(item: T): void {
-    this.#items.push(item);
-  }
-  shift(): T | undefined {
-    if (this.#head >= this.#items.length) return undefined;
-    const item = this.#items[this.#head++];
-    if (this.#head > 4096 && this.#head * 2 > this.#items.length) {
-      this.#items = this.#items.slice(this.#head);
-      this.#head = 0;
-    }
-    return item;
-  }
-  get size(): number {
-    return this.#items.length - this.#head;
-  }
-}
-
-/** A well-formed id that is nobody's client: what the write runs send if their pool runs dry. */
-const noSuchId = 'benchbenchbenchbenchAA';
-
 interface Row {
   name: string;
   result: LoadResult | null;
@@ -217,6 +186,7 @@ interface Report {
   heavy: { idle: ProbeResult; results: HeavyResult[] };
   large: LargeOwnerResult;
   versus: VersusResult;
+  earlier: EarlierResult;
 }
 
 /** The server under measure, whose last output is shown should the bench fail. */
@@ -390,31 +360,12 @@ async function main(): Promise<void> {
     ],
   });
 
-  let changed = 0;
-  const balanceRequests = (): LoadRequest[] => [
-    {
-      method: 'PATCH',
-      headers: json,
-      setupRequest: (request) => {
-        const client = balanceQueue.shift() ?? { id: noSuchId, version: 1 };
-        changed++;
-        return {
-          ...request,
-          path: `/api/clients/${client.id}/balance`,
-          body: JSON.stringify({ balance: (changed % 100_000) - 20_000, version: client.version }),
-        };
-      },
-      // The answer carries the new version; a client goes back in line only once it is known.
-      onResponse: (status, body) => {
-        if (status !== 200) return;
-        const client = JSON.parse(body) as TrackedClient;
-        balanceQueue.push({ id: client.id, version: client.version });
-      },
-    },
-  ];
   const balance = await run('balance change: PATCH …/balance', server.url, {
-    requests: balanceRequests,
+    requests: balanceChanges(balanceQueue, json),
   });
+  // Right after today's run, so that both see the machine as alike as the bench can make them.
+  const earlier = await measureEarlierBuild(tmp);
+  rows.push({ name: earlier.name, result: 'result' in earlier ? earlier.result : null });
 
   // Deletes use up their clients: seed a pool sized from the write rate just measured.
   const deletePoolSize = Math.ceil(
@@ -495,10 +446,43 @@ async function main(): Promise<void> {
       heavy,
       large,
       versus,
+      earlier,
     },
     dateText,
   );
   log(`bench finished in ${Math.round((performance.now() - began) / 1000)} s`);
+}
+
+/** The earlier build's balance changes (earlier-build.ts), or why they were not measured. */
+type EarlierResult = { name: string } & ({ result: LoadResult } | { skipped: string });
+
+/**
+ * Balance as it was before SQLite moved off the request thread, on a database of its own with
+ * as many clients as the owner above, under the same balance changes.
+ */
+async function measureEarlierBuild(tmp: string): Promise<EarlierResult> {
+  const name = `balance change: the build of ${earlierCommitShort}`;
+  log(`building the server of ${earlierCommitShort}`);
+  const built = buildEarlierServer(path.join(tmp, 'earlier'));
+  if ('skipped' in built) {
+    log(`${name}: skipped, ${built.skipped}`);
+    return { name: `${name} (skipped: ${built.skipped})`, skipped: built.skipped };
+  }
+  const earlier = await startNode(
+    'earlier build',
+    built.script,
+    { ...serverEnv, DATABASE_URL: path.join(tmp, 'earlier.sqlite') },
+    '/api/health',
+  );
+  try {
+    const { cookie, clients } = await seedEarlierServer(earlier.url, clientCount);
+    log(`load: ${name}`);
+    const json = { cookie, 'content-type': 'application/json' };
+    const requests = balanceChanges(new Fifo<TrackedClient>(clients), json);
+    return { name, result: requireSuccess(name, await measure(earlier.url, { requests }, load)) };
+  } finally {
+    await earlier.stop();
+  }
 }
 
 /**
@@ -805,12 +789,7 @@ function printReport(report: Report, dateText: string): void {
       `${fmt(list ? list.okPerSecond / base : NaN, 3)} × (${fmt(list?.okPerSecond)} vs ${fmt(base)} /s)`,
       !!list && list.okPerSecond / base >= 0.5,
     ],
-    [
-      // 3 × the 1,500/s measured before the SQLite worker and its group commit (issue 18).
-      'durable balance changes ≥ 4,500/s',
-      `${fmt(balance?.okPerSecond)} /s`,
-      !!balance && balance.okPerSecond >= 4500,
-    ],
+    earlierTarget(balance ?? undefined, report.earlier),
     [
       `live update p95 ≤ 50 ms with ${targetLive?.subscribers ?? 100} subscribers` +
         (targetLive?.subscribers === 100 ? '' : ' (100 in a full run)'),
@@ -899,6 +878,24 @@ function printHeavy({ idle, results: heavy }: Report['heavy']): void {
   ))
     out(line);
   out();
+}
+
+/**
+ * Durable balance changes at least 3 × the build before SQLite moved off the request thread,
+ * both measured in this run on this machine (earlier-build.ts).
+ */
+function earlierTarget(
+  balance: LoadResult | undefined,
+  earlier: EarlierResult,
+): [string, string, boolean] {
+  const name = `durable balance changes ≥ 3 × the build of ${earlierCommitShort}, same run`;
+  if ('skipped' in earlier) return [name, `not measured: ${earlier.skipped}`, false];
+  const ratio = balance ? balance.okPerSecond / earlier.result.okPerSecond : NaN;
+  return [
+    name,
+    `${fmt(ratio, 2)} × (${fmt(balance?.okPerSecond)} vs ${fmt(earlier.result.okPerSecond)} /s)`,
+    ratio >= 3,
+  ];
 }
 
 /** The heavy requests' targets: the probe's p99 during each, and the exports' memory growth. */
@@ -1012,6 +1009,26 @@ function printVersus(versus: VersusResult, balance: { list: LoadResult; balance:
   out();
 }
 
+/** `--only earlier`: today's balance changes beside the earlier build's. */
+function printEarlier(balance: LoadResult, earlier: EarlierResult) {
+  out(`## Durable balance changes, beside the build of ${earlierCommitShort}`);
+  if ('skipped' in earlier) {
+    out(`the earlier build: skipped, ${earlier.skipped}`);
+  } else {
+    for (const line of table(
+      ['server', '2xx/s', 'p50 ms', 'p99 ms'],
+      (
+        [
+          ['Balance', balance],
+          [`the build of ${earlierCommitShort}`, earlier.result],
+        ] as const
+      ).map(([name, row]) => [name, fmt(row.okPerSecond), fmt(row.p50Ms), fmt(row.p99Ms)]),
+    ))
+      out(line);
+  }
+  out();
+}
+
 /** `--only`: the server just started, and only the parts asked for. */
 async function runOnly(
   parts: OnlyPart[],
@@ -1042,49 +1059,31 @@ async function runOnly(
     sections.push(() => printLargeOwner(large, idle));
     targets.push(...largeOwnerTargets(large, idle));
   }
-  if (parts.includes('json-server')) {
+  /** A new owner with the bench's clients, and Balance's balance changes over them. */
+  const balanceOfNewOwner = async () => {
     const { cookie, ownerId } = await joinOwner(server.url);
     const seeded = seedClients({ file: dbFile, ownerId, count: clientCount, random });
     const queue = new Fifo<TrackedClient>(seeded.map((id) => ({ id, version: 1 })));
     const json = { cookie, 'content-type': 'application/json' };
+    log('load: Balance balance change');
+    const balance = requireSuccess(
+      'balance change',
+      await measure(server.url, { requests: balanceChanges(queue, json) }, load),
+    );
+    return { cookie, ownerId, balance };
+  };
+  if (parts.includes('earlier')) {
+    const { balance } = await balanceOfNewOwner();
+    const earlier = await measureEarlierBuild(path.dirname(dbFile));
+    sections.push(() => printEarlier(balance, earlier));
+    targets.push(earlierTarget(balance, earlier));
+  }
+  if (parts.includes('json-server')) {
+    const { cookie, ownerId, balance } = await balanceOfNewOwner();
     log('load: Balance list');
     const list = requireSuccess(
       'list',
       await measure(server.url, { path: '/api/clients', headers: { cookie } }, load),
-    );
-    log('load: Balance balance change');
-    let changed = 0;
-    const balance = requireSuccess(
-      'balance change',
-      await measure(
-        server.url,
-        {
-          requests: [
-            {
-              method: 'PATCH',
-              headers: json,
-              setupRequest: (request) => {
-                const client = queue.shift() ?? { id: noSuchId, version: 1 };
-                changed++;
-                return {
-                  ...request,
-                  path: `/api/clients/${client.id}/balance`,
-                  body: JSON.stringify({
-                    balance: (changed % 100_000) - 20_000,
-                    version: client.version,
-                  }),
-                };
-              },
-              onResponse: (status, body) => {
-                if (status !== 200) return;
-                const client = JSON.parse(body) as TrackedClient;
-                queue.push({ id: client.id, version: client.version });
-              },
-            },
-          ],
-        },
-        load,
-      ),
     );
     const versus = await measureJsonServer({
       dbFile,
