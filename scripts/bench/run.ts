@@ -23,7 +23,14 @@ import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
 import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
 import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
-import { killAllChildren, openFileLimit, projectRoot, rssMb, startNode } from './processes.ts';
+import {
+  killAllChildren,
+  openFileLimit,
+  projectRoot,
+  rssMb,
+  startNode,
+  type NodeProcess,
+} from './processes.ts';
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
 import { balanceChanges, Fifo, noSuchId } from './balance-changes.ts';
 import { buildEarlierServer, earlierCommitShort, seedEarlierServer } from './earlier-build.ts';
@@ -479,20 +486,27 @@ async function measureEarlierBuild(tmp: string): Promise<EarlierResult> {
     log(`${name}: skipped, ${built.skipped}`);
     return { name: `${name} (skipped: ${built.skipped})`, skipped: built.skipped };
   }
-  const earlier = await startNode(
-    'earlier build',
-    built.script,
-    { ...serverEnv, DATABASE_URL: path.join(tmp, 'earlier.sqlite') },
-    '/api/health',
-  );
+  // Like its build, the earlier server may one day fail on today's packages: the comparison is
+  // then reported as not made, with the reason, and the rest of the bench runs.
+  let earlier: NodeProcess | null = null;
   try {
+    earlier = await startNode(
+      'earlier build',
+      built.script,
+      { ...serverEnv, DATABASE_URL: path.join(tmp, 'earlier.sqlite') },
+      '/api/health',
+    );
     const { cookie, clients } = await seedEarlierServer(earlier.url, clientCount);
     log(`load: ${name}`);
     const json = { cookie, 'content-type': 'application/json' };
     const requests = balanceChanges(new Fifo<TrackedClient>(clients), json);
     return { name, result: requireSuccess(name, await measure(earlier.url, { requests }, load)) };
+  } catch (error) {
+    const reason = `it failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`;
+    log(`${name}: ${reason}\n${earlier?.output().slice(-2000) ?? ''}`);
+    return { name: `${name} (skipped: ${reason})`, skipped: reason };
   } finally {
-    await earlier.stop();
+    await earlier?.stop();
   }
 }
 
