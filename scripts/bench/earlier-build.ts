@@ -1,8 +1,8 @@
 // The server as it was before SQLite moved off the request thread, built from this repository's
-// own history and measured in the same run as today's: "durable balance changes at least 3 × what
-// they were, on the same machine" is a ratio, and a machine twice as fast makes both figures
-// twice as large. At that commit each write's transaction committed and synced on the request
-// thread, one sync per write (1,533/s in that day's bench, the figure the 3 × was set against).
+// own history and measured in the same run as today's: the target for durable balance changes
+// is a multiple of what they were on the same machine, and a machine twice as fast makes both
+// figures twice as large. At that commit each write committed and synced on the request thread,
+// one sync per write (docs/performance.md, "The earlier build").
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { projectRoot } from './processes.ts';
 import { joinOwner } from './seed.ts';
 import type { TrackedClient } from './live.ts';
 
-/** The last commit before SQLite's work moved to worker threads with group commit. */
+/** The commit whose bench measured the rate the target multiplies, before the worker threads. */
 export const earlierCommit = '130d67581b4d0d19dbf2e248c44d2c6a5614efa5';
 export const earlierCommitShort = earlierCommit.slice(0, 7);
 
@@ -39,8 +39,6 @@ export function buildEarlierServer(dir: string): { script: string } | { skipped:
     cwd: dir,
     stdio: ['ignore', 2, 2],
   });
-  // Today's packages may one day no longer build that code: the comparison is then reported as
-  // not made, and the rest of the bench runs.
   if (build.status !== 0) return { skipped: `its server did not build (exit ${build.status})` };
   return { script: path.join(dir, 'dist/server/main.js') };
 }
@@ -60,9 +58,10 @@ export async function seedEarlierServer(
   count: number,
 ): Promise<{ cookie: string; clients: TrackedClient[] }> {
   const { cookie } = await joinOwner(baseUrl);
-  const importMaxRows = 20_000;
-  for (let round = 0; round * importMaxRows < count; round++) {
-    const rows = Math.min(importMaxRows, count - round * importMaxRows);
+  // That server's own limit on the rows of one import.
+  const rowsPerImport = 20_000;
+  for (let round = 0; round * rowsPerImport < count; round++) {
+    const rows = Math.min(rowsPerImport, count - round * rowsPerImport);
     const response = await fetch(`${baseUrl}/api/clients/import`, {
       method: 'POST',
       headers: { cookie, 'content-type': 'application/json' },
