@@ -833,7 +833,9 @@ function printReport(report: Report, dateText: string): void {
   out();
 
   const list = report.rows.find((row) => row.name.startsWith('list: GET'))?.result;
-  const balanceRow = report.rows.find((row) => row.name.startsWith('balance change'))?.result;
+  const balanceRow = report.rows.find((row) =>
+    row.name.startsWith('balance change: PATCH'),
+  )?.result;
   const { idle } = report.heavy;
   printHeavy(report.heavy);
 
