@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
+import { allocate } from '../../src/server/modules/clients/ageing.ts';
+import { ledgerLines } from '../../src/server/modules/clients/entries.repository.ts';
 import { currencies } from '../../src/shared/money.ts';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import type { Entry } from '../../src/shared/schemas/ledger.ts';
@@ -11,9 +13,30 @@ import { buildClient } from '../factories.ts';
 
 // Whatever the owner does, in whatever order, a client's balance is the sum of its entries (in
 // its currency; entries left in an earlier currency add up to nothing), and the balances are
-// what a simple model of the same commands expects.
+// what a simple model of the same commands expects. What is unpaid, entry by entry, and each
+// client's oldest unpaid day are what the ageing's rule gives for the whole ledger (`allocate`),
+// though a change works them out from the entries it can move.
 
 let testApp: TestApp;
+
+/** Each client's stored unpaid amounts and oldest unpaid day, against the rule on its whole ledger. */
+async function expectAgeingOfWholeLedgers(ownerId: string) {
+  const db = testApp.app.db.kysely;
+  const clients = await db
+    .selectFrom('clients')
+    .select(['id', 'currency', 'oldest_due_on'])
+    .where('owner_id', '=', ownerId)
+    .execute();
+  for (const client of clients) {
+    const lines = await ledgerLines(db, ownerId, client.id);
+    const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
+    const stored = Object.fromEntries(lines.map((line) => [line.id, line.openAmount]));
+    const ruled = Object.fromEntries(lines.map((line) => [line.id, open.get(line.id) ?? 0]));
+    expect(stored).toEqual(ruled);
+    expect(client.oldest_due_on).toBe(oldestDue);
+  }
+  return clients.length;
+}
 
 beforeAll(async () => {
   testApp = await buildTestApp();
@@ -174,8 +197,150 @@ describe('the ledger invariant', () => {
           if (expected.has(row.id)) expect(Number(row.balance)).toBe(expected.get(row.id));
         }
         expect(rows.length).toBeGreaterThanOrEqual(expected.size);
+        await expectAgeingOfWholeLedgers(owner.userId);
       }),
       { numRuns: Number(process.env.LEDGER_RUNS ?? 40) },
+    );
+  });
+
+  it('settles the oldest of forty unpaid charges with a payment, across pages of the walk', async () => {
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    const send = (url: string, body: object) =>
+      app.inject({ method: 'POST', url, headers: { cookie: owner.cookie }, payload: body });
+    const id = (await send('/api/clients', buildClient({ balance: 0 }))).json<Client>().id;
+    const today = utcDay();
+    for (let day = 40; day > 0; day--) {
+      const response = await send(`/api/clients/${id}/entries`, {
+        kind: 'charge',
+        amount: 10,
+        date: addDays(today, -day),
+      });
+      expect(response.statusCode).toBe(201);
+    }
+    const paid = await send(`/api/clients/${id}/entries`, { kind: 'payment', amount: 105 });
+    expect(paid.json<{ client: Client }>().client.oldestDueDate).toBe(addDays(today, -30));
+    const lines = await ledgerLines(app.db.kysely, owner.userId, id);
+    const unpaid = lines
+      .filter((line) => line.amount > 0)
+      .sort((a, b) => (a.date < b.date ? -1 : 1))
+      .map((line) => line.openAmount);
+    expect(unpaid).toEqual([...Array<number>(10).fill(0), 5, ...Array<number>(29).fill(10)]);
+    await expectAgeingOfWholeLedgers(owner.userId);
+  });
+
+  it('moves the oldest unpaid day on when the charge due first is voided', async () => {
+    const { app } = testApp;
+    const owner = await joinAs(app);
+    const send = (url: string, body: object) =>
+      app.inject({ method: 'POST', url, headers: { cookie: owner.cookie }, payload: body });
+    const id = (await send('/api/clients', buildClient({ balance: 0 }))).json<Client>().id;
+    const today = utcDay();
+    const charge = async (daysAgo: number, dueDate?: string) =>
+      (
+        await send(`/api/clients/${id}/entries`, {
+          kind: 'charge',
+          amount: 10,
+          date: addDays(today, -daysAgo),
+          ...(dueDate ? { dueDate } : {}),
+        })
+      ).json<{ entry: { entryId: number }; client: Client }>();
+    await charge(3, addDays(today, 5));
+    const dueFirst = await charge(2);
+    const last = await charge(1, addDays(today, 5));
+    expect(last.client.oldestDueDate).toBe(addDays(today, -2));
+    const voided = await send(`/api/clients/${id}/entries/${dueFirst.entry.entryId}/void`, {
+      reason: 'sent twice',
+    });
+    expect(voided.json<{ client: Client }>().client.oldestDueDate).toBe(addDays(today, 5));
+    await expectAgeingOfWholeLedgers(owner.userId);
+  });
+
+  // A client billed often and paid now and then: long runs of unpaid charges (with due dates of
+  // their own) that a payment, a void or a new balance partly settles or opens again, so that a
+  // change's walk of the ledger reads it in more than one page and stops at every kind of point.
+  it('keeps one long ledger unpaid by the rule, entry by entry, whatever is recorded or voided', async () => {
+    const step = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.record({
+          type: fc.constant('record' as const),
+          kind: fc.constant('charge' as const),
+          amount: fc.integer({ min: 1, max: 1_000 }),
+          daysAgo: fc.integer({ min: 0, max: 60 }),
+          dueInDays: fc.option(fc.integer({ min: 0, max: 60 })),
+        }),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.record({
+          type: fc.constant('record' as const),
+          kind: fc.constantFrom('payment' as const, 'credit' as const),
+          amount: fc.integer({ min: 1, max: 1_500 }),
+          daysAgo: fc.integer({ min: 0, max: 60 }),
+          dueInDays: fc.constant(null),
+        }),
+      },
+      { weight: 1, arbitrary: fc.record({ type: fc.constant('void' as const), entry: fc.nat() }) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          type: fc.constant('pencil' as const),
+          balance: fc.integer({ min: -2_000, max: 30_000 }),
+        }),
+      },
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: -2_000, max: 30_000 }),
+        fc.array(step, { minLength: 20, maxLength: 90 }),
+        async (opening, steps) => {
+          const { app } = testApp;
+          const owner = await joinAs(app);
+          const send = (method: 'GET' | 'POST' | 'PATCH', url: string, body?: object) =>
+            app.inject({
+              method,
+              url,
+              headers: { cookie: owner.cookie },
+              ...(body ? { payload: body } : {}),
+            });
+          const added = await send('POST', '/api/clients', buildClient({ balance: opening }));
+          expect(added.statusCode).toBe(201);
+          const id = added.json<Client>().id;
+          for (const change of steps) {
+            if (change.type === 'record') {
+              const date = addDays(utcDay(), -change.daysAgo);
+              const response = await send('POST', `/api/clients/${id}/entries`, {
+                kind: change.kind,
+                amount: change.amount,
+                date,
+                ...(change.dueInDays === null ? {} : { dueDate: addDays(date, change.dueInDays) }),
+              });
+              expect(response.statusCode).toBe(201);
+            } else if (change.type === 'void') {
+              const { entries } = (await send('GET', `/api/clients/${id}/entries`)).json<{
+                entries: Entry[];
+              }>();
+              const voidable = entries.filter((e) => e.kind !== 'void' && e.voidedBy === null);
+              const target = voidable[change.entry % Math.max(voidable.length, 1)];
+              if (!target) continue;
+              const response = await send('POST', `/api/clients/${id}/entries/${target.id}/void`, {
+                reason: 'property test',
+              });
+              expect(response.statusCode).toBe(201);
+            } else {
+              const { version } = (await send('GET', `/api/clients/${id}`)).json<Client>();
+              const response = await send('PATCH', `/api/clients/${id}/balance`, {
+                balance: change.balance,
+                version,
+              });
+              expect(response.statusCode).toBe(200);
+            }
+          }
+          expect(await expectAgeingOfWholeLedgers(owner.userId)).toBe(1);
+        },
+      ),
+      { numRuns: Number(process.env.LEDGER_RUNS ?? 40) / 2 },
     );
   });
 });

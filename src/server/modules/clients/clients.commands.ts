@@ -31,14 +31,16 @@ import {
   updateClientIfVersion,
   type ClientValues,
 } from './clients.repository.ts';
-import { allocate } from './ageing.ts';
+import { allocate, dueDay } from './ageing.ts';
 import {
   findEntry,
   insertEntries,
   insertEntry,
   ledgerLines,
+  ledgerPage,
   ledgerShape,
   liveOpenings,
+  newestEnd,
   setOpenAmount,
   toEntryDetail,
   type NewEntry,
@@ -103,7 +105,7 @@ async function applyEntry(
   const applied = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
   if (!applied) throw conflict();
   checkBalanceRange(applied.balance, 'amount');
-  const after = await refreshAgeing(trx, ownerId, applied);
+  const after = await settleChange(trx, ownerId, applied, entry);
   await record({
     clientId: id,
     action,
@@ -117,15 +119,98 @@ async function applyEntry(
 
 /**
  * Works out again which amounts are still unpaid after a change of the ledger (payments and
- * credits settle the oldest first) and keeps it on the entries and the client.
+ * credits settle the oldest first) and keeps it on the entries and the client, reading the
+ * whole ledger. For a change of currency; every other change walks only the entries it can
+ * move (`settleChange`).
  */
-async function refreshAgeing(trx: Trx, ownerId: string, client: Client): Promise<Client> {
+async function reallocate(trx: Trx, ownerId: string, client: Client): Promise<Client> {
   const lines = await ledgerLines(trx, ownerId, client.id);
   // Entries left in an earlier currency (an opening and its void) are owed by nobody.
   const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
   for (const line of lines) {
     const openAmount = open.get(line.id) ?? 0;
     if (openAmount !== line.openAmount) await setOpenAmount(trx, line.id, openAmount);
+  }
+  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
+  return { ...client, oldestDueDate: oldestDue };
+}
+
+/** Rows per read of the walk: the first covers a new charge or a short ledger whole. */
+const walkPages = [16, 256, 2048];
+
+/**
+ * What `reallocate` would leave after one new entry (`client` as it is after it; a void takes
+ * the entry it reverses out of the ledger), reading only the entries the change can move.
+ *
+ * What is unpaid is the newest amounts owed, up to the balance (`allocate`). Walking the ledger
+ * newest first, the new allocation places the balance after the entry; the stored one placed
+ * the balance before it. Where both have the same amount left to place, every older entry keeps
+ * what it has, and the walk stops. (Over the same entries the two amounts only become equal at
+ * 0, so they cannot agree early, before the new entry or the voided one.) A charge dated today
+ * stops after one entry; a payment walks what was unpaid. Should the stored amounts not add up
+ * to the balance before, or the oldest unpaid day be undecidable from what was read, the whole
+ * ledger is worked out again.
+ */
+async function settleChange(
+  trx: Trx,
+  ownerId: string,
+  client: Client,
+  entry: EntryDetail,
+): Promise<Client> {
+  let toPlace = Math.max(client.balance, 0);
+  let toPlaceBefore = Math.max(client.balance - entry.amount, 0);
+  /** The earliest due day of the entries read that are unpaid, and of those paid by this change. */
+  let oldestRead: string | null = null;
+  let closedDue: string | null = null;
+  let at = newestEnd;
+  let agree = toPlace === toPlaceBefore;
+  walk: for (let page = 0; !agree; page++) {
+    const limit = walkPages[Math.min(page, walkPages.length - 1)] as number;
+    const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
+    for (const line of lines) {
+      if (toPlace === toPlaceBefore) {
+        agree = true;
+        break walk;
+      }
+      const owes =
+        line.amount > 0 &&
+        line.voidOf === null &&
+        line.voidedBy === null &&
+        line.currency === client.currency;
+      // Before the change: the same, but the new entry was not there and a voided one was.
+      const owed = line.id === entry.voidOf ? line.amount > 0 : owes && line.id !== entry.entryId;
+      const open = owes ? Math.min(line.amount, toPlace) : 0;
+      toPlace -= open;
+      if (owed) toPlaceBefore -= line.openAmount;
+      if (open !== line.openAmount) {
+        await setOpenAmount(trx, line.id, open);
+        if (open === 0) {
+          const due = dueDay(line);
+          if (closedDue === null || due < closedDue) closedDue = due;
+        }
+      }
+      if (open > 0) {
+        const due = dueDay(line);
+        if (oldestRead === null || due < oldestRead) oldestRead = due;
+      }
+    }
+    if (lines.length < limit) break;
+    const last = lines[lines.length - 1] as (typeof lines)[number];
+    at = { day: last.date, id: last.id };
+  }
+  // Read to the end: everything must be placed, by both allocations.
+  if (!agree && (toPlace !== 0 || toPlaceBefore !== 0)) return reallocate(trx, ownerId, client);
+  let oldestDue: string | null;
+  if (toPlace === 0) {
+    // Nothing older is unpaid, before or after: every unpaid entry was read.
+    oldestDue = oldestRead;
+  } else {
+    // Older unpaid entries were not read, and kept what they had. The stored oldest day still
+    // holds for them unless it may have been an entry that is paid now.
+    const stored = client.oldestDueDate;
+    if (stored === null || (closedDue !== null && closedDue <= stored))
+      return reallocate(trx, ownerId, client);
+    oldestDue = oldestRead !== null && oldestRead < stored ? oldestRead : stored;
   }
   if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
   return { ...client, oldestDueDate: oldestDue };
@@ -281,8 +366,12 @@ export const editClient = command(
     }
     const saved = await updateClientIfVersion(trx, ownerId, id, version, next, now);
     if (!saved) throw conflict();
-    const ledgerChanged = entry !== null || next.currency !== current.currency;
-    const updated = ledgerChanged ? await refreshAgeing(trx, ownerId, saved) : saved;
+    const updated =
+      next.currency !== current.currency
+        ? await reallocate(trx, ownerId, saved)
+        : entry === null
+          ? saved
+          : await settleChange(trx, ownerId, saved, entry);
     await record({
       clientId: id,
       action: 'edited',

@@ -5,7 +5,7 @@ import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import { heavyRead } from '../../db/heavy-read.ts';
-import { bucketBounds, type AgeingBucket } from './ageing.ts';
+import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
 import type { EntriesTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -164,6 +164,54 @@ const ledgerLinesQuery = compiledQuery((db, clientId: string, ownerId: string) =
 
 export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
   return (await ledgerLinesQuery(db, clientId, ownerId)).rows;
+}
+
+/** What a walk of the ageing needs of an entry, and whether a void has reversed it. */
+export interface WalkedLine extends LedgerLine {
+  currency: Currency;
+  openAmount: number;
+  voidedBy: number | null;
+}
+
+/**
+ * A page of a client's entries, newest first (by day, then as entered: the reverse of the order
+ * in which payments settle them), each older than the given day and id. Along the client's index,
+ * so a page costs its own rows however long the ledger is.
+ */
+const ledgerPageQuery = compiledQuery(
+  (db, clientId: string, ownerId: string, beforeDay: string, beforeId: number, limit: number) =>
+    db
+      .selectFrom('entries as e')
+      .leftJoin('entries as v', 'v.void_of', 'e.id')
+      .select([
+        'e.id',
+        'e.amount',
+        'e.currency',
+        'e.occurred_on as date',
+        'e.due_on as dueDate',
+        'e.void_of as voidOf',
+        'e.open_amount as openAmount',
+        'v.id as voidedBy',
+      ])
+      .where('e.client_id', '=', clientId)
+      .where('e.owner_id', '=', ownerId)
+      .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(beforeDay, beforeId)))
+      .orderBy('e.occurred_on', 'desc')
+      .orderBy('e.id', 'desc')
+      .limit(limit),
+);
+
+/** Later than any entry's day and id: where a walk from the newest entry starts. */
+export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
+
+export async function ledgerPage(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+  before: { day: string; id: number },
+  limit: number,
+): Promise<WalkedLine[]> {
+  return (await ledgerPageQuery(db, clientId, ownerId, before.day, before.id, limit)).rows;
 }
 
 const openAmountQuery = compiledQuery((db, openAmount: number, entryId: number) =>
