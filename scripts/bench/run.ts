@@ -19,6 +19,7 @@ import {
 } from './blocking.ts';
 import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
+import { longLedger, type LongLedgerResult } from './long-ledger.ts';
 import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
 import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
@@ -43,6 +44,7 @@ const { values: flags } = parseArgs({
     duration: { type: 'string' },
     'large-clients': { type: 'string' },
     'large-entries': { type: 'string' },
+    'long-entries': { type: 'string' },
     only: { type: 'string' },
     subscribers: { type: 'string' },
     help: { type: 'boolean', default: false },
@@ -60,6 +62,8 @@ if (flags.help) {
       '               20,000 with --quick)\n' +
       '  --large-clients N, --large-entries N  the owner whose ageing, overdue filter and searches\n' +
       '               are timed (default 100,000 and 1,000,000; 5,000 and 50,000 with --quick)\n' +
+      '  --long-entries N  entries of the one client whose payments are timed with the large\n' +
+      '               owner (default 20,000; 2,000 with --quick)\n' +
       `  --only LIST  only these parts, comma-separated: ${onlyParts.join(', ')}\n` +
       '  --subscribers LIST  live streams per live run, comma-separated (default 1,100,1000;\n' +
       '               1,10 with --quick)\n' +
@@ -95,6 +99,7 @@ const largeEntries = positiveInt(
   quick ? 50_000 : 1_000_000,
   'large-entries',
 );
+const longEntries = positiveInt(flags['long-entries'], quick ? 2_000 : 20_000, 'long-entries');
 const only: OnlyPart[] | null = flags.only
   ? flags.only.split(',').map((part) => {
       if (!(onlyParts as readonly string[]).includes(part))
@@ -192,6 +197,7 @@ interface Report {
   fileLimits: { bench: number | null; server: number | null };
   heavy: { idle: ProbeResult; results: HeavyResult[] };
   large: LargeOwnerResult;
+  longLedger: LongLedgerResult;
   versus: VersusResult;
   earlier: EarlierResult;
 }
@@ -427,6 +433,13 @@ async function main(): Promise<void> {
     random,
     log,
   });
+  const long = await longLedger({
+    baseUrl: server.url,
+    dbFile,
+    entries: longEntries,
+    random,
+    log,
+  });
 
   await server.stop();
   await baseline.stop();
@@ -462,6 +475,7 @@ async function main(): Promise<void> {
       fileLimits,
       heavy,
       large,
+      longLedger: long,
       versus,
       earlier,
     },
@@ -840,6 +854,7 @@ function printReport(report: Report, dateText: string): void {
   printHeavy(report.heavy);
 
   printLargeOwner(report.large, idle);
+  printLongLedger(report.longLedger);
   if (list && balanceRow) printVersus(report.versus, { list, balance: balanceRow });
 
   const balance = balanceRow;
@@ -1027,6 +1042,34 @@ function printLargeOwner(large: LargeOwnerResult, idle: ProbeResult): void {
   out();
 }
 
+/** Payments on one client with a long ledger, and another owner's payments meanwhile. */
+function printLongLedger(long: LongLedgerResult): void {
+  out(`## Payments on one client with ${fmt(long.entries)} ledger entries`);
+  const row = (name: string, times: LongLedgerResult['asSeeded']) => [
+    name,
+    fmt(times.unpaid),
+    fmt(times.ownMs, 2),
+    fmt(times.otherP50Ms, 2),
+    fmt(times.otherP99Ms, 2),
+    `${fmt(times.otherP99Ms / long.idle.p99Ms, 2)} ×`,
+  ];
+  for (const line of table(
+    ['ledger', 'unpaid entries', 'a payment ms', "other's p50 ms", "other's p99 ms", 'p99 × idle'],
+    [
+      row('as seeded', long.asSeeded),
+      row('paid down to a few', long.mostlyPaid),
+      row('one entry (for the load alone)', long.oneEntry),
+    ],
+  ))
+    out(line);
+  out(
+    'a payment: one at a time on the long ledger (median of 100). other: another owner pays one ' +
+      'client after another (200 payments) while four loops pay the long ledger; with nothing ' +
+      `else running its p50 is ${fmt(long.idle.p50Ms, 2)} ms and its p99 ${fmt(long.idle.p99Ms, 2)} ms`,
+  );
+  out();
+}
+
 function largeOwnerTargets(
   large: LargeOwnerResult,
   idle: ProbeResult,
@@ -1125,7 +1168,15 @@ async function runOnly(
       random,
       log,
     });
+    const long = await longLedger({
+      baseUrl: server.url,
+      dbFile,
+      entries: longEntries,
+      random,
+      log,
+    });
     sections.push(() => printLargeOwner(large, idle));
+    sections.push(() => printLongLedger(long));
     targets.push(...largeOwnerTargets(large, idle));
   }
   /** A new owner with the bench's clients, and Balance's balance changes over them. */

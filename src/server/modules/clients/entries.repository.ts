@@ -174,9 +174,10 @@ export interface WalkedLine extends LedgerLine {
 }
 
 /**
- * A page of a client's entries, newest first (by day, then as entered: the reverse of the order
- * in which payments settle them), each older than the given day and id. Along the client's index,
- * so a page costs its own rows however long the ledger is.
+ * A page of the amounts a client was charged or owes (no payments, credits or voids), newest
+ * first (by day, then as entered: the reverse of the order in which payments settle them), each
+ * older than the given day and id. Along the client's index, so a page costs the rows it passes
+ * however long the ledger is.
  */
 const ledgerPageQuery = compiledQuery(
   (db, clientId: string, ownerId: string, beforeDay: string, beforeId: number, limit: number) =>
@@ -196,6 +197,9 @@ const ledgerPageQuery = compiledQuery(
       .where('e.client_id', '=', clientId)
       .where('e.owner_id', '=', ownerId)
       .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(beforeDay, beforeId)))
+      // Only what is owed can be unpaid: payments, credits and voids never are.
+      .where('e.amount', '>', 0)
+      .where('e.void_of', 'is', null)
       .orderBy('e.occurred_on', 'desc')
       .orderBy('e.id', 'desc')
       .limit(limit),

@@ -1,0 +1,125 @@
+// One client with a very long ledger (20,000 entries in a full run): what a payment on it costs,
+// and whether payments on it, four at a time, hold up another owner's payments, which wait for
+// the same writer on SQLite. Measured with the ledger as seeded (a long run of it unpaid), after
+// a payment that leaves a few charges unpaid (as a client who pays would have), and, for the
+// load alone, on a client of the same owner whose ledger is one entry.
+import { DatabaseSync } from 'node:sqlite';
+import { percentile } from './live.ts';
+import { joinOwner, seedClients, seedLedgers } from './seed.ts';
+
+export interface PaymentTimes {
+  /** Entries of the long ledger with something unpaid, when the payments began. */
+  unpaid: number;
+  /** One payment at a time on the long ledger, milliseconds each (median). */
+  ownMs: number;
+  /** Another owner's payments, one at a time, while four loops pay the long ledger. */
+  otherP50Ms: number;
+  otherP99Ms: number;
+}
+
+export interface LongLedgerResult {
+  entries: number;
+  /** Another owner's payments with nothing else running. */
+  idle: { p50Ms: number; p99Ms: number };
+  asSeeded: PaymentTimes;
+  mostlyPaid: PaymentTimes;
+  /** The same payments on a client whose ledger is its opening balance. */
+  oneEntry: PaymentTimes;
+}
+
+type Owner = { cookie: string };
+
+async function pay(baseUrl: string, owner: Owner, clientId: string, amount = 1): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${baseUrl}/api/clients/${clientId}/entries`, {
+    method: 'POST',
+    headers: { cookie: owner.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'payment', amount }),
+  });
+  const body = await response.text();
+  if (response.status !== 201) throw new Error(`a payment answered ${response.status}: ${body}`);
+  return performance.now() - started;
+}
+
+/** Payments one after another, each on the next client of the list: their times, sorted. */
+async function payments(baseUrl: string, owner: Owner, clientIds: string[], count: number) {
+  const times: number[] = [];
+  for (let i = 0; i < count; i++)
+    times.push(await pay(baseUrl, owner, clientIds[i % clientIds.length] as string));
+  return times.sort((a, b) => a - b);
+}
+
+export async function longLedger(options: {
+  baseUrl: string;
+  dbFile: string;
+  entries: number;
+  random: () => number;
+  log: (line: string) => void;
+}): Promise<LongLedgerResult> {
+  const { baseUrl, dbFile, random, log } = options;
+  const owner = await joinOwner(baseUrl);
+  log(`seeding one client with ${options.entries} ledger entries`);
+  seedLedgers({
+    file: dbFile,
+    ownerId: owner.ownerId,
+    clients: 1,
+    entries: options.entries,
+    random,
+  });
+  const [shortId] = seedClients({ file: dbFile, ownerId: owner.ownerId, count: 1, random });
+  const other = await joinOwner(baseUrl);
+  const otherIds = seedClients({ file: dbFile, ownerId: other.ownerId, count: 50, random });
+  const database = new DatabaseSync(dbFile, { readOnly: true });
+  const { id: clientId } = database
+    .prepare('select id from clients where owner_id = ? and id <> ?')
+    .get(owner.ownerId, shortId ?? '') as { id: string };
+  const unpaid = (clientId: string) =>
+    (
+      database
+        .prepare('select count(*) as n from entries where client_id = ? and open_amount > 0')
+        .get(clientId) as { n: number }
+    ).n;
+
+  const measureState = async (clientId: string): Promise<PaymentTimes> => {
+    const state = unpaid(clientId);
+    const own = await payments(baseUrl, owner, [clientId], 100);
+    let stop = false;
+    const loops = Array.from({ length: 4 }, async () => {
+      while (!stop) await pay(baseUrl, owner, clientId);
+    });
+    try {
+      const others = await payments(baseUrl, other, otherIds, 200);
+      return {
+        unpaid: state,
+        ownMs: percentile(own, 0.5),
+        otherP50Ms: percentile(others, 0.5),
+        otherP99Ms: percentile(others, 0.99),
+      };
+    } finally {
+      stop = true;
+      await Promise.all(loops);
+    }
+  };
+
+  try {
+    log('load: payments beside a long ledger');
+    const idle = await payments(baseUrl, other, otherIds, 200);
+    const oneEntry = await measureState(shortId as string);
+    const asSeeded = await measureState(clientId);
+    // What is owed now, less about eight average charges: the rest settled by one payment.
+    const { balance } = database
+      .prepare('select balance from clients where id = ?')
+      .get(clientId) as { balance: number };
+    if (balance > 200_000) await pay(baseUrl, owner, clientId, balance - 200_000);
+    const mostlyPaid = await measureState(clientId);
+    return {
+      entries: options.entries,
+      idle: { p50Ms: percentile(idle, 0.5), p99Ms: percentile(idle, 0.99) },
+      asSeeded,
+      mostlyPaid,
+      oneEntry,
+    };
+  } finally {
+    database.close();
+  }
+}
