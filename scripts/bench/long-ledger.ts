@@ -29,15 +29,20 @@ export interface LongLedgerResult {
 
 type Owner = { cookie: string };
 
-async function pay(baseUrl: string, owner: Owner, clientId: string, amount = 1): Promise<number> {
-  const started = performance.now();
-  const response = await fetch(`${baseUrl}/api/clients/${clientId}/entries`, {
+async function send(baseUrl: string, owner: Owner, path: string, body: object): Promise<string> {
+  const response = await fetch(baseUrl + path, {
     method: 'POST',
     headers: { cookie: owner.cookie, 'content-type': 'application/json' },
-    body: JSON.stringify({ kind: 'payment', amount }),
+    body: JSON.stringify(body),
   });
-  const body = await response.text();
-  if (response.status !== 201) throw new Error(`a payment answered ${response.status}: ${body}`);
+  const text = await response.text();
+  if (response.status !== 201) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
+  return text;
+}
+
+async function pay(baseUrl: string, owner: Owner, clientId: string, amount = 1): Promise<number> {
+  const started = performance.now();
+  await send(baseUrl, owner, `/api/clients/${clientId}/entries`, { kind: 'payment', amount });
   return performance.now() - started;
 }
 
@@ -59,59 +64,72 @@ export async function longLedger(options: {
   const { baseUrl, dbFile, random, log } = options;
   const owner = await joinOwner(baseUrl);
   log(`seeding one client with ${options.entries} ledger entries`);
-  seedLedgers({
+  const [longId] = seedLedgers({
     file: dbFile,
     ownerId: owner.ownerId,
     clients: 1,
     entries: options.entries,
     random,
   });
-  const [shortId] = seedClients({ file: dbFile, ownerId: owner.ownerId, count: 1, random });
+  if (longId === undefined) throw new Error('the long ledger was not seeded');
+  // Owing $10,000 as its only entry, so that every payment on it is placed.
+  const { id: oneEntryId } = JSON.parse(
+    await send(baseUrl, owner, '/api/clients', {
+      firstName: 'One',
+      lastName: 'Entry',
+      email: 'one.entry@example.com',
+      phone: '+1 555 0100200',
+      currency: 'USD',
+      balance: 1_000_000,
+    }),
+  ) as { id: string };
   const other = await joinOwner(baseUrl);
   const otherIds = seedClients({ file: dbFile, ownerId: other.ownerId, count: 50, random });
-  const database = new DatabaseSync(dbFile, { readOnly: true });
-  const { id: clientId } = database
-    .prepare('select id from clients where owner_id = ? and id <> ?')
-    .get(owner.ownerId, shortId ?? '') as { id: string };
-  const unpaid = (clientId: string) =>
-    (
-      database
-        .prepare('select count(*) as n from entries where client_id = ? and open_amount > 0')
-        .get(clientId) as { n: number }
-    ).n;
 
-  const measureState = async (clientId: string): Promise<PaymentTimes> => {
-    const state = unpaid(clientId);
-    const own = await payments(baseUrl, owner, [clientId], 100);
-    let stop = false;
-    const loops = Array.from({ length: 4 }, async () => {
-      while (!stop) await pay(baseUrl, owner, clientId);
-    });
-    try {
-      const others = await payments(baseUrl, other, otherIds, 200);
+  const database = new DatabaseSync(dbFile, { readOnly: true });
+  try {
+    const unpaid = (clientId: string) =>
+      (
+        database
+          .prepare('select count(*) as n from entries where client_id = ? and open_amount > 0')
+          .get(clientId) as { n: number }
+      ).n;
+
+    const measureState = async (clientId: string): Promise<PaymentTimes> => {
+      const state = unpaid(clientId);
+      const own = await payments(baseUrl, owner, [clientId], 100);
+      let stop = false;
+      const loops = Array.from({ length: 4 }, async () => {
+        try {
+          while (!stop) await pay(baseUrl, owner, clientId);
+        } finally {
+          // One loop's failure ends the others and the other owner's payments too.
+          stop = true;
+        }
+      });
+      const others = payments(baseUrl, other, otherIds, 200).finally(() => (stop = true));
+      const [loopsDone, othersDone] = await Promise.allSettled([Promise.all(loops), others]);
+      if (loopsDone.status === 'rejected') throw loopsDone.reason;
+      if (othersDone.status === 'rejected') throw othersDone.reason;
+      const times = othersDone.value;
       return {
         unpaid: state,
         ownMs: percentile(own, 0.5),
-        otherP50Ms: percentile(others, 0.5),
-        otherP99Ms: percentile(others, 0.99),
+        otherP50Ms: percentile(times, 0.5),
+        otherP99Ms: percentile(times, 0.99),
       };
-    } finally {
-      stop = true;
-      await Promise.all(loops);
-    }
-  };
+    };
 
-  try {
     log('load: payments beside a long ledger');
     const idle = await payments(baseUrl, other, otherIds, 200);
-    const oneEntry = await measureState(shortId as string);
-    const asSeeded = await measureState(clientId);
+    const oneEntry = await measureState(oneEntryId);
+    const asSeeded = await measureState(longId);
     // What is owed now, less about eight average charges: the rest settled by one payment.
     const { balance } = database
       .prepare('select balance from clients where id = ?')
-      .get(clientId) as { balance: number };
-    if (balance > 200_000) await pay(baseUrl, owner, clientId, balance - 200_000);
-    const mostlyPaid = await measureState(clientId);
+      .get(longId) as { balance: number };
+    if (balance > 200_000) await pay(baseUrl, owner, longId, balance - 200_000);
+    const mostlyPaid = await measureState(longId);
     return {
       entries: options.entries,
       idle: { p50Ms: percentile(idle, 0.5), p99Ms: percentile(idle, 0.99) },

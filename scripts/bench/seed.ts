@@ -210,10 +210,18 @@ export interface LedgerSeedOptions {
  * app keeps for ageing is worked out by its own rule (`allocate` in ageing.ts: payments settle the
  * oldest charges first), so each entry's open amount, each client's balance (the sum of its
  * entries) and oldest unpaid due day are what the app itself would have written. The history
- * is lighter than the app's: one 'created' event per client, none for the entries.
+ * is lighter than the app's: one 'created' event per client, none for the entries. Returns the
+ * clients' ids (the first in USD, then alternating).
  */
-export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerSeedOptions): void {
+export function seedLedgers({
+  file,
+  ownerId,
+  clients,
+  entries,
+  random,
+}: LedgerSeedOptions): string[] {
   const db = new DatabaseSync(file, { timeout: 30_000 });
+  const ids: string[] = [];
   try {
     db.exec('PRAGMA foreign_keys = ON');
     const insertClient = rowInserter(db, 'clients');
@@ -264,6 +272,7 @@ export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerS
         // Its oldest unpaid due day is the ledger's, not the day it was added.
         insertClient({ ...newClientRow(client, ownerId, createdAt), oldest_due_on: oldestDue });
         insertEvent(toEventRow(ownerId, createdAt, createdEvent(client)));
+        ids.push(client.id);
         for (const line of lines) {
           const row = toEntryRow(
             {
@@ -294,4 +303,5 @@ export function seedLedgers({ file, ownerId, clients, entries, random }: LedgerS
   } finally {
     db.close();
   }
+  return ids;
 }

@@ -142,14 +142,16 @@ const walkPages = [16, 256, 2048];
  * What `reallocate` would leave after one new entry (`client` as it is after it; a void takes
  * the entry it reverses out of the ledger), reading only the entries the change can move.
  *
- * What is unpaid is the newest amounts owed, up to the balance (`allocate`). Walking the ledger
- * newest first, the new allocation places the balance after the entry; the stored one placed
- * the balance before it. Where both have the same amount left to place, every older entry keeps
- * what it has, and the walk stops. (Over the same entries the two amounts only become equal at
- * 0, so they cannot agree early, before the new entry or the voided one.) A charge dated today
- * stops after one entry; a payment walks what was unpaid. Should the stored amounts not add up
- * to the balance before, or the oldest unpaid day be undecidable from what was read, the whole
- * ledger is worked out again.
+ * What is unpaid is the newest amounts owed, up to the balance (`allocate`). Walking the amounts
+ * owed newest first, the new allocation places the balance after the entry; the stored one
+ * placed the balance before it. Where both have the same amount left to place, every older entry
+ * keeps what it has, and the walk stops. Over the same entries two different amounts left become
+ * equal only at 0, where every older entry is 0 on both sides (the new entry is stored as 0, and
+ * the voided one was paid), so the walk cannot stop wrongly before it has passed them. A charge
+ * dated today stops within the first page; a payment walks what was unpaid. Should the walk
+ * read to the end with something left to place (stored amounts that do not add up), or the
+ * oldest unpaid day be undecidable from what was read, the whole ledger is worked out again.
+ * Stored amounts that are wrong in entries the walk does not reach stay as they are.
  */
 async function settleChange(
   trx: Trx,
@@ -164,14 +166,10 @@ async function settleChange(
   let closedDue: string | null = null;
   let at = newestEnd;
   let agree = toPlace === toPlaceBefore;
-  walk: for (let page = 0; !agree; page++) {
+  for (let page = 0; !agree; page++) {
     const limit = walkPages[Math.min(page, walkPages.length - 1)] as number;
     const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
     for (const line of lines) {
-      if (toPlace === toPlaceBefore) {
-        agree = true;
-        break walk;
-      }
       const owes =
         line.amount > 0 &&
         line.voidOf === null &&
@@ -193,8 +191,10 @@ async function settleChange(
         const due = dueDay(line);
         if (oldestRead === null || due < oldestRead) oldestRead = due;
       }
+      agree = toPlace === toPlaceBefore;
+      if (agree) break;
     }
-    if (lines.length < limit) break;
+    if (agree || lines.length < limit) break;
     const last = lines[lines.length - 1] as (typeof lines)[number];
     at = { day: last.date, id: last.id };
   }
