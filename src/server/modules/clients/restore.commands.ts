@@ -30,7 +30,7 @@ export interface RestorePlan {
     createdAt: number;
     updatedAt: number;
   })[];
-  /** In the file's order: a void comes after the entry it names (`voidOf` is a file id). */
+  /** In the file's order, but each void after the entry it names (`voidOf` is a file id). */
   entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
   history: {
     clientId: string | null;

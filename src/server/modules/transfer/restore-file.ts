@@ -81,7 +81,9 @@ function crossCheck(file: ExportFile): Problem[] {
   });
   if (file.version >= 2 && file.entries === undefined)
     problems.push(problem('entries', 'missing: an export of version 2 carries the ledger'));
-  const entries = new Map<number, { clientId: string; voided: boolean }>();
+  // A void may come before the entry it names: an export lists each client's entries by day, and
+  // an entry dated tomorrow (the browser's day may be ahead) can be voided today.
+  const entries = new Map<number, { clientId: string; kind: string; voided: boolean }>();
   const sums = new Map<string, number>();
   (file.entries ?? []).forEach((entry, index) => {
     const where = `entries[${index}]`;
@@ -90,20 +92,21 @@ function crossCheck(file: ExportFile): Problem[] {
       problems.push(
         problem(`${where}.clientId`, 'no client {id} in the file', { id: entry.clientId }),
       );
-    if (entry.kind === 'void') {
-      const voided = entry.voidOf === null ? undefined : entries.get(entry.voidOf);
-      if (!voided)
-        problems.push(problem(`${where}.voidOf`, 'a void must name an earlier entry of the file'));
-      else if (voided.clientId !== entry.clientId)
-        problems.push(problem(`${where}.voidOf`, "names an entry of another client's"));
-      else if (voided.voided)
-        problems.push(problem(`${where}.voidOf`, 'that entry is voided twice'));
-      else voided.voided = true;
-    } else if (entry.voidOf !== null) {
+    if (entry.kind !== 'void' && entry.voidOf !== null)
       problems.push(problem(`${where}.voidOf`, 'Only a void names another entry.'));
-    }
-    entries.set(entry.id, { clientId: entry.clientId, voided: false });
+    entries.set(entry.id, { clientId: entry.clientId, kind: entry.kind, voided: false });
     sums.set(entry.clientId, (sums.get(entry.clientId) ?? 0) + entry.amount);
+  });
+  (file.entries ?? []).forEach((entry, index) => {
+    if (entry.kind !== 'void') return;
+    const where = `entries[${index}].voidOf`;
+    const voided = entry.voidOf === null ? undefined : entries.get(entry.voidOf);
+    if (!voided) problems.push(problem(where, 'a void must name an entry of the file'));
+    else if (voided.clientId !== entry.clientId)
+      problems.push(problem(where, "names an entry of another client's"));
+    else if (voided.kind === 'void') problems.push(problem(where, 'a void cannot be voided'));
+    else if (voided.voided) problems.push(problem(where, 'that entry is voided twice'));
+    else voided.voided = true;
   });
   if (file.entries)
     for (const [id, client] of clients) {
@@ -152,7 +155,11 @@ export function readExportFile(body: unknown): RestorePlan {
           voidOf: null,
           createdAt: time(client.updatedAt),
         }))
-    : file.entries.map(({ id, enteredAt, ...entry }) => ({
+    : // Each void after the entry it names (none names a void), whatever the file's order.
+      [
+        ...file.entries.filter((entry) => entry.kind !== 'void'),
+        ...file.entries.filter((entry) => entry.kind === 'void'),
+      ].map(({ id, enteredAt, ...entry }) => ({
         ...entry,
         fileId: id,
         createdAt: time(enteredAt),

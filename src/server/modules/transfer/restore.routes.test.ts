@@ -9,6 +9,7 @@ import { fillAccount } from '../../../../tests/populate.ts';
 import { snapshotDatabase } from '../../../../tests/reliability/database-snapshot.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
+import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { ClientList } from '../../../shared/schemas/clients.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
@@ -236,6 +237,72 @@ describe('restoring an export into an account', () => {
         }),
       ]);
     }
+  });
+
+  it('restores a void that the export lists before the entry it reverses', async () => {
+    // An entry may be dated tomorrow (the browser's day can be ahead of the server's); voided
+    // today, its void is listed first, since an export lists a client's entries by day.
+    const someone = await joinAs(source.app);
+    const send = (url: string, body: object) =>
+      source.app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie: someone.cookie },
+        payload: body,
+      });
+    const client = (await send('/api/clients', buildClient({ balance: 0 }))).json<{ id: string }>();
+    const tomorrow = addDays(utcDay(), 1);
+    const charged = await send(`/api/clients/${client.id}/entries`, {
+      kind: 'charge',
+      amount: 1_500,
+      date: tomorrow,
+    });
+    const chargeId = charged.json<{ entry: { entryId: number } }>().entry.entryId;
+    expect(
+      (await send(`/api/clients/${client.id}/entries/${chargeId}/void`, { reason: 'typo' }))
+        .statusCode,
+    ).toBe(201);
+    const file: ExportFile = (
+      await injectOk(source.app, 'GET', '/api/export.json', someone.cookie)
+    ).json();
+    expect(file.entries?.map((entry) => entry.voidOf)).toEqual([chargeId, null]);
+
+    const target = await joinAs(source.app);
+    expect((await restore(source.app, target.cookie, file)).statusCode).toBe(200);
+    const [restored] = (
+      await injectOk(source.app, 'GET', '/api/clients', target.cookie)
+    ).json<ClientList>().clients;
+    const { entries } = (
+      await injectOk(source.app, 'GET', `/api/clients/${restored?.id}/entries`, target.cookie)
+    ).json<{ entries: { id: number; kind: string; date: string; voidedBy: number | null }[] }>();
+    const charge = entries.find((entry) => entry.kind === 'charge');
+    const reversal = entries.find((entry) => entry.kind === 'void');
+    expect(charge).toMatchObject({ date: tomorrow, voidedBy: reversal?.id });
+    expect(restored?.balance).toBe(0);
+  });
+
+  it('refuses a void of a void, naming it', async () => {
+    const target = await joinAs(source.app);
+    const voids = (exported.entries ?? []).filter((entry) => entry.voidOf !== null);
+    const [reversal] = voids;
+    expect(reversal).toBeDefined();
+    const reversed = {
+      ...reversal,
+      id: 999_999,
+      voidOf: reversal?.id ?? null,
+      amount: -((reversal as { amount?: number } | undefined)?.amount ?? 0),
+    };
+    const refused = await restore(source.app, target.cookie, {
+      ...exported,
+      entries: [...(exported.entries ?? []), reversed],
+    });
+    expect(refused.statusCode).toBe(400);
+    // Its client's balance no longer adds up either, and is named too.
+    expect(
+      refused.json<{ error: { fields: Record<string, string> } }>().error.fields,
+    ).toMatchObject({
+      [`entries[${exported.entries?.length}].voidOf`]: 'a void cannot be voided',
+    });
   });
 
   it('refuses a bad file naming each problem, and changes nothing', async () => {
