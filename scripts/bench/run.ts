@@ -424,22 +424,7 @@ async function main(): Promise<void> {
   await server.stop();
   server = await startServer();
   const heavy = await heavyRequests(server.url, server.pid, dbFile, random);
-  const large = await largeOwner({
-    baseUrl: server.url,
-    serverPid: server.pid,
-    dbFile,
-    clients: largeClients,
-    entries: largeEntries,
-    random,
-    log,
-  });
-  const long = await longLedger({
-    baseUrl: server.url,
-    dbFile,
-    entries: longEntries,
-    random,
-    log,
-  });
+  const { large, long } = await largeData(server, dbFile, random);
 
   await server.stop();
   await baseline.stop();
@@ -1042,6 +1027,25 @@ function printLargeOwner(large: LargeOwnerResult, idle: ProbeResult): void {
   out();
 }
 
+/** The large owner (step 10), then the client with a very long ledger, on the same server. */
+async function largeData(
+  server: { url: string; pid: number },
+  dbFile: string,
+  random: () => number,
+): Promise<{ large: LargeOwnerResult; long: LongLedgerResult }> {
+  const large = await largeOwner({
+    baseUrl: server.url,
+    serverPid: server.pid,
+    dbFile,
+    clients: largeClients,
+    entries: largeEntries,
+    random,
+    log,
+  });
+  const long = await longLedger({ baseUrl: server.url, dbFile, entries: longEntries, random, log });
+  return { large, long };
+}
+
 /** Payments on one client with a long ledger, and another owner's payments meanwhile. */
 function printLongLedger(long: LongLedgerResult): void {
   out(`## Payments on one client with ${fmt(long.entries)} ledger entries`);
@@ -1159,22 +1163,7 @@ async function runOnly(
   if (parts.includes('large-owner')) {
     log('health probe on the idle server');
     const idle = await probeIdle(server.url, quick ? 2000 : 5000);
-    const large = await largeOwner({
-      baseUrl: server.url,
-      serverPid: server.pid,
-      dbFile,
-      clients: largeClients,
-      entries: largeEntries,
-      random,
-      log,
-    });
-    const long = await longLedger({
-      baseUrl: server.url,
-      dbFile,
-      entries: longEntries,
-      random,
-      log,
-    });
+    const { large, long } = await largeData(server, dbFile, random);
     sections.push(() => printLargeOwner(large, idle));
     sections.push(() => printLongLedger(long));
     targets.push(...largeOwnerTargets(large, idle));
