@@ -38,11 +38,13 @@ import {
   insertEntry,
   ledgerLines,
   ledgerPage,
+  ledgerPageSizes,
   ledgerShape,
   liveOpenings,
   newestEnd,
   setOpenAmount,
   toEntryDetail,
+  type LedgerPageSize,
   type NewEntry,
 } from './entries.repository.ts';
 
@@ -135,9 +137,6 @@ async function reallocate(trx: Trx, ownerId: string, client: Client): Promise<Cl
   return { ...client, oldestDueDate: oldestDue };
 }
 
-/** Rows per read of the walk: the first covers a new charge or a short ledger whole. */
-const walkPages = [16, 256, 2048];
-
 /**
  * What `reallocate` would leave after one new entry (`client` as it is after it; a void takes
  * the entry it reverses out of the ledger), reading only the entries the change can move.
@@ -167,7 +166,7 @@ async function settleChange(
   let at = newestEnd;
   let agree = toPlace === toPlaceBefore;
   for (let page = 0; !agree; page++) {
-    const limit = walkPages[Math.min(page, walkPages.length - 1)] as number;
+    const limit = ledgerPageSizes[Math.min(page, ledgerPageSizes.length - 1)] as LedgerPageSize;
     const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
     for (const line of lines) {
       const owes =

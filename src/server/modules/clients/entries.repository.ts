@@ -173,14 +173,21 @@ export interface WalkedLine extends LedgerLine {
   voidedBy: number | null;
 }
 
+/** Rows per page of a walk of the ageing: the first covers a new charge or a short ledger whole. */
+export const ledgerPageSizes = [16, 256, 2048] as const;
+export type LedgerPageSize = (typeof ledgerPageSizes)[number];
+
 /**
- * A page of the amounts a client was charged or owes (no payments, credits or voids), newest
- * first (by day, then as entered: the reverse of the order in which payments settle them), each
- * older than the given day and id. Along the client's index, so a page costs the rows it passes
- * however long the ledger is.
+ * A page of the amounts a client was charged or owes (no payments or credits), newest first (by
+ * day, then as entered: the reverse of the order in which payments settle them), each older than
+ * the given day and id. Along the client's index, so a page costs the rows it passes however long
+ * the ledger is. Voids of payments come too (the caller leaves them out): a condition on `void_of`
+ * here could lead SQLite to walk that index's NULLs, which are nearly every entry of every owner.
+ * The size is written into the SQL: with a bound LIMIT each run cost SQLite about 6 µs more
+ * (the statement was prepared again), as much as the rest of the read.
  */
-const ledgerPageQuery = compiledQuery(
-  (db, clientId: string, ownerId: string, beforeDay: string, beforeId: number, limit: number) =>
+const ledgerPageQuery = (size: LedgerPageSize) =>
+  compiledQuery((db, clientId: string, ownerId: string, beforeDay: string, beforeId: number) =>
     db
       .selectFrom('entries as e')
       .leftJoin('entries as v', 'v.void_of', 'e.id')
@@ -196,14 +203,17 @@ const ledgerPageQuery = compiledQuery(
       ])
       .where('e.client_id', '=', clientId)
       .where('e.owner_id', '=', ownerId)
-      .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(beforeDay, beforeId)))
-      // Only what is owed can be unpaid: payments, credits and voids never are.
       .where('e.amount', '>', 0)
-      .where('e.void_of', 'is', null)
+      .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(beforeDay, beforeId)))
       .orderBy('e.occurred_on', 'desc')
       .orderBy('e.id', 'desc')
-      .limit(limit),
-);
+      .limit(sql.lit(size)),
+  );
+const ledgerPageQueries: Record<LedgerPageSize, ReturnType<typeof ledgerPageQuery>> = {
+  16: ledgerPageQuery(16),
+  256: ledgerPageQuery(256),
+  2048: ledgerPageQuery(2048),
+};
 
 /** Later than any entry's day and id: where a walk from the newest entry starts. */
 export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
@@ -213,9 +223,9 @@ export async function ledgerPage(
   ownerId: string,
   clientId: string,
   before: { day: string; id: number },
-  limit: number,
+  size: LedgerPageSize,
 ): Promise<WalkedLine[]> {
-  return (await ledgerPageQuery(db, clientId, ownerId, before.day, before.id, limit)).rows;
+  return (await ledgerPageQueries[size](db, clientId, ownerId, before.day, before.id)).rows;
 }
 
 const openAmountQuery = compiledQuery((db, openAmount: number, entryId: number) =>
