@@ -126,6 +126,34 @@ function crossCheck(file: ExportFile): Problem[] {
 const time = (iso: string) => Date.parse(iso);
 
 /**
+ * The file's entries in its order, but a void that comes before the entry it names moved to just
+ * after it (no void names a void: `crossCheck`), so that the restore can link it. The rest keep
+ * their order, and with it the order of the entries within a day.
+ */
+function voidsAfterTheirEntries<Entry extends { id: number; voidOf: number | null }>(
+  entries: readonly Entry[],
+): Entry[] {
+  const seen = new Set<number>();
+  const waiting = new Map<number, Entry>();
+  const ordered: Entry[] = [];
+  for (const entry of entries) {
+    if (entry.voidOf !== null && !seen.has(entry.voidOf)) {
+      waiting.set(entry.voidOf, entry);
+      continue;
+    }
+    ordered.push(entry);
+    seen.add(entry.id);
+    const reversal = waiting.get(entry.id);
+    if (reversal) {
+      waiting.delete(entry.id);
+      ordered.push(reversal);
+      seen.add(reversal.id);
+    }
+  }
+  return ordered;
+}
+
+/**
  * Reads an owner's export file (any version up to ours) into what the restore writes, or refuses
  * it with every problem named. A version-1 file has no ledger: each balance other than 0 becomes
  * an opening entry on the day the client was last changed, as the ledger's migration did.
@@ -155,11 +183,7 @@ export function readExportFile(body: unknown): RestorePlan {
           voidOf: null,
           createdAt: time(client.updatedAt),
         }))
-    : // Each void after the entry it names (none names a void), whatever the file's order.
-      [
-        ...file.entries.filter((entry) => entry.kind !== 'void'),
-        ...file.entries.filter((entry) => entry.kind === 'void'),
-      ].map(({ id, enteredAt, ...entry }) => ({
+    : voidsAfterTheirEntries(file.entries).map(({ id, enteredAt, ...entry }) => ({
         ...entry,
         fileId: id,
         createdAt: time(enteredAt),
