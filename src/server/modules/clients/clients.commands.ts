@@ -168,14 +168,13 @@ async function settleChange(
   for (let page = 0; !agree; page++) {
     const limit = ledgerPageSizes[Math.min(page, ledgerPageSizes.length - 1)] as LedgerPageSize;
     const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
+    // Every line is an amount owed when entered (`ledgerPage`): still owed unless it is a void
+    // (of a payment), voided, or left in an earlier currency.
     for (const line of lines) {
       const owes =
-        line.amount > 0 &&
-        line.voidOf === null &&
-        line.voidedBy === null &&
-        line.currency === client.currency;
+        line.voidOf === null && line.voidedBy === null && line.currency === client.currency;
       // Before the change: the same, but the new entry was not there and a voided one was.
-      const owed = line.id === entry.voidOf ? line.amount > 0 : owes && line.id !== entry.entryId;
+      const owed = line.id === entry.voidOf || (owes && line.id !== entry.entryId);
       const open = owes ? Math.min(line.amount, toPlace) : 0;
       toPlace -= open;
       if (owed) toPlaceBefore -= line.openAmount;
