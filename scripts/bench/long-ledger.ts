@@ -88,12 +88,10 @@ export async function longLedger(options: {
 
   const database = new DatabaseSync(dbFile, { readOnly: true });
   try {
-    const unpaid = (clientId: string) =>
-      (
-        database
-          .prepare('select count(*) as n from entries where client_id = ? and open_amount > 0')
-          .get(clientId) as { n: number }
-      ).n;
+    const unpaidCount = database.prepare(
+      'select count(*) as n from entries where client_id = ? and open_amount > 0',
+    );
+    const unpaid = (clientId: string) => (unpaidCount.get(clientId) as { n: number }).n;
 
     const measureState = async (clientId: string): Promise<PaymentTimes> => {
       const state = unpaid(clientId);
