@@ -14,6 +14,11 @@ export interface GroupLimits {
   units: number;
   /** ...or once it is this old, whichever comes first. */
   ms: number;
+  /**
+   * A command that took this long (milliseconds) is slow: its owner's next command does not join
+   * a group holding another owner's work, which would then wait for it (sqlite-writer.ts).
+   */
+  slowMs: number;
 }
 
 export interface WorkerOptions {

@@ -1,4 +1,5 @@
 import { DatabaseSync } from 'node:sqlite';
+import { MessageChannel } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
@@ -47,7 +48,23 @@ command('test.carriesOnAfterDiskFull', async ({ trx }) => {
   throw new AppError(409, 'conflict', 'Refused after the loss');
 });
 
+/** What the slow commands ran and what the writer answered, in the order it happened. */
+const timeline: string[] = [];
+
+/** Takes `ms` of the writer's time (as a payment on a long ledger does), then writes its note. */
+command('test.slowNote', async ({ trx, record }, _ownerId, text: string, ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Busy: the writer's thread is held, as by a long read.
+  }
+  timeline.push(`ran ${text}`);
+  await sql`insert into notes (text) values (${text})`.execute(trx);
+  await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
+  return text;
+});
+
 const ownerId = 'SomeOwnerId00000000000';
+const otherOwnerId = 'OtherOwnerId0000000000';
 
 /** What the request thread sends to write a note in its transaction `tx`. */
 const insertNote = (id: number, tx: number, text: string): WorkerRequest => ({
@@ -89,6 +106,11 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   const handle = (...requests: WorkerRequest[]) => {
     for (const request of requests) writer.handle(request);
   };
+  /** Begins transaction `tx` and waits until it holds the connection, as the request thread does. */
+  async function begin(id: number, tx: number): Promise<void> {
+    handle({ id, op: 'begin', tx });
+    await answered(id);
+  }
 
   beforeEach(async () => {
     database = await createTestDatabase('sqlite');
@@ -99,12 +121,21 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       action text, at integer, version integer, before text, after text, detail text)`);
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
-    // A group may stay open for a minute: each test decides when work arrives.
-    writer = new Writer(connection, (answer) => sent.push(answer), { units: 64, ms: 60_000 });
+    // A group may stay open for a minute: each test decides when work arrives. A command of
+    // 20 ms or more is slow.
+    writer = new Writer(
+      connection,
+      (answer) => {
+        sent.push(answer);
+        timeline.push(`answered ${answer.id}`);
+      },
+      { units: 64, ms: 60_000, slowMs: 20 },
+    );
     // The command modules load when the first command arrives, and the group is committed
     // meanwhile: loaded here, so the tests below see groups form as they do once running.
     handle({ id: 1, op: 'command', name: 'test.commandPlace', ownerId, args: [] });
     await answered(1);
+    timeline.length = 0;
   });
 
   afterEach(async () => {
@@ -118,8 +149,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   it('runs a command that joins an open group in a savepoint after the work before it', async () => {
+    await begin(2, 1);
     handle(
-      { id: 2, op: 'begin', tx: 1 },
       { id: 3, op: 'command', name: 'test.commandPlace', ownerId, args: [] },
       insertNote(4, 1, 'first'),
       { id: 5, op: 'commit', tx: 1 },
@@ -141,13 +172,14 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   ])(
     'gives a command with %s a group of its own, committing the open group first',
     async (_, ahead, argument) => {
-      handle(
-        { id: 2, op: 'begin', tx: 1 },
-        insertNote(3, 1, 'first'),
-        { id: 4, op: 'commit', tx: 1 },
-        ...ahead,
-        { id: 6, op: 'command', name: 'test.commandPlace', ownerId, args: [argument] },
-      );
+      await begin(2, 1);
+      handle(insertNote(3, 1, 'first'), { id: 4, op: 'commit', tx: 1 }, ...ahead, {
+        id: 6,
+        op: 'command',
+        name: 'test.commandPlace',
+        ownerId,
+        args: [argument],
+      });
       await answered(6);
       expect(valueOf(6)).toBe('group');
       // The transaction before it was answered first, once its own group was on disk.
@@ -166,7 +198,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     });
     expect(connection.isTransaction).toBe(false);
     // The next work opens a group of its own and is committed as usual.
-    handle({ id: 3, op: 'begin', tx: 1 }, insertNote(4, 1, 'next'), { id: 5, op: 'commit', tx: 1 });
+    await begin(3, 1);
+    handle(insertNote(4, 1, 'next'), { id: 5, op: 'commit', tx: 1 });
     await answered(5);
     expect(reply(5)).toEqual({ id: 5, ok: true });
     expect(notes()).toEqual(['next']);
@@ -212,8 +245,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   it('keeps the work before a refused command that joined its group', async () => {
+    await begin(2, 1);
     handle(
-      { id: 2, op: 'begin', tx: 1 },
       { id: 3, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
       insertNote(4, 1, 'kept'),
       { id: 5, op: 'commit', tx: 1 },
@@ -223,5 +256,87 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(reply(3)).toMatchObject({ ok: false, error: { app: { status: 409 } } });
     expect(reply(5)).toEqual({ id: 5, ok: true });
     expect(notes()).toEqual(['kept']);
+  });
+
+  /** A command of the write path, for the writer: `ownerId`'s, or another owner's. */
+  const note = (id: number, text: string, owner = ownerId, slowMs = 0): WorkerRequest =>
+    slowMs > 0
+      ? { id, op: 'command', name: 'test.slowNote', ownerId: owner, args: [text, slowMs] }
+      : { id, op: 'command', name: 'test.writesNote', ownerId: owner, args: [text] };
+
+  it('takes waiting work one owner after another, each owner’s in the order it came', async () => {
+    // An open transaction holds the connection: the commands below all wait for it.
+    await begin(2, 1);
+    handle(
+      note(10, 'a1'),
+      note(11, 'a2'),
+      note(12, 'a3'),
+      note(20, 'b1', otherOwnerId),
+      note(21, 'b2', otherOwnerId),
+      { id: 3, op: 'commit', tx: 1 },
+    );
+    await Promise.all([12, 21].map(answered));
+    expect(notes()).toEqual(['a1', 'b1', 'a2', 'b2', 'a3']);
+  });
+
+  it('takes in every message that has arrived before it runs the work of one', async () => {
+    // As in the writer's thread: each message comes in its own turn of the event loop, and the
+    // messages posted while the writer was busy all wait in the port.
+    const { port1, port2 } = new MessageChannel();
+    port2.on('message', (requests: WorkerRequest[]) => handle(...requests));
+    try {
+      for (const request of [
+        note(10, 'a1', ownerId, 25),
+        note(11, 'a2', ownerId, 25),
+        note(12, 'a3', ownerId, 25),
+        note(20, 'b1', otherOwnerId),
+      ])
+        port1.postMessage([request]);
+      await Promise.all([12, 20].map(answered));
+    } finally {
+      port1.close();
+    }
+    expect(notes()).toEqual(['a1', 'b1', 'a2', 'a3']);
+  });
+
+  it('takes in the messages that arrive while it works, after a few milliseconds of work', async () => {
+    const { port1, port2 } = new MessageChannel();
+    port2.on('message', (requests: WorkerRequest[]) => handle(...requests));
+    try {
+      handle(note(10, 'a1', ownerId, 25), note(11, 'a2', ownerId, 25), note(12, 'a3', ownerId, 25));
+      // Arrives while a1 runs: it waits no longer than for a1 and a2, whose turn came first.
+      setTimeout(() => port1.postMessage([note(20, 'b1', otherOwnerId)]), 5);
+      await Promise.all([12, 20].map(answered));
+    } finally {
+      port1.close();
+    }
+    expect(notes()).toEqual(['a1', 'a2', 'b1', 'a3']);
+  });
+
+  it('commits another owner’s work before a slow owner’s next command runs', async () => {
+    await begin(2, 1);
+    handle(note(10, 'a1', ownerId, 25), note(11, 'a2', ownerId, 25), note(20, 'b1', otherOwnerId), {
+      id: 3,
+      op: 'commit',
+      tx: 1,
+    });
+    await Promise.all([11, 20].map(answered));
+    expect(notes()).toEqual(['a1', 'b1', 'a2']);
+    // b1 waited for a1, which was running or ahead of it, but not for a2.
+    expect(timeline.indexOf('answered 20')).toBeGreaterThan(timeline.indexOf('ran a1'));
+    expect(timeline.indexOf('answered 20')).toBeLessThan(timeline.indexOf('ran a2'));
+  });
+
+  it('keeps a slow owner’s commands in one group while no other owner’s work is in it', async () => {
+    handle(note(10, 'a1', ownerId, 25), note(11, 'a2', ownerId, 25), note(12, 'a3', ownerId, 25));
+    await Promise.all([10, 11, 12].map(answered));
+    expect(timeline).toEqual([
+      'ran a1',
+      'ran a2',
+      'ran a3',
+      'answered 10',
+      'answered 11',
+      'answered 12',
+    ]);
   });
 });

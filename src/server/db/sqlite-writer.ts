@@ -1,6 +1,7 @@
 // The one writer of an SQLite file, run in its worker thread (sqlite-worker.ts): transactions and
 // commands wait their turn for the connection, and those that arrive together are committed in
 // groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
+import { OwnerTurns } from './owner-turns.ts';
 import type { CommandPlace, CommandRunner } from './sqlite-commands.ts';
 import { runStatement, type SqliteConnection } from './sqlite.ts';
 import type {
@@ -40,22 +41,43 @@ type Unit =
 /** `#active` while a command runs: no transaction of the request thread has this number. */
 const commandRunning = -1;
 
+/** Whose work a unit is, for the turns: only commands name their owner. */
+const ownerOf = (unit: Unit): string => (unit.kind === 'command' ? unit.ownerId : '');
+
+/** How many owners whose last command was slow are remembered: the list must not grow unbounded. */
+const slowOwnersKept = 256;
+
+/**
+ * How long (milliseconds) the writer works through waiting commands before it lets in the messages
+ * that arrived meanwhile: until it does, another owner's write that has arrived is not yet
+ * waiting, and cannot have its turn.
+ */
+const turnMs = 2;
+
 /**
  * The one writer. Only one transaction holds the connection at a time (its queries interleave
  * with the request thread's decisions, or, for a command, it runs here whole); the others wait
- * their turn in `waiting`. A transaction that commits releases its savepoint and waits in
- * `unsynced` for the shared COMMIT, which runs as soon as nothing else is waiting, or when the
- * group is full.
+ * their turn in `waiting`, taken one owner after another. A transaction that commits releases
+ * its savepoint and waits in `unsynced` for the shared COMMIT, which runs as soon as nothing
+ * else is waiting, or when the group is full.
  */
 export class Writer {
   readonly #db: SqliteConnection;
   readonly #send: (reply: WorkerReply) => void;
   readonly #limits: GroupLimits;
-  readonly #waiting: Unit[] = [];
+  readonly #waiting = new OwnerTurns<Unit>();
   /** Answers held back until the shared COMMIT is on disk. */
   #unsynced: WorkerReply[] = [];
   #groupOpen = false;
   #groupStartedAt = 0;
+  /** Whose work the open group holds (`ownerOf`). */
+  readonly #groupOwners = new Set<string>();
+  /**
+   * Owners whose last command took `limits.slowMs` or more. Their next command starts a group of
+   * its own when the open group holds another owner's work: that work is answered at the group's
+   * commit, and should not wait for a slow command that merely came after it.
+   */
+  readonly #slowOwners = new Set<string>();
   #active: number | null = null;
   /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
@@ -68,6 +90,9 @@ export class Writer {
   #runner: CommandRunner | null = null;
   #runnerLoading = false;
   #closed = false;
+  /** When the writer last took in messages (`turnMs`). */
+  #turnStartedAt = performance.now();
+  #pumpScheduled = false;
   /** Long list arguments received ahead of their commands, by key. */
   readonly #staged = new Map<number, unknown[]>();
 
@@ -80,10 +105,10 @@ export class Writer {
   handle(request: WorkerRequest): void {
     switch (request.op) {
       case 'begin':
-        this.#waiting.push({ kind: 'transaction', id: request.id, tx: request.tx });
+        this.#waiting.push('', { kind: 'transaction', id: request.id, tx: request.tx });
         break;
       case 'command':
-        this.#waiting.push({ kind: 'command', ...request });
+        this.#waiting.push(request.ownerId, { kind: 'command', ...request });
         break;
       case 'stage': {
         const items = this.#staged.get(request.key);
@@ -94,7 +119,7 @@ export class Writer {
       }
       case 'query':
         if (request.tx === undefined) {
-          this.#waiting.push({ kind: 'statement', ...request });
+          this.#waiting.push('', { kind: 'statement', ...request });
         } else {
           this.#query(request.id, request.tx, request.sql, request.parameters);
           return;
@@ -113,7 +138,22 @@ export class Writer {
         this.#send({ id: request.id, ok: true });
         return;
     }
-    this.#pump();
+    this.#pumpNextTurn();
+  }
+
+  /**
+   * Starts the waiting work in the thread's next turn, once every message that has arrived is
+   * waiting too: run here, in the message's own turn, the work would go ahead of the messages
+   * behind it, and those owners would never get their turns.
+   */
+  #pumpNextTurn(): void {
+    if (this.#pumpScheduled) return;
+    this.#pumpScheduled = true;
+    setImmediate(() => {
+      this.#pumpScheduled = false;
+      this.#turnStartedAt = performance.now();
+      this.#pump();
+    });
   }
 
   #query(id: number, tx: number, sql: string, parameters: unknown[]): void {
@@ -185,24 +225,20 @@ export class Writer {
   #pump(): void {
     if (this.#closed) return;
     while (this.#active === null && this.#waiting.length > 0 && !this.#groupFull()) {
-      if (this.#waiting[0]?.kind === 'command' && !this.#runner) {
+      if (this.#waiting.peek()?.kind === 'command' && !this.#runner) {
         // Loading takes a while and may not hold SQLite's lock: what the group holds goes now.
         this.#loadRunner();
         if (this.#groupOpen) this.#commitGroup();
         return;
       }
       const unit = this.#waiting.shift() as Unit;
-      // A command with a large argument (an import's or a restore's body, or a long list sent
-      // ahead) starts a group of its own, so that it runs at the top of the group's transaction,
-      // in no savepoint (sqlite-commands.ts says why).
-      if (unit.kind === 'command' && this.#groupOpen && unit.args.some(isLarge)) {
-        this.#commitGroup();
-      }
+      if (this.#groupOpen && this.#startsOwnGroup(unit)) this.#commitGroup();
       const place: CommandPlace = this.#groupOpen ? 'savepoint' : 'group';
       if (!this.#openGroup(unit.id)) {
         if (unit.kind === 'command') this.#takeArguments(unit);
         continue;
       }
+      this.#groupOwners.add(ownerOf(unit));
       if (unit.kind === 'transaction') {
         this.#db.exec(`savepoint t${unit.tx}`);
         this.#active = unit.tx;
@@ -211,7 +247,7 @@ export class Writer {
         this.#active = commandRunning;
         void this.#runCommand(unit, place).finally(() => {
           this.#active = null;
-          this.#pump();
+          this.#carryOn();
         });
       } else {
         this.#runLoneStatement(unit);
@@ -233,6 +269,27 @@ export class Writer {
     }
   }
 
+  /**
+   * Goes on with the waiting work after a command. A command's end comes in the same turn of the
+   * thread's event loop as its start, so after `turnMs` of them the next waits for a turn in which
+   * the messages that arrived meanwhile are taken in, and their owners get their turns too.
+   */
+  #carryOn(): void {
+    if (performance.now() - this.#turnStartedAt < turnMs) this.#pump();
+    else this.#pumpNextTurn();
+  }
+
+  /** Whether `unit` must not join the open group: the group is committed before it runs. */
+  #startsOwnGroup(unit: Unit): boolean {
+    if (unit.kind !== 'command') return false;
+    // A large argument (an import's or a restore's body, or a long list sent ahead): the command
+    // runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts says why).
+    if (unit.args.some(isLarge)) return true;
+    if (!this.#slowOwners.has(unit.ownerId)) return false;
+    for (const owner of this.#groupOwners) if (owner !== unit.ownerId) return true;
+    return false;
+  }
+
   #groupFull(): boolean {
     return (
       this.#groupOpen &&
@@ -251,6 +308,7 @@ export class Writer {
     }
     this.#groupOpen = true;
     this.#groupStartedAt = Date.now();
+    this.#groupOwners.clear();
     return true;
   }
 
@@ -267,11 +325,8 @@ export class Writer {
         // The commands waiting fail; the next one tries again.
         this.#runnerLoading = false;
         const failure = describeError(error);
-        for (let index = this.#waiting.length - 1; index >= 0; index--) {
-          const unit = this.#waiting[index] as Unit;
-          if (unit.kind !== 'command') continue;
-          this.#waiting.splice(index, 1);
-          this.#takeArguments(unit);
+        for (const unit of this.#waiting.takeWhere((waiting) => waiting.kind === 'command')) {
+          if (unit.kind === 'command') this.#takeArguments(unit);
           this.#send({ id: unit.id, ok: false, error: failure });
         }
         this.#pump();
@@ -288,6 +343,7 @@ export class Writer {
     let reply: WorkerReply;
     let thrown: unknown = null;
     let changed = false;
+    const started = performance.now();
     try {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
@@ -300,6 +356,7 @@ export class Writer {
       thrown = error;
       reply = { id: unit.id, ok: false, error: describeError(error) };
     }
+    this.#noteSpeed(unit.ownerId, performance.now() - started);
     // At the top of its group, a command that failed or changed nothing is undone by rolling back
     // the group's transaction, which holds nothing else: the group simply ends. (Its driver leaves
     // that to this writer, so a transaction SQLite lost under the command is told apart below.)
@@ -320,6 +377,19 @@ export class Writer {
     } else {
       this.#send(reply);
     }
+  }
+
+  #noteSpeed(ownerId: string, ms: number): void {
+    this.#slowOwners.delete(ownerId);
+    if (ms < this.#limits.slowMs) return;
+    // Set in the order last noted: the oldest is forgotten first.
+    if (this.#slowOwners.size >= slowOwnersKept) {
+      for (const oldest of this.#slowOwners) {
+        this.#slowOwners.delete(oldest);
+        break;
+      }
+    }
+    this.#slowOwners.add(ownerId);
   }
 
   /** A command's arguments with the lists staged for it put back (and no longer kept here). */
