@@ -1,8 +1,8 @@
 // One client with a very long ledger (20,000 entries in a full run): what a payment on it costs,
-// and whether payments on it, four at a time, hold up another owner's payments, which wait for
-// the same writer on SQLite. Measured with the ledger as seeded (a long run of it unpaid), after
-// a payment that leaves a few charges unpaid (as a client who pays would have), and, for the
-// load alone, on a client of the same owner whose ledger is one entry.
+// and whether payments on it, four (or 32) at a time, hold up another owner's payments, which
+// wait for the same writer on SQLite. Measured with the ledger as seeded (a long run of it
+// unpaid), after a payment that leaves a few charges unpaid (as a client who pays would have),
+// and, for the load alone, on a client of the same owner whose ledger is one entry.
 import { DatabaseSync } from 'node:sqlite';
 import { percentile } from './live.ts';
 import { joinOwner, seedClients, seedLedgers } from './seed.ts';
@@ -12,7 +12,9 @@ export interface PaymentTimes {
   unpaid: number;
   /** One payment at a time on the long ledger, milliseconds each (median). */
   ownMs: number;
-  /** Another owner's payments, one at a time, while four loops pay the long ledger. */
+  /** Payments on the long ledger sent at a time, each loop sending its next on its answer. */
+  loops: number;
+  /** Another owner's payments, one at a time, while `loops` loops pay the long ledger. */
   otherP50Ms: number;
   otherP99Ms: number;
 }
@@ -22,6 +24,8 @@ export interface LongLedgerResult {
   /** Another owner's payments with nothing else running. */
   idle: { p50Ms: number; p99Ms: number };
   asSeeded: PaymentTimes;
+  /** As seeded, with 32 payments on it at a time: one owner's flood of slow writes. */
+  flooded: PaymentTimes;
   mostlyPaid: PaymentTimes;
   /** The same payments on a client whose ledger is its opening balance. */
   oneEntry: PaymentTimes;
@@ -93,11 +97,11 @@ export async function longLedger(options: {
     );
     const unpaid = (clientId: string) => (unpaidCount.get(clientId) as { n: number }).n;
 
-    const measureState = async (clientId: string): Promise<PaymentTimes> => {
+    const measureState = async (clientId: string, loopCount = 4): Promise<PaymentTimes> => {
       const state = unpaid(clientId);
       const own = await payments(baseUrl, owner, [clientId], 100);
       let stop = false;
-      const loops = Array.from({ length: 4 }, async () => {
+      const loops = Array.from({ length: loopCount }, async () => {
         try {
           while (!stop) await pay(baseUrl, owner, clientId);
         } finally {
@@ -112,6 +116,7 @@ export async function longLedger(options: {
       const times = othersDone.value;
       return {
         unpaid: state,
+        loops: loopCount,
         ownMs: percentile(own, 0.5),
         otherP50Ms: percentile(times, 0.5),
         otherP99Ms: percentile(times, 0.99),
@@ -122,6 +127,7 @@ export async function longLedger(options: {
     const idle = await payments(baseUrl, other, otherIds, 200);
     const oneEntry = await measureState(oneEntryId);
     const asSeeded = await measureState(longId);
+    const flooded = await measureState(longId, 32);
     // What is owed now, less about eight average charges: the rest settled by one payment.
     const { balance } = database
       .prepare('select balance from clients where id = ?')
@@ -132,6 +138,7 @@ export async function longLedger(options: {
       entries: options.entries,
       idle: { p50Ms: percentile(idle, 0.5), p99Ms: percentile(idle, 0.99) },
       asSeeded,
+      flooded,
       mostlyPaid,
       oneEntry,
     };

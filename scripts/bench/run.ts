@@ -1052,15 +1052,25 @@ function printLongLedger(long: LongLedgerResult): void {
   const row = (name: string, times: LongLedgerResult['asSeeded']) => [
     name,
     fmt(times.unpaid),
+    fmt(times.loops),
     fmt(times.ownMs, 2),
     fmt(times.otherP50Ms, 2),
     fmt(times.otherP99Ms, 2),
     `${fmt(times.otherP99Ms / long.idle.p99Ms, 2)} ×`,
   ];
   for (const line of table(
-    ['ledger', 'unpaid entries', 'a payment ms', "other's p50 ms", "other's p99 ms", 'p99 × idle'],
+    [
+      'ledger',
+      'unpaid entries',
+      'paid at a time',
+      'a payment ms',
+      "other's p50 ms",
+      "other's p99 ms",
+      'p99 × idle',
+    ],
     [
       row('as seeded', long.asSeeded),
+      row('as seeded, flooded', long.flooded),
       row('paid down to a few', long.mostlyPaid),
       row('one entry (for the load alone)', long.oneEntry),
     ],
@@ -1068,7 +1078,8 @@ function printLongLedger(long: LongLedgerResult): void {
     out(line);
   out(
     'a payment: one at a time on the long ledger (median of 100). other: another owner pays one ' +
-      'client after another (200 payments) while four loops pay the long ledger; with nothing ' +
+      'client after another (200 payments) while loops pay the long ledger, each sending its next ' +
+      'payment on its answer ("paid at a time"); with nothing ' +
       `else running its p50 is ${fmt(long.idle.p50Ms, 2)} ms and its p99 ${fmt(long.idle.p99Ms, 2)} ms`,
   );
   out();
