@@ -17,14 +17,21 @@ describe('OwnerTurns', () => {
     expect(turns.peek()).toBeUndefined();
   });
 
-  it('puts an owner whose work had all been taken at the back of the turns', () => {
+  it('lets an owner who had nothing waiting go before the owners served since', () => {
     const turns = new OwnerTurns<string>();
-    turns.push('a', 'a1');
+    for (const item of ['a1', 'a2', 'a3']) turns.push('a', item);
     turns.push('b', 'b1');
-    expect(turns.shift()).toBe('a1');
-    turns.push('a', 'a2');
+    expect([turns.shift(), turns.shift()]).toEqual(['a1', 'b1']);
+    // c and b, whose work had all been taken, come with one unit each, and go first, in the
+    // order they came; then a has its turns again.
     turns.push('c', 'c1');
-    expect([turns.shift(), turns.shift(), turns.shift()]).toEqual(['b1', 'a2', 'c1']);
+    turns.push('b', 'b2');
+    expect([turns.shift(), turns.shift(), turns.shift(), turns.shift()]).toEqual([
+      'c1',
+      'b2',
+      'a2',
+      'a3',
+    ]);
   });
 
   it('takes out the work that passes a test and leaves the rest in its turns', () => {
