@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
+import { testDialect } from '../../../../tests/db.ts';
 import { unchanged } from './write-path.ts';
 
 let testApp: TestApp;
@@ -69,3 +71,46 @@ describe('the write path', () => {
     expect(events).toEqual([{ action: 'settings_changed' }]);
   });
 });
+
+// On SQLite a change of this kind holds the one writer whoever makes it, and the owners' own
+// changes (commands) take turns in the writer instead (sqlite-writer.test.ts).
+describe.skipIf(testDialect !== 'postgres')(
+  'the write path on PostgreSQL (PostgreSQL only)',
+  () => {
+    it('keeps another owner’s change from waiting for a connection behind one owner’s many', async () => {
+      const [busy, other] = [await joinAs(testApp.app), await joinAs(testApp.app)];
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let started = 0;
+      const event = {
+        clientId: null,
+        action: 'settings_changed',
+        version: 0,
+        before: null,
+        after: null,
+      } as const;
+      // More changes than the pool has connections (10), each holding one until released.
+      const busyChanges = Array.from({ length: 12 }, () =>
+        testApp.app.writes.change(busy.userId, async ({ trx, record }) => {
+          started++;
+          await sql`select 1`.execute(trx);
+          await held;
+          await record(event);
+        }),
+      );
+      try {
+        const otherChange = testApp.app.writes.change(other.userId, async ({ record }) => {
+          await record(event);
+          return 'done';
+        });
+        const gaveUp = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 3000));
+        expect(await Promise.race([otherChange, gaveUp])).toBe('done');
+        expect(started).toBe(2);
+      } finally {
+        release();
+        await Promise.all(busyChanges);
+      }
+      expect(started).toBe(12);
+    });
+  },
+);

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { insertEvents, lockOwnerLog, type NewEvent } from './events.repository.ts';
 import type { ChangeFeed } from './feed.ts';
+import { OwnerGate } from './owner-gate.ts';
 
 export type { NewEvent };
 
@@ -141,6 +142,11 @@ export function findCommand(name: string): CommandWork<unknown[], unknown> | und
 export class WritePath {
   readonly #db: Db;
   readonly #feed: ChangeFeed;
+  /**
+   * PostgreSQL: two of an owner's changes at a time on this instance, each holding a connection
+   * (one committing, one reading before the owner's lock); the rest wait without one.
+   */
+  readonly #gate = new OwnerGate(2);
 
   constructor(db: Db, feed: ChangeFeed) {
     this.#db = db;
@@ -148,11 +154,14 @@ export class WritePath {
   }
 
   async change<T>(ownerId: string, work: Work<T>): Promise<T> {
-    return this.#ended(
-      ownerId,
+    const run = () =>
       runChange(this.#db.kysely, this.#db.dialect, ownerId, work, (trx, owner) =>
         this.#feed.announce(trx, owner),
-      ),
+      );
+    // SQLite's changes here are the request thread's transactions, which wait for the writer.
+    return this.#ended(
+      ownerId,
+      this.#db.dialect === 'postgres' ? this.#gate.run(ownerId, run) : run(),
     );
   }
 

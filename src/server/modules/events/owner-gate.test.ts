@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { OwnerGate } from './owner-gate.ts';
+
+/** A piece of work that runs until `finish` is called, and says when it started. */
+function heldWork(log: string[], name: string) {
+  let finish!: (fail?: Error) => void;
+  const done = new Promise<string>((resolve, reject) => {
+    finish = (fail) => (fail ? reject(fail) : resolve(name));
+  });
+  return {
+    work: () => {
+      log.push(name);
+      return done;
+    },
+    finish: (fail?: Error) => finish(fail),
+  };
+}
+
+const turn = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('OwnerGate', () => {
+  it('runs at most the limit of one owner’s work at a time, the rest in the order it came', async () => {
+    const gate = new OwnerGate(2);
+    const log: string[] = [];
+    const works = ['a1', 'a2', 'a3', 'a4'].map((name) => heldWork(log, name));
+    const results = works.map(({ work }) => gate.run('a', work));
+    await turn();
+    expect(log).toEqual(['a1', 'a2']);
+    works[1]?.finish();
+    await turn();
+    expect(log).toEqual(['a1', 'a2', 'a3']);
+    works[0]?.finish(new Error('refused'));
+    await turn();
+    expect(log).toEqual(['a1', 'a2', 'a3', 'a4']);
+    works[2]?.finish();
+    works[3]?.finish();
+    const settled = await Promise.allSettled(results);
+    expect(settled.map((result) => result.status)).toEqual([
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(gate.owners).toBe(0);
+  });
+
+  it('never keeps another owner waiting', async () => {
+    const gate = new OwnerGate(1);
+    const log: string[] = [];
+    const a = [heldWork(log, 'a1'), heldWork(log, 'a2')];
+    const b = heldWork(log, 'b1');
+    const results = [...a.map(({ work }) => gate.run('a', work)), gate.run('b', b.work)];
+    await turn();
+    expect(log).toEqual(['a1', 'b1']);
+    expect(gate.owners).toBe(2);
+    for (const { finish } of [...a, b]) finish();
+    await Promise.all(results);
+    expect(log).toEqual(['a1', 'b1', 'a2']);
+    expect(gate.owners).toBe(0);
+  });
+});
