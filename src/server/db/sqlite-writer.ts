@@ -44,8 +44,15 @@ const commandRunning = -1;
 /** Whose work a unit is, for the turns: only commands name their owner. */
 const ownerOf = (unit: Unit): string => (unit.kind === 'command' ? unit.ownerId : '');
 
-/** How many owners whose last command was slow are remembered: the list must not grow unbounded. */
-const slowOwnersKept = 256;
+/** How many owners' command times are remembered: the list must not grow unbounded. */
+const commandTimesKept = 256;
+
+/**
+ * The weight of a command's time in its owner's running average: one command held up by the
+ * machine (its thread off the CPU for a few milliseconds) does not make an owner slow, while a
+ * payment on a long ledger (about 10 ms, every time) does at once.
+ */
+const newestWeight = 0.25;
 
 /**
  * How long (milliseconds) the writer works through waiting commands before it lets in the messages
@@ -73,11 +80,12 @@ export class Writer {
   /** Whose work the open group holds (`ownerOf`). */
   readonly #groupOwners = new Set<string>();
   /**
-   * Owners whose last command took `limits.slowMs` or more. Their next command starts a group of
-   * its own when the open group holds another owner's work: that work is answered at the group's
-   * commit, and should not wait for a slow command that merely came after it.
+   * Each owner's running average of its commands' times, in milliseconds, kept while it is worth
+   * remembering. An owner whose average is `limits.slowMs` or more is slow: its next command
+   * starts a group of its own when the open group holds another owner's work, which is answered
+   * at the group's commit and should not wait for a slow command that merely came after it.
    */
-  readonly #slowOwners = new Set<string>();
+  readonly #commandMs = new Map<string, number>();
   #active: number | null = null;
   /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
@@ -285,7 +293,7 @@ export class Writer {
     // A large argument (an import's or a restore's body, or a long list sent ahead): the command
     // runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts says why).
     if (unit.args.some(isLarge)) return true;
-    if (!this.#slowOwners.has(unit.ownerId)) return false;
+    if ((this.#commandMs.get(unit.ownerId) ?? 0) < this.#limits.slowMs) return false;
     for (const owner of this.#groupOwners) if (owner !== unit.ownerId) return true;
     return false;
   }
@@ -380,16 +388,18 @@ export class Writer {
   }
 
   #noteSpeed(ownerId: string, ms: number): void {
-    this.#slowOwners.delete(ownerId);
-    if (ms < this.#limits.slowMs) return;
+    const average = (this.#commandMs.get(ownerId) ?? 0) * (1 - newestWeight) + ms * newestWeight;
+    this.#commandMs.delete(ownerId);
+    // Far from slow: as good as an owner never seen.
+    if (average < this.#limits.slowMs / 4) return;
     // Set in the order last noted: the oldest is forgotten first.
-    if (this.#slowOwners.size >= slowOwnersKept) {
-      for (const oldest of this.#slowOwners) {
-        this.#slowOwners.delete(oldest);
+    if (this.#commandMs.size >= commandTimesKept) {
+      for (const oldest of this.#commandMs.keys()) {
+        this.#commandMs.delete(oldest);
         break;
       }
     }
-    this.#slowOwners.add(ownerId);
+    this.#commandMs.set(ownerId, average);
   }
 
   /** A command's arguments with the lists staged for it put back (and no longer kept here). */
