@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { OwnerTurns } from './owner-turns.ts';
 
+const shiftAll = (turns: OwnerTurns<string>) => {
+  const taken: string[] = [];
+  while (turns.length > 0) taken.push(turns.shift() as string);
+  return taken;
+};
+
 describe('OwnerTurns', () => {
   it('gives each owner with work waiting a turn, in the order the owners came', () => {
     const turns = new OwnerTurns<string>();
@@ -10,28 +16,43 @@ describe('OwnerTurns', () => {
     turns.push('b', 'b2');
     expect(turns.length).toBe(6);
     expect(turns.peek()).toBe('a1');
-    const taken: string[] = [];
-    while (turns.length > 0) taken.push(turns.shift() as string);
-    expect(taken).toEqual(['a1', 'b1', 'x1', 'a2', 'b2', 'a3']);
+    expect(shiftAll(turns)).toEqual(['a1', 'b1', 'x1', 'a2', 'b2', 'a3']);
     expect(turns.shift()).toBeUndefined();
     expect(turns.peek()).toBeUndefined();
   });
 
-  it('lets an owner who had nothing waiting go before the owners served since', () => {
+  it('serves the owner served least recently, whenever its work came', () => {
     const turns = new OwnerTurns<string>();
     for (const item of ['a1', 'a2', 'a3']) turns.push('a', item);
     turns.push('b', 'b1');
     expect([turns.shift(), turns.shift()]).toEqual(['a1', 'b1']);
-    // c and b, whose work had all been taken, come with one unit each, and go first, in the
-    // order they came; then a has its turns again.
-    turns.push('c', 'c1');
+    // b's work had all been taken; c was never served. a was served before b.
     turns.push('b', 'b2');
-    expect([turns.shift(), turns.shift(), turns.shift(), turns.shift()]).toEqual([
-      'c1',
-      'b2',
-      'a2',
-      'a3',
-    ]);
+    turns.push('c', 'c1');
+    expect(shiftAll(turns)).toEqual(['c1', 'a2', 'b2', 'a3']);
+  });
+
+  it('never leaves an owner with work waiting behind owners that keep coming back', () => {
+    const turns = new OwnerTurns<string>();
+    for (const item of ['a1', 'a2', 'a3']) turns.push('a', item);
+    // Ten owners, each with one unit at a time, sending its next as soon as one is taken.
+    for (let owner = 0; owner < 10; owner++) turns.push(`o${owner}`, `o${owner}`);
+    const taken: string[] = [];
+    for (let i = 0; i < 33; i++) {
+      const item = turns.shift() as string;
+      taken.push(item);
+      if (item.startsWith('o')) turns.push(item, item);
+    }
+    expect(taken.filter((item) => item.startsWith('a'))).toEqual(['a1', 'a2', 'a3']);
+  });
+
+  it('forgets the owners served longest ago first, and they stay the oldest', () => {
+    const turns = new OwnerTurns<string>(2);
+    for (const owner of ['a', 'b', 'c']) turns.push(owner, `${owner}1`);
+    expect(shiftAll(turns)).toEqual(['a1', 'b1', 'c1']);
+    // a is forgotten (never served, as far as the turns know), b and c are remembered.
+    for (const owner of ['c', 'b', 'a']) turns.push(owner, `${owner}2`);
+    expect(shiftAll(turns)).toEqual(['a2', 'b2', 'c2']);
   });
 
   it('takes out the work that passes a test and leaves the rest in its turns', () => {

@@ -65,6 +65,8 @@ command('test.slowNote', async ({ trx, record }, _ownerId, text: string, ms: num
 
 const ownerId = 'SomeOwnerId00000000000';
 const otherOwnerId = 'OtherOwnerId0000000000';
+/** Neither served nor timed before a test's own work: the turns and the times start afresh. */
+const firstOwnerId = 'FirstOwnerId0000000000';
 
 /** What the request thread sends to write a note in its transaction `tx`. */
 const insertNote = (id: number, tx: number, text: string): WorkerRequest => ({
@@ -82,6 +84,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   let outside: DatabaseSync;
   let sent: WorkerReply[];
   let writer: Writer;
+  let closedByTest = false;
 
   const file = () => (database.config.dialect === 'sqlite' ? database.config.file : '');
   const notes = () =>
@@ -122,15 +125,15 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
     // A group may stay open for a minute: each test decides when work arrives. An owner whose
-    // commands take 5 ms on average (a quarter of the newest's time, three of the average before)
-    // is slow.
+    // commands take 10 ms on average (a quarter of the newest's time, three quarters of the
+    // average before) is slow: after one command of 40 ms or more.
     writer = new Writer(
       connection,
       (answer) => {
         sent.push(answer);
         timeline.push(`answered ${answer.id}`);
       },
-      { units: 64, ms: 60_000, slowMs: 5 },
+      { units: 64, ms: 60_000, slowMs: 10 },
     );
     // The command modules load when the first command arrives, and the group is committed
     // meanwhile: loaded here, so the tests below see groups form as they do once running.
@@ -141,7 +144,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
 
   afterEach(async () => {
     outside.close();
-    handle({ id: 999, op: 'close' });
+    if (!closedByTest) handle({ id: 999, op: 'close' });
+    closedByTest = false;
     await database.drop();
   });
 
@@ -260,10 +264,10 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   /**
-   * A command of the write path, for the writer: `ownerId`'s, or another owner's; given `ms`, it
-   * takes that long and says when it ran (`timeline`).
+   * A command of the write path, for the writer: `firstOwnerId`'s, or another owner's; given
+   * `ms`, it takes that long and says when it ran (`timeline`).
    */
-  const note = (id: number, text: string, owner = ownerId, ms?: number): WorkerRequest =>
+  const note = (id: number, text: string, owner = firstOwnerId, ms?: number): WorkerRequest =>
     ms === undefined
       ? { id, op: 'command', name: 'test.writesNote', ownerId: owner, args: [text] }
       : { id, op: 'command', name: 'test.slowNote', ownerId: owner, args: [text, ms] };
@@ -290,9 +294,9 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     port2.on('message', (requests: WorkerRequest[]) => handle(...requests));
     try {
       for (const request of [
-        note(10, 'a1', ownerId, 25),
-        note(11, 'a2', ownerId, 25),
-        note(12, 'a3', ownerId, 25),
+        note(10, 'a1', firstOwnerId, 25),
+        note(11, 'a2', firstOwnerId, 25),
+        note(12, 'a3', firstOwnerId, 25),
         note(20, 'b1', otherOwnerId),
       ])
         port1.postMessage([request]);
@@ -307,7 +311,11 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     const { port1, port2 } = new MessageChannel();
     port2.on('message', (requests: WorkerRequest[]) => handle(...requests));
     try {
-      handle(note(10, 'a1', ownerId, 25), note(11, 'a2', ownerId, 25), note(12, 'a3', ownerId, 25));
+      handle(
+        note(10, 'a1', firstOwnerId, 25),
+        note(11, 'a2', firstOwnerId, 25),
+        note(12, 'a3', firstOwnerId, 25),
+      );
       // Arrives while a1 runs: it waits for a1 alone.
       setTimeout(() => port1.postMessage([note(20, 'b1', otherOwnerId)]), 5);
       await Promise.all([12, 20].map(answered));
@@ -317,13 +325,26 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(notes()).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 
+  it('refuses the work still waiting when it is closed, leaving none unanswered', async () => {
+    await begin(2, 1);
+    handle(note(10, 'a1'), { id: 11, op: 'close' });
+    closedByTest = true;
+    expect(reply(10)).toMatchObject({ ok: false, error: { message: 'the database is closing' } });
+    expect(reply(11)).toEqual({ id: 11, ok: true });
+  });
+
   it('commits another owner’s work before a slow owner’s next command runs', async () => {
     await begin(2, 1);
-    handle(note(10, 'a1', ownerId, 25), note(11, 'a2', ownerId, 25), note(20, 'b1', otherOwnerId), {
-      id: 3,
-      op: 'commit',
-      tx: 1,
-    });
+    handle(
+      note(10, 'a1', firstOwnerId, 50),
+      note(11, 'a2', firstOwnerId, 50),
+      note(20, 'b1', otherOwnerId),
+      {
+        id: 3,
+        op: 'commit',
+        tx: 1,
+      },
+    );
     await Promise.all([11, 20].map(answered));
     expect(notes()).toEqual(['a1', 'b1', 'a2']);
     // b1 waited for a1, which was running or ahead of it, but not for a2.
@@ -332,14 +353,17 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   it('does not count an owner slow for one command that took a little long', async () => {
-    // An owner the writer has not seen yet: no time of an earlier command counts.
-    const newOwner = 'NewOwnerId000000000000';
     await begin(2, 1);
-    handle(note(10, 'a1', newOwner, 8), note(11, 'a2', newOwner, 0), note(20, 'b1', otherOwnerId), {
-      id: 3,
-      op: 'commit',
-      tx: 1,
-    });
+    handle(
+      note(10, 'a1', firstOwnerId, 12),
+      note(11, 'a2', firstOwnerId, 0),
+      note(20, 'b1', otherOwnerId),
+      {
+        id: 3,
+        op: 'commit',
+        tx: 1,
+      },
+    );
     await Promise.all([11, 20].map(answered));
     expect(notes()).toEqual(['a1', 'b1', 'a2']);
     // One group: b1 is answered with a2, at its commit.
@@ -347,7 +371,11 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   it('keeps a slow owner’s commands in one group while no other owner’s work is in it', async () => {
-    handle(note(10, 'a1', ownerId, 25), note(11, 'a2', ownerId, 25), note(12, 'a3', ownerId, 25));
+    handle(
+      note(10, 'a1', firstOwnerId, 50),
+      note(11, 'a2', firstOwnerId, 50),
+      note(12, 'a3', firstOwnerId, 50),
+    );
     await Promise.all([10, 11, 12].map(answered));
     expect(timeline).toEqual([
       'ran a1',

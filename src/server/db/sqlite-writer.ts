@@ -141,6 +141,12 @@ export class Writer {
         break;
       case 'close':
         if (this.#groupOpen && this.#active === null) this.#commitGroup();
+        // Work that arrived with the close, or waits behind a transaction still open, is refused,
+        // not left unanswered.
+        for (const unit of this.#waiting.takeWhere(() => true)) {
+          if (unit.kind === 'command') this.#takeArguments(unit);
+          this.#send({ id: unit.id, ok: false, error: { message: 'the database is closing' } });
+        }
         this.#closed = true;
         this.#db.close();
         this.#send({ id: request.id, ok: true });
@@ -270,6 +276,7 @@ export class Writer {
       this.#commitQueued = true;
       setImmediate(() => {
         this.#commitQueued = false;
+        this.#turnStartedAt = performance.now();
         if (this.#active !== null || !this.#groupOpen) return;
         if (this.#waiting.length === 0) this.#commitGroup();
         this.#pump();
@@ -327,6 +334,7 @@ export class Writer {
     import('./sqlite-commands.ts').then(
       ({ commandRunner }) => {
         this.#runner = commandRunner(this.#db);
+        this.#turnStartedAt = performance.now();
         this.#pump();
       },
       (error: unknown) => {

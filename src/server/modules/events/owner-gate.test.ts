@@ -17,13 +17,15 @@ function heldWork(log: string[], name: string) {
 }
 
 const turn = () => new Promise((resolve) => setImmediate(resolve));
+const refusal = () => new Error('waited too long');
 
 describe('OwnerGate', () => {
   it('runs at most the limit of one owner’s work at a time, the rest in the order it came', async () => {
-    const gate = new OwnerGate(2);
+    const gate = new OwnerGate(2, 60_000, refusal);
     const log: string[] = [];
     const works = ['a1', 'a2', 'a3', 'a4'].map((name) => heldWork(log, name));
-    const results = works.map(({ work }) => gate.run('a', work));
+    // Settled as they end: a refusal is never left unheard.
+    const results = Promise.allSettled(works.map(({ work }) => gate.run('a', work)));
     await turn();
     expect(log).toEqual(['a1', 'a2']);
     works[1]?.finish();
@@ -34,7 +36,7 @@ describe('OwnerGate', () => {
     expect(log).toEqual(['a1', 'a2', 'a3', 'a4']);
     works[2]?.finish();
     works[3]?.finish();
-    const settled = await Promise.allSettled(results);
+    const settled = await results;
     expect(settled.map((result) => result.status)).toEqual([
       'rejected',
       'fulfilled',
@@ -45,7 +47,7 @@ describe('OwnerGate', () => {
   });
 
   it('never keeps another owner waiting', async () => {
-    const gate = new OwnerGate(1);
+    const gate = new OwnerGate(1, 60_000, refusal);
     const log: string[] = [];
     const a = [heldWork(log, 'a1'), heldWork(log, 'a2')];
     const b = heldWork(log, 'b1');
@@ -56,6 +58,23 @@ describe('OwnerGate', () => {
     for (const { finish } of [...a, b]) finish();
     await Promise.all(results);
     expect(log).toEqual(['a1', 'b1', 'a2']);
+    expect(gate.owners).toBe(0);
+  });
+
+  it('refuses a change that waited too long, and lets the next one in when a place is free', async () => {
+    const gate = new OwnerGate(1, 30, refusal);
+    const log: string[] = [];
+    const [first, second, third] = ['a1', 'a2', 'a3'].map((name) => heldWork(log, name));
+    if (!first || !second || !third) throw new Error('three pieces of work');
+    const running = gate.run('a', first.work);
+    await expect(gate.run('a', second.work)).rejects.toThrow('waited too long');
+    const next = gate.run('a', third.work);
+    first.finish();
+    await running;
+    await turn();
+    expect(log).toEqual(['a1', 'a3']);
+    third.finish();
+    await expect(next).resolves.toBe('a3');
     expect(gate.owners).toBe(0);
   });
 });

@@ -99,6 +99,10 @@ describe.skipIf(testDialect !== 'postgres')(
         }),
       );
       try {
+        // Two of them hold connections; the rest wait in the gate.
+        const since = Date.now();
+        while (started < 2 && Date.now() - since < 5000)
+          await new Promise((resolve) => setTimeout(resolve, 5));
         const otherChange = testApp.app.writes.change(other.userId, async ({ record }) => {
           await record(event);
           return 'done';

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import { insertEvents, lockOwnerLog, type NewEvent } from './events.repository.ts';
 import type { ChangeFeed } from './feed.ts';
+import { AppError } from '../../errors.ts';
 import { OwnerGate } from './owner-gate.ts';
 
 export type { NewEvent };
@@ -144,9 +145,20 @@ export class WritePath {
   readonly #feed: ChangeFeed;
   /**
    * PostgreSQL: two of an owner's changes at a time on this instance, each holding a connection
-   * (one committing, one reading before the owner's lock); the rest wait without one.
+   * (one committing, one reading before the owner's lock); the rest wait without one, for as long
+   * as the pool would have let them wait for a connection (database.ts).
    */
-  readonly #gate = new OwnerGate(2);
+  readonly #gate = new OwnerGate(
+    2,
+    5000,
+    () =>
+      new AppError(
+        429,
+        'rate_limited',
+        'Too many changes of this account are waiting; try again in a moment',
+        { headers: { 'retry-after': '5' } },
+      ),
+  );
 
   constructor(db: Db, feed: ChangeFeed) {
     this.#db = db;
