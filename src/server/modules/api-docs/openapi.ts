@@ -14,7 +14,9 @@ cookie and a bearer token is refused (400). Tokens are created, listed and revok
 signed-in session, never with a token. A revoked or expired token is refused (401) at once.
 
 **Limits.** Each token may make a set number of requests a minute (TOKEN_REQUESTS_PER_MINUTE,
-600 by default); past it the answer is 429 with \`Retry-After\` in seconds.
+600 by default); past it the answer is 429 with \`Retry-After\` in seconds. A change (a POST,
+PUT, PATCH or DELETE) may also be answered 429 when too many of the account's changes are waiting
+for their turn at once (on PostgreSQL, after 5 s): send fewer at a time.
 
 **Errors** have one shape: \`{ "error": { "code", "message", "fields"? } }\`, \`fields\` naming each
 invalid input.`;
@@ -41,7 +43,8 @@ const tagOf: Record<string, string> = {
 
 const tooManyResponse = {
   ...errorResponse,
-  description: 'Too many requests with this token (or logins, sign-ups, live streams): wait',
+  description:
+    'Too many requests with this token (or logins, sign-ups, live streams, changes waiting): wait',
   headers: {
     'retry-after': { type: 'integer', description: 'Seconds to wait before trying again' },
   },
