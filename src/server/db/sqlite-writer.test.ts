@@ -333,39 +333,31 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(reply(11)).toEqual({ id: 11, ok: true });
   });
 
-  it('commits another owner’s work before a slow owner’s next command runs', async () => {
+  /**
+   * The first owner's a1 (taking `firstMs`) and a2 (`secondMs`) and another owner's b1, all
+   * waiting behind an open transaction; b1's turn comes between them.
+   */
+  async function firstOwnerTwiceThenOther(firstMs: number, secondMs: number): Promise<void> {
     await begin(2, 1);
     handle(
-      note(10, 'a1', firstOwnerId, 50),
-      note(11, 'a2', firstOwnerId, 50),
+      note(10, 'a1', firstOwnerId, firstMs),
+      note(11, 'a2', firstOwnerId, secondMs),
       note(20, 'b1', otherOwnerId),
-      {
-        id: 3,
-        op: 'commit',
-        tx: 1,
-      },
+      { id: 3, op: 'commit', tx: 1 },
     );
     await Promise.all([11, 20].map(answered));
     expect(notes()).toEqual(['a1', 'b1', 'a2']);
+  }
+
+  it('commits another owner’s work before a slow owner’s next command runs', async () => {
+    await firstOwnerTwiceThenOther(50, 50);
     // b1 waited for a1, which was running or ahead of it, but not for a2.
     expect(timeline.indexOf('answered 20')).toBeGreaterThan(timeline.indexOf('ran a1'));
     expect(timeline.indexOf('answered 20')).toBeLessThan(timeline.indexOf('ran a2'));
   });
 
   it('does not count an owner slow for one command that took a little long', async () => {
-    await begin(2, 1);
-    handle(
-      note(10, 'a1', firstOwnerId, 12),
-      note(11, 'a2', firstOwnerId, 0),
-      note(20, 'b1', otherOwnerId),
-      {
-        id: 3,
-        op: 'commit',
-        tx: 1,
-      },
-    );
-    await Promise.all([11, 20].map(answered));
-    expect(notes()).toEqual(['a1', 'b1', 'a2']);
+    await firstOwnerTwiceThenOther(12, 0);
     // One group: b1 is answered with a2, at its commit.
     expect(timeline.indexOf('answered 20')).toBeGreaterThan(timeline.indexOf('ran a2'));
   });
