@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { OwnerTurns } from './owner-turns.ts';
 
-const shiftAll = (turns: OwnerTurns<string>) => {
-  const taken: string[] = [];
-  while (turns.length > 0) taken.push(turns.shift() as string);
+const shiftAll = <T>(turns: OwnerTurns<T>): T[] => {
+  const taken: T[] = [];
+  while (turns.length > 0) taken.push(turns.shift() as T);
   return taken;
 };
 
@@ -50,9 +50,25 @@ describe('OwnerTurns', () => {
     const turns = new OwnerTurns<string>(2);
     for (const owner of ['a', 'b', 'c']) turns.push(owner, `${owner}1`);
     expect(shiftAll(turns)).toEqual(['a1', 'b1', 'c1']);
-    // a is forgotten (never served, as far as the turns know), b and c are remembered.
-    for (const owner of ['c', 'b', 'a']) turns.push(owner, `${owner}2`);
-    expect(shiftAll(turns)).toEqual(['a2', 'b2', 'c2']);
+    // a is forgotten: as far as the turns know, never served, like d; it came before d.
+    for (const owner of ['a', 'c', 'b', 'd']) turns.push(owner, `${owner}2`);
+    expect(shiftAll(turns)).toEqual(['a2', 'd2', 'b2', 'c2']);
+  });
+
+  it('takes turns among thousands of owners in the order they were last served', () => {
+    const turns = new OwnerTurns<number>();
+    const owners = 3000;
+    // Each owner is served once, in a shuffled order; then all come back at once.
+    const order = Array.from({ length: owners }, (_, i) => (i * 7919) % owners);
+    for (const owner of order) turns.push(`o${owner}`, owner);
+    expect(shiftAll(turns)).toEqual(order);
+    for (let owner = 0; owner < owners; owner++) turns.push(`o${owner}`, owner);
+    const again = shiftAll(turns);
+    // The owners the turns still remember (the last 1,024 served) come after the forgotten,
+    // who go in the order they came back.
+    const remembered = new Set(order.slice(-1024));
+    const forgotten = [...Array(owners).keys()].filter((owner) => !remembered.has(owner));
+    expect(again).toEqual([...forgotten, ...order.slice(-1024)]);
   });
 
   it('takes out the work that passes a test and leaves the rest in its turns', () => {

@@ -9,13 +9,20 @@ export class OwnerTurns<T> {
   /** Each owner's waiting work. */
   readonly #queues = new Map<string, T[]>();
   /**
-   * When each owner was last served (a count of units taken), for the most recent
-   * `servedKept` owners. The Map is kept in the order they were served, so the one forgotten is
-   * the one served longest ago, and it stays the oldest: one never served counts as -1.
+   * The owners with work waiting, by when they were last served: a binary heap, so that a burst
+   * from thousands of owners costs each turn a few steps, not a walk over them all.
+   */
+  readonly #heap: { owner: string; served: number; came: number }[] = [];
+  /**
+   * When each owner was last served (a count of units taken), for the most recent `servedKept`
+   * owners. The Map is kept in the order they were served, so the one forgotten is the one
+   * served longest ago, and it stays the oldest: one never served counts as -1.
    */
   readonly #served = new Map<string, number>();
   readonly #servedKept: number;
   #taken = 0;
+  /** Breaks ties between owners never served: the first to come goes first. */
+  #came = 0;
   #length = 0;
 
   constructor(servedKept = 1024) {
@@ -28,32 +35,39 @@ export class OwnerTurns<T> {
 
   push(owner: string, item: T): void {
     const queue = this.#queues.get(owner);
-    if (queue) queue.push(item);
-    else this.#queues.set(owner, [item]);
     this.#length++;
+    if (queue) {
+      queue.push(item);
+      return;
+    }
+    this.#queues.set(owner, [item]);
+    this.#heapPush({ owner, served: this.#served.get(owner) ?? -1, came: this.#came++ });
   }
 
   /** The unit `shift` would take, left waiting. */
   peek(): T | undefined {
-    const owner = this.#next();
-    return owner === undefined ? undefined : this.#queues.get(owner)?.[0];
+    const next = this.#heap[0];
+    return next && this.#queues.get(next.owner)?.[0];
   }
 
   /** The first unit of the owner with work waiting who was served least recently. */
   shift(): T | undefined {
-    const owner = this.#next();
-    if (owner === undefined) return undefined;
+    const next = this.#heapPop();
+    if (!next) return undefined;
+    const { owner } = next;
     const queue = this.#queues.get(owner) as T[];
     const item = queue.shift() as T;
-    if (queue.length === 0) this.#queues.delete(owner);
+    const served = this.#taken++;
     this.#served.delete(owner);
-    this.#served.set(owner, this.#taken++);
+    this.#served.set(owner, served);
     if (this.#served.size > this.#servedKept) {
       for (const oldest of this.#served.keys()) {
         this.#served.delete(oldest);
         break;
       }
     }
+    if (queue.length > 0) this.#heapPush({ owner, served, came: next.came });
+    else this.#queues.delete(owner);
     this.#length--;
     return item;
   }
@@ -67,22 +81,53 @@ export class OwnerTurns<T> {
       if (kept.length > 0) this.#queues.set(owner, kept);
       else this.#queues.delete(owner);
     }
+    // Rare (a failure, a close): the heap is made again from the owners left.
+    const left = this.#heap.splice(0).filter(({ owner }) => this.#queues.has(owner));
+    for (const entry of left) this.#heapPush(entry);
     this.#length -= taken.length;
     return taken;
   }
 
-  /** The owner to serve next: few owners wait at once, so a walk over them is cheap. */
-  #next(): string | undefined {
-    let next: string | undefined;
-    let nextServed = Infinity;
-    // Among owners never served (or long forgotten), the first to come goes first.
-    for (const owner of this.#queues.keys()) {
-      const served = this.#served.get(owner) ?? -1;
-      if (served < nextServed) {
-        next = owner;
-        nextServed = served;
-      }
+  static #before(
+    a: { served: number; came: number },
+    b: { served: number; came: number },
+  ): boolean {
+    return a.served < b.served || (a.served === b.served && a.came < b.came);
+  }
+
+  #heapPush(entry: { owner: string; served: number; came: number }): void {
+    const heap = this.#heap;
+    heap.push(entry);
+    let at = heap.length - 1;
+    while (at > 0) {
+      const parent = (at - 1) >> 1;
+      if (!OwnerTurns.#before(entry, heap[parent] as typeof entry)) break;
+      heap[at] = heap[parent] as typeof entry;
+      at = parent;
     }
-    return next;
+    heap[at] = entry;
+  }
+
+  #heapPop(): { owner: string; served: number; came: number } | undefined {
+    const heap = this.#heap;
+    const top = heap[0];
+    const last = heap.pop();
+    if (top === undefined || last === undefined || heap.length === 0) return top;
+    let at = 0;
+    for (;;) {
+      const left = 2 * at + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child =
+        right < heap.length &&
+        OwnerTurns.#before(heap[right] as typeof last, heap[left] as typeof last)
+          ? right
+          : left;
+      if (!OwnerTurns.#before(heap[child] as typeof last, last)) break;
+      heap[at] = heap[child] as typeof last;
+      at = child;
+    }
+    heap[at] = last;
+    return top;
   }
 }

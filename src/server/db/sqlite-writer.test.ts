@@ -325,12 +325,21 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(notes()).toEqual(['a1', 'b1', 'a2', 'a3']);
   });
 
-  it('refuses the work still waiting when it is closed, leaving none unanswered', async () => {
+  it('refuses the work under way or waiting when it is closed, and all that comes after', async () => {
+    // tx 1 committed into the group, which tx 2 still holds open; a command waits behind it.
     await begin(2, 1);
+    handle(insertNote(3, 1, 'first'), { id: 4, op: 'commit', tx: 1 });
+    await begin(5, 2);
     handle(note(10, 'a1'), { id: 11, op: 'close' });
     closedByTest = true;
-    expect(reply(10)).toMatchObject({ ok: false, error: { message: 'the database is closing' } });
+    const closing = { ok: false, error: { message: 'the database is closing' } };
+    expect(reply(4)).toMatchObject(closing);
+    expect(reply(10)).toMatchObject(closing);
     expect(reply(11)).toEqual({ id: 11, ok: true });
+    handle(insertNote(12, 2, 'late'), { id: 13, op: 'commit', tx: 2 }, note(14, 'a2'));
+    for (const id of [12, 13, 14])
+      expect(reply(id)).toMatchObject({ ok: false, error: { message: 'the database is closed' } });
+    expect(notes()).toEqual([]);
   });
 
   /**

@@ -111,6 +111,10 @@ export class Writer {
   }
 
   handle(request: WorkerRequest): void {
+    if (this.#closed) {
+      this.#send({ id: request.id, ok: false, error: { message: 'the database is closed' } });
+      return;
+    }
     switch (request.op) {
       case 'begin':
         this.#waiting.push('', { kind: 'transaction', id: request.id, tx: request.tx });
@@ -139,18 +143,24 @@ export class Writer {
       case 'rollback':
         this.#rollback(request.id, request.tx);
         break;
-      case 'close':
+      case 'close': {
+        const closing = { message: 'the database is closing' };
+        // A group is committed, unless work is still under way in it (a transaction still open,
+        // an import between its pieces): closing the file then undoes the group, and every
+        // transaction of it fails, as does that work when it next asks for anything.
         if (this.#groupOpen && this.#active === null) this.#commitGroup();
-        // Work that arrived with the close, or waits behind a transaction still open, is refused,
-        // not left unanswered.
+        else if (this.#groupOpen) this.#groupLost(new Error(closing.message));
+        // Work that arrived with the close, or waits behind that work, is refused, not left
+        // unanswered.
         for (const unit of this.#waiting.takeWhere(() => true)) {
           if (unit.kind === 'command') this.#takeArguments(unit);
-          this.#send({ id: unit.id, ok: false, error: { message: 'the database is closing' } });
+          this.#send({ id: unit.id, ok: false, error: closing });
         }
         this.#closed = true;
         this.#db.close();
         this.#send({ id: request.id, ok: true });
         return;
+      }
     }
     this.#pumpNextTurn();
   }
@@ -364,6 +374,7 @@ export class Writer {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
       const result = await runner(unit.name, unit.ownerId, this.#takeArguments(unit), place);
+      if (this.#closed) throw new Error('the database is closing');
       changed = result.ok && result.changed;
       reply = result.ok
         ? { id: unit.id, ok: true, result: { value: result.value, changed: result.changed } }
@@ -373,6 +384,11 @@ export class Writer {
       reply = { id: unit.id, ok: false, error: describeError(error) };
     }
     this.#noteSpeed(unit.ownerId, performance.now() - started);
+    // Closed while the command waited between pieces of its work: its group is gone.
+    if (this.#closed) {
+      this.#send(reply);
+      return;
+    }
     // At the top of its group, a command that failed or changed nothing is undone by rolling back
     // the group's transaction, which holds nothing else: the group simply ends. (Its driver leaves
     // that to this writer, so a transaction SQLite lost under the command is told apart below.)
