@@ -15,8 +15,9 @@ export interface GroupLimits {
   /** ...or once it is this old, whichever comes first. */
   ms: number;
   /**
-   * A command that took this long (milliseconds) is slow: its owner's next command does not join
-   * a group holding another owner's work, which would then wait for it (sqlite-writer.ts).
+   * An owner whose commands take this long (milliseconds, a running average) is slow: its next
+   * command does not join a group holding another owner's work, which would then wait for it
+   * (sqlite-writer.ts).
    */
   slowMs: number;
 }

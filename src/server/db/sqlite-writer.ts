@@ -117,10 +117,10 @@ export class Writer {
     }
     switch (request.op) {
       case 'begin':
-        this.#waiting.push('', { kind: 'transaction', id: request.id, tx: request.tx });
+        this.#enqueue({ kind: 'transaction', id: request.id, tx: request.tx });
         break;
       case 'command':
-        this.#waiting.push(request.ownerId, { kind: 'command', ...request });
+        this.#enqueue({ kind: 'command', ...request });
         break;
       case 'stage': {
         const items = this.#staged.get(request.key);
@@ -131,7 +131,7 @@ export class Writer {
       }
       case 'query':
         if (request.tx === undefined) {
-          this.#waiting.push('', { kind: 'statement', ...request });
+          this.#enqueue({ kind: 'statement', ...request });
         } else {
           this.#query(request.id, request.tx, request.sql, request.parameters);
           return;
@@ -163,6 +163,10 @@ export class Writer {
       }
     }
     this.#pumpNextTurn();
+  }
+
+  #enqueue(unit: Unit): void {
+    this.#waiting.push(ownerOf(unit), unit);
   }
 
   /**
@@ -374,7 +378,6 @@ export class Writer {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
       const result = await runner(unit.name, unit.ownerId, this.#takeArguments(unit), place);
-      if (this.#closed) throw new Error('the database is closing');
       changed = result.ok && result.changed;
       reply = result.ok
         ? { id: unit.id, ok: true, result: { value: result.value, changed: result.changed } }
@@ -384,9 +387,14 @@ export class Writer {
       reply = { id: unit.id, ok: false, error: describeError(error) };
     }
     this.#noteSpeed(unit.ownerId, performance.now() - started);
-    // Closed while the command waited between pieces of its work: its group is gone.
+    // Closed while the command waited between pieces of its work: its group is gone, and with
+    // it whatever the command did.
     if (this.#closed) {
-      this.#send(reply);
+      this.#send(
+        reply.ok
+          ? { id: unit.id, ok: false, error: { message: 'the database is closing' } }
+          : reply,
+      );
       return;
     }
     // At the top of its group, a command that failed or changed nothing is undone by rolling back
