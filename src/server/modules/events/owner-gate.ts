@@ -23,12 +23,8 @@ export class OwnerGate {
   }
 
   async run<T>(ownerId: string, work: () => Promise<T>): Promise<T> {
-    let owner = this.#owners.get(ownerId);
-    if (!owner) {
-      owner = { running: 0, waiting: [] };
-      this.#owners.set(ownerId, owner);
-    }
-    const state = owner;
+    const state = this.#owners.get(ownerId) ?? { running: 0, waiting: [] };
+    this.#owners.set(ownerId, state);
     if (state.running < this.#limit) state.running++;
     // A change that ends hands its place to the next waiting one, so `running` stays as it is.
     else await this.#wait(state);
