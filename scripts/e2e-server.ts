@@ -4,12 +4,13 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { serverNodeFlags } from './server-flags.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'balance-e2e-'));
 
 // The production bundle, as `npm start` runs it; `npm run test:e2e` builds it first.
-const server = spawn(process.execPath, ['dist/server/main.js'], {
+const server = spawn(process.execPath, [...serverNodeFlags, 'dist/server/main.js'], {
   cwd: root,
   stdio: 'inherit',
   // The specs sign up a fresh owner each, all from this machine's address.

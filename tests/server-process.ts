@@ -11,9 +11,15 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts `node src/server/main.ts` as a real process and waits until it listens. */
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['src/server/main.ts'], {
+/**
+ * Starts `node src/server/main.ts` as a real process, with `nodeFlags` before the file, and waits
+ * until it listens.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...nodeFlags, 'src/server/main.ts'], {
     cwd: projectRoot,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 import { chromiumArgs, chromiumPath } from '../browser.ts';
+import { serverNodeFlags } from '../server-flags.ts';
 import { killAllChildren, projectRoot, startNode } from './processes.ts';
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
 
@@ -45,6 +46,7 @@ try {
     'dist/server/main.js',
     { LOG_LEVEL: 'warn', DATABASE_URL: dbFile },
     '/api/health',
+    serverNodeFlags,
   );
   const { cookie, ownerId } = await joinOwner(server.url);
   const seedStarted = performance.now();

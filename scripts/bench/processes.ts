@@ -39,22 +39,24 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
+const startTimeoutMs = 30_000;
+
 /**
- * Starts a .ts file on this very Node binary (the project's Node 24) and polls `readyPath` until
- * it answers 200. The port is picked here because at LOG_LEVEL=warn Fastify does not print
- * "Server listening at".
+ * Starts a .ts or .js file on this very Node binary (the project's Node 24), with `nodeFlags`
+ * before it, and polls `readyPath` until it answers 200. The port is picked here because at
+ * LOG_LEVEL=warn Fastify does not print "Server listening at".
  */
 export async function startNode(
   name: string,
   script: string,
   env: Record<string, string>,
   readyPath: string,
-  timeoutMs = 30_000,
+  nodeFlags: readonly string[] = [],
 ): Promise<NodeProcess> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...nodeFlags, script], {
     cwd: projectRoot,
     env: { ...process.env, ...env, HOST: '127.0.0.1', PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,9 +90,11 @@ export async function startNode(
 
   for (;;) {
     if (hasExited) throw new Error(`${name} exited before answering:\n${output}`);
-    if (performance.now() - started > timeoutMs) {
+    if (performance.now() - started > startTimeoutMs) {
       await stop();
-      throw new Error(`${name} did not answer ${readyPath} within ${timeoutMs} ms:\n${output}`);
+      throw new Error(
+        `${name} did not answer ${readyPath} within ${startTimeoutMs} ms:\n${output}`,
+      );
     }
     try {
       const response = await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) });

@@ -35,6 +35,7 @@ import {
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
 import { balanceChanges, Fifo, noSuchId } from './balance-changes.ts';
 import { buildEarlierServer, earlierCommitShort, seedEarlierServer } from './earlier-build.ts';
+import { serverNodeFlags } from '../server-flags.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -240,6 +241,7 @@ async function main(): Promise<void> {
       serverScript,
       { ...serverEnv, DATABASE_URL: dbFile },
       '/api/health',
+      serverNodeFlags,
     );
     benchServer.current = started;
     return started;
@@ -437,6 +439,7 @@ async function main(): Promise<void> {
       serverScript,
       { ...serverEnv, DATABASE_URL: dbFile },
       '/api/health',
+      serverNodeFlags,
     );
     startMs.push(started.startMs);
     await started.stop();
@@ -635,9 +638,9 @@ async function acrossInstances(): Promise<LiveResult[] | string> {
   cleanups.push(() => database.drop());
   const env = { ...serverEnv, DATABASE_URL: database.url };
   // One after the other: the first runs the migrations.
-  const one = await startNode('instance 1', serverScript, env, '/api/health');
+  const one = await startNode('instance 1', serverScript, env, '/api/health', serverNodeFlags);
   cleanups.push(() => one.stop());
-  const two = await startNode('instance 2', serverScript, env, '/api/health');
+  const two = await startNode('instance 2', serverScript, env, '/api/health', serverNodeFlags);
   cleanups.push(() => two.stop());
   const { cookie } = await joinOwner(one.url);
   const clients: TrackedClient[] = [];

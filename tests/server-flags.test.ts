@@ -1,0 +1,56 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { serverNodeFlags } from '../scripts/server-flags.ts';
+import { testDialect } from './db.ts';
+import { projectRoot, startServerProcess, stopServer } from './server-process.ts';
+
+/** The names of a process's threads, from /proc (Linux). */
+function threadNames(pid: number): string[] {
+  return readdirSync(`/proc/${pid}/task`).map((task) =>
+    readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim(),
+  );
+}
+
+async function helperThreadsOfServer(nodeFlags: readonly string[]): Promise<number> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'balance-flags-'));
+  const server = await startServerProcess(
+    { DATABASE_URL: path.join(dir, 'balance.sqlite') },
+    nodeFlags,
+  );
+  try {
+    if (server.child.pid === undefined) throw new Error('the server has no pid');
+    return threadNames(server.child.pid).filter((name) => name === 'V8Worker').length;
+  } finally {
+    await stopServer(server);
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+describe('how the server is started', () => {
+  it('npm start runs the bundle with the flags the tests and the bench use', () => {
+    const packageJson = JSON.parse(
+      readFileSync(path.join(projectRoot, 'package.json'), 'utf8'),
+    ) as {
+      scripts: Record<string, string>;
+    };
+    expect(packageJson.scripts.start).toBe(
+      `npm run build && node ${serverNodeFlags.join(' ')} dist/server/main.js`,
+    );
+  });
+
+  // The helper threads collect garbage for every thread of the process; more of them than the
+  // one here let the SQLite writer's collections take the request thread's core (server-flags.ts).
+  describe.runIf(testDialect === 'sqlite')('its V8 helper threads (SQLite only)', () => {
+    const hasProc = existsSync('/proc/self/task');
+    it.skipIf(!hasProc)(
+      'are one with those flags, and more without (needs /proc: Linux)',
+      async () => {
+        expect(await helperThreadsOfServer(serverNodeFlags)).toBe(1);
+        expect(await helperThreadsOfServer([])).toBeGreaterThan(1);
+      },
+    );
+  });
+});
