@@ -233,7 +233,14 @@ async function main(): Promise<void> {
   cleanups.push(() => rmSync(tmp, { recursive: true, force: true }));
   const dbFile = path.join(tmp, 'bench.sqlite');
 
-  const baseline = await startNode('baseline', baselineScript, serverEnv, '/baseline');
+  // Started as the server is, so the ratios compare the app and not the flags.
+  const baseline = await startNode(
+    'baseline',
+    baselineScript,
+    serverEnv,
+    '/baseline',
+    serverNodeFlags,
+  );
   cleanups.push(() => baseline.stop());
   const startServer = async () => {
     const started = await startNode(
