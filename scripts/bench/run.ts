@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { parseArgs } from 'node:util';
+import { serverNodeFlags } from '../server-flags.ts';
 import {
   duringHeavy,
   fetchDropping,
@@ -35,7 +36,6 @@ import {
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
 import { balanceChanges, Fifo, noSuchId } from './balance-changes.ts';
 import { buildEarlierServer, earlierCommitShort, seedEarlierServer } from './earlier-build.ts';
-import { serverNodeFlags } from '../server-flags.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -506,6 +506,7 @@ async function balanceBesideEarlier(
     if ('skipped' in built) {
       failure = built.skipped;
     } else {
+      // Without today's Node flags: as that build's own `npm start` started it.
       const started = await startNode(
         'earlier build',
         built.script,
