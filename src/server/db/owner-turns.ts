@@ -1,4 +1,26 @@
 /**
+ * Sets `key` to `value` as the newest of `map` (a Map keeps the order its keys were set in), and
+ * forgets the oldest while it holds more than `kept`: what is remembered of owners stays bounded.
+ */
+export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, kept: number): void {
+  map.delete(key);
+  map.set(key, value);
+  for (const oldest of map.keys()) {
+    if (map.size <= kept) break;
+    map.delete(oldest);
+  }
+}
+
+/** An owner with work waiting, in the heap of turns. */
+interface Turn {
+  owner: string;
+  /** When the owner was last served; -1 if never (or forgotten). */
+  served: number;
+  /** Breaks ties between owners never served: the first to come goes first. */
+  came: number;
+}
+
+/**
  * Work waiting for SQLite's one writer, taken by turns: the next unit is the first of the owner
  * with work waiting who was served least recently, so an owner with many writes waiting delays
  * another owner's write by about the one of its own that is running, not by all of them, and no
@@ -12,7 +34,7 @@ export class OwnerTurns<T> {
    * The owners with work waiting, by when they were last served: a binary heap, so that a burst
    * from thousands of owners costs each turn a few steps, not a walk over them all.
    */
-  readonly #heap: { owner: string; served: number; came: number }[] = [];
+  readonly #heap: Turn[] = [];
   /**
    * When each owner was last served (a count of units taken), for the most recent `servedKept`
    * owners. The Map is kept in the order they were served, so the one forgotten is the one
@@ -21,7 +43,6 @@ export class OwnerTurns<T> {
   readonly #served = new Map<string, number>();
   readonly #servedKept: number;
   #taken = 0;
-  /** Breaks ties between owners never served: the first to come goes first. */
   #came = 0;
   #length = 0;
 
@@ -58,14 +79,7 @@ export class OwnerTurns<T> {
     const queue = this.#queues.get(owner) as T[];
     const item = queue.shift() as T;
     const served = this.#taken++;
-    this.#served.delete(owner);
-    this.#served.set(owner, served);
-    if (this.#served.size > this.#servedKept) {
-      for (const oldest of this.#served.keys()) {
-        this.#served.delete(oldest);
-        break;
-      }
-    }
+    setNewest(this.#served, owner, served, this.#servedKept);
     if (queue.length > 0) this.#heapPush({ owner, served, came: next.came });
     else this.#queues.delete(owner);
     this.#length--;
@@ -88,27 +102,24 @@ export class OwnerTurns<T> {
     return taken;
   }
 
-  static #before(
-    a: { served: number; came: number },
-    b: { served: number; came: number },
-  ): boolean {
+  static #before(a: Turn, b: Turn): boolean {
     return a.served < b.served || (a.served === b.served && a.came < b.came);
   }
 
-  #heapPush(entry: { owner: string; served: number; came: number }): void {
+  #heapPush(entry: Turn): void {
     const heap = this.#heap;
     heap.push(entry);
     let at = heap.length - 1;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!OwnerTurns.#before(entry, heap[parent] as typeof entry)) break;
-      heap[at] = heap[parent] as typeof entry;
+      if (!OwnerTurns.#before(entry, heap[parent] as Turn)) break;
+      heap[at] = heap[parent] as Turn;
       at = parent;
     }
     heap[at] = entry;
   }
 
-  #heapPop(): { owner: string; served: number; came: number } | undefined {
+  #heapPop(): Turn | undefined {
     const heap = this.#heap;
     const top = heap[0];
     const last = heap.pop();
@@ -119,12 +130,11 @@ export class OwnerTurns<T> {
       if (left >= heap.length) break;
       const right = left + 1;
       const child =
-        right < heap.length &&
-        OwnerTurns.#before(heap[right] as typeof last, heap[left] as typeof last)
+        right < heap.length && OwnerTurns.#before(heap[right] as Turn, heap[left] as Turn)
           ? right
           : left;
-      if (!OwnerTurns.#before(heap[child] as typeof last, last)) break;
-      heap[at] = heap[child] as typeof last;
+      if (!OwnerTurns.#before(heap[child] as Turn, last)) break;
+      heap[at] = heap[child] as Turn;
       at = child;
     }
     heap[at] = last;

@@ -1,7 +1,7 @@
 // The one writer of an SQLite file, run in its worker thread (sqlite-worker.ts): transactions and
 // commands wait their turn for the connection, and those that arrive together are committed in
 // groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
-import { OwnerTurns } from './owner-turns.ts';
+import { OwnerTurns, setNewest } from './owner-turns.ts';
 import type { CommandPlace, CommandRunner } from './sqlite-commands.ts';
 import { runStatement, type SqliteConnection } from './sqlite.ts';
 import type {
@@ -53,6 +53,9 @@ const commandTimesKept = 256;
  * payment on a long ledger (about 10 ms, every time) does at once.
  */
 const newestWeight = 0.25;
+
+/** The answer to work that a close found waiting or under way. */
+const closingError: WorkerError = { message: 'the database is closing' };
 
 /**
  * How long (milliseconds) the writer works through waiting commands before it lets in the messages
@@ -144,17 +147,16 @@ export class Writer {
         this.#rollback(request.id, request.tx);
         break;
       case 'close': {
-        const closing = { message: 'the database is closing' };
         // A group is committed, unless work is still under way in it (a transaction still open,
         // an import between its pieces): closing the file then undoes the group, and every
         // transaction of it fails, as does that work when it next asks for anything.
         if (this.#groupOpen && this.#active === null) this.#commitGroup();
-        else if (this.#groupOpen) this.#groupLost(new Error(closing.message));
+        else if (this.#groupOpen) this.#groupLost(new Error(closingError.message));
         // Work that arrived with the close, or waits behind that work, is refused, not left
         // unanswered.
         for (const unit of this.#waiting.takeWhere(() => true)) {
           if (unit.kind === 'command') this.#takeArguments(unit);
-          this.#send({ id: unit.id, ok: false, error: closing });
+          this.#send({ id: unit.id, ok: false, error: closingError });
         }
         this.#closed = true;
         this.#db.close();
@@ -390,11 +392,7 @@ export class Writer {
     // Closed while the command waited between pieces of its work: its group is gone, and with
     // it whatever the command did.
     if (this.#closed) {
-      this.#send(
-        reply.ok
-          ? { id: unit.id, ok: false, error: { message: 'the database is closing' } }
-          : reply,
-      );
+      this.#send(reply.ok ? { id: unit.id, ok: false, error: closingError } : reply);
       return;
     }
     // At the top of its group, a command that failed or changed nothing is undone by rolling back
@@ -421,17 +419,10 @@ export class Writer {
 
   #noteSpeed(ownerId: string, ms: number): void {
     const average = (this.#commandMs.get(ownerId) ?? 0) * (1 - newestWeight) + ms * newestWeight;
-    this.#commandMs.delete(ownerId);
     // Far from slow: as good as an owner never seen.
-    if (average < this.#limits.slowMs / 4) return;
+    if (average < this.#limits.slowMs / 4) this.#commandMs.delete(ownerId);
     // Set in the order last noted: the oldest is forgotten first.
-    if (this.#commandMs.size >= commandTimesKept) {
-      for (const oldest of this.#commandMs.keys()) {
-        this.#commandMs.delete(oldest);
-        break;
-      }
-    }
-    this.#commandMs.set(ownerId, average);
+    else setNewest(this.#commandMs, ownerId, average, commandTimesKept);
   }
 
   /** A command's arguments with the lists staged for it put back (and no longer kept here). */
