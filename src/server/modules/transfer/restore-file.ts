@@ -8,6 +8,11 @@ import {
 import { AppError } from '../../errors.ts';
 import type { MessageValues, Text } from '../../i18n.ts';
 import type { RestorePlan } from '../clients/restore.commands.ts';
+import {
+  recordedSign,
+  type EntryKind,
+  type RecordedKind,
+} from '../../../shared/schemas/ledger.ts';
 
 /** Problems named in the message; all of them (up to this many) go in `fields`. */
 const namedInMessage = 5;
@@ -70,6 +75,19 @@ function checkFormat(body: unknown): void {
     ]);
 }
 
+/**
+ * The ledger signs each amount by its effect on the balance: a charge adds, a payment or a credit
+ * takes away (`recordedSign`); an opening balance or an adjustment may go either way, and a void
+ * must undo the entry it names. The API writes no other sign, and a file that did would restore a
+ * payment that raises what the client owes.
+ */
+const wrongSign: Record<RecordedKind, Text> = {
+  charge: { text: 'a charge adds to what the client owes: its amount must be above 0' },
+  payment: { text: 'a payment takes from what the client owes: its amount must be below 0' },
+  credit: { text: 'a credit takes from what the client owes: its amount must be below 0' },
+};
+const isRecordedKind = (kind: EntryKind): kind is RecordedKind => Object.hasOwn(recordedSign, kind);
+
 /** What only the file as a whole can show: links between its parts, and balances that add up. */
 function crossCheck(file: ExportFile): Problem[] {
   const problems: Problem[] = [];
@@ -83,7 +101,10 @@ function crossCheck(file: ExportFile): Problem[] {
     problems.push(problem('entries', 'missing: an export of version 2 carries the ledger'));
   // A void may come before the entry it names: an export lists each client's entries by day, and
   // an entry dated tomorrow (the browser's day may be ahead) can be voided today.
-  const entries = new Map<number, { clientId: string; kind: string; voided: boolean }>();
+  const entries = new Map<
+    number,
+    { clientId: string; kind: string; amount: number; voided: boolean }
+  >();
   const sums = new Map<string, number>();
   (file.entries ?? []).forEach((entry, index) => {
     const where = `entries[${index}]`;
@@ -94,7 +115,14 @@ function crossCheck(file: ExportFile): Problem[] {
       );
     if (entry.kind !== 'void' && entry.voidOf !== null)
       problems.push(problem(`${where}.voidOf`, 'Only a void names another entry.'));
-    entries.set(entry.id, { clientId: entry.clientId, kind: entry.kind, voided: false });
+    if (isRecordedKind(entry.kind) && Math.sign(entry.amount) !== recordedSign[entry.kind])
+      problems.push([`${where}.amount`, wrongSign[entry.kind]]);
+    entries.set(entry.id, {
+      clientId: entry.clientId,
+      kind: entry.kind,
+      amount: entry.amount,
+      voided: false,
+    });
     sums.set(entry.clientId, (sums.get(entry.clientId) ?? 0) + entry.amount);
   });
   (file.entries ?? []).forEach((entry, index) => {
@@ -106,7 +134,17 @@ function crossCheck(file: ExportFile): Problem[] {
       problems.push(problem(where, "names an entry of another client's"));
     else if (voided.kind === 'void') problems.push(problem(where, 'a void cannot be voided'));
     else if (voided.voided) problems.push(problem(where, 'that entry is voided twice'));
-    else voided.voided = true;
+    else {
+      voided.voided = true;
+      if (entry.amount !== -voided.amount)
+        problems.push(
+          problem(
+            `entries[${index}].amount`,
+            'a void reverses the entry it names: its amount must be {amount}',
+            { amount: -voided.amount },
+          ),
+        );
+    }
   });
   if (file.entries)
     for (const [id, client] of clients) {

@@ -305,6 +305,59 @@ describe('restoring an export into an account', () => {
     });
   });
 
+  it('refuses entries whose sign contradicts their kind, naming each, and changes nothing', async () => {
+    const target = await joinAs(source.app);
+    const before = await snapshotDatabase(source.app);
+    const entries = (exported.entries ?? []) as {
+      id: number;
+      clientId: string;
+      kind: string;
+      amount: number;
+      voidOf: number | null;
+    }[];
+    const voidIndex = entries.findIndex((entry) => entry.kind === 'void');
+    const voided = entries.find((entry) => entry.id === entries[voidIndex]?.voidOf);
+    expect(voided).toBeDefined();
+    // The entry the void reverses keeps its amount: the void's is judged against it.
+    const indexOf = (kind: string) =>
+      entries.findIndex((entry) => entry.kind === kind && entry !== voided);
+    const flipped = new Set([indexOf('payment'), indexOf('charge'), indexOf('credit')]);
+    expect(flipped.has(-1)).toBe(false);
+    // Each client's balance still adds up, so only the signs are wrong: a payment of +700 would
+    // otherwise come back as a payment that raises what the client owes.
+    const changed = entries.map((entry, index) =>
+      flipped.has(index)
+        ? { ...entry, amount: -entry.amount }
+        : index === voidIndex
+          ? { ...entry, amount: entry.amount + 1 }
+          : entry,
+    );
+    const balances = new Map<string, number>();
+    for (const entry of changed)
+      balances.set(entry.clientId, (balances.get(entry.clientId) ?? 0) + entry.amount);
+    const file = {
+      ...exported,
+      clients: exported.clients.map((client) => ({
+        ...client,
+        balance: balances.get(client.id) ?? 0,
+      })),
+      entries: changed,
+    };
+
+    const refused = await restore(source.app, target.cookie, file);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+      [`entries[${indexOf('payment')}].amount`]:
+        'a payment takes from what the client owes: its amount must be below 0',
+      [`entries[${indexOf('charge')}].amount`]:
+        'a charge adds to what the client owes: its amount must be above 0',
+      [`entries[${indexOf('credit')}].amount`]:
+        'a credit takes from what the client owes: its amount must be below 0',
+      [`entries[${voidIndex}].amount`]: `a void reverses the entry it names: its amount must be ${-(voided?.amount ?? 0)}`,
+    });
+    expect(await snapshotDatabase(source.app)).toEqual(before);
+  });
+
   it('refuses a bad file naming each problem, and changes nothing', async () => {
     const target = await joinAs(source.app);
     const before = await snapshotDatabase(source.app);
