@@ -8,11 +8,21 @@ import { databaseFault } from '../../db/errors.ts';
 /** Below this much free space next to the SQLite file, writes are about to fail: say so early. */
 const minFreeBytes = 16 * 1024 * 1024;
 const diskCheckIntervalMs = 1000;
+/**
+ * How long health waits for the database. A load balancer gives a health check a few seconds
+ * (often 5), and a stopped PostgreSQL would hold the query up to its statement timeout (15 s by
+ * default): health answers 503 `database_timeout` within this, whatever the database does.
+ */
+const healthDatabaseWaitMs = 1500;
+
+type Probe = { failed: false } | { failed: true; error: unknown };
 
 const healthResponse = z.object({
   status: z.enum(['ok', 'degraded', 'unavailable']),
   database: z.enum(['sqlite', 'postgres']),
-  problem: z.optional(z.enum(['database_unreachable', 'database_stopped', 'disk_full'])),
+  problem: z.optional(
+    z.enum(['database_unreachable', 'database_timeout', 'database_stopped', 'disk_full']),
+  ),
   message: z.optional(z.string()),
 });
 
@@ -36,6 +46,34 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     return diskReading;
   }
 
+  // One query at a time, shared by the checks that come while it runs: checks every few seconds
+  // against a database that does not answer must not take a pool connection each.
+  let probe: Promise<Probe> | null = null;
+  function probeDatabase(): Promise<Probe> {
+    probe ??= sql`select 1`
+      .execute(db.kysely)
+      .then(
+        (): Probe => ({ failed: false }),
+        (error: unknown): Probe => ({ failed: true, error }),
+      )
+      .finally(() => {
+        probe = null;
+      });
+    return probe;
+  }
+
+  async function probeWithin(ms: number): Promise<Probe | 'late'> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(resolve, ms, 'late');
+    });
+    try {
+      return await Promise.race([probeDatabase(), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async function sqliteDiskFull(): Promise<boolean> {
     if (db.health.diskFull) return true;
     if (db.config.dialect !== 'sqlite' || db.config.file === ':memory:') return false;
@@ -55,9 +93,18 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           message: `The database stopped working (${db.health.stopped}); the server must be restarted`,
         });
       }
-      try {
-        await sql`select 1`.execute(db.kysely);
-      } catch (error) {
+      const probed = await probeWithin(healthDatabaseWaitMs);
+      if (probed === 'late') {
+        request.log.warn('health check: the database did not answer in time');
+        return reply.status(503).send({
+          status: 'unavailable',
+          database: db.dialect,
+          problem: 'database_timeout',
+          message: `The database did not answer within ${healthDatabaseWaitMs / 1000} s`,
+        });
+      }
+      if (probed.failed) {
+        const { error } = probed;
         if (databaseFault(error) !== 'unavailable') throw error;
         request.log.warn({ err: error }, 'health check: the database is unreachable');
         return reply.status(503).send({
