@@ -17,6 +17,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { AppError } from './errors.ts';
 import { requestLocale, translate, translateIssue, type MessageValues } from './i18n.ts';
 import type { Locale } from '../shared/locales.ts';
+import { secretFreeLogging } from './log-redaction.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes.ts';
@@ -144,11 +145,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ? false
         : {
             level: config.logLevel,
-            redact: [
-              'req.headers.cookie',
-              'req.headers.authorization',
-              'res.headers["set-cookie"]',
-            ],
+            ...secretFreeLogging,
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
     trustProxy: proxyTrust(config.trustProxy),

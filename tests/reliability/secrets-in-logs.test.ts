@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../src/server/app.ts';
+import { loadConfig } from '../../src/server/config.ts';
+import { sessionCookieName } from '../../src/server/modules/auth/session.ts';
+import { uniqueEmail } from '../auth.ts';
+import { createTestDatabase, type TestDatabase } from '../db.ts';
+import { startSmtpServer } from '../smtp.ts';
+
+const publicUrl = 'https://balance.example.com';
+
+/** A secret no log line could hold by chance. */
+const secret = (label: string) => `${label}-${randomBytes(12).toString('base64url')}`;
+
+/**
+ * Whether any part of the secret is in the log: a parser's error message quotes a few characters
+ * of the text around the fault, so looking for the whole value is not enough.
+ */
+function partsInLog(log: string, value: string, width = 8): string[] {
+  const found: string[] = [];
+  for (let start = 0; start + width <= value.length; start++) {
+    const part = value.slice(start, start + width);
+    if (log.includes(part)) found.push(part);
+  }
+  return found;
+}
+
+type Smtp = Awaited<ReturnType<typeof startSmtpServer>>;
+
+describe.each(['info', 'trace'] as const)('the log at level %s', (logLevel) => {
+  let database: TestDatabase;
+  let smtp: Smtp;
+  let app: FastifyInstance;
+  const lines: string[] = [];
+  const secrets = new Map<string, string>();
+  const keep = (name: string, value: string) => {
+    expect(value.length, name).toBeGreaterThanOrEqual(8);
+    secrets.set(name, value);
+    return value;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    smtp = await startSmtpServer();
+    const smtpUrl = new URL(smtp.url);
+    smtpUrl.username = 'mailer';
+    smtpUrl.password = keep('SMTP password', secret('smtp'));
+    const databaseConfig = database.config;
+    if (databaseConfig.dialect === 'postgres') {
+      // The test server trusts local connections, so any password gets through.
+      const url = new URL(databaseConfig.connectionString);
+      url.password = keep('PostgreSQL password', secret('pg'));
+      databaseConfig.connectionString = url.toString();
+    }
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString());
+        done();
+      },
+    });
+    app = await buildApp({
+      config: {
+        ...loadConfig({}),
+        database: databaseConfig,
+        logLevel,
+        mail: { url: smtpUrl.toString(), from: 'Balance <accounts@example.com>' },
+        publicUrl,
+        signUpsPerAddressPerHour: 0,
+      },
+      logger: { stream },
+    });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await smtp.close();
+    await database.drop();
+  });
+
+  const send = (
+    method: 'GET' | 'POST',
+    url: string,
+    options: { payload?: object | string; cookie?: string; headers?: Record<string, string> } = {},
+  ) =>
+    app.inject({
+      method,
+      url,
+      ...(options.payload === undefined ? {} : { payload: options.payload }),
+      headers: {
+        ...(options.cookie ? { cookie: options.cookie } : {}),
+        ...(typeof options.payload === 'string' ? { 'content-type': 'application/json' } : {}),
+        ...options.headers,
+      },
+    });
+
+  function sessionOf(response: Awaited<ReturnType<typeof send>>, name: string): string {
+    const token = response.cookies.find((cookie) => cookie.name === sessionCookieName)?.value;
+    expect(token, `${name}: ${response.statusCode} ${response.body}`).toBeDefined();
+    return `${sessionCookieName}=${keep(name, token ?? '')}`;
+  }
+
+  it('holds none of the secrets of sign-up, sign-in, resets, invitations and tokens', async () => {
+    // Sign-up (the administrator) and sign-in, a wrong password and a body that is not JSON.
+    const adminEmail = uniqueEmail('admin');
+    const adminPassword = keep('the administrator password', secret('admin-pw'));
+    const admin = sessionOf(
+      await send('POST', '/api/auth/join', {
+        payload: { email: adminEmail, password: adminPassword },
+      }),
+      'the administrator session',
+    );
+    sessionOf(
+      await send('POST', '/api/auth/login', {
+        payload: { email: adminEmail, password: adminPassword },
+      }),
+      'a second session',
+    );
+    expect(
+      (
+        await send('POST', '/api/auth/login', {
+          payload: { email: adminEmail, password: `${adminPassword}x` },
+        })
+      ).statusCode,
+    ).toBe(401);
+    const brokenPassword = keep('a password in a broken body', secret('broken-pw'));
+    expect(
+      (
+        await send('POST', '/api/auth/login', {
+          payload: `{"email":"${adminEmail}","password":"${brokenPassword}"x}`,
+        })
+      ).statusCode,
+    ).toBe(400);
+
+    // Forgot password: the link arrives by mail, its page is opened, the token sets a password.
+    const ownerEmail = uniqueEmail('owner');
+    const ownerPassword = keep('the owner password', secret('owner-pw'));
+    await send('POST', '/api/auth/join', {
+      payload: { email: ownerEmail, password: ownerPassword },
+    });
+    expect(
+      (await send('POST', '/api/auth/forgot-password', { payload: { email: ownerEmail } }))
+        .statusCode,
+    ).toBe(202);
+    await vi.waitFor(() => expect(smtp.received).toHaveLength(1));
+    const mailedLink = /https?:\/\/\S+/.exec(smtp.received[0]?.text ?? '')?.[0] ?? '';
+    const mailedPath = mailedLink.slice(publicUrl.length);
+    const mailedToken = keep('the mailed reset token', mailedPath.split('/').pop() ?? '');
+    await send('GET', mailedPath);
+    const resetPassword = keep('a password set by a reset link', secret('reset-pw'));
+    expect(
+      (
+        await send('POST', '/api/auth/password-reset', {
+          payload: { token: mailedToken, password: resetPassword },
+        })
+      ).statusCode,
+    ).toBe(204);
+    const owner = sessionOf(
+      await send('POST', '/api/auth/login', {
+        payload: { email: ownerEmail, password: resetPassword },
+      }),
+      'the owner session',
+    );
+
+    // The administrator's reset link, opened, used, and used again (refused).
+    const ownerId = (await send('GET', '/api/auth/session', { cookie: owner })).json<{
+      user: { id: string };
+    }>().user.id;
+    const adminLink = (
+      await send('POST', `/api/admin/users/${ownerId}/password-reset`, { cookie: admin })
+    ).json<{ path: string }>().path;
+    const adminToken = keep('the administrator reset token', adminLink.split('/').pop() ?? '');
+    await send('GET', adminLink);
+    const adminResetPassword = keep('a password set by the admin link', secret('admin-reset'));
+    for (const expected of [204, 400])
+      expect(
+        (
+          await send('POST', '/api/auth/password-reset', {
+            payload: { token: adminToken, password: adminResetPassword },
+          })
+        ).statusCode,
+      ).toBe(expected);
+
+    // An invitation, opened and used to join.
+    const invitedEmail = uniqueEmail('invited');
+    const invitePath = (
+      await send('POST', '/api/admin/invitations', {
+        cookie: admin,
+        payload: { email: invitedEmail },
+      })
+    ).json<{ path: string }>().path;
+    const invite = keep(
+      'the invitation token',
+      new URL(invitePath, publicUrl).searchParams.get('invite') ?? '',
+    );
+    await send('GET', invitePath);
+    const invitedPassword = keep('the invited password', secret('invited-pw'));
+    const invited = sessionOf(
+      await send('POST', '/api/auth/join', {
+        payload: { email: invitedEmail, password: invitedPassword, invite },
+      }),
+      'the invited session',
+    );
+
+    // The password changed on the account page.
+    const changedPassword = keep('a changed password', secret('changed-pw'));
+    expect(
+      (
+        await send('POST', '/api/account/password', {
+          cookie: invited,
+          payload: { currentPassword: invitedPassword, newPassword: changedPassword },
+        })
+      ).statusCode,
+    ).toBe(204);
+
+    // An access token made, used, sent in the address (refused) and sent wrong.
+    const created = await send('POST', '/api/tokens', {
+      cookie: admin,
+      payload: { name: 'script', access: 'read-write' },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const accessToken = keep('the access token', created.json<{ secret: string }>().secret);
+    const bearer = { authorization: `Bearer ${accessToken}` };
+    expect((await send('GET', '/api/clients', { headers: bearer })).statusCode).toBe(200);
+    expect(
+      (await send('POST', '/api/clients', { headers: bearer, payload: { firstName: 'x' } }))
+        .statusCode,
+    ).toBe(400);
+    expect((await send('GET', `/api/clients?access_token=${accessToken}`)).statusCode).toBe(401);
+    await send('GET', `/api/nowhere?access_token=${accessToken}&page=2`);
+    await send('GET', `/clients?token=${accessToken}`);
+    const wrongToken = keep('a wrong access token', `bal_${randomBytes(32).toString('base64url')}`);
+    expect(
+      (await send('GET', '/api/clients', { headers: { authorization: `Bearer ${wrongToken}` } }))
+        .statusCode,
+    ).toBe(401);
+    await send('GET', '/api/clients', { headers: { ...bearer, cookie: admin } });
+
+    const log = lines.join('');
+    expect(lines.length).toBeGreaterThan(20);
+    // The requests are in the log, by their paths with the secrets taken out.
+    expect(log).toContain('/reset-password/');
+    expect(log).toContain('/join?invite=');
+    const leaks = [...secrets]
+      .map(([name, value]) => ({ name, parts: partsInLog(log, value) }))
+      .filter(({ parts }) => parts.length > 0)
+      .map(({ name, parts }) => `${name}: ${parts.length} parts, such as ${parts[0]}`);
+    expect(leaks).toEqual([]);
+  });
+});
