@@ -5,6 +5,7 @@
 // resident memory before and its peak (VmHWM) after, and whether the process is still running.
 //
 //   node scripts/measure-hostile-bodies.ts [--postgres] [--uploads N] [--import] [--megabytes N]
+import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createTestDatabase } from '../tests/db.ts';
@@ -18,18 +19,21 @@ const { values: flags } = parseArgs({
     import: { type: 'boolean', default: false },
     uploads: { type: 'string', default: '1' },
     megabytes: { type: 'string', default: '60' },
+    // Internal: run as the uploading process (so its work never delays the payments' timing).
+    sender: { type: 'string' },
+    cookie: { type: 'string' },
   },
 });
 const uploads = Number(flags.uploads);
 const megabytes = Number(flags.megabytes);
 
 /** A body of `megabytes` MB that is all nesting inside an otherwise plausible head. */
-function nestedBody(): Buffer {
+function nestedBody(): string {
   const depth = Math.floor((megabytes * 1e6) / 2) - 50;
   const head = flags.import
     ? '{"dryRun":true,"skipDuplicates":false,"rows":'
     : '{"format":"balance-export","version":2,"x":';
-  return Buffer.from(`${head}${'['.repeat(depth)}${']'.repeat(depth)}}`);
+  return `${head}${'['.repeat(depth)}${']'.repeat(depth)}}`;
 }
 
 function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
@@ -39,6 +43,26 @@ function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
 
 function percentile(sorted: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+if (flags.sender !== undefined) {
+  const body = new TextEncoder().encode(nestedBody());
+  const path = flags.import ? '/api/clients/import' : '/api/restore?dryRun=true';
+  for (;;) {
+    let answer: string;
+    try {
+      const response = await fetch(flags.sender + path, {
+        method: 'POST',
+        headers: { cookie: flags.cookie ?? '', 'content-type': 'application/json' },
+        body,
+      });
+      answer = `${response.status} ${(await response.text()).slice(0, 160)}`;
+    } catch (error) {
+      // A body refused part-way is answered, and its connection closed, before it is all sent.
+      answer = `no answer read: ${String(error)}`;
+    }
+    process.send?.(answer);
+  }
 }
 
 const database = await createTestDatabase(flags.postgres ? 'postgres' : 'sqlite');
@@ -67,12 +91,10 @@ try {
   });
   if (created.status !== 201) throw new Error(`adding a client answered ${created.status}`);
   const { id: clientId } = (await created.json()) as { id: string };
-  /** Payments one after another until `until` settles (or `count` of them), their latencies. */
-  const payments = async (until: Promise<unknown> | null, count = 200) => {
-    let done = false;
-    void until?.finally(() => (done = true));
+  /** Payments one after another until `enough()` says so, their latencies in order. */
+  const payments = async (enough: (count: number) => boolean) => {
     const latencies: number[] = [];
-    while (until ? !done : latencies.length < count) {
+    while (!enough(latencies.length)) {
       const started = performance.now();
       const answer = await fetch(`${server.url}/api/clients/${clientId}/entries`, {
         method: 'POST',
@@ -85,28 +107,38 @@ try {
     }
     return latencies.sort((a, b) => a - b);
   };
-  const idle = await payments(null);
+  const probes = 200;
+  const idle = await payments((count) => count >= probes);
   const body = nestedBody();
   const rssBefore = memoryKb(server.pid, 'VmRSS');
   const hwmBefore = memoryKb(server.pid, 'VmHWM');
-  const path = flags.import ? '/api/clients/import' : '/api/restore?dryRun=true';
   const started = performance.now();
-  const sent = Promise.all(
-    Array.from({ length: uploads }, async () => {
-      try {
-        const answer = await fetch(server.url + path, {
-          method: 'POST',
-          headers: json(uploader),
-          body,
-        });
-        return `${answer.status} ${(await answer.text()).slice(0, 160)}`;
-      } catch (error) {
-        return `failed: ${String(error)}`;
-      }
+  // Each sender is a process of its own that uploads again and again until stopped, so that
+  // writing 60 MB at a time never holds up the thread that times the payments.
+  const senders = Array.from({ length: uploads }, () =>
+    fork(
+      import.meta.filename,
+      [...process.argv.slice(2), '--sender', server.url, '--cookie', uploader],
+      {
+        stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+      },
+    ),
+  );
+  const answers = new Map<string, number>();
+  let uploadsDone = 0;
+  for (const sender of senders)
+    sender.on('message', (answer: string) => {
+      answers.set(answer, (answers.get(answer) ?? 0) + 1);
+      uploadsDone += 1;
+    });
+  const during = await payments((count) => count >= probes && uploadsDone >= uploads);
+  await Promise.all(
+    senders.map((sender) => {
+      const exited = new Promise((resolve) => sender.once('exit', resolve));
+      sender.kill();
+      return exited;
     }),
   );
-  const during = await payments(sent);
-  const answers = await sent;
   const seconds = (performance.now() - started) / 1000;
   const alive = await fetch(`${server.url}/api/health`)
     .then((answer) => answer.status)
@@ -115,9 +147,9 @@ try {
   const ms = (value: number) => value.toFixed(1);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   out(
-    `${flags.postgres ? 'PostgreSQL' : 'SQLite'}: ${uploads} × ${(body.length / 1e6).toFixed(1)} MB nested ${flags.import ? 'import' : 'restore'} bodies, ${seconds.toFixed(1)} s`,
+    `${flags.postgres ? 'PostgreSQL' : 'SQLite'}: ${uploadsDone} uploads (${uploads} at a time) of a ${(body.length / 1e6).toFixed(1)} MB nested ${flags.import ? 'import' : 'restore'} body, ${seconds.toFixed(1)} s`,
   );
-  for (const answer of answers) out(`  answer: ${answer}`);
+  for (const [answer, count] of answers) out(`  ${count} × ${answer}`);
   out(
     `  payments idle:   p50 ${ms(percentile(idle, 0.5))} ms, p99 ${ms(percentile(idle, 0.99))} ms`,
   );

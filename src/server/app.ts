@@ -189,7 +189,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(error as Error, undefined);
       return;
     }
-    parseJson(request, body, done);
+    // Typed for a string, but secure-json-parse, under it, reads bytes as well.
+    parseJson(request, body as unknown as string, done);
   });
   app.setSerializerCompiler(serializerCompiler);
 
