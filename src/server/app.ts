@@ -189,8 +189,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(error as Error, undefined);
       return;
     }
-    // Typed for a string, but secure-json-parse, under it, reads bytes as well.
-    parseJson(request, body as unknown as string, done);
+    // Typed for a string, but secure-json-parse, under it, reads bytes as well; it answers
+    // through `done`, at once.
+    void parseJson(request, body as unknown as string, done);
   });
   app.setSerializerCompiler(serializerCompiler);
 
