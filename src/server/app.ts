@@ -43,6 +43,7 @@ import { isTokenStreamKey, liveTokenOwners } from './modules/tokens/tokens.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
 import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
+import { checkJsonNesting } from './json-nesting.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -174,6 +175,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   limitConnections(app.server, config);
   app.setValidatorCompiler(validatorCompiler);
+  // Fastify's own JSON parser, once the body's nesting is checked: a 64 KiB body of brackets is
+  // harmless to parse, but every JSON body the server takes has the same limit.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    try {
+      checkJsonNesting(body as Buffer);
+    } catch (error) {
+      done(error as Error, undefined);
+      return;
+    }
+    // Typed for a string, but secure-json-parse, under it, reads bytes as well; it answers
+    // through `done`, at once.
+    void parseJson(request, body as unknown as string, done);
+  });
   app.setSerializerCompiler(serializerCompiler);
 
   // Added before any plugin registers a route, so the list is complete.

@@ -4,6 +4,7 @@ import { isMainThread } from 'node:worker_threads';
 import { parseChunked } from '@discoveryjs/json-ext';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
+import { JsonNestingCheck } from '../../json-nesting.ts';
 
 /**
  * Characters parsed per piece, one piece a turn of the event loop. Fastify's own parser parses a
@@ -63,7 +64,8 @@ async function* textPieces(text: string): AsyncGenerator<string> {
  * A Fastify content-type parser for a large body that is handed on unparsed (an import's rows are
  * parsed and checked where the import runs: on SQLite, the writer's thread). It gives the body's
  * bytes, refused (as Fastify would) when longer than the route's limit, longer or shorter than its
- * Content-Length, or empty.
+ * Content-Length, or empty; and refused as soon as it nests deeper than `maxJsonDepth`, before
+ * any of it is parsed.
  */
 export async function readBodyBytes(request: FastifyRequest, payload: Readable): Promise<Buffer> {
   const limit = request.routeOptions.bodyLimit;
@@ -78,6 +80,7 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   let whole: Buffer | null = null;
   const chunks: Buffer[] = [];
   let received = 0;
+  const nesting = new JsonNestingCheck();
   // Refused part-way, the rest of the body is left unread rather than the stream destroyed: the
   // refusal is answered (with `Connection: close`) before the socket goes.
   for await (const chunk of payload.iterator({ destroyOnReturn: false }) as AsyncIterable<
@@ -85,6 +88,7 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   >) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (received > limit - bytes.length) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
+    nesting.read(bytes);
     if (
       whole === null &&
       declared !== null &&

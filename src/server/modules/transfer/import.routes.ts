@@ -3,6 +3,7 @@ import { importBodySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { importFile } from './import.commands.ts';
+import { withParseSlot } from './parse-slots.ts';
 
 /** Room for 20,000 rows of JSON; every other route keeps the small default. */
 const importBodyLimitBytes = 8 * 1024 * 1024;
@@ -26,7 +27,10 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const bytes = request.body as unknown as Buffer;
-      const { resultsJson, ...rest } = await importFile(app.writes, currentUser(request).id, bytes);
+      const ownerId = currentUser(request).id;
+      const { resultsJson, ...rest } = await withParseSlot(() =>
+        importFile(app.writes, ownerId, bytes),
+      );
       const body = `{"results":${resultsJson},${JSON.stringify(rest).slice(1)}`;
       return reply.type('application/json; charset=utf-8').send(body);
     },

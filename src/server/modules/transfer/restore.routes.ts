@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schemas/restore.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
+import { withParseSlot } from './parse-slots.ts';
 import { restoreAccount } from './restore.commands.ts';
 
 /**
@@ -25,11 +26,9 @@ export const restoreRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const bytes = request.body as Buffer;
-      return restoreAccount(
-        app.writes,
-        currentUser(request).id,
-        bytes,
-        request.query.dryRun === 'true',
+      const ownerId = currentUser(request).id;
+      return withParseSlot(() =>
+        restoreAccount(app.writes, ownerId, bytes, request.query.dryRun === 'true'),
       );
     },
   );
