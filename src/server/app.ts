@@ -43,7 +43,7 @@ import { isTokenStreamKey, liveTokenOwners } from './modules/tokens/tokens.ts';
 import { importRoutes } from './modules/transfer/import.routes.ts';
 import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
-import { checkJsonNesting } from './json-nesting.ts';
+import { checkJsonShape } from './json-shape.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -181,7 +181,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     try {
-      checkJsonNesting(body as Buffer);
+      checkJsonShape(body as Buffer);
     } catch (error) {
       done(error as Error, undefined);
       return;

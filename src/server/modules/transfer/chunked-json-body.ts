@@ -4,7 +4,7 @@ import { isMainThread } from 'node:worker_threads';
 import { parseChunked } from '@discoveryjs/json-ext';
 import { errorCodes, type FastifyInstance, type FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { JsonNestingCheck } from '../../json-nesting.ts';
+import { JsonShapeCheck } from '../../json-shape.ts';
 
 /**
  * Characters parsed per piece, one piece a turn of the event loop. Fastify's own parser parses a
@@ -80,7 +80,7 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   let whole: Buffer | null = null;
   const chunks: Buffer[] = [];
   let received = 0;
-  const nesting = new JsonNestingCheck();
+  const nesting = new JsonShapeCheck();
   // Refused part-way, the rest of the body is left unread rather than the stream destroyed: the
   // refusal is answered (with `Connection: close`) before the socket goes.
   for await (const chunk of payload.iterator({ destroyOnReturn: false }) as AsyncIterable<

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
-import { maxJsonDepth } from '../../json-nesting.ts';
+import { maxJsonDepth } from '../../json-shape.ts';
 import { transferParsesAtOnce, withParseSlot } from './parse-slots.ts';
 
 const tooDeep = {
@@ -61,6 +61,27 @@ describe('bodies nested too deep', () => {
       const refused = await post(url, payload);
       expect(refused.statusCode, url).toBe(400);
       expect(refused.json(), url).toEqual(tooDeep);
+    }
+    expect(await clientCount()).toBe(before);
+  });
+
+  it('refuses a restore, an import and a small form that are wide rather than deep, changing nothing', async () => {
+    const before = await clientCount();
+    const bodies: [string, string][] = [
+      // 60 MB of `[],` took a process to 1.4 GB when parsed; 6 MB is enough to show the refusal.
+      ['/api/restore', `{"format":"balance-export","version":2,"x":[${'[],'.repeat(2_000_000)}0]}`],
+      [
+        '/api/clients/import',
+        `{"dryRun":true,"skipDuplicates":false,"rows":[${'{},'.repeat(500_000)}{}]}`,
+      ],
+      ['/api/clients', `{"firstName":[${'0,'.repeat(20_000)}0]}`],
+    ];
+    for (const [url, payload] of bodies) {
+      const refused = await post(url, payload);
+      expect(refused.statusCode, url).toBe(400);
+      expect(refused.json<{ error: { message: string } }>().error.message, url).toMatch(
+        /^The request body holds more arrays, objects and values than its size allows/,
+      );
     }
     expect(await clientCount()).toBe(before);
   });
