@@ -4,7 +4,7 @@
 // Prints each upload's answer, the payments' latency idle and during the uploads, the server's
 // resident memory before and its peak (VmHWM) after, and whether the process is still running.
 //
-//   node scripts/measure-hostile-bodies.ts [--postgres] [--uploads N] [--import] [--megabytes N]
+//   node scripts/measure-hostile-bodies.ts [--postgres] [--uploads N] [--import] [--megabytes N] [--wide]
 import { fork } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -19,6 +19,7 @@ const { values: flags } = parseArgs({
     import: { type: 'boolean', default: false },
     uploads: { type: 'string', default: '1' },
     megabytes: { type: 'string', default: '60' },
+    wide: { type: 'boolean', default: false },
     // Internal: run as the uploading process (so its work never delays the payments' timing).
     sender: { type: 'string' },
     cookie: { type: 'string' },
@@ -27,12 +28,16 @@ const { values: flags } = parseArgs({
 const uploads = Number(flags.uploads);
 const megabytes = Number(flags.megabytes);
 
-/** A body of `megabytes` MB that is all nesting inside an otherwise plausible head. */
+/**
+ * A body of `megabytes` MB that is all nesting (or with --wide, empty arrays side by side) inside
+ * an otherwise plausible head.
+ */
 function nestedBody(): string {
   const depth = Math.floor((megabytes * 1e6) / 2) - 50;
   const head = flags.import
     ? '{"dryRun":true,"skipDuplicates":false,"rows":'
     : '{"format":"balance-export","version":2,"x":';
+  if (flags.wide) return `${head}[${'[],'.repeat(Math.floor(depth / 1.5))}[]]}`;
   return `${head}${'['.repeat(depth)}${']'.repeat(depth)}}`;
 }
 
