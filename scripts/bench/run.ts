@@ -21,6 +21,7 @@ import {
 import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
 import { longLedger, type LongLedgerResult } from './long-ledger.ts';
+import { statementPdfs, type StatementPdfsResult } from './statement-pdfs.ts';
 import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
 import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
@@ -51,7 +52,7 @@ const { values: flags } = parseArgs({
     help: { type: 'boolean', default: false },
   },
 });
-const onlyParts = ['heavy', 'large-owner', 'json-server', 'live', 'earlier'] as const;
+const onlyParts = ['heavy', 'large-owner', 'json-server', 'live', 'earlier', 'pdf'] as const;
 type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
   process.stdout.write(
@@ -64,7 +65,7 @@ if (flags.help) {
       '  --large-clients N, --large-entries N  the owner whose ageing, overdue filter and searches\n' +
       '               are timed (default 100,000 and 1,000,000; 5,000 and 50,000 with --quick)\n' +
       '  --long-entries N  entries of the one client whose payments are timed with the large\n' +
-      '               owner (default 20,000; 2,000 with --quick)\n' +
+      '               owner, and of the large statement PDF (default 20,000; 2,000 with --quick)\n' +
       `  --only LIST  only these parts, comma-separated: ${onlyParts.join(', ')}\n` +
       '  --subscribers LIST  live streams per live run, comma-separated (default 1,100,1000;\n' +
       '               1,10 with --quick)\n' +
@@ -199,6 +200,7 @@ interface Report {
   heavy: { idle: ProbeResult; results: HeavyResult[] };
   large: LargeOwnerResult;
   longLedger: LongLedgerResult;
+  pdfs: StatementPdfsResult;
   versus: VersusResult;
   earlier: EarlierResult;
 }
@@ -434,6 +436,7 @@ async function main(): Promise<void> {
   server = await startServer();
   const heavy = await heavyRequests(server.url, server.pid, dbFile, random);
   const { large, long } = await largeData(server, dbFile, random);
+  const pdfs = await measurePdfs(server, dbFile, random);
 
   await server.stop();
   await baseline.stop();
@@ -471,6 +474,7 @@ async function main(): Promise<void> {
       heavy,
       large,
       longLedger: long,
+      pdfs,
       versus,
       earlier,
     },
@@ -851,6 +855,7 @@ function printReport(report: Report, dateText: string): void {
 
   printLargeOwner(report.large, idle);
   printLongLedger(report.longLedger);
+  printPdfs(report.pdfs);
   if (list && balanceRow) printVersus(report.versus, { list, balance: balanceRow });
 
   const balance = balanceRow;
@@ -877,6 +882,7 @@ function printReport(report: Report, dateText: string): void {
     ],
     ...heavyTargets(report.heavy),
     ...largeOwnerTargets(report.large, idle),
+    pdfTarget(report.pdfs),
     ...(list && balanceRow
       ? ([
           [
@@ -1057,6 +1063,56 @@ async function largeData(
   return { large, long };
 }
 
+/** Another owner's one-page PDF while one owner downloads large ones (statement-pdfs.ts). */
+function measurePdfs(
+  server: { url: string; pid: number },
+  dbFile: string,
+  random: () => number,
+): Promise<StatementPdfsResult> {
+  return statementPdfs({
+    baseUrl: server.url,
+    serverPid: server.pid,
+    dbFile,
+    entries: longEntries,
+    samples: quick ? 5 : 20,
+    random,
+    log,
+  });
+}
+
+function printPdfs(pdfs: StatementPdfsResult): void {
+  out(`## Statement PDFs: another owner's one page while one owner downloads large ones`);
+  const row = (name: string, times: StatementPdfsResult['alone']) => [
+    name,
+    fmt(times.samples),
+    fmt(times.p50Ms),
+    fmt(times.p95Ms),
+    fmt(times.p99Ms),
+  ];
+  for (const line of table(
+    ["other owner's one-page PDF", 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
+    [
+      row('alone', pdfs.alone),
+      row(`beside ${fmt(pdfs.largeAtATime)} large PDFs at a time`, pdfs.beside),
+    ],
+  ))
+    out(line);
+  out(
+    `a large PDF: ${fmt(pdfs.entries)} entries, ${fmt(pdfs.largeAloneMs)} ms alone. Server memory: ` +
+      `${fmt(pdfs.peakMb, 1)} MB at most while they were made, ${fmt(pdfs.idleAfterMb, 1)} MB ` +
+      'once the PDF threads had been idle long enough to end',
+  );
+  out();
+}
+
+function pdfTarget(pdfs: StatementPdfsResult): [string, string, boolean] {
+  return [
+    `another owner's one-page PDF p95 ≤ 2 s beside large ones (${fmt(pdfs.entries)} entries)`,
+    `${fmt(pdfs.beside.p95Ms)} ms (p99 ${fmt(pdfs.beside.p99Ms)} ms)`,
+    pdfs.beside.p95Ms <= 2000,
+  ];
+}
+
 /** Payments on one client with a long ledger, and another owner's payments meanwhile. */
 function printLongLedger(long: LongLedgerResult): void {
   out(`## Payments on one client with ${fmt(long.entries)} ledger entries`);
@@ -1203,6 +1259,11 @@ async function runOnly(
     };
     return { cookie, ownerId, runBalance };
   };
+  if (parts.includes('pdf')) {
+    const pdfs = await measurePdfs(server, dbFile, random);
+    sections.push(() => printPdfs(pdfs));
+    targets.push(pdfTarget(pdfs));
+  }
   if (parts.includes('earlier')) {
     const { runBalance } = await newOwner();
     const { balance, earlier } = await balanceBesideEarlier(path.dirname(dbFile), runBalance);

@@ -9,61 +9,138 @@ const workerFile = new URL(
   import.meta.url,
 );
 
+type Job = {
+  id: number;
+  ownerId: string;
+  request: PdfRequest;
+  resolve: (pdf: Buffer) => void;
+  reject: (error: Error) => void;
+};
+type Slot = { worker: Worker; job: Job | null; idleTimer: NodeJS.Timeout | null };
+
+export interface PdfRendererOptions {
+  /** Worker threads at most (default 2). */
+  workers?: number;
+  /** A worker with nothing to do this long is ended, giving its memory back (default 30 s). */
+  idleMs?: number;
+}
+
 /**
- * Makes statement PDFs in one worker thread, started at the first PDF and kept for the next
- * ones (it keeps the fonts it has read). PDFs are made one after another there, so a burst of
- * them waits its turn instead of slowing every other request down. A worker that fails is
- * replaced at the next PDF; what it was making is answered with an error.
+ * Makes statement PDFs in worker threads, fairly between owners (decision 018). A large
+ * statement takes seconds, so one thread for the instance made every other owner's PDF wait
+ * behind one owner's burst. Here each owner has at most one PDF in the making; the rest wait in
+ * the owner's own queue, and a free thread takes the next owner in turn. With two threads,
+ * one owner's large statements hold one of them and another owner's PDF starts on the other
+ * at once. Threads start when a PDF is asked for and end after a while with nothing to do, so
+ * an idle server holds none (each keeps the fonts it has read while it lives). A thread that
+ * fails answers what it was making with an error and is replaced at the next PDF.
  */
 export class PdfRenderer {
-  #worker: Worker | null = null;
+  readonly #maxWorkers: number;
+  readonly #idleMs: number;
+  readonly #slots = new Set<Slot>();
+  /** Owners with PDFs waiting, in the order they take turns (a Map keeps insertion order). */
+  readonly #waiting = new Map<string, Job[]>();
+  /** Owners with a PDF in the making. */
+  readonly #busyOwners = new Set<string>();
   #nextId = 1;
-  readonly #waiting = new Map<
-    number,
-    { resolve: (pdf: Buffer) => void; reject: (error: Error) => void }
-  >();
+  #closed = false;
+
+  constructor(options: PdfRendererOptions = {}) {
+    this.#maxWorkers = options.workers ?? 2;
+    this.#idleMs = options.idleMs ?? 30_000;
+  }
 
   /** The statement as a PDF in a language (the owner's, as the request asks for it). */
-  render(statement: Statement, locale: Locale): Promise<Buffer> {
-    const worker = this.#start();
-    const id = this.#nextId++;
+  render(ownerId: string, statement: Statement, locale: Locale): Promise<Buffer> {
+    if (this.#closed) return Promise.reject(new Error('the PDF renderer was closed'));
     return new Promise((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
-      worker.postMessage({ id, statement, locale } satisfies PdfRequest);
+      const id = this.#nextId++;
+      const job: Job = { id, ownerId, request: { id, statement, locale }, resolve, reject };
+      const queue = this.#waiting.get(ownerId);
+      if (queue) queue.push(job);
+      else this.#waiting.set(ownerId, [job]);
+      this.#dispatch();
     });
   }
 
   async close(): Promise<void> {
-    const worker = this.#worker;
-    this.#worker = null;
-    if (worker) await worker.terminate();
-    this.#failAll(new Error('the PDF renderer was closed'));
+    this.#closed = true;
+    const error = new Error('the PDF renderer was closed');
+    for (const queue of this.#waiting.values()) for (const job of queue) job.reject(error);
+    this.#waiting.clear();
+    const slots = [...this.#slots];
+    this.#slots.clear();
+    for (const slot of slots) {
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.job?.reject(error);
+    }
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  #start(): Worker {
-    if (this.#worker) return this.#worker;
+  /** Gives free threads (starting one if allowed) to owners whose turn it is. */
+  #dispatch() {
+    for (const [ownerId, queue] of this.#waiting) {
+      if (this.#busyOwners.has(ownerId)) continue;
+      const slot = this.#freeSlot();
+      if (!slot) return;
+      const job = queue.shift();
+      // The owner goes to the back of the line; it leaves it when nothing of its waits.
+      this.#waiting.delete(ownerId);
+      if (queue.length > 0) this.#waiting.set(ownerId, queue);
+      if (!job) continue;
+      this.#busyOwners.add(ownerId);
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      slot.idleTimer = null;
+      slot.job = job;
+      slot.worker.postMessage(job.request);
+    }
+  }
+
+  #freeSlot(): Slot | null {
+    for (const slot of this.#slots) if (!slot.job) return slot;
+    if (this.#slots.size >= this.#maxWorkers) return null;
+    return this.#start();
+  }
+
+  #start(): Slot {
     const worker = new Worker(workerFile);
     // An idle renderer never keeps the process alive.
     worker.unref();
+    const slot: Slot = { worker, job: null, idleTimer: null };
     worker.on('message', (reply: PdfReply) => {
-      const waiting = this.#waiting.get(reply.id);
-      if (!waiting) return;
-      this.#waiting.delete(reply.id);
-      if ('pdf' in reply) waiting.resolve(Buffer.from(reply.pdf));
-      else waiting.reject(new Error(`the statement PDF could not be made: ${reply.error}`));
+      const job = slot.job;
+      if (!job || job.id !== reply.id) return;
+      this.#finish(slot);
+      if ('pdf' in reply) job.resolve(Buffer.from(reply.pdf));
+      else job.reject(new Error(`the statement PDF could not be made: ${reply.error}`));
+      if (this.#slots.has(slot)) {
+        slot.idleTimer = setTimeout(() => this.#end(slot), this.#idleMs).unref();
+      }
+      this.#dispatch();
     });
     const stopped = (error: Error) => {
-      if (this.#worker === worker) this.#worker = null;
-      this.#failAll(error);
+      if (!this.#slots.delete(slot)) return;
+      if (slot.idleTimer) clearTimeout(slot.idleTimer);
+      const job = slot.job;
+      this.#finish(slot);
+      job?.reject(error);
+      this.#dispatch();
     };
     worker.on('error', stopped);
     worker.on('exit', (code) => stopped(new Error(`the PDF worker stopped (exit code ${code})`)));
-    this.#worker = worker;
-    return worker;
+    this.#slots.add(slot);
+    return slot;
   }
 
-  #failAll(error: Error) {
-    for (const waiting of this.#waiting.values()) waiting.reject(error);
-    this.#waiting.clear();
+  #finish(slot: Slot) {
+    if (slot.job) this.#busyOwners.delete(slot.job.ownerId);
+    slot.job = null;
+  }
+
+  /** Ends a thread that had nothing to do for `idleMs`. */
+  #end(slot: Slot) {
+    if (slot.job || !this.#slots.delete(slot)) return;
+    void slot.worker.terminate();
   }
 }

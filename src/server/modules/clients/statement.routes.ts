@@ -88,7 +88,11 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: clientIdParams, querystring: statementQuerySchema } },
     async (request, reply) => {
       const statement = await statementFor(request, request.params.id, request.query);
-      const pdf = await pdfs.render(statement, request.query.lang ?? requestLocale(request));
+      const pdf = await pdfs.render(
+        currentUser(request).id,
+        statement,
+        request.query.lang ?? requestLocale(request),
+      );
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
@@ -123,7 +127,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
           'mail_not_configured',
           'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
         );
-      const pdf = await pdfs.render(statement, requestLocale(request));
+      const pdf = await pdfs.render(currentUser(request).id, statement, requestLocale(request));
       try {
         await mailer.send({
           to: sentTo,

@@ -1,0 +1,146 @@
+// Another owner's one-page statement PDF while one owner downloads large ones (20,000 entries
+// each in a full run, several at a time): PDFs are made in worker threads shared by the
+// instance's owners, so this is whether one owner's large PDFs hold up everybody else's
+// (decision 018). Also the large PDF's own time, the server's memory while they are made, and
+// after the renderer's threads have been idle long enough to end.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { addDays, utcDay } from '../../src/shared/dates.ts';
+import { percentile } from './live.ts';
+import { rssMb } from './processes.ts';
+import { joinOwner, seedLedgers } from './seed.ts';
+
+export interface StatementPdfsResult {
+  entries: number;
+  /** The large owner's PDFs asked for at a time, each loop asking again on its answer. */
+  largeAtATime: number;
+  /** One large PDF with nothing else running, milliseconds. */
+  largeAloneMs: number;
+  /** The other owner's one-page PDF, one after another: alone, then beside the large ones. */
+  alone: Percentiles;
+  beside: Percentiles;
+  /** The server's resident memory: its highest while the large PDFs were made, and after. */
+  peakMb: number | null;
+  idleAfterMb: number | null;
+}
+
+export interface Percentiles {
+  samples: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+type Owner = { cookie: string };
+
+/** How long the renderer keeps a thread with nothing to do (statement-pdf-renderer.ts), and a bit. */
+const rendererIdleMs = 30_000 + 5_000;
+
+async function timedPdf(baseUrl: string, owner: Owner, path: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(baseUrl + path, { headers: { cookie: owner.cookie } });
+  const body = await response.arrayBuffer();
+  if (response.status !== 200)
+    throw new Error(`GET ${path} answered ${response.status}: ${Buffer.from(body).toString()}`);
+  return performance.now() - started;
+}
+
+function percentiles(times: number[]): Percentiles {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    samples: sorted.length,
+    p50Ms: percentile(sorted, 0.5),
+    p95Ms: percentile(sorted, 0.95),
+    p99Ms: percentile(sorted, 0.99),
+  };
+}
+
+export async function statementPdfs(options: {
+  baseUrl: string;
+  serverPid: number;
+  dbFile: string;
+  entries: number;
+  /** The other owner's one-page PDFs timed in each state. */
+  samples: number;
+  random: () => number;
+  log: (line: string) => void;
+}): Promise<StatementPdfsResult> {
+  const { baseUrl, serverPid, dbFile, entries, samples, random, log } = options;
+  const largeAtATime = 6;
+  const today = utcDay();
+  // seedLedgers dates its entries over the last 200 days: the period takes them all.
+  const period = `from=${addDays(today, -199)}&to=${today}`;
+
+  const large = await joinOwner(baseUrl);
+  log(`seeding one client with ${entries} ledger entries for its statement`);
+  const [largeClientId] = seedLedgers({
+    file: dbFile,
+    ownerId: large.ownerId,
+    clients: 1,
+    entries,
+    random,
+  });
+  if (largeClientId === undefined) throw new Error('the large ledger was not seeded');
+  const small = await joinOwner(baseUrl);
+  const created = await fetch(`${baseUrl}/api/clients`, {
+    method: 'POST',
+    headers: { cookie: small.cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      firstName: 'One',
+      lastName: 'Page',
+      email: 'one.page@example.com',
+      phone: '+1 555 0100300',
+      currency: 'USD',
+      balance: 12_345,
+    }),
+  });
+  if (created.status !== 201) throw new Error(`adding a client answered ${created.status}`);
+  const { id: smallClientId } = (await created.json()) as { id: string };
+  const largePath = `/api/clients/${largeClientId}/statement.pdf?${period}`;
+  const smallPath = `/api/clients/${smallClientId}/statement.pdf?${period}`;
+
+  const smallOnes = async () => {
+    const times: number[] = [];
+    for (let i = 0; i < samples; i++) times.push(await timedPdf(baseUrl, small, smallPath));
+    return percentiles(times);
+  };
+
+  log('statement PDFs: warm-up, then the one-page PDF alone');
+  await timedPdf(baseUrl, small, smallPath);
+  const alone = await smallOnes();
+  log(`statement PDFs: one PDF of ${entries} entries alone`);
+  const largeAloneMs = await timedPdf(baseUrl, large, largePath);
+
+  log(`statement PDFs: the one-page PDF while ${largeAtATime} large ones are asked for at a time`);
+  let stop = false;
+  let peakMb = rssMb(serverPid);
+  const sampler = setInterval(() => {
+    const now = rssMb(serverPid);
+    if (now !== null) peakMb = Math.max(peakMb ?? 0, now);
+  }, 250);
+  const loops = Array.from({ length: largeAtATime }, async () => {
+    try {
+      while (!stop) await timedPdf(baseUrl, large, largePath);
+    } finally {
+      stop = true;
+    }
+  });
+  // Begun after the large ones are all waiting or in the making.
+  await sleep(500);
+  const others = smallOnes().finally(() => (stop = true));
+  const [loopsDone, othersDone] = await Promise.allSettled([Promise.all(loops), others]);
+  clearInterval(sampler);
+  if (loopsDone.status === 'rejected') throw loopsDone.reason;
+  if (othersDone.status === 'rejected') throw othersDone.reason;
+
+  log(`statement PDFs: the server's memory after ${rendererIdleMs / 1000} s idle`);
+  await sleep(rendererIdleMs);
+  return {
+    entries,
+    largeAtATime,
+    largeAloneMs,
+    alone,
+    beside: othersDone.value,
+    peakMb,
+    idleAfterMb: rssMb(serverPid),
+  };
+}
