@@ -1,7 +1,7 @@
 // Another owner's one-page statement PDF while one owner downloads large ones (20,000 entries
 // each in a full run, several at a time): PDFs are made in worker threads shared by the
 // instance's owners, so this is whether one owner's large PDFs hold up everybody else's
-// (decision 018). Also the large PDF's own time, the server's memory while they are made, and
+// (decision 019). Also the large PDF's own time, the server's memory while they are made, and
 // after the renderer's threads have been idle long enough to end.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays, utcDay } from '../../src/shared/dates.ts';

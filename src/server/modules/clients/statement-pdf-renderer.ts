@@ -26,7 +26,7 @@ export interface PdfRendererOptions {
 }
 
 /**
- * Makes statement PDFs in worker threads, fairly between owners (decision 018). A large
+ * Makes statement PDFs in worker threads, fairly between owners (decision 019). A large
  * statement takes seconds, so one thread for the instance made every other owner's PDF wait
  * behind one owner's burst. Here each owner has at most one PDF in the making; the rest wait in
  * the owner's own queue, and a free thread takes the next owner in turn. With two threads,
