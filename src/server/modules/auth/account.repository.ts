@@ -129,6 +129,11 @@ export async function replacePasswordReset(
     .execute();
 }
 
+/** A new password, however it was set, ends every reset link made before it. */
+export async function deletePasswordResetsOfUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
+}
+
 /** Uses up a reset link: deleted as it is read, so two uses at once cannot both succeed. */
 export async function takePasswordReset(
   db: Executor,

@@ -15,6 +15,7 @@ import { hashToken } from '../auth/session.ts';
 import {
   countTokens,
   deleteToken,
+  deleteTokensOfUser,
   findLiveTokens,
   insertToken,
   listTokens,
@@ -87,6 +88,14 @@ export async function revokeToken(db: Kysely<Database>, userId: string, id: stri
   if (!/^[\w-]{22}$/.test(id) || !(await deleteToken(db, userId, id))) {
     throw new AppError(404, 'not_found', 'Token not found');
   }
+}
+
+/**
+ * Revokes every token of the user (their password has changed: a token made with a stolen
+ * session must not outlive it). Returns the tokens' stream keys, to end their live streams.
+ */
+export async function revokeAllTokens(db: Kysely<Database>, userId: string): Promise<string[]> {
+  return (await deleteTokensOfUser(db, userId)).map(tokenStreamKey);
 }
 
 /** The key a token's live streams are counted and ended under, beside sessions' token hashes. */
