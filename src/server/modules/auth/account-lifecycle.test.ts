@@ -65,7 +65,12 @@ async function createToken(cookie: string): Promise<string> {
 }
 
 async function addClient(cookie: string): Promise<string> {
-  const response = await call({ method: 'POST', url: '/api/clients', cookie, payload: buildClient() });
+  const response = await call({
+    method: 'POST',
+    url: '/api/clients',
+    cookie,
+    payload: buildClient(),
+  });
   expect(response.statusCode, response.body).toBe(201);
   return response.json<{ id: string }>().id;
 }
@@ -152,7 +157,12 @@ describe('a change of password', () => {
 
     const read = await call({ method: 'GET', url: '/api/clients', token });
     expect(read.statusCode).toBe(401);
-    const write = await call({ method: 'POST', url: '/api/clients', token, payload: buildClient() });
+    const write = await call({
+      method: 'POST',
+      url: '/api/clients',
+      token,
+      payload: buildClient(),
+    });
     expect(write.statusCode).toBe(401);
     await stream.waitFor((message) => message.event === 'end', 1000);
     await stream.ended;
@@ -211,11 +221,15 @@ describe('a change of password', () => {
 /** Asks "Forgot password?" for this e-mail and returns the token of the link it mails. */
 async function forgottenPasswordLink(email: string): Promise<string> {
   const before = smtp.received.length;
-  const asked = await call({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } });
+  const asked = await call({
+    method: 'POST',
+    url: '/api/auth/forgot-password',
+    payload: { email },
+  });
   expect(asked.statusCode).toBe(202);
   await vi.waitFor(() => expect(smtp.received.length).toBe(before + 1));
   const text = smtp.received[before]?.text ?? '';
-  return (/\/reset-password\/([\w-]{43})/.exec(text)?.[1] ?? '');
+  return /\/reset-password\/([\w-]{43})/.exec(text)?.[1] ?? '';
 }
 
 describe('reset links made before a change of password', () => {
