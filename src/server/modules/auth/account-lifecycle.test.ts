@@ -41,14 +41,16 @@ interface Call {
   cookie?: string;
   token?: string;
   payload?: object;
+  idempotencyKey?: string;
 }
-const call = ({ method, url, cookie, token, payload }: Call) =>
+const call = ({ method, url, cookie, token, payload, idempotencyKey }: Call) =>
   testApp.app.inject({
     method,
     url,
     headers: {
       ...(cookie ? { cookie } : {}),
       ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
     },
     ...(payload ? { payload } : {}),
   });
@@ -96,9 +98,13 @@ describe('deleting an account while its tokens write', () => {
       );
       let started = 0;
       let deleted = false;
-      // Each writer alternates payments to the one client and new clients until it is refused.
+      // Each writer alternates payments to the one client and new clients until it is refused;
+      // half of them send an Idempotency-Key, as the web app does, which is kept outside the
+      // write path.
       const writer = async (token: string, index: number) => {
         for (let step = 0; ; step++) {
+          const idempotencyKey =
+            index < writersPerRound / 2 ? `writer-${round}-${index}-${step}` : '';
           const response =
             (index + step) % 2 === 0
               ? await call({
@@ -106,8 +112,15 @@ describe('deleting an account while its tokens write', () => {
                   url: `/api/clients/${clientId}/entries`,
                   token,
                   payload: { kind: 'payment', amount: 100, note: 'on account' },
+                  idempotencyKey,
                 })
-              : await call({ method: 'POST', url: '/api/clients', token, payload: buildClient() });
+              : await call({
+                  method: 'POST',
+                  url: '/api/clients',
+                  token,
+                  payload: buildClient(),
+                  idempotencyKey,
+                });
           statuses.set(response.statusCode, (statuses.get(response.statusCode) ?? 0) + 1);
           if (response.statusCode >= 500) expect.soft(response.body).toBe('not a 5xx');
           started++;
