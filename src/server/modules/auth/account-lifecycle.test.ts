@@ -150,6 +150,53 @@ describe('deleting an account while its tokens write', () => {
   }, 120_000);
 });
 
+describe('deleting an account while its session makes tokens', () => {
+  it('always succeeds, and every token request answers 2xx, 401 or 404, never 500', async () => {
+    const statuses = new Map<number, number>();
+    for (let round = 0; round < 6; round++) {
+      const owner = await joinAs(testApp.app);
+      let started = 0;
+      // Tokens are made outside the write path; each one made is revoked again, to stay in bounds.
+      const maker = async () => {
+        for (;;) {
+          const made = await call({
+            method: 'POST',
+            url: '/api/tokens',
+            cookie: owner.cookie,
+            payload: { name: 'script', access: 'read' },
+          });
+          statuses.set(made.statusCode, (statuses.get(made.statusCode) ?? 0) + 1);
+          started++;
+          if (made.statusCode !== 201) return;
+          const id = made.json<CreatedAccessToken>().token.id;
+          const revoked = await call({
+            method: 'DELETE',
+            url: `/api/tokens/${id}`,
+            cookie: owner.cookie,
+          });
+          statuses.set(revoked.statusCode, (statuses.get(revoked.statusCode) ?? 0) + 1);
+          if (revoked.statusCode !== 204) return;
+        }
+      };
+      const makers = Array.from({ length: 4 }, maker);
+      await vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(8));
+      const deletion = await call({
+        method: 'DELETE',
+        url: '/api/account',
+        cookie: owner.cookie,
+        payload: { password: strongPassword },
+      });
+      expect(deletion.statusCode, deletion.body).toBe(204);
+      await Promise.all(makers);
+    }
+    const answered = Object.fromEntries(statuses);
+    const unexpected = Object.keys(answered).filter(
+      (status) => !['201', '204', '401', '404'].includes(status),
+    );
+    expect(unexpected, JSON.stringify(answered)).toEqual([]);
+  }, 60_000);
+});
+
 describe('a change of password', () => {
   it('revokes every API token of the owner and ends the streams opened with them', async () => {
     const owner = await joinAs(testApp.app);
