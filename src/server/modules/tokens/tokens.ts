@@ -9,7 +9,8 @@ import {
   type AccessTokenInput,
 } from '../../../shared/schemas/access-tokens.ts';
 import type { Database } from '../../db/database.ts';
-import { AppError } from '../../errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { hashToken } from '../auth/session.ts';
 import {
@@ -72,7 +73,11 @@ export async function issueToken(
     last_used_at: null,
     expires_at: expiresAt,
   };
-  await insertToken(db, row);
+  await insertToken(db, row).catch((error: unknown) => {
+    // The session was checked when the request came in; the account may have been deleted since.
+    if (isForeignKeyViolation(error)) throw unauthenticated();
+    throw error;
+  });
   return { token: toAccessToken(row), secret };
 }
 
