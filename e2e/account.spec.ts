@@ -17,6 +17,8 @@ test.describe('the account page', () => {
     await expect(page.getByRole('heading', { name: 'Account', exact: true })).toBeVisible();
 
     const form = page.getByRole('form', { name: 'Change password' });
+    // Said before the change: scripts with a token stop working too.
+    await expect(form.getByText('revokes every API token')).toBeVisible();
     await form.getByLabel('Current password').fill('not my password');
     await form.getByLabel('New password').fill(newPassword);
     await form.getByRole('button', { name: 'Change password' }).click();
@@ -27,7 +29,10 @@ test.describe('the account page', () => {
     await form.getByLabel('Current password').fill(password);
     await form.getByRole('button', { name: 'Change password' }).click();
     await expect(
-      flash(page, 'Password changed. Every other session has been signed out.'),
+      flash(
+        page,
+        'Password changed. Every other session has been signed out and every API token revoked.',
+      ),
     ).toBeVisible();
 
     // The other browser's live stream ends: it shows itself signed out without a click.

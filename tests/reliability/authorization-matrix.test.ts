@@ -211,12 +211,25 @@ const matrix: Record<string, Declaration> = {
 const streams = new Set(['GET /api/events']);
 /** Ends the caller's account: checked with an account of its own. */
 const endsTheAccount = new Set(['DELETE /api/account']);
+/** A new password revokes the caller's tokens: the caller makes a new one to go on with. */
+const endsTheTokens = new Set(['POST /api/account/password']);
 
 const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
 let testApp: TestApp;
 let owner: { cookie: string; email: string; userId: string };
 let other: { cookie: string; userId: string };
+async function newToken(cookie: string) {
+  const response = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: { cookie },
+    payload: { name: 'matrix', access: 'read-write' },
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json<{ token: { id: string }; secret: string }>();
+}
+
 /** Secrets of read-write tokens of the owner and of the other owner. */
 let ownerBearer: string;
 let otherBearer: string;
@@ -256,16 +269,6 @@ beforeAll(async () => {
     .select('id')
     .where('client_id', '=', client.id)
     .executeTakeFirstOrThrow();
-  const newToken = async (cookie: string) => {
-    const response = await testApp.app.inject({
-      method: 'POST',
-      url: '/api/tokens',
-      headers: { cookie },
-      payload: { name: 'matrix', access: 'read-write' },
-    });
-    expect(response.statusCode).toBe(201);
-    return response.json<{ token: { id: string }; secret: string }>();
-  };
   const revocable = await newToken(owner.cookie);
   ownerBearer = (await newToken(owner.cookie)).secret;
   otherBearer = (await newToken(other.cookie)).secret;
@@ -472,6 +475,7 @@ describe('the authorization matrix', () => {
         if (credential.bearer && sessionOnly(key)) continue;
         const response = await request(key, credential);
         expect(response.statusCode, key).toBeLessThan(300);
+        if (endsTheTokens.has(key)) otherBearer = (await newToken(other.cookie)).secret;
         for (const secret of [
           context.clientId,
           context.tokenId,
@@ -544,6 +548,10 @@ describe('the authorization matrix', () => {
         continue;
       }
       expect(response.statusCode, `${key}: ${response.body}`).toBeLessThan(300);
+      if (endsTheTokens.has(key)) {
+        ownerBearer = (await newToken(owner.cookie)).secret;
+        context.tokenId = (await newToken(owner.cookie)).token.id;
+      }
       if (key === 'DELETE /api/clients/:id' || key.startsWith('P')) {
         const current = await testApp.app.inject({
           method: 'GET',

@@ -13,6 +13,19 @@ export function isUniqueViolation(error: unknown, constraintHint?: string): bool
   return unique && (constraintHint === undefined || text.includes(constraintHint));
 }
 
+/**
+ * True when the error is a foreign-key violation, on either SQLite or PostgreSQL: a row that
+ * refers to one that is gone, such as a user deleted while their request was running.
+ */
+export function isForeignKeyViolation(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  return (
+    code === '23503' || // PostgreSQL foreign_key_violation
+    (typeof message === 'string' && message.includes('FOREIGN KEY constraint failed'))
+  );
+}
+
 /** What a database failure means for the request that met it, when it is not a bug of ours. */
 export type DatabaseFault = 'unavailable' | 'disk_full';
 

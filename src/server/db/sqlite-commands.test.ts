@@ -206,6 +206,10 @@ describe('a command that would write sessions or users', () => {
   it('is refused by the writer, whose writes the kept sessions would not hear of', async () => {
     const connection = openSqlite(':memory:');
     try {
+      // A change first checks that its owner exists; this one does, so the refusal is what stops it.
+      connection.exec(
+        "create table users (id text primary key); insert into users values ('SomeOwnerId00000000000')",
+      );
       const run = commandRunner(connection);
       await expect(
         run('test.signsEveryoneOut', 'SomeOwnerId00000000000', [], 'savepoint'),

@@ -60,7 +60,9 @@ export async function countUsers(db: Executor): Promise<number> {
 
 /**
  * Deletes the account; every row of its data goes with it (each table that holds an owner's
- * rows references users with ON DELETE CASCADE). Its login counts are keyed by e-mail, not id.
+ * rows references users with ON DELETE CASCADE). What names it by its e-mail instead of its id
+ * goes too: its login counts, its count of reset e-mails asked for, and an invitation made for
+ * the e-mail that was never used (it joined the ordinary way).
  */
 export async function deleteUser(
   db: Executor,
@@ -72,7 +74,7 @@ export async function deleteUser(
     .deleteFrom('login_throttle')
     .where((eb) =>
       eb.or([
-        eb('key', '=', `account:${user.email_key}`),
+        eb('key', 'in', [`account:${user.email_key}`, `reset:email:${user.email_key}`]),
         // pair:<address>|<e-mail key>; e-mails are ASCII, so lengths agree in SQL and here.
         eb.and([
           eb('key', 'like', 'pair:%'),
@@ -81,6 +83,7 @@ export async function deleteUser(
       ]),
     )
     .execute();
+  await db.deleteFrom('invitations').where('email_key', '=', user.email_key).execute();
 }
 
 export async function listUsers(db: Executor) {
@@ -127,6 +130,11 @@ export async function replacePasswordReset(
       expires_at: row.expiresAt,
     })
     .execute();
+}
+
+/** A new password, however it was set, ends every reset link made before it. */
+export async function deletePasswordResetsOfUser(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
 }
 
 /** Uses up a reset link: deleted as it is read, so two uses at once cannot both succeed. */

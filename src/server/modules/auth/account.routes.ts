@@ -11,10 +11,13 @@ import {
   passwordResetBodySchema,
   sessionIdParamsSchema,
 } from '../../../shared/schemas/account.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../errors.ts';
 import {
   countUsers,
+  deletePasswordResetsOfUser,
   deleteSessionOfUser,
   deleteSessionsOfUser,
   deleteUser,
@@ -27,6 +30,7 @@ import {
 import { confirmPassword, hashNewPassword } from './password-check.ts';
 import { clearSessionCookie, currentUser, hashToken, requireSession } from './session.ts';
 import { requestLocale } from '../../i18n.ts';
+import { revokeAllTokens } from '../tokens/tokens.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /** What the browser sees of a session: an id derived from the stored hash, never the hash. */
@@ -39,6 +43,27 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Ends sessions' live streams on this instance; other instances notice at their next heartbeat. */
 function endStreams(app: FastifyInstance, userId: string, tokenHashes: string[]): void {
   for (const tokenHash of tokenHashes) app.feed.endSession(userId, tokenHash);
+}
+
+/**
+ * Sets a new password, inside the caller's transaction, and ends what the old one let in: every
+ * session but `keepSession`, every API token (one may have been made with a stolen session) and
+ * every reset link made before it. Returns the ended credentials' stream keys.
+ */
+async function setNewPassword(
+  trx: Kysely<Database>,
+  userId: string,
+  passwordHash: string,
+  keepSession?: string,
+): Promise<string[]> {
+  await updatePasswordHash(trx, userId, passwordHash);
+  await deletePasswordResetsOfUser(trx, userId);
+  const sessions = await deleteSessionsOfUser(
+    trx,
+    userId,
+    keepSession === undefined ? {} : { except: keepSession },
+  );
+  return [...sessions, ...(await revokeAllTokens(trx, userId))];
 }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -102,11 +127,13 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const { currentPassword, newPassword } = request.body;
       await confirmPassword(request, user.id, currentPassword, 'currentPassword');
       const passwordHash = await hashNewPassword(newPassword, 'newPassword');
-      // Whoever else was signed in (a stolen cookie, a forgotten computer) is out with the old password.
-      const ended = await db.transaction().execute(async (trx) => {
-        await updatePasswordHash(trx, user.id, passwordHash);
-        return deleteSessionsOfUser(trx, user.id, { except: request.sessionTokenHash ?? '' });
-      });
+      // Whoever else was signed in (a stolen cookie, a forgotten computer) is out with the old
+      // password, and so is every token and reset link it could have made.
+      const ended = await db
+        .transaction()
+        .execute((trx) =>
+          setNewPassword(trx, user.id, passwordHash, request.sessionTokenHash ?? ''),
+        );
       endStreams(app, user.id, ended);
       return reply.status(204).send();
     },
@@ -172,8 +199,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const reset = await db.transaction().execute(async (trx) => {
         const userId = await takePasswordReset(trx, hashToken(token), Date.now());
         if (!userId) return null;
-        await updatePasswordHash(trx, userId, passwordHash);
-        return { userId, ended: await deleteSessionsOfUser(trx, userId) };
+        return { userId, ended: await setNewPassword(trx, userId, passwordHash) };
       });
       if (!reset) {
         throw new AppError(

@@ -14,6 +14,7 @@ export {
 export {
   countUsers,
   deleteExpiredLinks,
+  deletePasswordResetsOfUser,
   deleteSessionOfUser,
   deleteSessionsOfUser,
   deleteUser,

@@ -43,6 +43,46 @@ export async function lockOwnerLog(
   }
 }
 
+/**
+ * A change's first statement: whether the owner still exists. On PostgreSQL it also holds the
+ * owner's row (FOR KEY SHARE, which the owner's other writers share and only the account's
+ * deletion waits for) until the change commits. Every change takes the owner's row before any
+ * other lock and the deletion takes it first too (`lockOwnerForRemoval`), so the two cannot each
+ * hold what the other waits for; a change that begins after the deletion finds no owner.
+ */
+export async function holdOwner(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  ownerId: string,
+): Promise<boolean> {
+  const query = dialect === 'postgres' ? ownerRowShared : ownerRow;
+  const { rows } = await query(trx, ownerId);
+  return rows.length > 0;
+}
+
+// Built once each, like the other statements every change runs (`compiledQuery`).
+const ownerRow = compiledQuery((db, ownerId: string) =>
+  db.selectFrom('users').select('id').where('id', '=', ownerId),
+);
+const ownerRowShared = compiledQuery((db, ownerId: string) =>
+  db.selectFrom('users').select('id').where('id', '=', ownerId).forKeyShare(),
+);
+
+/**
+ * The account's deletion takes the owner's row first (PostgreSQL): it waits for the owner's
+ * changes already running, which hold it shared, and every later change waits for it and then
+ * finds no owner (`holdOwner`). (SQLite's one writer runs them one after the other anyway.)
+ */
+export async function lockOwnerForRemoval(
+  trx: Transaction<Database>,
+  dialect: Dialect,
+  ownerId: string,
+): Promise<void> {
+  if (dialect === 'postgres') {
+    await trx.selectFrom('users').select('id').where('id', '=', ownerId).forUpdate().execute();
+  }
+}
+
 /** An event's row as every insert writes it. */
 export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
   owner_id: ownerId,

@@ -1,8 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
-import { insertEvents, lockOwnerLog, type NewEvent } from './events.repository.ts';
+import {
+  holdOwner,
+  insertEvents,
+  lockOwnerForRemoval,
+  lockOwnerLog,
+  type NewEvent,
+} from './events.repository.ts';
 import type { ChangeFeed } from './feed.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
 import { OwnerGate } from './owner-gate.ts';
 
 export type { NewEvent };
@@ -54,6 +60,8 @@ export async function runChange<T>(
   const outcome = await kysely
     .transaction()
     .execute(async (trx) => {
+      // The credential was checked before the change began; the account may have gone since.
+      if (!(await holdOwner(trx, dialect, ownerId))) throw unauthenticated();
       let recorded = 0;
       const record: RecordEvents = async (events) => {
         const list = Array.isArray(events) ? events : [events as NewEvent];
@@ -224,16 +232,17 @@ export class WritePath {
 
   /**
    * Removes an owner altogether (their account deleted): `work` deletes the rows, the log
-   * included, so there is no event to record. The owner's writers still take their turn first,
-   * so none commits into an account being deleted; after the commit this instance's streams of
-   * the owner end at once (on other instances at their next heartbeat, the session being gone).
+   * included, so there is no event to record. It takes the owner's row first, as every change
+   * does: the changes already running commit before it, and those that come after find no owner
+   * and answer 401 (`holdOwner`). After the commit this instance's streams of the owner end at
+   * once (on other instances at their next heartbeat, the session being gone).
    */
   async removeOwner<T>(
     ownerId: string,
     work: (trx: Transaction<Database>) => Promise<T>,
   ): Promise<T> {
     const result = await this.#db.kysely.transaction().execute(async (trx) => {
-      await lockOwnerLog(trx, this.#db.dialect, ownerId);
+      await lockOwnerForRemoval(trx, this.#db.dialect, ownerId);
       return work(trx);
     });
     this.#db.kept?.latestEventIds.forget(ownerId);

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from '../../errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
 import {
   claimKey,
   deleteOldKeys,
@@ -56,6 +57,13 @@ export function idempotency(app: FastifyInstance): void {
   const { kysely: db } = app.db;
   app.decorateRequest('idempotencyKey', null);
 
+  // The user was known when the request came in; their account may have been deleted since.
+  const claim = (row: Parameters<typeof claimKey>[1]) =>
+    claimKey(db, row).catch((error: unknown) => {
+      if (isForeignKeyViolation(error)) throw unauthenticated();
+      throw error;
+    });
+
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
     const header = request.headers['idempotency-key'];
@@ -71,7 +79,7 @@ export function idempotency(app: FastifyInstance): void {
     const userId = request.user.id;
     const hash = await requestHash(request);
     const now = Date.now();
-    if (await claimKey(db, { userId, key: header, requestHash: hash, now })) {
+    if (await claim({ userId, key: header, requestHash: hash, now })) {
       request.idempotencyKey = { userId, key: header };
       return;
     }
@@ -89,7 +97,7 @@ export function idempotency(app: FastifyInstance): void {
     }
     if (kept && kept.created_at < now - staleMs) {
       await releaseKey(db, userId, header);
-      if (await claimKey(db, { userId, key: header, requestHash: hash, now })) {
+      if (await claim({ userId, key: header, requestHash: hash, now })) {
         request.idempotencyKey = { userId, key: header };
         return;
       }

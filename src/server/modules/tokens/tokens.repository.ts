@@ -42,6 +42,16 @@ export async function deleteToken(
   return result.numDeletedRows > 0n;
 }
 
+/** Deletes every token of this user; returns their ids, to end their live streams. */
+export async function deleteTokensOfUser(db: Kysely<Database>, userId: string): Promise<string[]> {
+  const rows = await db
+    .deleteFrom('access_tokens')
+    .where('user_id', '=', userId)
+    .returning('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** Every request with a bearer token runs this, so it is compiled once, like the session lookup. */
 const tokenWithUser = compiledQuery((db, tokenHash: string) =>
   db

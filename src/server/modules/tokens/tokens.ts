@@ -9,12 +9,14 @@ import {
   type AccessTokenInput,
 } from '../../../shared/schemas/access-tokens.ts';
 import type { Database } from '../../db/database.ts';
-import { AppError } from '../../errors.ts';
+import { isForeignKeyViolation } from '../../db/errors.ts';
+import { AppError, unauthenticated } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { hashToken } from '../auth/session.ts';
 import {
   countTokens,
   deleteToken,
+  deleteTokensOfUser,
   findLiveTokens,
   insertToken,
   listTokens,
@@ -71,7 +73,11 @@ export async function issueToken(
     last_used_at: null,
     expires_at: expiresAt,
   };
-  await insertToken(db, row);
+  await insertToken(db, row).catch((error: unknown) => {
+    // The session was checked when the request came in; the account may have been deleted since.
+    if (isForeignKeyViolation(error)) throw unauthenticated();
+    throw error;
+  });
   return { token: toAccessToken(row), secret };
 }
 
@@ -87,6 +93,14 @@ export async function revokeToken(db: Kysely<Database>, userId: string, id: stri
   if (!/^[\w-]{22}$/.test(id) || !(await deleteToken(db, userId, id))) {
     throw new AppError(404, 'not_found', 'Token not found');
   }
+}
+
+/**
+ * Revokes every token of the user (their password has changed: a token made with a stolen
+ * session must not outlive it). Returns the tokens' stream keys, to end their live streams.
+ */
+export async function revokeAllTokens(db: Kysely<Database>, userId: string): Promise<string[]> {
+  return (await deleteTokensOfUser(db, userId)).map(tokenStreamKey);
 }
 
 /** The key a token's live streams are counted and ended under, beside sessions' token hashes. */

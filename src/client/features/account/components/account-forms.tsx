@@ -56,6 +56,8 @@ export function ChangePasswordForm() {
       aria-label={t('account.password.change')}
     >
       <ServerError message={serverError} />
+      {/* Said before the owner commits: scripts with a token stop working too. */}
+      <p className="form-text mt-0">{t('account.password.intro')}</p>
       {/* Lets a password manager know whose password this is. */}
       <input type="hidden" autoComplete="username" />
       <FormField
