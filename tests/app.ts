@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app.ts';
-import { loadConfig, type Config } from '../src/server/config.ts';
+import { loadConfig, type Config, type PasswordHashParams } from '../src/server/config.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
+
+/**
+ * argon2id at its smallest cost: the suite signs up hundreds of owners, and at the production
+ * cost their hashing was most of its time. The production parameters are tested on their own
+ * (auth.routes.test.ts, config.test.ts).
+ */
+export const testPasswordHashing: PasswordHashParams = { memory: 8, passes: 1, parallelism: 1 };
 
 export interface TestApp {
   app: FastifyInstance;
@@ -19,6 +26,7 @@ export async function buildTestApp(
     ...loadConfig({}),
     database: database.config,
     signUpsPerAddressPerHour: 0,
+    passwordHashing: testPasswordHashing,
     ...options.config,
   };
   const app = await buildApp({ config, clientDir: options.clientDir ?? null });
