@@ -24,6 +24,10 @@ const serverExclude = [...configDefaults.exclude, sourceChecks];
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Vitest's default on this 2-core machine is one file at a time (cores - 1), so the PostgreSQL
+    // suite waited for the SQLite one. Server tests spend much of their time waiting on the
+    // database's threads and processes: two files at once keep both cores busy.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
