@@ -36,6 +36,9 @@ export default defineConfig({
           include: ['src/shared/**/*.test.ts', sourceChecks],
           environment: 'node',
           setupFiles: ['tests/setup/no-console-error.ts'],
+          // The property tests take seconds of a core; beside another test file on a busy
+          // machine, more than vitest's default 5 s. A slow run is not a failed one.
+          testTimeout: 20_000,
         },
       },
       {
