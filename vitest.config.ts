@@ -24,6 +24,10 @@ const serverExclude = [...configDefaults.exclude, sourceChecks];
 export default defineConfig({
   plugins: [react()],
   test: {
+    // Vitest's default on this 2-core machine is one file at a time (cores - 1), so the PostgreSQL
+    // suite waited for the SQLite one. Server tests spend much of their time waiting on the
+    // database's threads and processes: two files at once keep both cores busy.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -32,6 +36,9 @@ export default defineConfig({
           include: ['src/shared/**/*.test.ts', sourceChecks],
           environment: 'node',
           setupFiles: ['tests/setup/no-console-error.ts'],
+          // The property tests take seconds of a core; beside another test file on a busy
+          // machine, more than vitest's default 5 s. A slow run is not a failed one.
+          testTimeout: 20_000,
         },
       },
       {
@@ -42,6 +49,7 @@ export default defineConfig({
           exclude: serverExclude,
           environment: 'node',
           env: { TEST_DIALECT: 'sqlite' },
+          globalSetup: ['tests/setup/template-database.ts'],
           setupFiles: ['tests/setup/no-console-error.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
@@ -57,6 +65,7 @@ export default defineConfig({
                 exclude: serverExclude,
                 environment: 'node' as const,
                 env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
+                globalSetup: ['tests/setup/template-database.ts'],
                 setupFiles: ['tests/setup/no-console-error.ts'],
                 testTimeout: 20_000,
                 hookTimeout: 30_000,

@@ -1,5 +1,5 @@
-import { expect } from '@playwright/test';
-import type { Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { joinThroughApi } from './fixtures.ts';
 
 /** An English text of the app, in the language the page is shown in. */
 export type Say = (english: string) => string;
@@ -110,6 +110,31 @@ export const screens: Screen[] = [
   },
   { name: 'not found, signed in', as: 'owner', path: '/nope', heading: 'Page not found' },
 ];
+
+const viewers: Viewer[] = ['visitor', 'new owner', 'owner'];
+
+/**
+ * Walks every screen in one test, one step per screen: as a visitor, then as one new owner,
+ * then as one seeded owner (none of the screens changes what the next one shows). One walk
+ * instead of a test per screen spares a browser context, a sign-up and a seeding per screen.
+ */
+export async function walkScreens(
+  page: Page,
+  testInfo: TestInfo,
+  check: (screen: Screen, seeded: Seeded) => Promise<void>,
+): Promise<void> {
+  // Each screen had its own test of 60 s before; the walk gets as long as theirs together.
+  testInfo.setTimeout(screens.length * testInfo.timeout);
+  for (const viewer of viewers) {
+    await page.context().clearCookies();
+    let seeded: Seeded = { clientId: '' };
+    if (viewer !== 'visitor') await joinThroughApi(page);
+    if (viewer === 'owner') seeded = await seedOwner(page);
+    for (const screen of screens.filter((each) => each.as === viewer)) {
+      await test.step(screen.name, () => check(screen, seeded));
+    }
+  }
+}
 
 export async function seedOwner(page: Page): Promise<Seeded> {
   const clients = [

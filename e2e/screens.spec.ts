@@ -1,13 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { AxeBuilder } from '@axe-core/playwright';
-import { expect, joinThroughApi, test } from './fixtures.ts';
-import { screens, seedOwner, type Say, type Seeded } from './screen-list.ts';
+import { expect, test } from './fixtures.ts';
+import { walkScreens, type Say } from './screen-list.ts';
 
 /**
  * Every screen of the app, checked the same way at a desktop's and a phone's width, in light and
  * dark mode: axe finds no serious or critical accessibility problem, the page has exactly one h1
- * and its own title, and nothing scrolls sideways. The screens are listed in screen-list.ts.
+ * and its own title, and nothing scrolls sideways. The screens are listed in screen-list.ts;
+ * each width and scheme walks them all in one test, a step per screen. The checks after a
+ * screen's heading are soft: a failing one fails the test and the walk still checks the rest.
  *
  * With SCREENSHOTS=<folder> each check also saves a full-page picture there, to look at.
  */
@@ -25,11 +27,8 @@ for (const { label, viewport } of widths) {
     test.describe(`every screen, ${label}, ${colorScheme}`, () => {
       test.use({ viewport, colorScheme });
 
-      for (const screen of screens) {
-        test(screen.name, async ({ page }, testInfo) => {
-          let seeded: Seeded = { clientId: '' };
-          if (screen.as !== 'visitor') await joinThroughApi(page);
-          if (screen.as === 'owner') seeded = await seedOwner(page);
+      test('each screen passes the checks', async ({ page }, testInfo) => {
+        await walkScreens(page, testInfo, async (screen, seeded) => {
           const target = typeof screen.path === 'string' ? screen.path : screen.path(seeded);
           await page.goto(target);
           // Patient: the machine running the tests may be busy.
@@ -39,8 +38,8 @@ for (const { label, viewport } of widths) {
           await screen.prepare?.(page, english);
           await expect(page.locator('html')).toHaveAttribute('data-bs-theme', colorScheme);
 
-          await expect(page.locator('h1')).toHaveCount(1);
-          await expect(page).toHaveTitle(screen.title ?? /^.+ · Balance$/);
+          await expect.soft(page.locator('h1'), screen.name).toHaveCount(1);
+          await expect.soft(page, screen.name).toHaveTitle(screen.title ?? /^.+ · Balance$/);
           const overflow = await page.evaluate(() => {
             const { scrollWidth, clientWidth } = document.documentElement;
             // What sticks out, so a failure says where to look.
@@ -59,10 +58,12 @@ for (const { label, viewport } of widths) {
               .map((element) => `${element.tagName} ${element.getAttribute('class') ?? ''}`);
             return { pixels: scrollWidth - clientWidth, outside };
           });
-          expect(
-            overflow.pixels,
-            `pixels the page scrolls sideways (${overflow.outside.join(', ')})`,
-          ).toBe(0);
+          expect
+            .soft(
+              overflow.pixels,
+              `${screen.name}: pixels the page scrolls sideways (${overflow.outside.join(', ')})`,
+            )
+            .toBe(0);
 
           const dir = process.env.SCREENSHOTS;
           if (dir) {
@@ -75,14 +76,19 @@ for (const { label, viewport } of widths) {
           const serious = results.violations.filter(
             (violation) => violation.impact === 'serious' || violation.impact === 'critical',
           );
-          await testInfo.attach('axe', { body: JSON.stringify(results.violations, null, 2) });
-          expect(
-            serious.map(
-              (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-            ),
-          ).toEqual([]);
+          await testInfo.attach(`axe: ${screen.name}`, {
+            body: JSON.stringify(results.violations, null, 2),
+          });
+          expect
+            .soft(
+              serious.map(
+                (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+              ),
+              `${screen.name}: serious accessibility problems`,
+            )
+            .toEqual([]);
         });
-      }
+      });
     });
   }
 }

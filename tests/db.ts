@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
+import { copyFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import type { DatabaseConfig } from '../src/server/config.ts';
 
 export type TestDialect = 'sqlite' | 'postgres';
@@ -22,12 +23,30 @@ export interface TestDatabase {
 }
 
 /** A new, empty database of the dialect under test; the app's own migrations fill it. */
-export async function createTestDatabase(
+export function createTestDatabase(dialect: TestDialect = testDialect): Promise<TestDatabase> {
+  return newDatabase(dialect, null);
+}
+
+/**
+ * A new database of the dialect under test, already migrated: a copy of the one the run's global
+ * setup migrated (tests/setup/template-database.ts), or, outside such a run, an empty one that
+ * the app's own migrations fill.
+ */
+export function createMigratedTestDatabase(
   dialect: TestDialect = testDialect,
+): Promise<TestDatabase> {
+  const template = inject('templateDatabase');
+  return newDatabase(dialect, template?.dialect === dialect ? template.url : null);
+}
+
+async function newDatabase(
+  dialect: TestDialect,
+  templateUrl: string | null,
 ): Promise<TestDatabase> {
   const name = `balance_test_${randomBytes(6).toString('hex')}`;
   if (dialect === 'sqlite') {
     const file = path.join(os.tmpdir(), `${name}.sqlite`);
+    if (templateUrl) await copyFile(templateUrl, file);
     return {
       config: { dialect: 'sqlite', file },
       url: file,
@@ -42,7 +61,9 @@ export async function createTestDatabase(
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
-    await admin.query(`create database ${name}`);
+    // The template's name is ours (made by the global setup), never a user's input.
+    const template = templateUrl ? ` template ${new URL(templateUrl).pathname.slice(1)}` : '';
+    await admin.query(`create database ${name}${template}`);
   } finally {
     await admin.end();
   }

@@ -112,6 +112,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('hashes passwords at the production cost, which no variable can lower', () => {
+    const production = { memory: 19_456, passes: 2, parallelism: 1 };
+    expect(loadConfig({}).passwordHashing).toEqual(production);
+    expect(loadConfig({ PASSWORD_HASHING: 'cheap', ARGON2_MEMORY: '8' }).passwordHashing).toEqual(
+      production,
+    );
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', HOST: '' }).port).toBe(3000);
   });

@@ -176,6 +176,23 @@ export interface DatabaseTimeouts {
   idleInTransactionMs: number;
 }
 
+export interface PasswordHashParams {
+  /** KiB of memory per hash. */
+  memory: number;
+  passes: number;
+  parallelism: number;
+}
+
+/**
+ * argon2id at least at OWASP's minimum: 19 MiB, 2 passes, one lane. Raise here; old hashes
+ * upgrade at the next login (`modules/auth/password.ts`).
+ */
+export const productionPasswordHashing: PasswordHashParams = Object.freeze({
+  memory: 19_456,
+  passes: 2,
+  parallelism: 1,
+});
+
 export interface Config {
   port: number;
   host: string;
@@ -209,6 +226,11 @@ export interface Config {
   mail: MailConfig | null;
   /** The origin people open this Balance at (no trailing slash), for links in e-mails; null: unset. */
   publicUrl: string | null;
+  /**
+   * argon2id's cost. Not read from the environment: `loadConfig` always gives the production
+   * parameters; only the tests' app is built with cheaper ones.
+   */
+  passwordHashing: PasswordHashParams;
 }
 
 export class ConfigError extends Error {
@@ -283,6 +305,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail:
       values.SMTP_URL && values.MAIL_FROM ? { url: values.SMTP_URL, from: values.MAIL_FROM } : null,
     publicUrl: values.PUBLIC_URL ?? null,
+    passwordHashing: productionPasswordHashing,
     databaseTimeouts: {
       connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),
       statementMs: Math.round(values.DATABASE_STATEMENT_TIMEOUT_SECONDS * 1000),

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { productionPasswordHashing } from '../../src/server/config.ts';
 import { hashingLimits } from '../../src/server/modules/auth/password.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../auth.ts';
@@ -33,7 +34,8 @@ describe('sign-up floods', () => {
   });
 
   it('hashes only a bounded number of passwords at once: the rest wait in a short line or get 503', async () => {
-    testApp = await buildTestApp();
+    // At the production cost: the line forms because each hash takes a real share of a core.
+    testApp = await buildTestApp({ config: { passwordHashing: productionPasswordHashing } });
     const app = testApp;
     const flood = 3 * (hashingLimits.running + hashingLimits.waiting);
     const answers = await Promise.all(
@@ -54,7 +56,8 @@ describe('sign-up floods', () => {
   });
 
   it('refuses sign-ups still hashing when registration closes', async () => {
-    testApp = await buildTestApp();
+    // At the production cost, so that sign-ups are still hashing when the switch turns.
+    testApp = await buildTestApp({ config: { passwordHashing: productionPasswordHashing } });
     const app = testApp;
     const admin = await joinAs(app.app);
     const inFlight = Array.from({ length: 20 }, (_, index) => join(app, `10.2.0.${index}`));

@@ -403,5 +403,7 @@ describe('the ledger invariant', () => {
       ),
       { numRuns: Number(process.env.LEDGER_RUNS ?? 40) / 2 },
     );
-  });
+    // Hundreds of requests in one test: on a busy 2-core machine running two test files at once
+    // it took more than the suite's 20 s. A slow run is not a failed one (speed is the bench's).
+  }, 90_000);
 });

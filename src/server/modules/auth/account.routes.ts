@@ -126,7 +126,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const { currentPassword, newPassword } = request.body;
       await confirmPassword(request, user.id, currentPassword, 'currentPassword');
-      const passwordHash = await hashNewPassword(newPassword, 'newPassword');
+      const passwordHash = await hashNewPassword(request, newPassword, 'newPassword');
       // Whoever else was signed in (a stolen cookie, a forgotten computer) is out with the old
       // password, and so is every token and reset link it could have made.
       const ended = await db
@@ -195,7 +195,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { security: [], body: passwordResetBodySchema } },
     async (request, reply) => {
       const { token, password } = request.body;
-      const passwordHash = await hashNewPassword(password, 'password');
+      const passwordHash = await hashNewPassword(request, password, 'password');
       const reset = await db.transaction().execute(async (trx) => {
         const userId = await takePasswordReset(trx, hashToken(token), Date.now());
         if (!userId) return null;

@@ -206,9 +206,35 @@ describe('login and logout', () => {
       error: { code: 'invalid_credentials', message: 'Invalid email or password' },
     });
   });
+});
+
+// The other tests' app hashes at the smallest cost (tests/app.ts); this one hashes with what
+// `loadConfig` gives a real server, so the parameters that run in production are the ones tested.
+describe('password hashing at the production cost', () => {
+  let productionApp: TestApp;
+  beforeAll(async () => {
+    productionApp = await buildTestApp({
+      config: { passwordHashing: loadConfig({}).passwordHashing },
+    });
+  });
+  afterAll(async () => {
+    await productionApp.close();
+  });
+  const post = (url: string, payload: unknown) =>
+    productionApp.app.inject({ method: 'POST', url, payload: payload as object });
+
+  it("stores a new account's password with the production parameters", async () => {
+    const { email } = await joinAs(productionApp.app);
+    const row = await productionApp.app.db.kysely
+      .selectFrom('users')
+      .select('password_hash')
+      .where('email', '=', email)
+      .executeTakeFirstOrThrow();
+    expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+  });
 
   it('upgrades a hash made with weaker parameters at the next login', async () => {
-    const { email } = await joinAs(testApp.app);
+    const { email } = await joinAs(productionApp.app);
     const { argon2Sync, randomBytes } = await import('node:crypto');
     const salt = randomBytes(16);
     const weak = argon2Sync('argon2id', {
@@ -220,7 +246,7 @@ describe('login and logout', () => {
       tagLength: 32,
     });
     const weakHash = `$argon2id$v=19$m=8192,t=1,p=1$${salt.toString('base64url')}$${weak.toString('base64url')}`;
-    await testApp.app.db.kysely
+    await productionApp.app.db.kysely
       .updateTable('users')
       .set({ password_hash: weakHash })
       .where('email', '=', email)
@@ -228,7 +254,7 @@ describe('login and logout', () => {
     expect((await post('/api/auth/login', { email, password: strongPassword })).statusCode).toBe(
       200,
     );
-    const row = await testApp.app.db.kysely
+    const row = await productionApp.app.db.kysely
       .selectFrom('users')
       .select('password_hash')
       .where('email', '=', email)
@@ -240,7 +266,10 @@ describe('login and logout', () => {
   });
 
   it('stores passwords with argon2id at OWASP parameters and a salt of their own', async () => {
-    const [a, b] = [await hashPassword('same password'), await hashPassword('same password')];
+    const [a, b] = [
+      await hashPassword('same password', loadConfig({}).passwordHashing),
+      await hashPassword('same password', loadConfig({}).passwordHashing),
+    ];
     expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(a).not.toBe(b);
   });

@@ -42,8 +42,9 @@ const invalidCredentials = () =>
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
+  const hashParams = app.config.passwordHashing;
   // Ready before the first login, so the first unknown e-mail takes no longer than the next.
-  await hashForUnknownUser();
+  await hashForUnknownUser(hashParams);
   scheduleHousekeeping(app);
 
   app.get(
@@ -71,7 +72,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           fields: { password: 'This password is one of the most common; choose another.' },
         });
       }
-      const passwordHash = await hashPassword(password);
+      const passwordHash = await hashPassword(password, hashParams);
       const createAccount = (mayBeAdmin: boolean) =>
         db.transaction().execute(async (trx) => {
           // Checked again here: the switch may have been turned off while the password hashed.
@@ -127,7 +128,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       // An unknown e-mail costs the same hashing work as a wrong password, and gets the same answer.
       const matches = await verifyPassword(
         password,
-        user?.password_hash ?? (await hashForUnknownUser()),
+        user?.password_hash ?? (await hashForUnknownUser(hashParams)),
       );
       if (!user || !matches) {
         if (delayMs > 0) await sleep(delayMs);
@@ -142,8 +143,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'This account has been disabled. Ask the administrator of this Balance.',
         );
       }
-      if (needsRehash(user.password_hash))
-        await updatePasswordHash(db, user.id, await hashPassword(password));
+      if (needsRehash(user.password_hash, hashParams))
+        await updatePasswordHash(db, user.id, await hashPassword(password, hashParams));
       const previous = await readSession(request);
       if (previous) await deleteSession(db, previous.tokenHash);
       const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);

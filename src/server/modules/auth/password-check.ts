@@ -32,11 +32,15 @@ export async function confirmPassword(
 }
 
 /** Hashes a new password after the check join makes too: the most common ones are refused. */
-export async function hashNewPassword(password: string, field: string): Promise<string> {
+export async function hashNewPassword(
+  request: FastifyRequest,
+  password: string,
+  field: string,
+): Promise<string> {
   if (await isCommonPassword(password)) {
     throw new AppError(400, 'validation', 'Invalid password', {
       fields: { [field]: 'is one of the most common passwords; choose another' },
     });
   }
-  return hashPassword(password);
+  return hashPassword(password, request.server.config.passwordHashing);
 }

@@ -1,15 +1,13 @@
 import { argon2, randomBytes, timingSafeEqual } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { promisify } from 'node:util';
+import type { PasswordHashParams } from '../../config.ts';
 import { AppError } from '../../errors.ts';
 import { passwordMinLength } from '../../../shared/schemas/auth.ts';
 
 const argon2Async = promisify(argon2);
 
-/** At least OWASP's argon2id minimum: 19 MiB, 2 passes, one lane. Raise here; old hashes upgrade at login. */
-export const currentParams = { memory: 19_456, passes: 2, parallelism: 1 } as const;
-
-type Params = { memory: number; passes: number; parallelism: number };
+type Params = PasswordHashParams;
 
 const tagLength = 32;
 const saltLength = 16;
@@ -61,10 +59,10 @@ async function derive(password: string, salt: Buffer, params: Params): Promise<B
 }
 
 /** A PHC string: the parameters travel with the hash, so they can be raised later. */
-export async function hashPassword(password: string): Promise<string> {
+export async function hashPassword(password: string, params: Params): Promise<string> {
   const salt = randomBytes(saltLength);
-  const hash = await derive(password, salt, currentParams);
-  const { memory, passes, parallelism } = currentParams;
+  const hash = await derive(password, salt, params);
+  const { memory, passes, parallelism } = params;
   return `$argon2id$v=19$m=${memory},t=${passes},p=${parallelism}$${salt.toString('base64url')}$${hash.toString('base64url')}`;
 }
 
@@ -86,22 +84,24 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return candidate.length === parsed.hash.length && timingSafeEqual(candidate, parsed.hash);
 }
 
-export function needsRehash(stored: string): boolean {
+export function needsRehash(stored: string, current: Params): boolean {
   const parsed = parseHash(stored);
   if (!parsed) return true;
   const { memory, passes, parallelism } = parsed.params;
-  return (
-    memory < currentParams.memory ||
-    passes < currentParams.passes ||
-    parallelism !== currentParams.parallelism
-  );
+  return memory < current.memory || passes < current.passes || parallelism !== current.parallelism;
 }
 
-let dummyHash: Promise<string> | null = null;
+/** One per set of parameters (a process runs one; a test process may build apps with two). */
+const dummyHashes = new Map<string, Promise<string>>();
 /** Verifying against this when the e-mail is unknown makes both failures take the same time. */
-export function hashForUnknownUser(): Promise<string> {
-  dummyHash ??= hashPassword(randomBytes(24).toString('base64url'));
-  return dummyHash;
+export function hashForUnknownUser(params: Params): Promise<string> {
+  const key = `${params.memory},${params.passes},${params.parallelism}`;
+  let dummy = dummyHashes.get(key);
+  if (!dummy) {
+    dummy = hashPassword(randomBytes(24).toString('base64url'), params);
+    dummyHashes.set(key, dummy);
+  }
+  return dummy;
 }
 
 let commonPasswords: Promise<Set<string>> | null = null;
