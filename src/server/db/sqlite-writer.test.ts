@@ -122,6 +122,9 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     // What recording a change writes (events.repository.ts).
     connection.exec(`create table events (id integer primary key, owner_id text, client_id text,
       action text, at integer, version integer, before text, after text, detail text)`);
+    // Every change first finds its owner (events.repository.ts `holdOwner`).
+    connection.exec(`create table users (id text primary key);
+      insert into users (id) values ('${ownerId}'), ('${otherOwnerId}'), ('${firstOwnerId}')`);
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
     // A group may stay open for a minute: each test decides when work arrives. An owner whose
