@@ -11,10 +11,15 @@ const outDir = path.join(root, 'dist/server');
 
 rmSync(outDir, { recursive: true, force: true });
 await build({
-  // The SQLite worker runs in threads of its own, so it is a file of its own beside main.js.
+  // SQLite's worker threads start from files of their own beside main.js: the app's, whose writer
+  // is handed the write path's commands, and the one without commands (db/sqlite-dialect.ts).
   input: {
     main: path.join(root, 'src/server/main.ts'),
-    'sqlite-worker': path.join(root, 'src/server/db/sqlite-worker.ts'),
+    'sqlite-thread': path.join(root, 'src/server/sqlite-thread.ts'),
+    'sqlite-thread-without-commands': path.join(
+      root,
+      'src/server/db/sqlite-thread-without-commands.ts',
+    ),
     // Statement PDFs are made in a worker thread of their own too.
     'statement-pdf-worker': path.join(root, 'src/server/modules/clients/statement-pdf-worker.ts'),
   },

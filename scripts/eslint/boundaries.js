@@ -3,7 +3,9 @@
 // each other; one client feature never reaches into another. On the server, a module's
 // repository (the only code that builds SQL, including the raw row writers) is private to its
 // module, and no route imports one: routes read through `*.queries.ts` and change an owner's
-// data through the commands of the one write path.
+// data through the commands of the one write path. The database room (src/server/db) never loads
+// what sits above it: it may name the tables' types (`import type` of a module's *.table.ts) and
+// use errors.ts and the configuration's types; what runs a command is handed to it from above.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
@@ -19,7 +21,9 @@ function locate(file) {
     room,
     feature: room === 'client' && second === 'features' ? third : null,
     serverModule: room === 'server' && second === 'modules' ? third : null,
+    inDb: room === 'server' && second === 'db',
     file: parts[parts.length - 1],
+    path: parts,
   };
 }
 
@@ -27,7 +31,17 @@ function isNodeModule(source) {
   return source.startsWith('node:') || nodeBuiltins.has(source.split('/')[0]);
 }
 
-function problemOf(from, source, filename) {
+/** Above db/ but fine for it: the error type, and (types only) the configuration and tables. */
+function dbMayImport(to, typeOnly) {
+  if (to.room === 'shared' || to.inDb) return true;
+  if (to.room !== 'server') return false;
+  const top = to.serverModule === null && to.path.length === 2;
+  if (top && to.file === 'errors.ts') return true;
+  if (!typeOnly) return false;
+  return (top && to.file === 'config.ts') || (to.serverModule && to.file.endsWith('.table.ts'));
+}
+
+function problemOf(from, source, filename, typeOnly) {
   if (!source.startsWith('.')) {
     if ((from.room === 'shared' || from.room === 'client') && isNodeModule(source)) {
       return `src/${from.room} runs in the browser too and may not import the Node module "${source}"`;
@@ -45,6 +59,8 @@ function problemOf(from, source, filename) {
     return 'src/client may not import from src/server';
   if (from.room === 'server' && to.room === 'client')
     return 'src/server may not import from src/client';
+  if (from.inDb && !from.file.endsWith('.test.ts') && !dbMayImport(to, typeOnly))
+    return `src/server/db may not load src/${to.path.join('/')}: a lower room never loads an upper one; hand what it needs down as a value`;
   if (to.serverModule && to.file.endsWith('.repository.ts')) {
     if (from.serverModule !== to.serverModule)
       return `the repository of server module "${to.serverModule}" is private to it; use its *.queries.ts or *.commands.ts`;
@@ -64,7 +80,8 @@ const rule = {
     if (!from) return {};
     const check = (node) => {
       if (!node.source || typeof node.source.value !== 'string') return;
-      const problem = problemOf(from, node.source.value, context.filename);
+      const typeOnly = node.importKind === 'type' || node.exportKind === 'type';
+      const problem = problemOf(from, node.source.value, context.filename, typeOnly);
       if (problem) context.report({ node: node.source, messageId: 'crossing', data: { problem } });
     };
     return {

@@ -34,6 +34,7 @@ import { statementRoutes } from './modules/clients/statement.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
 import { WritePath } from './modules/events/write-path.ts';
+import type { WriteCommand } from './write-commands.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
@@ -45,13 +46,22 @@ import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 import { checkJsonShape } from './json-shape.ts';
 
+/**
+ * The SQLite worker threads' entry, which hands the writer the write path's commands. The tests
+ * and `npm run dev` run the .ts files; the bundle has it beside main.js.
+ */
+const sqliteThread = new URL(
+  import.meta.url.endsWith('.ts') ? './sqlite-thread.ts' : './sqlite-thread.js',
+  import.meta.url,
+);
+
 declare module 'fastify' {
   interface FastifyInstance {
     db: Db;
     config: Config;
     feed: ChangeFeed;
     /** The one way an owner's data changes (modules/events/write-path.ts). */
-    writes: WritePath;
+    writes: WritePath<WriteCommand>;
     /** Sends the server's e-mail; null when SMTP is not configured (mail/mailer.ts). */
     mailer: Mailer | null;
     /** Every route as registered (method and full path), for the authorization matrix test. */
@@ -208,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.log.fatal({ err: error }, 'an SQLite worker thread stopped: queries sent to it fail');
       options.onFatal?.(error);
     },
+    sqliteThread,
   );
   app.decorate('db', db);
   app.decorate('config', config);
@@ -241,7 +252,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   app.decorate('feed', feed);
-  app.decorate('writes', new WritePath(db, feed));
+  app.decorate('writes', new WritePath<WriteCommand>(db, feed));
   await feed.start();
   // Live streams never end by themselves: end them first, so close() can finish the rest.
   app.addHook('preClose', async () => {

@@ -1,7 +1,33 @@
-// Every module that defines commands of the write path (`command` in modules/events/write-path.ts).
-// SQLite's writer thread loads this file to run them there by name; a command in a module missing
-// here fails on SQLite with "knows no command named ...".
-import './modules/clients/clients.commands.ts';
-import './modules/settings/settings.commands.ts';
-import './modules/transfer/import.commands.ts';
-import './modules/transfer/restore.commands.ts';
+// The write path's commands, in one table. The app's write path accepts only these
+// (`WritePath<WriteCommand>` in app.ts), and SQLite's writer thread runs these (sqlite-thread.ts):
+// a command missing here does not compile where it is called.
+import {
+  addClient,
+  deleteClient,
+  editClient,
+  recordEntry,
+  setBalance,
+  voidEntry,
+} from './modules/clients/clients.commands.ts';
+import { runnerOf } from './modules/events/write-path.ts';
+import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
+import { importFile } from './modules/transfer/import.commands.ts';
+import { restoreFile } from './modules/transfer/restore.commands.ts';
+
+export const writeCommands = [
+  addClient,
+  editClient,
+  setBalance,
+  recordEntry,
+  voidEntry,
+  deleteClient,
+  saveSettings,
+  saveLanguage,
+  importFile,
+  restoreFile,
+] as const;
+
+export type WriteCommand = (typeof writeCommands)[number];
+
+/** How SQLite's writer thread runs them, by the name that crossed with the message. */
+export const runWriteCommand = runnerOf(writeCommands);

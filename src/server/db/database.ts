@@ -81,6 +81,8 @@ export function createDb(
   onPoolError: (error: Error) => void = () => {},
   timeouts: DatabaseTimeouts = defaultTimeouts,
   onWorkerStopped: (error: Error) => void = () => {},
+  /** SQLite: the worker threads' entry file, which hands the writer its commands (sqlite-dialect.ts). */
+  sqliteThread?: URL,
 ): Db {
   if (config.dialect === 'postgres') {
     const pool = new pg.Pool({
@@ -113,10 +115,15 @@ export function createDb(
     };
   }
   const health: Db['health'] = { diskFull: false, stopped: null };
-  const sqlite = new SqliteWorkerDialect(config.file, undefined, (role, error) => {
-    health.stopped ??= `the SQLite ${role}`;
-    onWorkerStopped(error);
-  });
+  const sqlite = new SqliteWorkerDialect(
+    config.file,
+    undefined,
+    (role, error) => {
+      health.stopped ??= `the SQLite ${role}`;
+      onWorkerStopped(error);
+    },
+    sqliteThread,
+  );
   const kept = {
     sessions: new CommitMemory<SessionWithUser>({
       maxAgeMs: keptMaxAgeMs,

@@ -5,7 +5,7 @@ import { testDialect } from '../../../tests/db.ts';
 import { buildClient } from '../../../tests/factories.ts';
 import type { Client } from '../../shared/schemas/clients.ts';
 import { AppError } from '../errors.ts';
-import { command } from '../modules/events/write-path.ts';
+import { command, runnerOf } from '../modules/events/write-path.ts';
 import { commandRunner } from './sqlite-commands.ts';
 import { openSqlite } from './sqlite.ts';
 
@@ -195,9 +195,9 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
   });
 });
 
-// Registered here, in this process: the runner below is the writer thread's, run in-process on
-// a connection of its own, so the refusal is the runner's and no database of the app is touched.
-command('test.signsEveryoneOut', async ({ trx }) => {
+// The runner below is the writer thread's, run in-process on a connection of its own and handed
+// this command, so the refusal is the runner's and no database of the app is touched.
+const signsEveryoneOut = command('test.signsEveryoneOut', async ({ trx }) => {
   await trx.deleteFrom('sessions').execute();
   return null;
 });
@@ -210,7 +210,7 @@ describe('a command that would write sessions or users', () => {
       connection.exec(
         "create table users (id text primary key); insert into users values ('SomeOwnerId00000000000')",
       );
-      const run = commandRunner(connection);
+      const run = commandRunner(connection, runnerOf([signsEveryoneOut]));
       await expect(
         run('test.signsEveryoneOut', 'SomeOwnerId00000000000', [], 'savepoint'),
       ).rejects.toThrow('a command may not write sessions or users');

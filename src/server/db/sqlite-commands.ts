@@ -1,6 +1,8 @@
-// The writer thread's side of named commands (docs/decisions/014-commands-in-the-sqlite-writer.md):
-// a command of the write path runs here, on the writer's own connection, inside the group
-// transaction the writer has open, so none of its statements crosses between threads.
+// The writer thread's side of commands (docs/decisions/014-commands-in-the-sqlite-writer.md): a
+// command of the write path runs here, on the writer's own connection, inside the group
+// transaction the writer has open, so none of its statements crosses between threads. This room
+// knows no command: what runs them (`RunCommand`) is handed to the writer from above, by the
+// thread's entry (src/server/sqlite-thread.ts).
 import {
   Kysely,
   SqliteAdapter,
@@ -13,8 +15,6 @@ import {
   type QueryResult,
 } from 'kysely';
 import { AppError, type AppErrorData } from '../errors.ts';
-import { findCommand, runChange } from '../modules/events/write-path.ts';
-import '../write-commands.ts';
 import { keptSessionTables } from './commit-memory.ts';
 import type { Database } from './database.ts';
 import { runStatement, toQueryResult, type SqliteConnection } from './sqlite.ts';
@@ -38,6 +38,22 @@ export type CommandResult =
  */
 export type CommandPlace = 'group' | 'savepoint';
 
+/**
+ * Runs the command named `name` on `kysely`, in one transaction: its value, and whether it changed
+ * anything. Made above this room, of the write path's table of commands (`runnerOf` in
+ * modules/events/write-path.ts); a command's AppError is thrown as it is.
+ */
+export type RunCommand = (
+  kysely: Kysely<Database>,
+  name: string,
+  ownerId: string,
+  args: unknown[],
+) => Promise<{ value: unknown; changed: boolean }>;
+
+/** How the writer loads its `RunCommand`, when the first command arrives. */
+export type LoadCommands = () => Promise<RunCommand>;
+
+/** The writer's side: a `RunCommand` on its connection, at the place the writer gives. */
 export type CommandRunner = (
   name: string,
   ownerId: string,
@@ -149,20 +165,16 @@ class InThreadDialect implements Dialect {
 }
 
 /**
- * Runs commands by name on the writer's connection, which must have its group transaction open
+ * Runs commands with `run` on the writer's connection, which must have its group transaction open
  * (`place` says whether the command is its first work).
  */
-export function commandRunner(db: SqliteConnection): CommandRunner {
+export function commandRunner(db: SqliteConnection, run: RunCommand): CommandRunner {
   const driver = new InThreadDriver(db);
   const kysely = new Kysely<Database>({ dialect: new InThreadDialect(driver) });
   return async (name, ownerId, args, place) => {
-    const work = findCommand(name);
-    if (!work) throw new Error(`the SQLite writer knows no command named ${name}`);
     driver.place = place;
     try {
-      const { value, changed } = await runChange(kysely, 'sqlite', ownerId, (context) =>
-        work(context, ownerId, ...args),
-      );
+      const { value, changed } = await run(kysely, name, ownerId, args);
       return { ok: true, value, changed };
     } catch (error) {
       // Rebuilt on the request thread, so the answer is the same as from any other AppError.

@@ -19,7 +19,6 @@ import { AppError, type AppErrorData } from '../errors.ts';
 import type {
   CommandOutcome,
   GroupLimits,
-  StagedArgument,
   WorkerOptions,
   WorkerReply,
   WorkerRequest,
@@ -42,9 +41,15 @@ const readerCount = 2;
  */
 export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10, slowMs: 2 };
 
-// The tests and `npm run dev` run the .ts files; the bundle has the worker beside main.js.
-const workerFile = new URL(
-  import.meta.url.endsWith('.ts') ? './sqlite-worker.ts' : './sqlite-worker.js',
+/**
+ * The entry of threads whose writer runs no command, for those who open the database without the
+ * app; the app hands its own (src/server/sqlite-thread.ts). The tests and `npm run dev` run the .ts
+ * files; the bundle has the entries beside main.js.
+ */
+const threadWithoutCommands = new URL(
+  import.meta.url.endsWith('.ts')
+    ? './sqlite-thread-without-commands.ts'
+    : './sqlite-thread-without-commands.js',
   import.meta.url,
 );
 
@@ -91,13 +96,14 @@ class WorkerLink {
   #moving = new Set<ArrayBuffer>();
 
   constructor(
+    thread: URL,
     role: WorkerRole,
     file: string,
     group: GroupLimits,
     onStopped: (role: WorkerRole, error: Error) => void,
   ) {
     const options: WorkerOptions = { role, file, group };
-    this.#worker = new Worker(workerFile, { workerData: options });
+    this.#worker = new Worker(thread, { workerData: options });
     this.ready = new Promise((resolve, reject) => {
       this.#worker.once('message', () => resolve());
       this.#worker.once('error', reject);
@@ -198,10 +204,6 @@ function isRead(query: CompiledQuery): boolean {
 
 let nextTransaction = 1;
 
-/** Items per message of a command's long list argument (0.3 ms of cloning for 500 rows). */
-const stagedSlice = 500;
-let nextStagedArgument = 1;
-
 /** Told after a commit whose statements named one of its tables (`onCommittedWrite`). */
 interface WriteWatch {
   names: RegExp;
@@ -253,6 +255,7 @@ class WorkerConnection implements DatabaseConnection {
 const quoteName = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 class SqliteWorkerDriver implements Driver {
+  readonly #thread: URL;
   readonly #file: string;
   readonly #group: GroupLimits;
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
@@ -264,11 +267,13 @@ class SqliteWorkerDriver implements Driver {
   readonly watches: readonly WriteWatch[];
 
   constructor(
+    thread: URL,
     file: string,
     group: GroupLimits,
     onStopped: (role: WorkerRole, error: Error) => void,
     watches: readonly WriteWatch[],
   ) {
+    this.#thread = thread;
     this.#file = file;
     this.#group = group;
     this.#onStopped = onStopped;
@@ -315,12 +320,12 @@ class SqliteWorkerDriver implements Driver {
 
   async init(): Promise<void> {
     // The writer first: it creates the file and switches it to WAL before a reader opens it.
-    this.#writer = new WorkerLink('writer', this.#file, this.#group, this.#onStopped);
+    this.#writer = new WorkerLink(this.#thread, 'writer', this.#file, this.#group, this.#onStopped);
     await this.#writer.ready;
     if (this.#file === ':memory:') return;
     this.#readers = Array.from(
       { length: readerCount },
-      () => new WorkerLink('reader', this.#file, this.#group, this.#onStopped),
+      () => new WorkerLink(this.#thread, 'reader', this.#file, this.#group, this.#onStopped),
     );
     await Promise.all(this.#readers.map((reader) => reader.ready));
   }
@@ -393,6 +398,7 @@ class SqliteWorkerAdapter extends SqliteAdapter {
  * groups, and readers for reads outside transactions. The request thread never waits on SQLite.
  */
 export class SqliteWorkerDialect implements Dialect {
+  readonly #thread: URL;
   readonly #file: string;
   readonly #group: GroupLimits;
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
@@ -403,19 +409,28 @@ export class SqliteWorkerDialect implements Dialect {
    * `group` bounds a group commit; the tests widen it to watch a group form at their pace.
    * `onStopped` hears of a worker thread that ended without being closed (it crashed): from then
    * on every query it would have run fails, so the caller must not carry on as if healthy.
+   * `thread` is the worker threads' entry file: the app's hands the writer its commands.
    */
   constructor(
     file: string,
     group: GroupLimits = defaultGroupLimits,
     onStopped: (role: WorkerRole, error: Error) => void = () => {},
+    thread: URL = threadWithoutCommands,
   ) {
+    this.#thread = thread;
     this.#file = file;
     this.#group = group;
     this.#onStopped = onStopped;
   }
 
   createDriver(): Driver {
-    this.#driver = new SqliteWorkerDriver(this.#file, this.#group, this.#onStopped, this.#watches);
+    this.#driver = new SqliteWorkerDriver(
+      this.#thread,
+      this.#file,
+      this.#group,
+      this.#onStopped,
+      this.#watches,
+    );
     return this.#driver;
   }
 
@@ -429,8 +444,8 @@ export class SqliteWorkerDialect implements Dialect {
   }
 
   /**
-   * Runs a named command of the write path in the writer thread (sqlite-commands.ts), answered
-   * once its commit is on disk. An AppError it threw is thrown here again.
+   * Runs the command of the write path named `name` in the writer thread (sqlite-commands.ts),
+   * answered once its commit is on disk. An AppError it threw is thrown here again.
    */
   async runCommand<T>(
     name: string,
@@ -438,26 +453,9 @@ export class SqliteWorkerDialect implements Dialect {
     args: unknown[],
   ): Promise<{ value: T; changed: boolean }> {
     if (!this.#driver) throw new Error('the SQLite driver is not initialised');
-    const writer = this.#driver.writer;
     try {
-      const sent: unknown[] = [];
-      for (const arg of args) {
-        if (!Array.isArray(arg) || arg.length <= stagedSlice) {
-          sent.push(arg);
-          continue;
-        }
-        // A long list goes ahead a slice per message, each its own turn of the request thread.
-        const staged: StagedArgument = { stagedArgument: nextStagedArgument++ };
-        for (let start = 0; start < arg.length; start += stagedSlice)
-          await writer.request({
-            op: 'stage',
-            key: staged.stagedArgument,
-            items: arg.slice(start, start + stagedSlice),
-          });
-        sent.push(staged);
-      }
-      const outcome = await writer.request(
-        { op: 'command', name, ownerId, args: sent },
+      const outcome = await this.#driver.writer.request(
+        { op: 'command', name, ownerId, args },
         args.flatMap(movableMemory),
       );
       return outcome as { value: T; changed: boolean };

@@ -1,9 +1,12 @@
 // A worker thread that holds one node:sqlite connection, so no query runs on the thread that
 // serves requests: a read-only reader, or the one writer (sqlite-writer.ts), which commits
 // transactions in groups (docs/decisions/008-*.md) and answers each caller only after the shared
-// COMMIT (synced by synchronous=FULL) has returned.
+// COMMIT (synced by synchronous=FULL) has returned. The thread's entry file calls
+// `serveSqliteThread`: src/server/sqlite-thread.ts, which hands the writer the write path's
+// commands, or sqlite-thread-without-commands.ts beside this file.
 import { parentPort, workerData } from 'node:worker_threads';
 import type { AppErrorData } from '../errors.ts';
+import type { LoadCommands } from './sqlite-commands.ts';
 import { openSqlite, runStatement, type QueryOutcome, type SqliteConnection } from './sqlite.ts';
 import { describeError, Writer } from './sqlite-writer.ts';
 
@@ -32,19 +35,9 @@ export interface WorkerOptions {
 export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; parameters: unknown[]; tx?: number }
   | { id: number; op: 'begin' | 'commit' | 'rollback'; tx: number }
-  /** A named command of the write path, run whole in the writer (sqlite-commands.ts). */
+  /** A command of the write path, run whole in the writer (sqlite-commands.ts). */
   | { id: number; op: 'command'; name: string; ownerId: string; args: unknown[] }
-  /** A slice of a long list argument, sent ahead of its command (`StagedArgument`). */
-  | { id: number; op: 'stage'; key: number; items: unknown[] }
   | { id: number; op: 'close' };
-
-/**
- * Stands for a long list argument of a command, sent ahead in slices under this key: a list of
- * 20,000 rows cloned in one message would hold the request thread for 20-30 ms.
- */
-export interface StagedArgument {
-  stagedArgument: number;
-}
 
 /** A command's value, and whether it changed anything (recorded an event). */
 export interface CommandOutcome {
@@ -97,7 +90,12 @@ function cloneable(reply: WorkerReply): WorkerReply {
   }
 }
 
-if (parentPort) {
+/**
+ * Serves the request thread from this worker thread: as a reader, or as the writer, which runs
+ * the commands `loadCommands` gives it (null: it refuses every command).
+ */
+export function serveSqliteThread(loadCommands: LoadCommands | null): void {
+  if (!parentPort) throw new Error('an SQLite thread runs in a worker thread');
   const port = parentPort;
   const options = workerData as WorkerOptions;
   // Replies go back together once the current message's work is done (a batch of requests
@@ -120,7 +118,7 @@ if (parentPort) {
   const db = openSqlite(options.file, { readOnly: options.role === 'reader' });
   let handle = reader(db, send);
   if (options.role === 'writer') {
-    const writer = new Writer(db, send, options.group);
+    const writer = new Writer(db, send, options.group, loadCommands);
     handle = (request) => writer.handle(request);
   }
   port.on('message', (requests: WorkerRequest[]) => {

@@ -4,16 +4,16 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
 import { AppError } from '../errors.ts';
-import { command, unchanged } from '../modules/events/write-path.ts';
+import { command, runnerOf, unchanged } from '../modules/events/write-path.ts';
 import { openSqlite, type SqliteConnection } from './sqlite.ts';
 import type { WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 import { Writer } from './sqlite-writer.ts';
 
-// Registered here, in this process: the writer below runs in-process, and loads the same
-// registry of commands when its first command arrives.
+// The writer below runs in-process and is handed these commands, as the app's thread entry hands
+// it the write path's (src/server/sqlite-thread.ts).
 
 /** Says where the command's transaction sits, and changes nothing. */
-command('test.commandPlace', async ({ trx }) => {
+const commandPlace = command('test.commandPlace', async ({ trx }) => {
   // Rolling back to the command's savepoint, having written nothing, undoes nothing; it fails only
   // where there is no such savepoint: at the top of the group's transaction.
   try {
@@ -25,20 +25,20 @@ command('test.commandPlace', async ({ trx }) => {
   }
 });
 
-command('test.writesThenRefuses', async ({ trx }) => {
+const writesThenRefuses = command('test.writesThenRefuses', async ({ trx }) => {
   await sql`insert into notes (text) values ('written by a refused command')`.execute(trx);
   throw new AppError(409, 'conflict', 'Refused after writing');
 });
 
 /** Writes the note it is given, and records the change. */
-command('test.writesNote', async ({ trx, record }, _ownerId, text: string) => {
+const writesNote = command('test.writesNote', async ({ trx, record }, _ownerId, text: string) => {
   await sql`insert into notes (text) values (${text})`.execute(trx);
   await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
   return text;
 });
 
 /** Meets a full disk, which makes SQLite roll back the whole transaction, and carries on. */
-command('test.carriesOnAfterDiskFull', async ({ trx }) => {
+const carriesOnAfterDiskFull = command('test.carriesOnAfterDiskFull', async ({ trx }) => {
   try {
     await sql`insert into notes (text) values (${'x'.repeat(200_000)})`.execute(trx);
   } catch {
@@ -52,16 +52,27 @@ command('test.carriesOnAfterDiskFull', async ({ trx }) => {
 const timeline: string[] = [];
 
 /** Takes `ms` of the writer's time (as a payment on a long ledger does), then writes its note. */
-command('test.slowNote', async ({ trx, record }, _ownerId, text: string, ms: number) => {
-  const until = performance.now() + ms;
-  while (performance.now() < until) {
-    // Busy: the writer's thread is held, as by a long read.
-  }
-  timeline.push(`ran ${text}`);
-  await sql`insert into notes (text) values (${text})`.execute(trx);
-  await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
-  return text;
-});
+const slowNote = command(
+  'test.slowNote',
+  async ({ trx, record }, _ownerId, text: string, ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until) {
+      // Busy: the writer's thread is held, as by a long read.
+    }
+    timeline.push(`ran ${text}`);
+    await sql`insert into notes (text) values (${text})`.execute(trx);
+    await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
+    return text;
+  },
+);
+
+const testCommands = [
+  commandPlace,
+  writesThenRefuses,
+  writesNote,
+  carriesOnAfterDiskFull,
+  slowNote,
+];
 
 const ownerId = 'SomeOwnerId00000000000';
 const otherOwnerId = 'OtherOwnerId0000000000';
@@ -137,6 +148,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
         timeline.push(`answered ${answer.id}`);
       },
       { units: 64, ms: 60_000, slowMs: 10 },
+      async () => runnerOf(testCommands),
     );
     // The command modules load when the first command arrives, and the group is committed
     // meanwhile: loaded here, so the tests below see groups form as they do once running.
@@ -169,25 +181,21 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     expect(notes()).toEqual(['first']);
   });
 
-  it.each<[string, WorkerRequest[], unknown]>([
-    [
-      'a long list',
-      // A long list arrives in slices ahead of its command (sqlite-worker.ts).
-      [{ id: 5, op: 'stage', key: 7, items: ['a', 'b', 'c'] }],
-      { stagedArgument: 7 },
-    ],
-    ['bytes (an import’s body)', [], Buffer.from('{}')],
-  ])(
+  it.each<[string, unknown]>([['bytes (an import’s body)', Buffer.from('{}')]])(
     'gives a command with %s a group of its own, committing the open group first',
-    async (_, ahead, argument) => {
+    async (_, argument) => {
       await begin(2, 1);
-      handle(insertNote(3, 1, 'first'), { id: 4, op: 'commit', tx: 1 }, ...ahead, {
-        id: 6,
-        op: 'command',
-        name: 'test.commandPlace',
-        ownerId,
-        args: [argument],
-      });
+      handle(
+        insertNote(3, 1, 'first'),
+        { id: 4, op: 'commit', tx: 1 },
+        {
+          id: 6,
+          op: 'command',
+          name: 'test.commandPlace',
+          ownerId,
+          args: [argument],
+        },
+      );
       await answered(6);
       expect(valueOf(6)).toBe('group');
       // The transaction before it was answered first, once its own group was on disk.

@@ -2,23 +2,12 @@
 // commands wait their turn for the connection, and those that arrive together are committed in
 // groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
 import { OwnerTurns, setNewest } from './owner-turns.ts';
-import type { CommandPlace, CommandRunner } from './sqlite-commands.ts';
+import type { CommandPlace, CommandRunner, LoadCommands } from './sqlite-commands.ts';
 import { runStatement, type SqliteConnection } from './sqlite.ts';
-import type {
-  GroupLimits,
-  StagedArgument,
-  WorkerError,
-  WorkerReply,
-  WorkerRequest,
-} from './sqlite-worker.ts';
+import type { GroupLimits, WorkerError, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 
-const isStaged = (value: unknown): value is StagedArgument =>
-  typeof value === 'object' &&
-  value !== null &&
-  typeof (value as Partial<StagedArgument>).stagedArgument === 'number';
-
-/** A long list sent ahead, or bytes (an import's body): the argument of a large write. */
-const isLarge = (value: unknown): boolean => isStaged(value) || ArrayBuffer.isView(value);
+/** Bytes (an import's or a restore's body): the argument of a large write. */
+const isLarge = (value: unknown): boolean => ArrayBuffer.isView(value);
 
 /** An error as it can cross to the request thread. */
 export function describeError(error: unknown): WorkerError {
@@ -93,6 +82,8 @@ export class Writer {
   /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
   #commitQueued = false;
+  /** Handed by the thread's entry; null where it was given none (no command is run then). */
+  readonly #loadCommands: LoadCommands | null;
   /**
    * Loaded before the first command runs (readers, and a writer that runs none, never load the
    * modules). A command holds the connection until it ends: messages that arrive while it awaits
@@ -104,13 +95,17 @@ export class Writer {
   /** When the writer last took in messages (`turnMs`). */
   #turnStartedAt = performance.now();
   #pumpScheduled = false;
-  /** Long list arguments received ahead of their commands, by key. */
-  readonly #staged = new Map<number, unknown[]>();
 
-  constructor(db: SqliteConnection, send: (reply: WorkerReply) => void, limits: GroupLimits) {
+  constructor(
+    db: SqliteConnection,
+    send: (reply: WorkerReply) => void,
+    limits: GroupLimits,
+    loadCommands: LoadCommands | null,
+  ) {
     this.#db = db;
     this.#send = send;
     this.#limits = limits;
+    this.#loadCommands = loadCommands;
   }
 
   handle(request: WorkerRequest): void {
@@ -125,13 +120,6 @@ export class Writer {
       case 'command':
         this.#enqueue({ kind: 'command', ...request });
         break;
-      case 'stage': {
-        const items = this.#staged.get(request.key);
-        if (items) for (const item of request.items) items.push(item);
-        else this.#staged.set(request.key, request.items);
-        this.#send({ id: request.id, ok: true });
-        return;
-      }
       case 'query':
         if (request.tx === undefined) {
           this.#enqueue({ kind: 'statement', ...request });
@@ -155,7 +143,6 @@ export class Writer {
         // Work that arrived with the close, or waits behind that work, is refused, not left
         // unanswered.
         for (const unit of this.#waiting.takeWhere(() => true)) {
-          if (unit.kind === 'command') this.#takeArguments(unit);
           this.#send({ id: unit.id, ok: false, error: closingError });
         }
         this.#closed = true;
@@ -264,10 +251,7 @@ export class Writer {
       const unit = this.#waiting.shift() as Unit;
       if (this.#groupOpen && this.#startsOwnGroup(unit)) this.#commitGroup();
       const place: CommandPlace = this.#groupOpen ? 'savepoint' : 'group';
-      if (!this.#openGroup(unit.id)) {
-        if (unit.kind === 'command') this.#takeArguments(unit);
-        continue;
-      }
+      if (!this.#openGroup(unit.id)) continue;
       this.#groupOwners.add(ownerOf(unit));
       if (unit.kind === 'transaction') {
         this.#db.exec(`savepoint t${unit.tx}`);
@@ -313,7 +297,7 @@ export class Writer {
   /** Whether `unit` must not join the open group: the group is committed before it runs. */
   #startsOwnGroup(unit: Unit): boolean {
     if (unit.kind !== 'command') return false;
-    // A large argument (an import's or a restore's body, or a long list sent ahead): the command
+    // A large argument (an import's or a restore's body): the command
     // runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts says why).
     if (unit.args.some(isLarge)) return true;
     if ((this.#commandMs.get(unit.ownerId) ?? 0) < this.#limits.slowMs) return false;
@@ -343,13 +327,19 @@ export class Writer {
     return true;
   }
 
-  /** Loads the command modules, then starts the waiting work again. */
+  /** Loads the commands the thread's entry handed over, then starts the waiting work again. */
   #loadRunner(): void {
     if (this.#runnerLoading) return;
     this.#runnerLoading = true;
-    import('./sqlite-commands.ts').then(
-      ({ commandRunner }) => {
-        this.#runner = commandRunner(this.#db);
+    const loadCommands = this.#loadCommands;
+    Promise.all([
+      import('./sqlite-commands.ts'),
+      loadCommands
+        ? loadCommands()
+        : Promise.reject(new Error('this SQLite writer was given no commands to run')),
+    ]).then(
+      ([{ commandRunner }, run]) => {
+        this.#runner = commandRunner(this.#db, run);
         this.#turnStartedAt = performance.now();
         this.#pump();
       },
@@ -358,7 +348,6 @@ export class Writer {
         this.#runnerLoading = false;
         const failure = describeError(error);
         for (const unit of this.#waiting.takeWhere((waiting) => waiting.kind === 'command')) {
-          if (unit.kind === 'command') this.#takeArguments(unit);
           this.#send({ id: unit.id, ok: false, error: failure });
         }
         this.#pump();
@@ -379,7 +368,7 @@ export class Writer {
     try {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
-      const result = await runner(unit.name, unit.ownerId, this.#takeArguments(unit), place);
+      const result = await runner(unit.name, unit.ownerId, unit.args, place);
       changed = result.ok && result.changed;
       reply = result.ok
         ? { id: unit.id, ok: true, result: { value: result.value, changed: result.changed } }
@@ -423,16 +412,6 @@ export class Writer {
     if (average < this.#limits.slowMs / 4) this.#commandMs.delete(ownerId);
     // Set in the order last noted: the oldest is forgotten first.
     else setNewest(this.#commandMs, ownerId, average, commandTimesKept);
-  }
-
-  /** A command's arguments with the lists staged for it put back (and no longer kept here). */
-  #takeArguments(unit: Extract<Unit, { kind: 'command' }>): unknown[] {
-    return unit.args.map((arg) => {
-      if (!isStaged(arg)) return arg;
-      const items = this.#staged.get(arg.stagedArgument) ?? [];
-      this.#staged.delete(arg.stagedArgument);
-      return items;
-    });
   }
 
   /** A statement outside any transaction: its own savepoint, answered with the group. */

@@ -264,7 +264,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/clients',
     { schema: { body: clientInputSchema, response: { 201: clientSchema } } },
     async (request, reply) => {
-      const client = await addClient(writes, currentUser(request).id, request.body);
+      const client = await writes.run(addClient, currentUser(request).id, request.body);
       return reply.status(201).send(client);
     },
   );
@@ -275,7 +275,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { params: clientIdParams, body: clientUpdateSchema, response: { 200: clientSchema } },
     },
     async (request) =>
-      editClient(writes, currentUser(request).id, clientId(request.params.id), request.body),
+      writes.run(editClient, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
   app.patch(
@@ -288,14 +288,14 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) =>
-      setBalance(writes, currentUser(request).id, clientId(request.params.id), request.body),
+      writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
   app.delete(
     '/clients/:id',
     { schema: { params: clientIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
-      await deleteClient(writes, currentUser(request).id, clientId(request.params.id));
+      await writes.run(deleteClient, currentUser(request).id, clientId(request.params.id));
       return reply.status(204).send(null);
     },
   );
@@ -326,8 +326,8 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const ownerId = currentUser(request).id;
-      const recorded = await recordEntry(
-        writes,
+      const recorded = await writes.run(
+        recordEntry,
         ownerId,
         clientId(request.params.id),
         request.body,
@@ -347,8 +347,8 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const { id, entryId: entry } = request.params;
-      const recorded = await voidEntry(
-        writes,
+      const recorded = await writes.run(
+        voidEntry,
         currentUser(request).id,
         clientId(id),
         entryId(entry),

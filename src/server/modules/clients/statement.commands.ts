@@ -7,7 +7,7 @@ import { findClient, toSnapshot } from './clients.repository.ts';
  * client deleted while the mail was on its way still gets the line (its history outlives it).
  */
 export async function recordStatementSent(
-  writes: WritePath,
+  writes: WritePath<never>,
   ownerId: string,
   clientId: string,
   sentTo: string,

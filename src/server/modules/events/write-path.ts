@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
+import type { RunCommand } from '../../db/sqlite-commands.ts';
 import {
   holdOwner,
   insertEvents,
@@ -34,7 +35,7 @@ export class Unchanged<T> extends Error {
 
 export const unchanged = <T>(value: T) => new Unchanged(value);
 
-type Work<T> = (context: ChangeContext) => Promise<T | Unchanged<T>>;
+export type Work<T> = (context: ChangeContext) => Promise<T | Unchanged<T>>;
 
 /** How a change ended: its value, and whether it committed anything (an event). */
 export interface ChangeOutcome<T> {
@@ -92,27 +93,41 @@ export type CommandWork<A extends unknown[], T> = (
   ...args: A
 ) => Promise<T | Unchanged<T>>;
 
-/** Each keeps its own argument types at its definition (`command`). */
-const commands = new Map<string, CommandWork<unknown[], unknown>>();
-
-function register<A extends unknown[], T>(name: string, work: CommandWork<A, T>): void {
-  if (commands.has(name)) throw new Error(`two commands are named ${name}`);
-  commands.set(name, work as CommandWork<unknown[], unknown>);
+/**
+ * A command of the write path: `app.writes.run(command, ownerId, ...args)` runs it. On SQLite it
+ * runs in the writer thread, beside the connection, so its statements cost no trip between
+ * threads (docs/decisions/014-*.md); its arguments and value must survive a structured clone
+ * (plain data). Only its `name` crosses to that thread, where the same command is found in the
+ * table `src/server/write-commands.ts` hands the writer: `WritePath` accepts only the commands of
+ * that table, so a command missing from it does not compile.
+ */
+export interface Command<N extends string, A extends unknown[], T> {
+  readonly name: N;
+  /**
+   * The change's work, made of the caller's arguments. A reading command parses them here: on
+   * the request thread (PostgreSQL) before its transaction begins, in the writer just before the
+   * work. A method, so that a table may hold commands of any arguments.
+   */
+  prepare(ownerId: string, ...args: A): Promise<Work<T>>;
 }
 
-/**
- * A command of the write path, known by its name so that on SQLite it runs in the writer thread,
- * beside the connection: its statements then cost no trip between threads, and the writer holds
- * the connection only as long as the command computes (docs/decisions/014-*.md). Its arguments
- * and its value must survive a structured clone (plain data). Returns the function callers use.
- * The writer thread knows the commands of the modules `../../write-commands.ts` loads.
- */
-export function command<A extends unknown[], T>(
-  name: string,
+/** Any command, whatever its name, arguments and value. */
+export type AnyCommand = Command<string, unknown[], unknown>;
+
+type ArgumentsOf<C> = C extends Command<string, infer A, unknown> ? A : never;
+type ValueOf<C> = C extends Command<string, unknown[], infer T> ? T : never;
+
+export function command<N extends string, A extends unknown[], T>(
+  name: N,
   work: CommandWork<A, T>,
-): (writes: WritePath, ownerId: string, ...args: A) => Promise<T> {
-  register(name, work);
-  return (writes, ownerId, ...args) => writes.run(name, ownerId, args, work);
+): Command<N, A, T> {
+  return {
+    name,
+    prepare:
+      async (ownerId, ...args) =>
+      (context) =>
+        work(context, ownerId, ...args),
+  };
 }
 
 /** A reading command's work, given the input its `read` made of the caller's arguments. */
@@ -128,27 +143,47 @@ export type ReadWork<I, T> = (
  * where commands run on the request thread (PostgreSQL), before the transaction begins, so that
  * no connection waits in an open transaction while a body of up to 64 MiB is parsed and checked.
  */
-export function readingCommand<A extends unknown[], I, T>(
-  name: string,
+export function readingCommand<N extends string, A extends unknown[], I, T>(
+  name: N,
   read: (...args: A) => Promise<I>,
   work: ReadWork<I, T>,
-): (writes: WritePath, ownerId: string, ...args: A) => Promise<T> {
-  register<A, T>(name, async (context, ownerId, ...args) =>
-    work(context, ownerId, await read(...args)),
-  );
-  return (writes, ownerId, ...args) => writes.runReading(name, ownerId, args, read, work);
+): Command<N, A, T> {
+  return {
+    name,
+    prepare: async (ownerId, ...args) => {
+      const input = await read(...args);
+      return (context) => work(context, ownerId, input);
+    },
+  };
 }
 
-/** The command of this name: SQLite's writer thread runs it by name. */
-export function findCommand(name: string): CommandWork<unknown[], unknown> | undefined {
-  return commands.get(name);
+/**
+ * What SQLite's writer thread runs a command with (db/sqlite-commands.ts): the commands of
+ * `table`, found by the name that crossed with the message.
+ */
+export function runnerOf(table: readonly AnyCommand[]): RunCommand {
+  const byName = new Map<string, AnyCommand>();
+  for (const entry of table) {
+    if (byName.has(entry.name)) throw new Error(`two commands are named ${entry.name}`);
+    byName.set(entry.name, entry);
+  }
+  return (kysely, name, ownerId, args) => {
+    const found = byName.get(name);
+    // Only a name sent by hand can miss: `WritePath.run` takes the table's commands alone.
+    if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
+    // Prepared inside the transaction, after the owner is held, as on the request thread a
+    // plain command's arguments are.
+    return runChange(kysely, 'sqlite', ownerId, async (context) =>
+      (await found.prepare(ownerId, ...args))(context),
+    );
+  };
 }
 
 /**
  * The one way an owner's data changes: every change runs `runChange` (rows and events in one
  * transaction), and the owner's live streams are woken only by its commit.
  */
-export class WritePath {
+export class WritePath<Commands extends AnyCommand> {
   readonly #db: Db;
   readonly #feed: ChangeFeed;
   /**
@@ -185,30 +220,20 @@ export class WritePath {
     );
   }
 
-  /** A named command (`command` above): in SQLite's writer thread, else as `change` does. */
-  async run<A extends unknown[], T>(
-    name: string,
+  /**
+   * A command of the table this write path was made for (`command` above): in SQLite's writer
+   * thread, else on this thread as `change` does, its arguments read before the transaction.
+   */
+  async run<C extends Commands>(
+    command: C,
     ownerId: string,
-    args: A,
-    work: CommandWork<A, T>,
-  ): Promise<T> {
+    ...args: ArgumentsOf<C>
+  ): Promise<ValueOf<C>> {
     const sqlite = this.#db.sqlite;
-    if (!sqlite) return this.change(ownerId, (context) => work(context, ownerId, ...args));
-    return this.#ended(ownerId, sqlite.runCommand<T>(name, ownerId, args));
-  }
-
-  /** A reading command (`readingCommand` above): read first where it runs on this thread. */
-  async runReading<A extends unknown[], I, T>(
-    name: string,
-    ownerId: string,
-    args: A,
-    read: (...args: A) => Promise<I>,
-    work: ReadWork<I, T>,
-  ): Promise<T> {
-    const sqlite = this.#db.sqlite;
-    if (sqlite) return this.#ended(ownerId, sqlite.runCommand<T>(name, ownerId, args));
-    const input = await read(...args);
-    return this.change(ownerId, (context) => work(context, ownerId, input));
+    if (sqlite)
+      return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(command.name, ownerId, args));
+    const work = (await command.prepare(ownerId, ...args)) as Work<ValueOf<C>>;
+    return this.change(ownerId, work);
   }
 
   /**

@@ -62,7 +62,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       if (allowRegistration !== undefined && !user.isAdmin) {
         throw new AppError(403, 'forbidden', 'Only the administrator can change registration');
       }
-      await saveSettings(app.writes, user.id, request.body);
+      await app.writes.run(saveSettings, user.id, request.body);
       return {
         preferences,
         rates: await readRates(db, user.id),
@@ -81,7 +81,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { language } = request.body;
-      await saveLanguage(app.writes, currentUser(request).id, language);
+      await app.writes.run(saveLanguage, currentUser(request).id, language);
       return { language };
     },
   );

@@ -29,7 +29,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       const bytes = request.body as unknown as Buffer;
       const ownerId = currentUser(request).id;
       const { resultsJson, ...rest } = await withParseSlot(() =>
-        importFile(app.writes, ownerId, bytes),
+        app.writes.run(importFile, ownerId, bytes),
       );
       const body = `{"results":${resultsJson},${JSON.stringify(rest).slice(1)}`;
       return reply.type('application/json; charset=utf-8').send(body);

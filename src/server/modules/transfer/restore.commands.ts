@@ -4,7 +4,7 @@
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { notEmpty, previewRestore, restoreInto } from '../clients/restore.commands.ts';
-import { readingCommand, unchanged, type Unchanged, type WritePath } from '../events/write-path.ts';
+import { readingCommand, unchanged, type Unchanged } from '../events/write-path.ts';
 import { parseJsonBody } from './chunked-json-body.ts';
 import { readExportFile } from './restore-file.ts';
 
@@ -17,7 +17,7 @@ async function readRestore(body: Uint8Array, dryRun: boolean) {
  * Brings the file back into the owner's empty account, or on a preview (`dryRun`) only says what
  * it would bring back, changing nothing.
  */
-const restoreFile = readingCommand(
+export const restoreFile = readingCommand(
   'transfer.restoreFile',
   readRestore,
   async (
@@ -30,15 +30,12 @@ const restoreFile = readingCommand(
       : restoreInto(context, ownerId, plan),
 );
 
-/** The restore, as the route calls it. */
-export async function restoreAccount(
-  writes: WritePath,
-  ownerId: string,
-  body: Uint8Array,
-  dryRun: boolean,
+/** The restore's answer, with a conflict over its client ids told as the account not being empty. */
+export async function notEmptyOnTakenIds(
+  restore: Promise<RestoreSummary>,
 ): Promise<RestoreSummary> {
   try {
-    return await restoreFile(writes, ownerId, body, dryRun);
+    return await restore;
   } catch (error) {
     // On PostgreSQL, another restore of the same file inserted these client ids first and has
     // committed (on SQLite the writer runs one restore after the other, and the second is refused

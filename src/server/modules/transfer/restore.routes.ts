@@ -3,7 +3,7 @@ import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schema
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { withParseSlot } from './parse-slots.ts';
-import { restoreAccount } from './restore.commands.ts';
+import { notEmptyOnTakenIds, restoreFile } from './restore.commands.ts';
 
 /**
  * Room for a large account's whole export (about 100,000 history events with their before and
@@ -28,7 +28,9 @@ export const restoreRoutes: FastifyPluginAsyncZod = async (app) => {
       const bytes = request.body as Buffer;
       const ownerId = currentUser(request).id;
       return withParseSlot(() =>
-        restoreAccount(app.writes, ownerId, bytes, request.query.dryRun === 'true'),
+        notEmptyOnTakenIds(
+          app.writes.run(restoreFile, ownerId, bytes, request.query.dryRun === 'true'),
+        ),
       );
     },
   );
