@@ -37,10 +37,10 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
   const [serverError, setServerError] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<AccessTokenForm>({
     resolver: zodResolver(accessTokenFormSchema),
-    mode: 'onTouched', // i18n-ignore: a react-hook-form mode
+    // Checked on submit, as before: an error shown on blur would move Cancel from under the pointer.
     defaultValues: { name: '', access: 'read', expiresOn: '' },
   });
-  const { errors, touchedFields, isSubmitted, isSubmitting } = formState;
+  const { errors, isSubmitted, isSubmitting } = formState;
 
   const submit = handleSubmit(async ({ name, access, expiresOn }) => {
     setServerError(null);
@@ -72,7 +72,7 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
           placeholder={t('tokens.name-placeholder')}
           registration={register('name')}
           error={errors.name}
-          showError={isSubmitted || touchedFields.name === true}
+          showError={isSubmitted}
         />
         <div className="col-6 col-md-3">
           <label htmlFor={accessId} className="form-label">
@@ -90,7 +90,7 @@ function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) 
           min={todayLocal()}
           registration={register('expiresOn')}
           error={errors.expiresOn}
-          showError={isSubmitted || touchedFields.expiresOn === true}
+          showError={isSubmitted}
         />
       </div>
       {serverError && (
