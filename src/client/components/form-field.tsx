@@ -28,7 +28,10 @@ export function FormField({
   const invalid = showError && error !== undefined;
   return (
     <div className={className ?? 'mb-3'}>
-      <label htmlFor={id} className={hideLabel ? 'visually-hidden' : 'form-label'}>
+      <label
+        htmlFor={id}
+        className={hideLabel ? 'visually-hidden' : `form-label${small ? ' small mb-1' : ''}`}
+      >
         {label}
       </label>
       <input
