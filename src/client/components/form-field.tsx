@@ -8,6 +8,9 @@ interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   error?: FieldError | undefined;
   /** The invalid style shows once the field has been touched (or the form submitted). */
   showError: boolean;
+  /** Where the placeholder says what to type (a small modal): the label is for screen readers. */
+  hideLabel?: boolean;
+  small?: boolean;
 }
 
 export function FormField({
@@ -15,6 +18,8 @@ export function FormField({
   registration,
   error,
   showError,
+  hideLabel = false,
+  small = false,
   className,
   ...input
 }: FormFieldProps) {
@@ -23,12 +28,15 @@ export function FormField({
   const invalid = showError && error !== undefined;
   return (
     <div className={className ?? 'mb-3'}>
-      <label htmlFor={id} className="form-label">
+      <label
+        htmlFor={id}
+        className={hideLabel ? 'visually-hidden' : `form-label${small ? ' small mb-1' : ''}`}
+      >
         {label}
       </label>
       <input
         id={id}
-        className={`form-control${invalid ? ' is-invalid' : ''}`}
+        className={`form-control${small ? ' form-control-sm' : ''}${invalid ? ' is-invalid' : ''}`}
         aria-invalid={invalid}
         aria-describedby={invalid ? `${id}-error` : undefined}
         {...input}

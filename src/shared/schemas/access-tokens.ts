@@ -13,22 +13,33 @@ export const tokensPerOwner = 50;
 export const tokenSecretPrefix = 'bal_';
 export const tokenSecretPattern = /^bal_[\w-]{43}$/;
 
+const tokenNameField = z
+  .string()
+  .check(
+    z.trim(),
+    z.minLength(1, 'name required'),
+    noControlCharacters,
+    z.maxLength(tokenNameMaxLength, `Use at most ${tokenNameMaxLength} characters.`),
+  );
+const tokenAccessField = z.enum(tokenAccesses, 'Choose read or read-write.');
+
 export const accessTokenInputSchema = z.object({
-  name: z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, 'name required'),
-      noControlCharacters,
-      z.maxLength(tokenNameMaxLength, `Use at most ${tokenNameMaxLength} characters.`),
-    ),
-  access: z.enum(tokenAccesses, 'Choose read or read-write.'),
+  name: tokenNameField,
+  access: tokenAccessField,
   /** The moment the token stops working (ISO 8601 with a time zone); null or absent: never. */
   expiresAt: z.optional(
     z.nullable(z.iso.datetime({ offset: true, error: 'Enter a date and time in ISO 8601 form.' })),
   ),
 });
 export type AccessTokenInput = z.input<typeof accessTokenInputSchema>;
+
+/** The new-token form as typed: the expiry is a day of the owner's calendar, empty for never. */
+export const accessTokenFormSchema = z.object({
+  name: tokenNameField,
+  access: tokenAccessField,
+  expiresOn: z.string(),
+});
+export type AccessTokenForm = z.input<typeof accessTokenFormSchema>;
 
 export const accessTokenSchema = z.object({
   id: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { currencies, maxAmountMinor, parseAmount } from '../money.ts';
+import { currencies, maxAmountMinor, parseAmount, type Currency } from '../money.ts';
 import { emailField } from './auth.ts';
 import {
   ageingBucketLabels,
@@ -105,6 +105,22 @@ export const balanceUpdateSchema = z
     }),
   );
 export type BalanceUpdate = z.infer<typeof balanceUpdateSchema>;
+
+/** The details page's pencil: the new balance as typed, in its currency's decimals ("" for 0). */
+export const balanceFormSchema = (currency: Currency) =>
+  z.object({ balance: z.string() }).check(
+    z.superRefine((form, context) => {
+      const parsed = parseAmount(form.balance, currency);
+      if (!parsed.ok)
+        context.addIssue({
+          code: 'custom',
+          path: ['balance'],
+          message: parsed.error,
+          input: form.balance,
+        });
+    }),
+  );
+export type BalanceForm = z.input<ReturnType<typeof balanceFormSchema>>;
 
 /**
  * The Add/Edit form: the same contact fields, with the balance as typed ("1,234.5", "" for 0),

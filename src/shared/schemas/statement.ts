@@ -52,6 +52,19 @@ export function resolvePeriod(
   return { ok: true, period: { from, to } };
 }
 
+/** The statement page's period picker: both days as typed, checked as the server checks them. */
+export const statementPeriodFormSchema = (today: () => string) =>
+  z.object({ from: dayField, to: dayField }).check(
+    z.superRefine((form, context) => {
+      if (!isCalendarDate(form.from) || !isCalendarDate(form.to)) return;
+      const resolved = resolvePeriod(form, today());
+      if (resolved.ok) return;
+      for (const [path, message] of Object.entries(resolved.fields))
+        context.addIssue({ code: 'custom', path: [path], message, input: form });
+    }),
+  );
+export type StatementPeriodForm = z.input<ReturnType<typeof statementPeriodFormSchema>>;
+
 /** A statement line in words: "Charge: March work", "Void of the payment of 2026-10-01: bounced". */
 export function describeLine(
   line: { kind: EntryKind; note: string },

@@ -1,10 +1,17 @@
-import { useId, useState } from 'react';
+import { useMemo, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import { ArrowLeft, FileText, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
 import { parseAmount, toDecimalText } from '../../../../shared/money.ts';
-import type { Client } from '../../../../shared/schemas/clients.ts';
+import {
+  balanceFormSchema,
+  type BalanceForm,
+  type Client,
+} from '../../../../shared/schemas/clients.ts';
 import type { RecordedKind } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
@@ -36,19 +43,21 @@ function BalanceEditor({
   onDone: () => void;
   onCancel: () => void;
 }) {
-  const inputId = useId();
   const navigate = useNavigate();
   const showFlash = useFlash();
   const updateBalance = useUpdateBalance(client.id);
   const [startedFrom, setStartedFrom] = useState(client.balance);
-  const [text, setText] = useState(toDecimalText(client.balance, client.currency));
-  const [error, setError] = useState<string | null>(null);
-  const { t, message } = useI18n();
+  const { t } = useI18n();
+  const schema = useMemo(() => balanceFormSchema(client.currency), [client.currency]);
+  const { register, handleSubmit, setError, formState } = useForm<BalanceForm>({
+    resolver: zodResolver(schema),
+    defaultValues: { balance: toDecimalText(client.balance, client.currency) },
+  });
+  const { errors, isSubmitted, isSubmitting } = formState;
 
-  const save = async () => {
-    const parsed = parseAmount(text, client.currency);
-    if (!parsed.ok) return setError(message(parsed.error));
-    setError(null);
+  const save = handleSubmit(async (values) => {
+    const parsed = parseAmount(values.balance, client.currency);
+    if (!parsed.ok) return setError('balance', { type: 'parse', message: parsed.error });
     try {
       await updateBalance.mutateAsync({ balance: parsed.minor, previousBalance: startedFrom });
       showFlash(t('clients.updated'), 'success');
@@ -57,45 +66,34 @@ function BalanceEditor({
     } catch (failure) {
       showFlash(t('clients.update-failed'), 'danger');
       if (!(failure instanceof ApiError)) throw failure;
-      setError(message(failure.fields.balance ?? failure.message));
+      // The form has one field: whatever the server says shows under it.
+      setError('balance', { type: 'server', message: failure.fields.balance ?? failure.message });
       if (failure.code === 'conflict') {
         // What the user typed stays; the next Update is made against the balance shown now.
         const fresh = await updateBalance.reloadClient();
         if (fresh) setStartedFrom(fresh.balance);
       }
     }
-  };
+  });
 
   return (
     <form
       className="d-flex flex-wrap gap-2 align-items-start mt-2"
       noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
+      onSubmit={(event) => void save(event)}
     >
-      <div>
-        <label htmlFor={inputId} className="visually-hidden">
-          {t('clients.details.new-balance')}
-        </label>
-        <input
-          id={inputId}
-          className={`form-control form-control-sm${error ? ' is-invalid' : ''}`}
-          inputMode="decimal"
-          placeholder="0"
-          value={text}
-          onChange={(event) => setText(event.target.value)}
-          aria-invalid={error !== null}
-          aria-describedby={error ? `${inputId}-error` : undefined}
-        />
-        {error && (
-          <div id={`${inputId}-error`} className="invalid-feedback d-block">
-            {error}
-          </div>
-        )}
-      </div>
-      <button type="submit" className="btn btn-sm btn-primary" disabled={updateBalance.isPending}>
+      <FormField
+        className=""
+        label={t('clients.details.new-balance')}
+        hideLabel
+        small
+        inputMode="decimal"
+        placeholder="0"
+        registration={register('balance')}
+        error={errors.balance}
+        showError={isSubmitted}
+      />
+      <button type="submit" className="btn btn-sm btn-primary" disabled={isSubmitting}>
         {t('clients.details.update-balance')}
       </button>
       <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>

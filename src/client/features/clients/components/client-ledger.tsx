@@ -1,7 +1,10 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import type { Client } from '../../../../shared/schemas/clients.ts';
-import type { Entry } from '../../../../shared/schemas/ledger.ts';
+import { voidInputSchema, type Entry, type VoidInput } from '../../../../shared/schemas/ledger.ts';
 import { useFlash } from '../../../components/flash.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -38,32 +41,34 @@ function VoidDialog({
   entry: Entry | null;
   onClose: () => void;
 }) {
-  const reasonId = useId();
   const showFlash = useFlash();
   const voidEntry = useVoidEntry(client.id);
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const { t, message, format } = useI18n();
+  const { t, format } = useI18n();
+  const { register, handleSubmit, setError, reset, formState } = useForm<VoidInput>({
+    resolver: zodResolver(voidInputSchema),
+    // Checked on submit: an error shown on blur would move Close from under the pointer.
+    defaultValues: { reason: '' },
+  });
+  const { errors, isSubmitted, isSubmitting } = formState;
 
   const close = () => {
-    setReason('');
-    setError(null);
+    reset();
     onClose();
   };
-  const confirm = async () => {
+  const confirm = handleSubmit(async ({ reason }) => {
     if (!entry) return;
-    if (reason.trim() === '') return setError(t('clients.void.reason-required'));
     try {
       await voidEntry.mutateAsync({ entryId: entry.id, reason });
     } catch (failure) {
       showFlash(t('clients.recording-failed'), 'danger');
       if (!(failure instanceof ApiError)) throw failure;
-      setError(message(failure.fields.reason ?? failure.message));
+      // The dialog has one field: whatever the server says shows under it.
+      setError('reason', { type: 'server', message: failure.fields.reason ?? failure.message });
       return;
     }
     showFlash(t('clients.void.done'), 'success');
     close();
-  };
+  });
 
   return (
     <Modal
@@ -74,7 +79,7 @@ function VoidDialog({
         <button
           type="button"
           className="btn btn-sm btn-danger"
-          disabled={voidEntry.isPending}
+          disabled={isSubmitting}
           onClick={() => void confirm()}
         >
           {t('clients.ledger.void')}
@@ -82,37 +87,24 @@ function VoidDialog({
       }
     >
       {entry && (
-        <form
-          noValidate
-          onSubmit={(event) => {
-            event.preventDefault();
-            void confirm();
-          }}
-        >
+        <form noValidate onSubmit={(event) => void confirm(event)}>
           <p className="small mb-1">
             {t('clients.void.reverses', {
               kind: entryKindTexts(t)[entry.kind].inSentence,
               amount: format.money(Math.abs(entry.amount), entry.currency),
             })}
           </p>
-          <label htmlFor={reasonId} className="visually-hidden">
-            {t('clients.void.reason')}
-          </label>
-          <input
-            id={reasonId}
-            className={`form-control form-control-sm${error ? ' is-invalid' : ''}`}
+          <FormField
+            className=""
+            label={t('clients.void.reason')}
+            hideLabel
+            small
             placeholder={t('clients.void.reason')}
             autoComplete="off"
-            value={reason}
-            onChange={(event) => setReason(event.target.value)}
-            aria-invalid={error !== null}
-            aria-describedby={error ? `${reasonId}-error` : undefined}
+            registration={register('reason')}
+            error={errors.reason}
+            showError={isSubmitted}
           />
-          {error && (
-            <div id={`${reasonId}-error`} className="invalid-feedback">
-              {error}
-            </div>
-          )}
         </form>
       )}
     </Modal>

@@ -1,5 +1,7 @@
 import { dayText } from '../../../components/formats.ts';
 import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, Copy, FileDown, FileSpreadsheet, Mail, Printer, Send, X } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { localToday } from '../../../../shared/dates.ts';
@@ -8,16 +10,19 @@ import {
   defaultPeriod,
   resolvePeriod,
   statementBucketLabels,
+  statementPeriodFormSchema,
   statementQuerySchema,
   type Statement,
   type StatementBuckets,
   type StatementLine,
   type StatementPeriod,
+  type StatementPeriodForm,
 } from '../../../../shared/schemas/statement.ts';
 import { entryKindLabels, type EntryKind } from '../../../../shared/schemas/ledger.ts';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { useDocumentTitle } from '../../../components/document-title.ts';
 import { useFlash } from '../../../components/flash.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -136,59 +141,39 @@ function PeriodPicker({
   period: StatementPeriod;
   onChange: (period: StatementPeriod) => void;
 }) {
-  const { t, message } = useI18n();
-  const id = useId();
-  const [from, setFrom] = useState(period.from);
-  const [to, setTo] = useState(period.to);
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const { t } = useI18n();
+  const { register, handleSubmit, formState } = useForm<StatementPeriodForm>({
+    resolver: zodResolver(statementPeriodFormSchema(localToday)),
+    defaultValues: period,
+  });
+  const { errors, isSubmitted } = formState;
+  // The schema checked the period; the trimmed days it answers are the period itself.
+  const submit = handleSubmit(({ from, to }) => onChange({ from, to }));
   return (
     <form
       className="row g-2 align-items-start mb-3 no-print"
       noValidate
       aria-label={t('statement.period.label')}
-      onSubmit={(event) => {
-        event.preventDefault();
-        const parsed = statementQuerySchema.safeParse({ from, to });
-        if (!parsed.success) {
-          setErrors(
-            Object.fromEntries(
-              parsed.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
-            ),
-          );
-          return;
-        }
-        const resolved = resolvePeriod(parsed.data, localToday());
-        if (!resolved.ok) return setErrors(resolved.fields);
-        setErrors({});
-        onChange(resolved.period);
-      }}
+      onSubmit={(event) => void submit(event)}
     >
-      <div className="col-6 col-sm-4">
-        <label htmlFor={`${id}-from`} className="form-label small mb-1">
-          {t('statement.period.from')}
-        </label>
-        <input
-          id={`${id}-from`}
-          type="date"
-          className={`form-control form-control-sm${errors.from ? ' is-invalid' : ''}`}
-          value={from}
-          onChange={(event) => setFrom(event.target.value)}
-        />
-        {errors.from && <div className="invalid-feedback">{message(errors.from)}</div>}
-      </div>
-      <div className="col-6 col-sm-4">
-        <label htmlFor={`${id}-to`} className="form-label small mb-1">
-          {t('statement.period.to')}
-        </label>
-        <input
-          id={`${id}-to`}
-          type="date"
-          className={`form-control form-control-sm${errors.to ? ' is-invalid' : ''}`}
-          value={to}
-          onChange={(event) => setTo(event.target.value)}
-        />
-        {errors.to && <div className="invalid-feedback">{message(errors.to)}</div>}
-      </div>
+      <FormField
+        className="col-6 col-sm-4"
+        label={t('statement.period.from')}
+        type="date"
+        small
+        registration={register('from')}
+        error={errors.from}
+        showError={isSubmitted}
+      />
+      <FormField
+        className="col-6 col-sm-4"
+        label={t('statement.period.to')}
+        type="date"
+        small
+        registration={register('to')}
+        error={errors.to}
+        showError={isSubmitted}
+      />
       <div className="col-12 col-sm-4">
         {/* Lines the button up with the inputs, whatever error text sits under them. */}
         <span className="form-label small mb-1 d-none d-sm-block invisible" aria-hidden="true">

@@ -1,20 +1,24 @@
-import { useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { I18nProvider, Trans } from '@lingui/react';
 import { i18n } from '../../../i18n/i18n.ts';
 import { ArrowLeft, Check, Copy, KeyRound, Plus, Trash2 } from 'lucide-react';
 import { Link } from 'react-router';
 import {
+  accessTokenFormSchema,
   tokenNameMaxLength,
   type AccessToken,
+  type AccessTokenForm,
   type CreatedAccessToken,
-  type TokenAccess,
 } from '../../../../shared/schemas/access-tokens.ts';
 import { useDocumentTitle } from '../../../components/document-title.ts';
 import { useFlash } from '../../../components/flash.tsx';
+import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens.ts';
 
 /** The end of the chosen day where the owner is: "expires on 31 May" means through 31 May. */
@@ -29,103 +33,76 @@ const todayLocal = () => {
 function NewTokenForm({ onCreated }: { onCreated: (created: CreatedAccessToken) => void }) {
   const { t, message } = useI18n();
   const createToken = useCreateToken();
-  const [name, setName] = useState('');
-  const [access, setAccess] = useState<TokenAccess>('read');
-  const [expiresOn, setExpiresOn] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const accessId = useId();
+  const [serverError, setServerError] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState } = useForm<AccessTokenForm>({
+    resolver: zodResolver(accessTokenFormSchema),
+    // Checked on submit, as before: an error shown on blur would move Cancel from under the pointer.
+    defaultValues: { name: '', access: 'read', expiresOn: '' },
+  });
+  const { errors, isSubmitted, isSubmitting } = formState;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (name.trim().length === 0) {
-      setErrors({ name: t('tokens.name-required') });
-      return;
-    }
-    setErrors({});
+  const submit = handleSubmit(async ({ name, access, expiresOn }) => {
+    setServerError(null);
     try {
-      const created = await createToken.mutateAsync({
-        name,
-        access,
-        expiresAt: expiresOn ? endOfLocalDay(expiresOn) : null,
-      });
-      setName('');
-      setExpiresOn('');
-      onCreated(created);
-    } catch (error) {
-      setErrors(
-        error instanceof ApiError && Object.keys(error.fields).length > 0
-          ? Object.fromEntries(
-              Object.entries(error.fields).map(([field, text]) => [field, message(text)]),
-            )
-          : {
-              form: error instanceof ApiError ? message(error.message) : t('tokens.create-failed'),
-            },
+      onCreated(
+        await createToken.mutateAsync({
+          name,
+          access,
+          expiresAt: expiresOn ? endOfLocalDay(expiresOn) : null,
+        }),
       );
+    } catch (error) {
+      if (!(error instanceof ApiError)) return setServerError(t('tokens.create-failed'));
+      // A field the server names shows under that field; anything else above the form.
+      if (Object.keys(error.fields).length === 0) setServerError(message(error.message));
+      setServerFieldErrors(error, ['name', 'access'] as const, setError);
+      const expiry = error.fields.expiresAt; // i18n-ignore: the API's name for the expiry
+      if (expiry) setError('expiresOn', { type: 'server', message: expiry });
     }
-  };
+  });
 
   return (
     <form noValidate onSubmit={(event) => void submit(event)} aria-label={t('tokens.new-token')}>
       <div className="row g-3 align-items-start">
-        <div className="col-12 col-md-5">
-          <label htmlFor="token-name" className="form-label">
-            {t('tokens.name')}
-          </label>
-          <input
-            id="token-name"
-            className={`form-control${errors.name ? ' is-invalid' : ''}`}
-            maxLength={tokenNameMaxLength}
-            placeholder={t('tokens.name-placeholder')}
-            value={name}
-            aria-invalid={errors.name !== undefined}
-            aria-describedby={errors.name ? 'token-name-error' : undefined}
-            onChange={(event) => setName(event.target.value)}
-          />
-          {errors.name && (
-            <div id="token-name-error" className="invalid-feedback">
-              {errors.name}
-            </div>
-          )}
-        </div>
+        <FormField
+          className="col-12 col-md-5"
+          label={t('tokens.name')}
+          maxLength={tokenNameMaxLength}
+          placeholder={t('tokens.name-placeholder')}
+          registration={register('name')}
+          error={errors.name}
+          showError={isSubmitted}
+        />
         <div className="col-6 col-md-3">
-          <label htmlFor="token-access" className="form-label">
+          <label htmlFor={accessId} className="form-label">
             {t('tokens.access')}
           </label>
-          <select
-            id="token-access"
-            className="form-select"
-            value={access}
-            onChange={(event) => setAccess(event.target.value as TokenAccess)}
-          >
+          <select id={accessId} className="form-select" {...register('access')}>
             <option value="read">{t('tokens.read-only')}</option>
             <option value="read-write">{t('tokens.read-write')}</option>
           </select>
         </div>
-        <div className="col-6 col-md-4">
-          <label htmlFor="token-expiry" className="form-label">
-            {t('tokens.expires-after')}
-          </label>
-          <input
-            id="token-expiry"
-            type="date"
-            min={todayLocal()}
-            className={`form-control${errors.expiresAt ? ' is-invalid' : ''}`}
-            value={expiresOn}
-            aria-invalid={errors.expiresAt !== undefined}
-            onChange={(event) => setExpiresOn(event.target.value)}
-          />
-          {errors.expiresAt && <div className="invalid-feedback">{errors.expiresAt}</div>}
-        </div>
+        <FormField
+          className="col-6 col-md-4"
+          label={t('tokens.expires-after')}
+          type="date"
+          min={todayLocal()}
+          registration={register('expiresOn')}
+          error={errors.expiresOn}
+          showError={isSubmitted}
+        />
       </div>
-      {errors.form && (
+      {serverError && (
         <div className="alert alert-danger py-2 mt-3 mb-0" role="alert">
-          {errors.form}
+          {serverError}
         </div>
       )}
       <div className="d-flex flex-wrap gap-2 mt-3">
         <button
           type="submit"
           className="btn btn-primary d-inline-flex align-items-center gap-1"
-          disabled={createToken.isPending}
+          disabled={isSubmitting}
         >
           <Plus size={16} className="icon" aria-hidden />
           {t('tokens.create')}
