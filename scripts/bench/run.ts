@@ -22,6 +22,7 @@ import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
 import { longLedger, type LongLedgerResult } from './long-ledger.ts';
 import { statementPdfs, type StatementPdfsResult } from './statement-pdfs.ts';
+import { measureFeltLatency, type FeltLatencyResult } from './felt-latency.ts';
 import { measureJsonServer, type VersusResult } from './versus.ts';
 import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
 import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
@@ -53,7 +54,15 @@ const { values: flags } = parseArgs({
     help: { type: 'boolean', default: false },
   },
 });
-const onlyParts = ['heavy', 'large-owner', 'json-server', 'live', 'earlier', 'pdf'] as const;
+const onlyParts = [
+  'heavy',
+  'large-owner',
+  'json-server',
+  'live',
+  'earlier',
+  'pdf',
+  'felt',
+] as const;
 type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
   process.stdout.write(
@@ -133,6 +142,8 @@ const serverEnv = {
   LIVE_STREAMS_PER_OWNER: '2000',
   MAX_CONNECTIONS: '5000',
   MAX_CONNECTIONS_PER_ADDRESS: '0',
+  // The bench's owners all join from 127.0.0.1.
+  SIGN_UPS_PER_ADDRESS_PER_HOUR: '0',
 };
 
 const log = (line: string) => process.stderr.write(`· ${line}\n`);
@@ -1103,6 +1114,42 @@ function printPdfs(pdfs: StatementPdfsResult): void {
   out();
 }
 
+function printFelt(felt: FeltLatencyResult): void {
+  out(
+    `## One owner's list page and payments, beside ${fmt(felt.otherOwners)} owners at a request ` +
+      `a second and one importing ${fmt(felt.importRows)} rows at a time`,
+  );
+  const row = (name: string, times: FeltLatencyResult['quiet']['list']) => [
+    name,
+    fmt(times.samples),
+    fmt(times.p50Ms, 1),
+    fmt(times.p95Ms, 1),
+    fmt(times.p99Ms, 1),
+  ];
+  for (const line of table(
+    ['request', 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
+    [
+      row('list page, quiet', felt.quiet.list),
+      row('payment, quiet', felt.quiet.payment),
+      row('list page, busy', felt.busy.list),
+      row('payment, busy', felt.busy.payment),
+    ],
+  ))
+    out(line);
+  out(`${fmt(felt.imports)} imports meanwhile; ${fmt(felt.failures)} other requests not 2xx`);
+  out();
+}
+
+/** Issue 41's first target: what one owner feels while the instance is busy with others. */
+function feltTargets(felt: FeltLatencyResult): [string, string, boolean][] {
+  return (['list', 'payment'] as const).map((kind) => [
+    `one owner's ${kind === 'list' ? 'list page' : 'payment'} p95 ≤ 50 ms beside 50 owners and an import (SQLite)`,
+    `${fmt(felt.busy[kind].p95Ms, 1)} ms (quiet ${fmt(felt.quiet[kind].p95Ms, 1)} ms)` +
+      (felt.failures > 0 ? `, ${fmt(felt.failures)} other requests not 2xx` : ''),
+    felt.busy[kind].p95Ms <= 50 && felt.failures === 0,
+  ]);
+}
+
 function pdfTarget(pdfs: StatementPdfsResult): [string, string, boolean] {
   return [
     `another owner's one-page PDF p95 ≤ 2 s beside large ones (${fmt(pdfs.entries)} entries)`,
@@ -1257,6 +1304,20 @@ async function runOnly(
     };
     return { cookie, ownerId, runBalance };
   };
+  if (parts.includes('felt')) {
+    log('felt latency: one owner clicking, quiet, then beside 50 owners and an importer');
+    const felt = await measureFeltLatency({
+      baseUrl: server.url,
+      dbFile,
+      random,
+      seconds: Math.max(5, load.durationSeconds),
+      clients: clientCount,
+      otherOwners: 50,
+      importRows: quick ? 2_000 : 20_000,
+    });
+    sections.push(() => printFelt(felt));
+    targets.push(...feltTargets(felt));
+  }
   if (parts.includes('pdf')) {
     const pdfs = await measurePdfs(server, dbFile, random);
     sections.push(() => printPdfs(pdfs));
