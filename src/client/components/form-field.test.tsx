@@ -3,10 +3,7 @@ import { I18nProvider } from '@lingui/react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { describe, expect, it } from 'vitest';
-import {
-  statementSendFormSchema,
-  type StatementSendForm,
-} from '../../shared/schemas/statement.ts';
+import { statementSendFormSchema, type StatementSendForm } from '../../shared/schemas/statement.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { FormField } from './form-field.tsx';
 
