@@ -11,6 +11,8 @@ interface FormFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id
   /** Where the placeholder says what to type (a small modal): the label is for screen readers. */
   hideLabel?: boolean;
   small?: boolean;
+  /** Given, the field is a textarea of that many lines (the input's other attributes do not apply). */
+  rows?: number;
 }
 
 export function FormField({
@@ -20,12 +22,18 @@ export function FormField({
   showError,
   hideLabel = false,
   small = false,
+  rows,
   className,
   ...input
 }: FormFieldProps) {
   const id = useId();
   const { message } = useI18n();
   const invalid = showError && error !== undefined;
+  const control = {
+    className: `form-control${small ? ' form-control-sm' : ''}${invalid ? ' is-invalid' : ''}`,
+    'aria-invalid': invalid,
+    'aria-describedby': invalid ? `${id}-error` : undefined,
+  };
   return (
     <div className={className ?? 'mb-3'}>
       <label
@@ -34,14 +42,11 @@ export function FormField({
       >
         {label}
       </label>
-      <input
-        id={id}
-        className={`form-control${small ? ' form-control-sm' : ''}${invalid ? ' is-invalid' : ''}`}
-        aria-invalid={invalid}
-        aria-describedby={invalid ? `${id}-error` : undefined}
-        {...input}
-        {...registration}
-      />
+      {rows === undefined ? (
+        <input id={id} {...control} {...input} {...registration} />
+      ) : (
+        <textarea id={id} rows={rows} {...control} {...registration} />
+      )}
       {invalid && (
         <div id={`${id}-error`} className="invalid-feedback">
           {/* The shared schemas' messages are in English; the server's arrive translated. */}

@@ -150,34 +150,36 @@ export type Statement = z.infer<typeof statementSchema>;
 export const statementSubjectMaxLength = 200;
 export const statementMessageMaxLength = 5000;
 
+const subjectField = z
+  .string('Enter a subject.')
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter a subject.'),
+    noControlCharacters,
+    z.maxLength(statementSubjectMaxLength, `Use at most ${statementSubjectMaxLength} characters.`),
+  );
+
+const messageField = z
+  .string('Enter a message.')
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter a message.'),
+    multilineText,
+    z.maxLength(statementMessageMaxLength, `Use at most ${statementMessageMaxLength} characters.`),
+  );
+
 /** POST /api/clients/:id/statement/send */
 export const statementSendSchema = z.object({
   from: z.optional(dayField),
   to: z.optional(dayField),
-  subject: z
-    .string('Enter a subject.')
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter a subject.'),
-      noControlCharacters,
-      z.maxLength(
-        statementSubjectMaxLength,
-        `Use at most ${statementSubjectMaxLength} characters.`,
-      ),
-    ),
-  message: z
-    .string('Enter a message.')
-    .check(
-      z.trim(),
-      z.minLength(1, 'Enter a message.'),
-      multilineText,
-      z.maxLength(
-        statementMessageMaxLength,
-        `Use at most ${statementMessageMaxLength} characters.`,
-      ),
-    ),
+  subject: subjectField,
+  message: messageField,
 });
 export type StatementSend = z.infer<typeof statementSendSchema>;
+
+/** The statement page's "Send statement" panel: the text as typed, checked as the server checks it. */
+export const statementSendFormSchema = z.object({ subject: subjectField, message: messageField });
+export type StatementSendForm = z.input<typeof statementSendFormSchema>;
 
 export const statementSentSchema = z.object({ sentTo: z.string() });
 export type StatementSent = z.infer<typeof statementSentSchema>;

@@ -1,6 +1,6 @@
 import { dayText } from '../../../components/formats.ts';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, Copy, FileDown, FileSpreadsheet, Mail, Printer, Send, X } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
@@ -12,11 +12,13 @@ import {
   statementBucketLabels,
   statementPeriodFormSchema,
   statementQuerySchema,
+  statementSendFormSchema,
   type Statement,
   type StatementBuckets,
   type StatementLine,
   type StatementPeriod,
   type StatementPeriodForm,
+  type StatementSendForm,
 } from '../../../../shared/schemas/statement.ts';
 import { entryKindLabels, type EntryKind } from '../../../../shared/schemas/ledger.ts';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
@@ -24,7 +26,7 @@ import { useDocumentTitle } from '../../../components/document-title.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { statementPath, useSendStatement, useStatement } from '../api/statement.ts';
 import { ClientNotFound } from './client-not-found.tsx';
@@ -202,13 +204,33 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
   const id = useId();
   const showFlash = useFlash();
   const send = useSendStatement(statement.client.id);
-  const initial = reminderText(i18n, statement);
-  const [subject, setSubject] = useState(initial.subject);
-  const [message, setMessage] = useState(initial.message);
-  const [error, setError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const { register, handleSubmit, setError, getValues, control, formState } =
+    useForm<StatementSendForm>({
+      resolver: zodResolver(statementSendFormSchema),
+      defaultValues: reminderText(i18n, statement),
+    });
+  const { errors, isSubmitted } = formState;
+  // The mailto: link carries the text as it is typed.
+  const [subject, message] = useWatch({ control, name: ['subject', 'message'] });
+  const [serverError, setServerError] = useState<string | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const email = statement.client.email;
+
+  const submit = handleSubmit(async (text) => {
+    try {
+      const sent = await send.mutateAsync({
+        from: statement.period.from,
+        to: statement.period.to,
+        ...text,
+      });
+      showFlash(t('statement.send.sent', { email: sent.sentTo }), 'success');
+      onClose();
+    } catch (failure) {
+      if (!(failure instanceof ApiError)) throw failure;
+      setServerError(failure.message);
+      setServerFieldErrors(failure, ['subject', 'message'] as const, setError);
+    }
+  });
 
   if (!email) {
     return (
@@ -218,28 +240,10 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
     );
   }
 
-  const submit = async () => {
-    setError(null);
-    setFieldErrors({});
-    try {
-      const sent = await send.mutateAsync({
-        from: statement.period.from,
-        to: statement.period.to,
-        subject,
-        message,
-      });
-      showFlash(t('statement.send.sent', { email: sent.sentTo }), 'success');
-      onClose();
-    } catch (failure) {
-      if (!(failure instanceof ApiError)) throw failure;
-      setError(failure.message);
-      setFieldErrors(failure.fields);
-    }
-  };
-
   const copy = async () => {
+    const text = getValues();
     try {
-      await navigator.clipboard.writeText(`${subject}\n\n${message}`);
+      await navigator.clipboard.writeText(`${text.subject}\n\n${text.message}`);
       setCopied('yes');
     } catch {
       setCopied('failed');
@@ -248,54 +252,50 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
 
   return (
     <section className="card mb-3 no-print" aria-labelledby={`${id}-title`}>
-      <div className="card-body">
+      <form
+        className="card-body"
+        noValidate
+        onSubmit={(event) => {
+          setServerError(null);
+          // Without a mail server there is nothing to send: Enter in the subject does nothing.
+          if (statement.emailConfigured) void submit(event);
+          else event.preventDefault();
+        }}
+      >
         <h2 id={`${id}-title`} className="h6">
           {t('statement.send.heading', { email })}
         </h2>
         {!statement.emailConfigured && (
           <p className="small text-body-secondary">{t('statement.send.no-mail-server')}</p>
         )}
-        <div className="mb-2">
-          <label htmlFor={`${id}-subject`} className="form-label small mb-1">
-            {t('statement.send.subject')}
-          </label>
-          <input
-            id={`${id}-subject`}
-            className={`form-control form-control-sm${fieldErrors.subject ? ' is-invalid' : ''}`}
-            value={subject}
-            onChange={(event) => setSubject(event.target.value)}
-          />
-          {fieldErrors.subject && (
-            <div className="invalid-feedback">{i18n.message(fieldErrors.subject)}</div>
-          )}
-        </div>
-        <div className="mb-2">
-          <label htmlFor={`${id}-message`} className="form-label small mb-1">
-            {t('statement.send.message')}
-          </label>
-          <textarea
-            id={`${id}-message`}
-            rows={8}
-            className={`form-control form-control-sm${fieldErrors.message ? ' is-invalid' : ''}`}
-            value={message}
-            onChange={(event) => setMessage(event.target.value)}
-          />
-          {fieldErrors.message && (
-            <div className="invalid-feedback">{i18n.message(fieldErrors.message)}</div>
-          )}
-        </div>
-        {error && (
+        <FormField
+          className="mb-2"
+          label={t('statement.send.subject')}
+          small
+          registration={register('subject')}
+          error={errors.subject}
+          showError={isSubmitted}
+        />
+        <FormField
+          className="mb-2"
+          label={t('statement.send.message')}
+          small
+          rows={8}
+          registration={register('message')}
+          error={errors.message}
+          showError={isSubmitted}
+        />
+        {serverError && (
           <div className="alert alert-danger py-2 small" role="alert">
-            {i18n.message(error)}
+            {i18n.message(serverError)}
           </div>
         )}
         <div className="d-flex flex-wrap gap-2 align-items-center">
           {statement.emailConfigured ? (
             <button
-              type="button"
+              type="submit"
               className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
               disabled={send.isPending}
-              onClick={() => void submit()}
             >
               <Send size={14} className="icon" aria-hidden />
               {send.isPending ? t('statement.send.sending') : t('statement.send.with-pdf')}
@@ -336,7 +336,7 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
             </span>
           )}
         </div>
-      </div>
+      </form>
     </section>
   );
 }
