@@ -4,22 +4,15 @@
 // another. The target is p95 ≤ 50 ms for both under that load.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { importBody } from './blocking.ts';
-import { percentile } from './live.ts';
+import { percentiles, type Percentiles } from './live.ts';
 import { joinOwner, seedClients } from './seed.ts';
-
-export interface Latencies {
-  samples: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-}
 
 export interface FeltLatencyResult {
   otherOwners: number;
   importRows: number;
   imports: number;
-  quiet: { list: Latencies; payment: Latencies };
-  busy: { list: Latencies; payment: Latencies };
+  quiet: { list: Percentiles; payment: Percentiles };
+  busy: { list: Percentiles; payment: Percentiles };
   /** Requests of the other owners and the importer that did not answer 2xx. */
   failures: number;
 }
@@ -36,16 +29,6 @@ export interface FeltLatencyOptions {
 
 type Owner = { cookie: string; ownerId: string };
 
-const summary = (times: number[]): Latencies => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return {
-    samples: sorted.length,
-    p50Ms: percentile(sorted, 0.5),
-    p95Ms: percentile(sorted, 0.95),
-    p99Ms: percentile(sorted, 0.99),
-  };
-};
-
 async function timed(request: () => Promise<Response>): Promise<number> {
   const started = performance.now();
   const response = await request();
@@ -60,7 +43,7 @@ async function ownerClicks(
   owner: Owner,
   clientIds: string[],
   until: () => boolean,
-): Promise<{ list: Latencies; payment: Latencies }> {
+): Promise<{ list: Percentiles; payment: Percentiles }> {
   const list: number[] = [];
   const payment: number[] = [];
   let turn = 0;
@@ -84,7 +67,7 @@ async function ownerClicks(
     );
     await sleep(50);
   }
-  return { list: summary(list), payment: summary(payment) };
+  return { list: percentiles(list), payment: percentiles(payment) };
 }
 
 export async function measureFeltLatency(options: FeltLatencyOptions): Promise<FeltLatencyResult> {

@@ -120,6 +120,24 @@ export function percentile(sorted: number[], fraction: number): number {
   return sorted[index] as number;
 }
 
+/** Times in milliseconds, as the bench reports a request's: how many, and p50, p95 and p99. */
+export interface Percentiles {
+  samples: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+}
+
+export function percentiles(times: number[]): Percentiles {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    samples: sorted.length,
+    p50Ms: percentile(sorted, 0.5),
+    p95Ms: percentile(sorted, 0.95),
+    p99Ms: percentile(sorted, 0.99),
+  };
+}
+
 /**
  * Opens the subscribers, then makes the changes one after another: each is a balance change whose
  * latency, per subscriber, runs from the write's HTTP response (it has committed) to that

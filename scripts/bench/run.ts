@@ -24,7 +24,13 @@ import { longLedger, type LongLedgerResult } from './long-ledger.ts';
 import { statementPdfs, type StatementPdfsResult } from './statement-pdfs.ts';
 import { measureFeltLatency, type FeltLatencyResult } from './felt-latency.ts';
 import { measureJsonServer, type VersusResult } from './versus.ts';
-import { measureLive, percentile, type LiveResult, type TrackedClient } from './live.ts';
+import {
+  measureLive,
+  percentile,
+  type LiveResult,
+  type Percentiles,
+  type TrackedClient,
+} from './live.ts';
 import { browserHeaders, measure, type LoadResult, type LoadSettings } from './load.ts';
 import { createThrowawayDatabase, defaultPostgresUrl, safeUrl } from './postgres.ts';
 import {
@@ -1089,15 +1095,20 @@ function measurePdfs(
   });
 }
 
-function printPdfs(pdfs: StatementPdfsResult): void {
-  out(`## Statement PDFs: another owner's one page while one owner downloads large ones`);
-  const row = (name: string, times: StatementPdfsResult['alone']) => [
+/** A table row of `name`, its count of samples and its p50, p95 and p99 in milliseconds. */
+function percentileRow(name: string, times: Percentiles, digits: number): string[] {
+  return [
     name,
     fmt(times.samples),
-    fmt(times.p50Ms),
-    fmt(times.p95Ms),
-    fmt(times.p99Ms),
+    fmt(times.p50Ms, digits),
+    fmt(times.p95Ms, digits),
+    fmt(times.p99Ms, digits),
   ];
+}
+
+function printPdfs(pdfs: StatementPdfsResult): void {
+  out(`## Statement PDFs: another owner's one page while one owner downloads large ones`);
+  const row = (name: string, times: Percentiles) => percentileRow(name, times, 0);
   for (const line of table(
     ["other owner's one-page PDF", 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
     [
@@ -1119,13 +1130,7 @@ function printFelt(felt: FeltLatencyResult): void {
     `## One owner's list page and payments, beside ${fmt(felt.otherOwners)} owners at a request ` +
       `a second and one importing ${fmt(felt.importRows)} rows at a time`,
   );
-  const row = (name: string, times: FeltLatencyResult['quiet']['list']) => [
-    name,
-    fmt(times.samples),
-    fmt(times.p50Ms, 1),
-    fmt(times.p95Ms, 1),
-    fmt(times.p99Ms, 1),
-  ];
+  const row = (name: string, times: Percentiles) => percentileRow(name, times, 1);
   for (const line of table(
     ['request', 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
     [

@@ -5,7 +5,7 @@
 // after the renderer's threads have been idle long enough to end.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
-import { percentile } from './live.ts';
+import { percentiles, type Percentiles } from './live.ts';
 import { rssMb } from './processes.ts';
 import { joinOwner, seedLedgers } from './seed.ts';
 
@@ -23,13 +23,6 @@ export interface StatementPdfsResult {
   idleAfterMb: number | null;
 }
 
-export interface Percentiles {
-  samples: number;
-  p50Ms: number;
-  p95Ms: number;
-  p99Ms: number;
-}
-
 type Owner = { cookie: string };
 
 /** How long the renderer keeps a thread with nothing to do (statement-pdf-renderer.ts), and a bit. */
@@ -42,16 +35,6 @@ async function timedPdf(baseUrl: string, owner: Owner, path: string): Promise<nu
   if (response.status !== 200)
     throw new Error(`GET ${path} answered ${response.status}: ${Buffer.from(body).toString()}`);
   return performance.now() - started;
-}
-
-function percentiles(times: number[]): Percentiles {
-  const sorted = [...times].sort((a, b) => a - b);
-  return {
-    samples: sorted.length,
-    p50Ms: percentile(sorted, 0.5),
-    p95Ms: percentile(sorted, 0.95),
-    p99Ms: percentile(sorted, 0.99),
-  };
 }
 
 export async function statementPdfs(options: {
