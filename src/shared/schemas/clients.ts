@@ -106,29 +106,10 @@ export const balanceUpdateSchema = z
   );
 export type BalanceUpdate = z.infer<typeof balanceUpdateSchema>;
 
-/** The details page's pencil: the new balance as typed, in its currency's decimals ("" for 0). */
-export const balanceFormSchema = (currency: Currency) =>
-  z.object({ balance: z.string() }).check(
-    z.superRefine((form, context) => {
-      const parsed = parseAmount(form.balance, currency);
-      if (!parsed.ok)
-        context.addIssue({
-          code: 'custom',
-          path: ['balance'],
-          message: parsed.error,
-          input: form.balance,
-        });
-    }),
-  );
-export type BalanceForm = z.input<ReturnType<typeof balanceFormSchema>>;
-
-/**
- * The Add/Edit form: the same contact fields, with the balance as typed ("1,234.5", "" for 0),
- * checked against the chosen currency's decimals.
- */
-export const clientFormSchema = z.object({ ...contactShape, balance: z.string() }).check(
-  z.superRefine((form, context) => {
-    const parsed = parseAmount(form.balance, form.currency);
+/** A form's `balance` as typed must be an amount in the form's currency (`parseAmount`). */
+const balanceTypedIn = <Form extends { balance: string }>(currencyOf: (form: Form) => Currency) =>
+  z.superRefine<Form>((form, context) => {
+    const parsed = parseAmount(form.balance, currencyOf(form));
     if (!parsed.ok)
       context.addIssue({
         code: 'custom',
@@ -136,8 +117,20 @@ export const clientFormSchema = z.object({ ...contactShape, balance: z.string() 
         message: parsed.error,
         input: form.balance,
       });
-  }),
-);
+  });
+
+/** The details page's pencil: the new balance as typed, in its currency's decimals ("" for 0). */
+export const balanceFormSchema = (currency: Currency) =>
+  z.object({ balance: z.string() }).check(balanceTypedIn(() => currency));
+export type BalanceForm = z.input<ReturnType<typeof balanceFormSchema>>;
+
+/**
+ * The Add/Edit form: the same contact fields, with the balance as typed ("1,234.5", "" for 0),
+ * checked against the chosen currency's decimals.
+ */
+export const clientFormSchema = z
+  .object({ ...contactShape, balance: z.string() })
+  .check(balanceTypedIn((form) => form.currency));
 export type ClientForm = z.input<typeof clientFormSchema>;
 
 export const clientIdParams = z.object({ id: z.string() });
