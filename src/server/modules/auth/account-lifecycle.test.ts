@@ -233,17 +233,7 @@ describe('a change of password', () => {
   it("revokes them too when the administrator's reset link is used", async () => {
     const owner = await joinAs(testApp.app);
     const token = await createToken(owner.cookie);
-    const created = await call({
-      method: 'POST',
-      url: `/api/admin/users/${owner.userId}/password-reset`,
-      cookie: admin.cookie,
-    });
-    const resetToken = created.json<{ path: string }>().path.replace('/reset-password/', '');
-    const reset = await call({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { token: resetToken, password: newPassword },
-    });
+    const reset = await resetPassword(await administratorsLink(owner.userId), newPassword);
     expect(reset.statusCode).toBe(204);
     expect((await call({ method: 'GET', url: '/api/clients', token })).statusCode).toBe(401);
   });
@@ -251,12 +241,7 @@ describe('a change of password', () => {
   it('revokes them too when the e-mailed "Forgot password?" link is used', async () => {
     const owner = await joinAs(testApp.app);
     const token = await createToken(owner.cookie);
-    const link = await forgottenPasswordLink(owner.email);
-    const reset = await call({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { token: link, password: newPassword },
-    });
+    const reset = await resetPassword(await forgottenPasswordLink(owner.email), newPassword);
     expect(reset.statusCode).toBe(204);
     expect((await call({ method: 'GET', url: '/api/clients', token })).statusCode).toBe(401);
   });
@@ -278,6 +263,19 @@ describe('a change of password', () => {
   });
 });
 
+/** The token of a reset link the administrator makes for this account. */
+async function administratorsLink(userId: string): Promise<string> {
+  const created = await call({
+    method: 'POST',
+    url: `/api/admin/users/${userId}/password-reset`,
+    cookie: admin.cookie,
+  });
+  return created.json<{ path: string }>().path.replace('/reset-password/', '');
+}
+
+const resetPassword = (token: string, password: string) =>
+  call({ method: 'POST', url: '/api/auth/password-reset', payload: { token, password } });
+
 /** Asks "Forgot password?" for this e-mail and returns the token of the link it mails. */
 async function forgottenPasswordLink(email: string): Promise<string> {
   const before = smtp.received.length;
@@ -293,12 +291,7 @@ async function forgottenPasswordLink(email: string): Promise<string> {
 }
 
 describe('reset links made before a change of password', () => {
-  const resetWith = (token: string) =>
-    call({
-      method: 'POST',
-      url: '/api/auth/password-reset',
-      payload: { token, password: 'yet another passphrase' },
-    });
+  const resetWith = (token: string) => resetPassword(token, 'yet another passphrase');
   const changePassword = (cookie: string) =>
     call({
       method: 'POST',
@@ -309,12 +302,7 @@ describe('reset links made before a change of password', () => {
 
   it("no longer work: the administrator's link", async () => {
     const owner = await joinAs(testApp.app);
-    const created = await call({
-      method: 'POST',
-      url: `/api/admin/users/${owner.userId}/password-reset`,
-      cookie: admin.cookie,
-    });
-    const link = created.json<{ path: string }>().path.replace('/reset-password/', '');
+    const link = await administratorsLink(owner.userId);
     expect((await changePassword(owner.cookie)).statusCode).toBe(204);
     const used = await resetWith(link);
     expect(used.statusCode).toBe(400);
