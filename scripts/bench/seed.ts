@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
-import { allocate, type LedgerLine } from '../../src/server/modules/clients/ageing.ts';
+import { allocate, type LedgerLine } from '../../src/server/modules/ledger/ageing.ts';
 import { newClientRow, toSnapshot } from '../../src/server/modules/clients/clients.repository.ts';
-import { toEntryDetail, toEntryRow } from '../../src/server/modules/clients/entries.repository.ts';
+import { toEntryDetail, toEntryRow } from '../../src/server/modules/ledger/ledger.repository.ts';
 import { toEventRow } from '../../src/server/modules/events/events.repository.ts';
 import type { ClientSnapshot } from '../../src/shared/schemas/clients.ts';
 import type { EntryDetail } from '../../src/shared/schemas/events.ts';
@@ -12,7 +12,7 @@ import type { EntryDetail } from '../../src/shared/schemas/events.ts';
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second
  * connection write), in one transaction: 100,000 rows through the API would take minutes.
  * The rows are made by the app's own functions (clients.repository.ts `newClientRow`,
- * entries.repository.ts `toEntryRow`, events.repository.ts `toEventRow`), as adding a client
+ * ledger.repository.ts `toEntryRow`, events.repository.ts `toEventRow`), as adding a client
  * writes them: 22-character base64url ids, version 1, the folded name key, the oldest due day,
  * the opening entry of a balance other than 0, and one 'created' event per client with its
  * snapshot as JSON (tests/bench-seed.test.ts compares them with the app's).

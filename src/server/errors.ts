@@ -92,5 +92,12 @@ function translatedFields(texts: Record<string, Text>, locale: Locale) {
 }
 
 export const notFound = (what = 'Not found') => new AppError(404, 'not_found', what);
+
+/** A 400 (or `status`) that names the one field that is wrong and says why. */
+export const fieldError = (field: string, message: string, status = 400) =>
+  new AppError(status, 'validation', 'Invalid {names}', {
+    values: { names: field },
+    fields: { [field]: message },
+  });
 export const unauthenticated = () =>
   new AppError(401, 'unauthenticated', 'You are not signed in, or your session has ended');

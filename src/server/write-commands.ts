@@ -1,15 +1,9 @@
 // The write path's commands, in one table. The app's write path accepts only these
 // (`WritePath<WriteCommand>` in app.ts), and SQLite's writer thread runs these (sqlite-thread.ts):
 // a command missing here does not compile where it is called.
-import {
-  addClient,
-  deleteClient,
-  editClient,
-  recordEntry,
-  setBalance,
-  voidEntry,
-} from './modules/clients/clients.commands.ts';
+import { addClient, deleteClient, editClient } from './modules/clients/clients.commands.ts';
 import { runnerOf } from './modules/events/write-path.ts';
+import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
 import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
 import { importFile } from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';

@@ -5,6 +5,7 @@ import type { AccountTables, SessionWithUser } from '../modules/auth/auth.table.
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
 import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
+import type { LedgerTables } from '../modules/ledger/ledger.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import type { TokenTables } from '../modules/tokens/tokens.table.ts';
 import { CommitMemory, keptSessionTables } from './commit-memory.ts';
@@ -14,6 +15,7 @@ export type Database = AccountTables &
   ClientTables &
   EventTables &
   IdempotencyTables &
+  LedgerTables &
   SettingsTables &
   TokenTables;
 

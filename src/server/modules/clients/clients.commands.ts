@@ -1,256 +1,29 @@
-import type { Transaction } from 'kysely';
-import { addDays, utcDay } from '../../../shared/dates.ts';
-import { currencyLabel, maxAmountMinor, type Currency } from '../../../shared/money.ts';
-import type {
-  BalanceUpdate,
-  Client,
-  ClientInput,
-  ClientUpdate,
-} from '../../../shared/schemas/clients.ts';
-import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
-import {
-  currencyCanChange,
-  recordedSign,
-  type EntryInput,
-  type EntryKind,
-} from '../../../shared/schemas/ledger.ts';
-import type { Database } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError, notFound } from '../../errors.ts';
+import { utcDay } from '../../../shared/dates.ts';
+import { currencyLabel } from '../../../shared/money.ts';
+import type { Client, ClientInput, ClientUpdate } from '../../../shared/schemas/clients.ts';
+import type { EntryDetail } from '../../../shared/schemas/events.ts';
+import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
+import { fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
-import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
+import { command, type ChangeContext } from '../events/write-path.ts';
+import { addEntry, addOpenings, reallocate, settleChange } from '../ledger/ledger.commands.ts';
+import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
-  applyToBalance,
   deleteClient as deleteClientRow,
-  setOldestDue,
-  findClient,
   insertClient,
   insertClients,
+  insertRestoredClients,
   toSnapshot,
   updateClientIfVersion,
   type ClientValues,
 } from './clients.repository.ts';
-import { allocate, dueDay } from './ageing.ts';
-import {
-  findEntry,
-  insertEntries,
-  insertEntry,
-  ledgerLines,
-  ledgerPage,
-  ledgerPageSizes,
-  ledgerShape,
-  liveOpenings,
-  newestEnd,
-  setOpenAmount,
-  toEntryDetail,
-  type LedgerPageSize,
-  type NewEntry,
-} from './entries.repository.ts';
+import { clientNotFound, conflict, currentClient } from './current-client.ts';
 
-// Every change of a client or of its ledger: each one a command on the one write path
-// (rows and event in one transaction, live streams woken after the commit). Named commands
-// (`command`) run in SQLite's writer thread; their arguments and values are plain data.
-
-type Trx = Transaction<Database>;
-
-export const clientNotFound = () => notFound('Client not found');
-
-export const conflict = () =>
-  new AppError(
-    409,
-    'conflict',
-    'This client was changed elsewhere. Its current values are shown; make your change again.',
-  );
-
-const alreadyVoided = () => new AppError(409, 'conflict', 'This entry has already been voided');
-
-const fieldError = (field: string, message: string, status = 400) =>
-  new AppError(status, 'validation', 'Invalid {names}', {
-    values: { names: field },
-    fields: { [field]: message },
-  });
-
-/** A balance stays within what one amount may be, so sums stay exact and displayable. */
-function checkBalanceRange(balance: number, field: string) {
-  if (Math.abs(balance) > maxAmountMinor)
-    throw fieldError(field, 'The balance would be too large.');
-}
-
-/**
- * The browser's today may be a day ahead of the server's (time zones); anything later than that
- * has not happened yet. Before 1900 is a typing slip.
- */
-function checkEntryDate(date: string, now: number, field = 'date') {
-  if (date > addDays(utcDay(now), 1)) throw fieldError(field, 'The date cannot be in the future.');
-  if (date < '1900-01-01') throw fieldError(field, 'Use a date in 1900 or later.');
-}
-
-async function currentClient(trx: Trx, ownerId: string, id: string): Promise<Client> {
-  const client = await findClient(trx, ownerId, id);
-  if (!client) throw clientNotFound();
-  return client;
-}
-
-/**
- * Applies a new entry to the client's balance (at `ifVersion` when given) and records the
- * change. The snapshot before is the one after less the entry: exact even when another entry
- * landed in between.
- */
-async function applyEntry(
-  { trx, record, now }: ChangeContext,
-  ownerId: string,
-  id: string,
-  change: { entry: EntryDetail; action: EventAction; ifVersion?: number },
-): Promise<Client> {
-  const { entry, action, ifVersion } = change;
-  const applied = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
-  if (!applied) throw conflict();
-  checkBalanceRange(applied.balance, 'amount');
-  const after = await settleChange(trx, ownerId, applied, entry);
-  await record({
-    clientId: id,
-    action,
-    version: after.version,
-    before: { ...toSnapshot(after), balance: after.balance - entry.amount },
-    after: toSnapshot(after),
-    entry,
-  });
-  return after;
-}
-
-/**
- * Works out again which amounts are still unpaid after a change of the ledger (payments and
- * credits settle the oldest first) and keeps it on the entries and the client, reading the
- * whole ledger. For a change of currency; every other change walks only the entries it can
- * move (`settleChange`).
- */
-async function reallocate(trx: Trx, ownerId: string, client: Client): Promise<Client> {
-  const lines = await ledgerLines(trx, ownerId, client.id);
-  // Entries left in an earlier currency (an opening and its void) are owed by nobody.
-  const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
-  for (const line of lines) {
-    const openAmount = open.get(line.id) ?? 0;
-    if (openAmount !== line.openAmount) await setOpenAmount(trx, line.id, openAmount);
-  }
-  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
-  return { ...client, oldestDueDate: oldestDue };
-}
-
-/**
- * What `reallocate` would leave after one new entry (`client` as it is after it; a void takes
- * the entry it reverses out of the ledger), reading only the entries the change can move.
- *
- * What is unpaid is the newest amounts owed, up to the balance (`allocate`). Walking the amounts
- * owed newest first, the new allocation places the balance after the entry; the stored one
- * placed the balance before it. Where both have the same amount left to place, every older entry
- * keeps what it has, and the walk stops. Over the same entries two different amounts left become
- * equal only at 0, where every older entry is 0 on both sides (the new entry is stored as 0, and
- * the voided one was paid), so the walk cannot stop wrongly before it has passed them. A charge
- * dated today stops within the first page; a payment walks what was unpaid. Should the walk
- * read to the end with something left to place (stored amounts that do not add up), or the
- * oldest unpaid day be undecidable from what was read, the whole ledger is worked out again.
- * Stored amounts that are wrong in entries the walk does not reach stay as they are.
- */
-async function settleChange(
-  trx: Trx,
-  ownerId: string,
-  client: Client,
-  entry: EntryDetail,
-): Promise<Client> {
-  let toPlace = Math.max(client.balance, 0);
-  let toPlaceBefore = Math.max(client.balance - entry.amount, 0);
-  /** The earliest due day of the entries read that are unpaid, and of those paid by this change. */
-  let oldestRead: string | null = null;
-  let closedDue: string | null = null;
-  let at = newestEnd;
-  let agree = toPlace === toPlaceBefore;
-  for (let page = 0; !agree; page++) {
-    const limit = ledgerPageSizes[Math.min(page, ledgerPageSizes.length - 1)] as LedgerPageSize;
-    const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
-    // Every line is an amount owed when entered (`ledgerPage`): still owed unless it is a void
-    // (of a payment), voided, or left in an earlier currency.
-    for (const line of lines) {
-      const owes =
-        line.voidOf === null && line.voidedBy === null && line.currency === client.currency;
-      // Before the change: the same, but the new entry was not there and a voided one was.
-      const owed = line.id === entry.voidOf || (owes && line.id !== entry.entryId);
-      const open = owes ? Math.min(line.amount, toPlace) : 0;
-      toPlace -= open;
-      if (owed) toPlaceBefore -= line.openAmount;
-      if (open !== line.openAmount) {
-        await setOpenAmount(trx, line.id, open);
-        if (open === 0) {
-          const due = dueDay(line);
-          if (closedDue === null || due < closedDue) closedDue = due;
-        }
-      }
-      if (open > 0) {
-        const due = dueDay(line);
-        if (oldestRead === null || due < oldestRead) oldestRead = due;
-      }
-      agree = toPlace === toPlaceBefore;
-      if (agree) break;
-    }
-    if (agree || lines.length < limit) break;
-    const last = lines[lines.length - 1] as (typeof lines)[number];
-    at = { day: last.date, id: last.id };
-  }
-  // Read to the end: everything must be placed, by both allocations.
-  if (!agree && (toPlace !== 0 || toPlaceBefore !== 0)) return reallocate(trx, ownerId, client);
-  let oldestDue: string | null;
-  if (toPlace === 0) {
-    // Nothing older is unpaid, before or after: every unpaid entry was read.
-    oldestDue = oldestRead;
-  } else {
-    // Older unpaid entries were not read, and kept what they had. The stored oldest day still
-    // holds for them unless it may have been an entry that is paid now.
-    const stored = client.oldestDueDate;
-    if (stored === null || (closedDue !== null && closedDue <= stored))
-      return reallocate(trx, ownerId, client);
-    oldestDue = oldestRead !== null && oldestRead < stored ? oldestRead : stored;
-  }
-  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
-  return { ...client, oldestDueDate: oldestDue };
-}
-
-interface EntryOf {
-  openAmount?: number;
-  kind: EntryKind;
-  amount: number;
-  currency: Currency;
-  date: string;
-  dueDate?: string | null;
-  note?: string;
-  voidOf?: number | null;
-}
-
-async function addEntry(
-  trx: Trx,
-  ownerId: string,
-  clientId: string,
-  entry: EntryOf,
-  now: number,
-): Promise<EntryDetail> {
-  const row = await insertEntry(
-    trx,
-    {
-      ownerId,
-      clientId,
-      kind: entry.kind,
-      amount: entry.amount,
-      currency: entry.currency,
-      date: entry.date,
-      dueDate: entry.dueDate ?? null,
-      note: entry.note ?? '',
-      voidOf: entry.voidOf ?? null,
-      createdBy: ownerId,
-      openAmount: entry.openAmount ?? 0,
-    },
-    now,
-  );
-  return toEntryDetail(row);
-}
+// Every change of a client's own record (added, edited, deleted, imported): each one a command
+// on the one write path (rows and event in one transaction, live streams woken after the commit).
+// Named commands (`command`) run in SQLite's writer thread; their arguments and values are plain
+// data. A balance typed on the form becomes a ledger entry (ledger/ledger.commands.ts).
 
 /** A new client; a balance other than 0 is its opening balance. */
 export const addClient = command(
@@ -382,128 +155,6 @@ export const editClient = command(
   },
 );
 
-/**
- * The inline balance edit: sets the balance by an adjustment of the difference, but only if the
- * balance is still the one the user started from; otherwise the user sees the conflict.
- */
-export const setBalance = command(
-  'clients.setBalance',
-  async (
-    context,
-    ownerId,
-    id: string,
-    { balance, previousBalance, version }: BalanceUpdate,
-  ): Promise<Client | Unchanged<Client>> => {
-    const { trx, now } = context;
-    const current = await currentClient(trx, ownerId, id);
-    const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
-    if (disableBalanceOnEdit)
-      throw new AppError(403, 'forbidden', 'Changing the balance is turned off in Settings');
-    if (previousBalance !== undefined && current.balance !== previousBalance) throw conflict();
-    if (version !== undefined && current.version !== version) throw conflict();
-    if (balance === current.balance) return unchanged(current);
-    const entry = await addEntry(
-      trx,
-      ownerId,
-      id,
-      {
-        kind: 'adjustment',
-        amount: balance - current.balance,
-        currency: current.currency,
-        date: utcDay(now),
-        note: 'Balance set on the details page',
-      },
-      now,
-    );
-    // At the version read: a change that slipped in after the check above is a conflict too.
-    return applyEntry(context, ownerId, id, {
-      entry,
-      action: 'balance_changed',
-      ifVersion: current.version,
-    });
-  },
-);
-
-/** A charge, payment or credit; appends never conflict with each other. */
-export const recordEntry = command(
-  'clients.recordEntry',
-  async (
-    context,
-    ownerId,
-    id: string,
-    input: EntryInput,
-  ): Promise<{ client: Client; entry: EntryDetail }> => {
-    const { trx, now } = context;
-    const date = input.date ?? utcDay(now);
-    checkEntryDate(date, now);
-    if (input.dueDate && input.dueDate < date)
-      throw fieldError('dueDate', 'The due date cannot be before the date of the charge.');
-    const current = await currentClient(trx, ownerId, id);
-    const amount = recordedSign[input.kind] * input.amount;
-    const entry = await addEntry(
-      trx,
-      ownerId,
-      id,
-      {
-        kind: input.kind,
-        amount,
-        currency: current.currency,
-        date,
-        dueDate: input.kind === 'charge' ? (input.dueDate ?? null) : null,
-        note: input.note ?? '',
-      },
-      now,
-    );
-    const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_recorded' });
-    return { client, entry };
-  },
-);
-
-/** Reverses an entry with a new one that names it and says why; entries are never edited. */
-export const voidEntry = command(
-  'clients.voidEntry',
-  async (
-    context,
-    ownerId,
-    id: string,
-    entryId: number,
-    reason: string,
-  ): Promise<{ client: Client; entry: EntryDetail }> => {
-    const { trx, now } = context;
-    const current = await currentClient(trx, ownerId, id);
-    const original = await findEntry(trx, ownerId, id, entryId);
-    if (!original) throw notFound('Entry not found');
-    if (original.kind === 'void')
-      throw new AppError(409, 'conflict', 'A void cannot be voided; record a new entry instead');
-    if (original.voided_by !== null) throw alreadyVoided();
-    if (original.currency !== current.currency)
-      throw new AppError(409, 'conflict', 'This entry was recorded in another currency');
-    let entry: EntryDetail;
-    try {
-      entry = await addEntry(
-        trx,
-        ownerId,
-        id,
-        {
-          kind: 'void',
-          amount: -original.amount,
-          currency: current.currency,
-          date: utcDay(now),
-          note: reason,
-          voidOf: original.id,
-        },
-        now,
-      );
-    } catch (error) {
-      // Another void of the same entry committed first.
-      if (isUniqueViolation(error)) throw alreadyVoided();
-      throw error;
-    }
-    const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_voided' });
-    return { client, entry };
-  },
-);
-
 /** Deletes a client with its ledger; its history stays in the log. */
 export const deleteClient = command(
   'clients.delete',
@@ -537,26 +188,7 @@ export async function addImportedClients(
     id: newId(),
   }));
   await insertClients(trx, ownerId, clients, now);
-  const openings: NewEntry[] = clients.flatMap((client) =>
-    client.balance === 0
-      ? []
-      : [
-          {
-            ownerId,
-            clientId: client.id,
-            kind: 'opening' as const,
-            amount: client.balance,
-            currency: client.currency,
-            date: utcDay(now),
-            dueDate: null,
-            note: '',
-            voidOf: null,
-            createdBy: ownerId,
-            openAmount: Math.max(client.balance, 0),
-          },
-        ],
-  );
-  await insertEntries(trx, openings, now);
+  await addOpenings(trx, ownerId, clients, now);
   await record(
     clients.map((client) => ({
       clientId: client.id,
@@ -568,3 +200,6 @@ export async function addImportedClients(
   );
   return { balancesZeroed: disableBalanceOnAdd };
 }
+
+/** An export file's clients, with their ids; part of a restore (transfer/restore-plan.ts). */
+export const addRestoredClients = insertRestoredClients;

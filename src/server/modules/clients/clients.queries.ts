@@ -1,5 +1,5 @@
-// What other modules and this module's routes may read of clients and their ledgers. Changes go
-// through clients.commands.ts.
+// What other modules and this module's routes may read of clients. Changes go through
+// clients.commands.ts.
 export {
   countClients,
   findClient,
@@ -7,18 +7,8 @@ export {
   listClientsPage,
   ownerEmailKeys,
   summarizeClients,
+  takenClientIds,
+  toClient,
+  toSnapshot,
   type ClientFilter,
 } from './clients.repository.ts';
-export {
-  largestDebtors,
-  ledgerByMonthSince,
-  overdueClientsByCurrency,
-  positionsByCurrency,
-  type CurrencyPosition,
-} from './overview.repository.ts';
-export {
-  ageingByCurrency,
-  listEntries,
-  readOwnerEntries,
-  statementLines,
-} from './entries.repository.ts';

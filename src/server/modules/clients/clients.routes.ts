@@ -1,7 +1,6 @@
 import { z } from 'zod/mini';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
-  balanceUpdateSchema,
   clientIdParams,
   clientInputSchema,
   clientListQuerySchema,
@@ -16,36 +15,21 @@ import {
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import { historyListSchema } from '../../../shared/schemas/events.ts';
-import {
-  entryInputSchema,
-  entryListSchema,
-  entryParams,
-  recordedEntrySchema,
-  voidInputSchema,
-} from '../../../shared/schemas/ledger.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { latestEventStamp, readClientHistory } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
+import { addClient, deleteClient, editClient } from './clients.commands.ts';
 import {
-  addClient,
-  clientNotFound,
-  deleteClient,
-  editClient,
-  recordEntry,
-  setBalance,
-  voidEntry,
-} from './clients.commands.ts';
-import {
-  ageingByCurrency,
   findClient,
   InvalidCursorError,
   listClientsPage,
-  listEntries,
   summarizeClients,
   type ClientFilter,
 } from './clients.queries.ts';
+import { checkedClientId as clientId, clientNotFound } from './current-client.ts';
+import { ageingByCurrency } from '../ledger/ledger.queries.ts';
 import { KeptAnswer } from './kept-answer.ts';
 import { StampedCache } from './stamped-cache.ts';
 
@@ -53,18 +37,6 @@ type ListSummary = Pick<ClientList, 'count' | 'totals' | 'converted'>;
 
 /** What the dashboard loads at a time: enough to fill a screen, never all 100,000. */
 const defaultPageSize = 50;
-
-/** Ids we issue are 22 base64url characters; anything else is simply not found. */
-const clientId = (id: string) => {
-  if (!/^[\w-]{22}$/.test(id)) throw clientNotFound();
-  return id;
-};
-
-/** Entry ids are positive whole numbers; anything else is simply not found. */
-const entryId = (id: string) => {
-  if (!/^[1-9]\d{0,14}$/.test(id)) throw new AppError(404, 'not_found', 'Entry not found');
-  return Number(id);
-};
 
 /**
  * From this many matches on, a filtered page is read along its sort order rather than by sorting
@@ -278,83 +250,12 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       writes.run(editClient, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
-  app.patch(
-    '/clients/:id/balance',
-    {
-      schema: {
-        params: clientIdParams,
-        body: balanceUpdateSchema,
-        response: { 200: clientSchema },
-      },
-    },
-    async (request) =>
-      writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
-  );
-
   app.delete(
     '/clients/:id',
     { schema: { params: clientIdParams, response: { 204: z.null() } } },
     async (request, reply) => {
       await writes.run(deleteClient, currentUser(request).id, clientId(request.params.id));
       return reply.status(204).send(null);
-    },
-  );
-
-  app.get(
-    '/clients/:id/entries',
-    { schema: { params: clientIdParams, response: { 200: entryListSchema } } },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const id = clientId(request.params.id);
-      const [client, entries] = await Promise.all([
-        findClient(db, ownerId, id),
-        listEntries(db, ownerId, id),
-      ]);
-      if (!client) throw clientNotFound();
-      return { entries };
-    },
-  );
-
-  app.post(
-    '/clients/:id/entries',
-    {
-      schema: {
-        params: clientIdParams,
-        body: entryInputSchema,
-        response: { 201: recordedEntrySchema },
-      },
-    },
-    async (request, reply) => {
-      const ownerId = currentUser(request).id;
-      const recorded = await writes.run(
-        recordEntry,
-        ownerId,
-        clientId(request.params.id),
-        request.body,
-      );
-      return reply.status(201).send(recorded);
-    },
-  );
-
-  app.post(
-    '/clients/:id/entries/:entryId/void',
-    {
-      schema: {
-        params: entryParams,
-        body: voidInputSchema,
-        response: { 201: recordedEntrySchema },
-      },
-    },
-    async (request, reply) => {
-      const { id, entryId: entry } = request.params;
-      const recorded = await writes.run(
-        voidEntry,
-        currentUser(request).id,
-        clientId(id),
-        entryId(entry),
-        request.body.reason,
-      );
-      return reply.status(201).send(recorded);
     },
   );
 };

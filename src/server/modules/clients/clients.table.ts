@@ -1,6 +1,5 @@
 import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { EntryKind } from '../../../shared/schemas/ledger.ts';
 
 export interface ClientsTable {
   id: string;
@@ -21,27 +20,6 @@ export interface ClientsTable {
   oldest_due_on: Generated<string | null>;
 }
 
-/** The client's ledger: never edited or deleted, only reversed by a void. */
-export interface EntriesTable {
-  id: Generated<number>;
-  owner_id: string;
-  client_id: string;
-  kind: EntryKind;
-  /** Minor units of `currency`, signed by the effect on the balance. */
-  amount: number;
-  currency: Currency;
-  /** YYYY-MM-DD */
-  occurred_on: string;
-  due_on: string | null;
-  note: string;
-  void_of: number | null;
-  created_by: string | null;
-  created_at: number;
-  /** The part of the amount not yet settled by payments and credits (oldest first). */
-  open_amount: Generated<number>;
-}
-
 export interface ClientTables {
   clients: ClientsTable;
-  entries: EntriesTable;
 }

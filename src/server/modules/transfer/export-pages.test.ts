@@ -5,7 +5,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import type { ClientList } from '../../../shared/schemas/clients.ts';
 import { injectOk } from '../../../../tests/http.ts';
-import { readOwnerEntries } from '../clients/clients.queries.ts';
+import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { itemsPerChunk } from './export-stream.ts';
 

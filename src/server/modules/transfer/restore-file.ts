@@ -7,7 +7,7 @@ import {
 } from '../../../shared/schemas/restore.ts';
 import { AppError } from '../../errors.ts';
 import type { MessageValues, Text } from '../../i18n.ts';
-import type { RestorePlan } from '../clients/restore.commands.ts';
+import type { RestorePlan } from './restore-plan.ts';
 import { recordedSign, type EntryKind, type RecordedKind } from '../../../shared/schemas/ledger.ts';
 
 /** Problems named in the message; all of them (up to this many) go in `fields`. */

@@ -3,7 +3,7 @@
 // thread: the thread that answers every other request only passes the bytes on.
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { notEmpty, previewRestore, restoreInto } from '../clients/restore.commands.ts';
+import { notEmpty, previewRestore, restoreInto } from './restore-plan.ts';
 import { readingCommand, unchanged, type Unchanged } from '../events/write-path.ts';
 import { parseJsonBody } from './chunked-json-body.ts';
 import { readExportFile } from './restore-file.ts';

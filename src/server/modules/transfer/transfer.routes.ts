@@ -6,11 +6,8 @@ import { toDecimalText } from '../../../shared/money.ts';
 import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
-import {
-  listClientsPage,
-  readOwnerEntries,
-  type ClientFilter,
-} from '../clients/clients.queries.ts';
+import { listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
+import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { readBusiness, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';

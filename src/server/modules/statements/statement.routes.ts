@@ -15,17 +15,11 @@ import { AppError } from '../../errors.ts';
 import { requestLocale } from '../../i18n.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { MailError } from '../../mail/mailer.ts';
-import { clientNotFound } from './clients.commands.ts';
+import { checkedClientId as clientId, clientNotFound } from '../clients/current-client.ts';
 import { recordStatementSent } from './statement.commands.ts';
 import { attachmentHeader, statementCsv, statementFileName } from './statement-files.ts';
 import { PdfRenderer } from './statement-pdf-renderer.ts';
 import { readStatement } from './statement.ts';
-
-/** Ids we issue are 22 base64url characters; anything else is simply not found. */
-const clientId = (id: string) => {
-  if (!/^[\w-]{22}$/.test(id)) throw clientNotFound();
-  return id;
-};
 
 export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;

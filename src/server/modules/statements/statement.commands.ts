@@ -1,5 +1,5 @@
 import type { WritePath } from '../events/write-path.ts';
-import { findClient, toSnapshot } from './clients.repository.ts';
+import { findClient, toSnapshot } from '../clients/clients.queries.ts';
 
 /**
  * Records in the client's history that a statement went to `sentTo`, once the mail server has

@@ -8,14 +8,10 @@ import { newId } from '../../ids.ts';
 import { hasClientHistory } from '../events/events.queries.ts';
 import type { ChangeContext, NewEvent } from '../events/write-path.ts';
 import { writeOwnerSettings } from '../settings/settings.commands.ts';
-import {
-  countClients,
-  insertRestoredClients,
-  takenClientIds,
-  toSnapshot,
-} from './clients.repository.ts';
-import { allocate, type Allocation } from './ageing.ts';
-import { insertRestoredEntry, type NewEntry } from './entries.repository.ts';
+import { addRestoredClients } from '../clients/clients.commands.ts';
+import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
+import { allocate, type Allocation } from '../ledger/ageing.ts';
+import { addRestoredEntry, type NewEntry } from '../ledger/ledger.commands.ts';
 
 /** An owner's export file, checked and read (transfer/restore-file.ts): what a restore writes. */
 export interface RestorePlan {
@@ -129,7 +125,7 @@ export async function restoreInto(
   );
   const clientId = (id: string) => clientIds.get(id) ?? id;
   const ageing = ageingOf(plan);
-  await insertRestoredClients(
+  await addRestoredClients(
     trx,
     ownerId,
     plan.clients.map((client) => ({
@@ -142,7 +138,7 @@ export async function restoreInto(
   // Entry ids are the instance's own: each gets a new one, and voids follow their entry's.
   const entryIds = new Map<number, number>();
   for (const entry of plan.entries) {
-    const id = await insertRestoredEntry(trx, {
+    const id = await addRestoredEntry(trx, {
       ...entry,
       ownerId,
       clientId: clientId(entry.clientId),

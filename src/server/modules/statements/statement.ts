@@ -8,8 +8,9 @@ import {
 } from '../../../shared/schemas/statement.ts';
 import type { Database } from '../../db/database.ts';
 import { readBusiness } from '../settings/settings.queries.ts';
-import { allocate, bucketBounds, dueDay, type AgeingBucket } from './ageing.ts';
-import { findClient, statementLines } from './clients.queries.ts';
+import { allocate, bucketBounds, dueDay, type AgeingBucket } from '../ledger/ageing.ts';
+import { findClient } from '../clients/clients.queries.ts';
+import { statementLines } from '../ledger/ledger.queries.ts';
 
 /** Which bucket an amount falling due on `due` is in on `day` (the same bounds as the dashboard). */
 function bucketOf(due: string, day: string): AgeingBucket {

@@ -1,12 +1,14 @@
 import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
+import type { Client } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import { heavyRead } from '../../db/heavy-read.ts';
+import { toClient } from '../clients/clients.queries.ts';
 import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
-import type { EntriesTable } from './clients.table.ts';
+import type { EntriesTable } from './ledger.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 type EntryRow = Selectable<EntriesTable>;
@@ -453,4 +455,83 @@ export async function statementLines(
     .orderBy('occurred_on')
     .orderBy('id')
     .execute();
+}
+
+// The ledger's running figures kept on the client's row: its balance and oldest unpaid day.
+
+const applyUpdate = (
+  db: Executor,
+  amount: number,
+  now: number,
+  id: string,
+  ownerId: string,
+  currency: Currency,
+) =>
+  db
+    .updateTable('clients')
+    .set((eb) => ({
+      balance: eb('balance', '+', amount),
+      version: eb('version', '+', 1),
+      updated_at: now,
+    }))
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .where('currency', '=', currency);
+
+const applyQuery = compiledQuery(
+  (db, amount: number, now: number, id: string, ownerId: string, currency: Currency) =>
+    applyUpdate(db, amount, now, id, ownerId, currency).returningAll(),
+);
+
+const applyAtVersionQuery = compiledQuery(
+  (
+    db,
+    amount: number,
+    now: number,
+    id: string,
+    ownerId: string,
+    currency: Currency,
+    version: number,
+  ) =>
+    applyUpdate(db, amount, now, id, ownerId, currency)
+      .where('version', '=', version)
+      .returningAll(),
+);
+
+/**
+ * Moves the balance by a new ledger entry's amount, in one statement (concurrent entries all
+ * count), and counts a new version. Only while the client is still in the entry's currency, and
+ * at `ifVersion` when given; undefined otherwise.
+ */
+export async function applyToBalance(
+  db: Executor,
+  ownerId: string,
+  id: string,
+  entry: { amount: number; currency: Currency },
+  now: number,
+  ifVersion?: number,
+): Promise<Client | undefined> {
+  const { rows } =
+    ifVersion === undefined
+      ? await applyQuery(db, entry.amount, now, id, ownerId, entry.currency)
+      : await applyAtVersionQuery(db, entry.amount, now, id, ownerId, entry.currency, ifVersion);
+  const [row] = rows;
+  return row && toClient(row);
+}
+
+const oldestDueQuery = compiledQuery((db, day: string | null, id: string, ownerId: string) =>
+  db
+    .updateTable('clients')
+    .set({ oldest_due_on: day })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId),
+);
+
+export async function setOldestDue(
+  db: Executor,
+  ownerId: string,
+  id: string,
+  day: string | null,
+): Promise<void> {
+  await oldestDueQuery(db, day, id, ownerId);
 }

@@ -9,7 +9,7 @@ import {
   liveOpenings,
   newestEnd,
   statementLines,
-} from './entries.repository.ts';
+} from './ledger.repository.ts';
 
 const plans = sqliteQueryPlansForFile();
 

@@ -2,20 +2,20 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { convertToUsd, type RateOf } from '../../../shared/exchange.ts';
 import { currencies, type Currency } from '../../../shared/money.ts';
 import { utcDay } from '../../../shared/dates.ts';
-import { ageingBuckets } from './ageing.ts';
+import { ageingBuckets } from '../ledger/ageing.ts';
 import { overviewMonths, overviewSchema, type Overview } from '../../../shared/schemas/overview.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { latestEventStamp } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
+import { ageingByCurrency } from '../ledger/ledger.queries.ts';
 import {
-  ageingByCurrency,
   largestDebtors,
   ledgerByMonthSince,
   overdueClientsByCurrency,
   positionsByCurrency,
   type CurrencyPosition,
-} from './clients.queries.ts';
-import { StampedCache } from './stamped-cache.ts';
+} from './overview.queries.ts';
+import { StampedCache } from '../clients/stamped-cache.ts';
 
 const debtorsShown = 5;
 

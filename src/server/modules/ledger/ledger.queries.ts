@@ -1,0 +1,10 @@
+// What other modules and this module's routes may read of ledgers. Changes go through
+// ledger.commands.ts.
+export {
+  ageingByCurrency,
+  ledgerShape,
+  listEntries,
+  liveOpenings,
+  readOwnerEntries,
+  statementLines,
+} from './ledger.repository.ts';

@@ -1,0 +1,103 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  balanceUpdateSchema,
+  clientIdParams,
+  clientSchema,
+} from '../../../shared/schemas/clients.ts';
+import {
+  entryInputSchema,
+  entryListSchema,
+  entryParams,
+  recordedEntrySchema,
+  voidInputSchema,
+} from '../../../shared/schemas/ledger.ts';
+import { notFound } from '../../errors.ts';
+import { currentUser, requireUser } from '../auth/session.ts';
+import { findClient } from '../clients/clients.queries.ts';
+import { checkedClientId as clientId, clientNotFound } from '../clients/current-client.ts';
+import { recordEntry, setBalance, voidEntry } from './ledger.commands.ts';
+import { listEntries } from './ledger.queries.ts';
+
+/** Entry ids are positive whole numbers; anything else is simply not found. */
+const entryId = (id: string) => {
+  if (!/^[1-9]\d{0,14}$/.test(id)) throw notFound('Entry not found');
+  return Number(id);
+};
+
+/** A client's ledger: its entries, and the charges, payments, credits, voids and balance set. */
+export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  const { writes } = app;
+  app.addHook('onRequest', requireUser);
+
+  app.patch(
+    '/clients/:id/balance',
+    {
+      schema: {
+        params: clientIdParams,
+        body: balanceUpdateSchema,
+        response: { 200: clientSchema },
+      },
+    },
+    async (request) =>
+      writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
+  );
+
+  app.get(
+    '/clients/:id/entries',
+    { schema: { params: clientIdParams, response: { 200: entryListSchema } } },
+    async (request) => {
+      const ownerId = currentUser(request).id;
+      const id = clientId(request.params.id);
+      const [client, entries] = await Promise.all([
+        findClient(db, ownerId, id),
+        listEntries(db, ownerId, id),
+      ]);
+      if (!client) throw clientNotFound();
+      return { entries };
+    },
+  );
+
+  app.post(
+    '/clients/:id/entries',
+    {
+      schema: {
+        params: clientIdParams,
+        body: entryInputSchema,
+        response: { 201: recordedEntrySchema },
+      },
+    },
+    async (request, reply) => {
+      const ownerId = currentUser(request).id;
+      const recorded = await writes.run(
+        recordEntry,
+        ownerId,
+        clientId(request.params.id),
+        request.body,
+      );
+      return reply.status(201).send(recorded);
+    },
+  );
+
+  app.post(
+    '/clients/:id/entries/:entryId/void',
+    {
+      schema: {
+        params: entryParams,
+        body: voidInputSchema,
+        response: { 201: recordedEntrySchema },
+      },
+    },
+    async (request, reply) => {
+      const { id, entryId: entry } = request.params;
+      const recorded = await writes.run(
+        voidEntry,
+        currentUser(request).id,
+        clientId(id),
+        entryId(entry),
+        request.body.reason,
+      );
+      return reply.status(201).send(recorded);
+    },
+  );
+};

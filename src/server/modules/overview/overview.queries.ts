@@ -1,0 +1,8 @@
+// What the overview's routes read: figures across all of an owner's clients.
+export {
+  largestDebtors,
+  ledgerByMonthSince,
+  overdueClientsByCurrency,
+  positionsByCurrency,
+  type CurrencyPosition,
+} from './overview.repository.ts';
