@@ -25,8 +25,9 @@ await build({
   },
   platform: 'node',
   // Loaded from node_modules at run time rather than bundled: pdfkit finds its own data files
-  // (standard fonts, colour profile) beside its code, and the statement's font is a file of the
-  // @expo-google-fonts/noto-sans-kr package, resolved from wherever the server runs.
+  // (standard fonts, colour profile) beside its code. The statement's fonts are not copied
+  // either: they are read from assets/fonts through package.json's "#fonts/*" import, found from
+  // dist/server as from the .ts files.
   external: [/^pdfkit(\/|$)/, /^nodemailer(\/|$)/],
   logLevel: 'warn',
   // Bundled files stay readable, so a stack trace in the log points at recognisable code.

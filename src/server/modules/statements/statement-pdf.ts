@@ -15,19 +15,16 @@ import { translate } from '../../i18n.ts';
 const require = createRequire(import.meta.url);
 
 /**
- * Noto Sans KR (from the npm registry, OFL) covers Latin, Hangul and ₩, so names and amounts in
- * any of our currencies render. Found through the package at run time, from the .ts files and
- * from the server bundle alike; read once, kept for the next statement.
+ * Noto Sans KR (OFL) covers Latin, Hangul and ₩, so names and amounts in any of our currencies
+ * render: cut down to what a statement needs (assets/fonts/README.md), found through the
+ * package's "#fonts/*" import from the .ts files and from the server bundle alike; read once,
+ * kept for the next statement.
  */
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
 function statementFonts() {
   fonts ??= {
-    regular: readFileSync(
-      require.resolve('@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf'),
-    ),
-    bold: readFileSync(
-      require.resolve('@expo-google-fonts/noto-sans-kr/700Bold/NotoSansKR_700Bold.ttf'),
-    ),
+    regular: readFileSync(require.resolve('#fonts/NotoSansKR-Regular-statement.ttf')),
+    bold: readFileSync(require.resolve('#fonts/NotoSansKR-Bold-statement.ttf')),
   };
   return fonts;
 }
