@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create, type Font } from 'fontkit';
 import { describe, expect, it } from 'vitest';
-import { dayIn } from '../../src/server/modules/clients/statement-pdf.ts';
+import { dayIn } from '../../src/server/modules/statements/statement-pdf.ts';
 import { intlLocales, locales } from '../../src/shared/locales.ts';
 import ko from '../../src/shared/messages/ko.json' with { type: 'json' };
 import ms from '../../src/shared/messages/ms.json' with { type: 'json' };
