@@ -8,7 +8,7 @@ import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
 import { requestLocale, translate } from '../../i18n.ts';
 import { MailError, type Mailer } from '../../mail/mailer.ts';
-import { emailKey, findUserByEmail } from './auth.accounts.ts';
+import { emailKey, findUserByEmail } from './accounts.queries.ts';
 import { createPasswordResetLink } from './one-time-links.ts';
 import { countResetRequest } from './throttle.ts';
 
