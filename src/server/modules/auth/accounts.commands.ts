@@ -6,10 +6,13 @@
 // their live streams on its instance (other instances notice at their next heartbeat).
 import type { Kysely } from 'kysely';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
+import type { PasswordHashParams } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError } from '../../errors.ts';
+import { newId } from '../../ids.ts';
 import type { AnyCommand, WritePath } from '../events/write-path.ts';
+import { readAllowRegistration } from '../settings/settings.queries.ts';
 import { revokeAllTokens } from '../tokens/tokens.ts';
 import {
   countUsers,
@@ -17,11 +20,79 @@ import {
   deleteSessionOfUser,
   deleteSessionsOfUser,
   deleteUser,
+  takeInvitation,
   takePasswordReset,
   updateEmail,
 } from './account.repository.ts';
-import { findUserByEmail, updatePasswordHash } from './auth.repository.ts';
-import { hashToken } from './session.ts';
+import {
+  deleteSession,
+  findUserByEmail,
+  hasAnyUser,
+  insertUser,
+  updatePasswordHash,
+} from './auth.repository.ts';
+import { hashPassword, needsRehash } from './password.ts';
+import { hashToken, startSession } from './session.ts';
+
+/**
+ * A new account and its first session: uses up the invitation, if any, and makes the first user
+ * of the instance its administrator. Returns the session's token.
+ */
+export async function signUp(
+  db: Kysely<Database>,
+  input: { email: string; passwordHash: string; invite?: string; userAgent?: string },
+): Promise<{ token: string; user: SessionUser }> {
+  const { email, passwordHash, invite } = input;
+  const createAccount = (mayBeAdmin: boolean) =>
+    db.transaction().execute(async (trx) => {
+      // Checked again here: the switch may have been turned off while the password hashed.
+      const open = await readAllowRegistration(trx);
+      if (
+        invite !== undefined &&
+        !(await takeInvitation(trx, hashToken(invite), email, Date.now()))
+      ) {
+        // Registration open: the invitation is not needed, so a spent one does not matter.
+        if (!open) throw invalidInvitation();
+      } else if (!open && invite === undefined) throw registrationClosed();
+      if (await findUserByEmail(trx, email)) throw emailTakenAtJoin();
+      const now = Date.now();
+      const user = {
+        id: newId(),
+        email: email.trim(),
+        passwordHash,
+        isAdmin: mayBeAdmin && !(await hasAnyUser(trx)),
+        now,
+      };
+      await insertUser(trx, user);
+      const token = await startSession(trx, user.id, now, input.userAgent);
+      return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
+    });
+  try {
+    return await createAccount(true);
+  } catch (error) {
+    if (isUniqueViolation(error, 'email_key')) throw emailTakenAtJoin();
+    // Two first sign-ups at once: only one may become the administrator.
+    if (!isUniqueViolation(error, 'is_admin') && !isUniqueViolation(error, 'users_single_admin'))
+      throw error;
+    return createAccount(false);
+  }
+}
+
+/** At a login, while the password is at hand: a hash made with older parameters is made again. */
+export async function upgradePasswordHash(
+  db: Kysely<Database>,
+  user: { id: string; password_hash: string },
+  password: string,
+  params: PasswordHashParams,
+): Promise<void> {
+  if (needsRehash(user.password_hash, params))
+    await updatePasswordHash(db, user.id, await hashPassword(password, params));
+}
+
+/** Signs a session out (its cookie's token no longer opens anything). */
+export async function endSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
+  await deleteSession(db, tokenHash);
+}
 
 /**
  * Sets a new password, inside the caller's transaction, and ends what the old one let in: every
@@ -129,5 +200,24 @@ export async function deleteAccount(
 function emailTaken(): AppError {
   return new AppError(409, 'email_taken', 'This e-mail is already registered', {
     fields: { email: 'is already registered' },
+  });
+}
+
+export function registrationClosed(): AppError {
+  return new AppError(403, 'registration_closed', 'Registration is closed');
+}
+
+function invalidInvitation(): AppError {
+  return new AppError(
+    403,
+    'invalid_link',
+    'This invitation is not valid for this e-mail: it may have been used or have expired',
+  );
+}
+
+/** The join form's wording; the account page and the invitations keep emailTaken's. */
+function emailTakenAtJoin(): AppError {
+  return new AppError(409, 'email_taken', 'This e-mail is already registered.', {
+    fields: { email: 'This e-mail is already registered.' },
   });
 }
