@@ -4,12 +4,14 @@
 // write path; deleting an account, which removes the owner's data, goes through it
 // (`removeOwner`). A command that ends sessions or tokens returns their hashes: the route ends
 // their live streams on its instance (other instances notice at their next heartbeat).
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { invitationValidity, passwordResetValidity } from '../../../shared/schemas/account.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { PasswordHashParams } from '../../config.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import type { AnyCommand, WritePath } from '../events/write-path.ts';
 import { readAllowRegistration } from '../settings/settings.queries.ts';
@@ -20,6 +22,10 @@ import {
   deleteSessionOfUser,
   deleteSessionsOfUser,
   deleteUser,
+  findUserById,
+  insertInvitation,
+  replacePasswordReset,
+  setDisabled,
   takeInvitation,
   takePasswordReset,
   updateEmail,
@@ -201,6 +207,68 @@ function emailTaken(): AppError {
   return new AppError(409, 'email_taken', 'This e-mail is already registered', {
     fields: { email: 'is already registered' },
   });
+}
+
+/** Disables the account and ends its sessions at once; returns the ended ones. */
+export async function disableUser(
+  db: Kysely<Database>,
+  userId: string,
+  now: number,
+): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await findUserById(trx, userId))) throw notFound('No such account');
+    await setDisabled(trx, userId, now);
+    return deleteSessionsOfUser(trx, userId);
+  });
+}
+
+export async function enableUser(db: Kysely<Database>, userId: string): Promise<void> {
+  if (!(await findUserById(db, userId))) throw notFound('No such account');
+  await setDisabled(db, userId, null);
+}
+
+export interface OneTimeLink {
+  /** The path to open on this instance; a mailer puts its public origin in front. */
+  path: string;
+  expiresAt: number;
+}
+
+/** 256 random bits; like a session's, only the hash is stored, so a leaked table opens nothing. */
+function newToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: hashToken(token) };
+}
+
+/**
+ * A link that sets a new password for this user, once, within 24 hours; it replaces any earlier
+ * one. The administrator hands it over, or "Forgot password?" e-mails it.
+ */
+export async function createPasswordResetLink(
+  db: Kysely<Database>,
+  userId: string,
+  now: number,
+): Promise<OneTimeLink> {
+  const { token, tokenHash } = newToken();
+  const expiresAt = now + passwordResetValidity;
+  await replacePasswordReset(db, { tokenHash, userId, now, expiresAt });
+  return { path: `/reset-password/${token}`, expiresAt };
+}
+
+/**
+ * A link that lets this one e-mail join once, within 7 days, even with registration closed;
+ * refused for an e-mail already registered.
+ */
+export async function createInvitationLink(
+  db: Kysely<Database>,
+  email: string,
+  createdBy: string,
+  now: number,
+): Promise<OneTimeLink> {
+  if (await findUserByEmail(db, email)) throw emailTaken();
+  const { token, tokenHash } = newToken();
+  const expiresAt = now + invitationValidity;
+  await insertInvitation(db, { tokenHash, email, createdBy, now, expiresAt });
+  return { path: `/join?invite=${token}`, expiresAt };
 }
 
 export function registrationClosed(): AppError {
