@@ -2,8 +2,8 @@
 // the whole change (its transaction included). Accounts are credentials, not an owner's data (no
 // client list, history or live stream depends on them), so they change here, outside the owner's
 // write path; deleting an account, which removes the owner's data, goes through it
-// (`removeOwner`). A command that ends sessions or tokens returns their hashes: the route ends
-// their live streams on its instance (other instances notice at their next heartbeat).
+// (`removeOwner`). A command that ends sessions or tokens returns their stream keys: the route
+// ends their live streams on its instance (other instances notice at their next heartbeat).
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { invitationValidity, passwordResetValidity } from '../../../shared/schemas/account.ts';
@@ -203,12 +203,6 @@ export async function deleteAccount(
   });
 }
 
-function emailTaken(): AppError {
-  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
-    fields: { email: 'is already registered' },
-  });
-}
-
 /** Disables the account and ends its sessions at once; returns the ended ones. */
 export async function disableUser(
   db: Kysely<Database>,
@@ -281,6 +275,12 @@ function invalidInvitation(): AppError {
     'invalid_link',
     'This invitation is not valid for this e-mail: it may have been used or have expired',
   );
+}
+
+function emailTaken(): AppError {
+  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
+    fields: { email: 'is already registered' },
+  });
 }
 
 /** The join form's wording; the account page and the invitations keep emailTaken's. */
