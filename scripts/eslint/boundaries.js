@@ -2,10 +2,13 @@
 // shared imports neither side and nothing from Node or the DOM; client and server never import
 // each other; one client feature never reaches into another. On the server, a module's
 // repository (the only code that builds SQL, including the raw row writers) is private to its
-// module, and no route imports one: routes read through `*.queries.ts` and change an owner's
-// data through the commands of the one write path. The database room (src/server/db) never loads
-// what sits above it: it may name the tables' types (`import type` of a module's *.table.ts) and
-// use errors.ts and the configuration's types; what runs a command is handed to it from above.
+// module, and no route imports one: routes read through `*.queries.ts` and change data through
+// `*.commands.ts` (an owner's data through the one write path). A `*.queries.ts` names each
+// thing it exports, and none is a writer (insert..., update..., delete..., set..., take...,
+// replace..., upsert...): it cannot hand a route the repository's writers under its own name.
+// The database room (src/server/db) never loads what sits above it: it may name the tables'
+// types (`import type` of a module's *.table.ts) and use errors.ts and the configuration's
+// types; what runs a command is handed to it from above.
 import { builtinModules } from 'node:module';
 import path from 'node:path';
 
@@ -73,11 +76,40 @@ function problemOf(from, source, filename, typeOnly) {
   return null;
 }
 
+const writerName = /^(insert|update|delete|set|take|replace|upsert)([A-Z]|$)/;
+
+/** The names an `export ...` statement gives its file, and (renamed on the way) what they were. */
+function exportedNames(node) {
+  const names = node.specifiers.flatMap((specifier) => [specifier.exported, specifier.local]);
+  const declaration = node.declaration;
+  if (declaration?.id) names.push(declaration.id);
+  for (const declarator of declaration?.declarations ?? []) names.push(declarator.id);
+  return names.filter(
+    (name, index) =>
+      name?.type === 'Identifier' &&
+      names.findIndex((other) => other?.name === name.name) === index,
+  );
+}
+
 const rule = {
   meta: { type: 'problem', schema: [], messages: { crossing: '{{problem}}' } },
   create(context) {
     const from = locate(context.filename);
     if (!from) return {};
+    const checkQueriesExport = (node) => {
+      if (!from.file.endsWith('.queries.ts')) return;
+      if (node.type === 'ExportAllDeclaration') {
+        const problem =
+          'a *.queries.ts names each reader it exports: `export *` would pass on the writers too';
+        context.report({ node, messageId: 'crossing', data: { problem } });
+        return;
+      }
+      for (const name of exportedNames(node)) {
+        if (!writerName.test(name.name)) continue;
+        const problem = `a *.queries.ts exports readers only; "${name.name}" changes data: export it from *.commands.ts as part of a whole change`;
+        context.report({ node: name, messageId: 'crossing', data: { problem } });
+      }
+    };
     const check = (node) => {
       if (!node.source || typeof node.source.value !== 'string') return;
       const typeOnly = node.importKind === 'type' || node.exportKind === 'type';
@@ -86,8 +118,14 @@ const rule = {
     };
     return {
       ImportDeclaration: check,
-      ExportNamedDeclaration: check,
-      ExportAllDeclaration: check,
+      ExportNamedDeclaration: (node) => {
+        check(node);
+        checkQueriesExport(node);
+      },
+      ExportAllDeclaration: (node) => {
+        check(node);
+        checkQueriesExport(node);
+      },
       ImportExpression: check,
     };
   },

@@ -11,26 +11,19 @@ import {
   passwordResetBodySchema,
   sessionIdParamsSchema,
 } from '../../../shared/schemas/account.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, notFound } from '../../errors.ts';
 import {
-  countUsers,
-  deletePasswordResetsOfUser,
-  deleteSessionOfUser,
-  deleteSessionsOfUser,
-  deleteUser,
-  findUserByEmail,
-  listSessionsOfUser,
-  takePasswordReset,
-  updateEmail,
-  updatePasswordHash,
-} from './auth.accounts.ts';
+  changeEmail,
+  changePassword,
+  deleteAccount,
+  endOtherSessions,
+  endSessionOfUser,
+  resetPasswordWithLink,
+} from './accounts.commands.ts';
+import { listSessionsOfUser } from './accounts.queries.ts';
 import { confirmPassword, hashNewPassword } from './password-check.ts';
-import { clearSessionCookie, currentUser, hashToken, requireSession } from './session.ts';
+import { clearSessionCookie, currentUser, requireSession } from './session.ts';
 import { requestLocale } from '../../i18n.ts';
-import { revokeAllTokens } from '../tokens/tokens.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /** What the browser sees of a session: an id derived from the stored hash, never the hash. */
@@ -43,27 +36,6 @@ const iso = (ms: number) => new Date(ms).toISOString();
 /** Ends sessions' live streams on this instance; other instances notice at their next heartbeat. */
 function endStreams(app: FastifyInstance, userId: string, tokenHashes: string[]): void {
   for (const tokenHash of tokenHashes) app.feed.endSession(userId, tokenHash);
-}
-
-/**
- * Sets a new password, inside the caller's transaction, and ends what the old one let in: every
- * session but `keepSession`, every API token (one may have been made with a stolen session) and
- * every reset link made before it. Returns the ended credentials' stream keys.
- */
-async function setNewPassword(
-  trx: Kysely<Database>,
-  userId: string,
-  passwordHash: string,
-  keepSession?: string,
-): Promise<string[]> {
-  await updatePasswordHash(trx, userId, passwordHash);
-  await deletePasswordResetsOfUser(trx, userId);
-  const sessions = await deleteSessionsOfUser(
-    trx,
-    userId,
-    keepSession === undefined ? {} : { except: keepSession },
-  );
-  return [...sessions, ...(await revokeAllTokens(trx, userId))];
 }
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -98,7 +70,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const row = rows.find(
         (candidate) => publicSessionId(candidate.token_hash) === request.params.id,
       );
-      if (!row || !(await deleteSessionOfUser(db, user.id, row.token_hash)))
+      if (!row || !(await endSessionOfUser(db, user.id, row.token_hash)))
         throw notFound('No such session');
       endStreams(app, user.id, [row.token_hash]);
       if (row.token_hash === request.sessionTokenHash) clearSessionCookie(request, reply);
@@ -111,9 +83,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     { onRequest: requireSession, schema: { response: { 200: endedSessionsSchema } } },
     async (request) => {
       const user = currentUser(request);
-      const ended = await deleteSessionsOfUser(db, user.id, {
-        except: request.sessionTokenHash ?? '',
-      });
+      const ended = await endOtherSessions(db, user.id, request.sessionTokenHash ?? '');
       endStreams(app, user.id, ended);
       return { ended: ended.length };
     },
@@ -129,11 +99,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const passwordHash = await hashNewPassword(request, newPassword, 'newPassword');
       // Whoever else was signed in (a stolen cookie, a forgotten computer) is out with the old
       // password, and so is every token and reset link it could have made.
-      const ended = await db
-        .transaction()
-        .execute((trx) =>
-          setNewPassword(trx, user.id, passwordHash, request.sessionTokenHash ?? ''),
-        );
+      const ended = await changePassword(db, user.id, passwordHash, request.sessionTokenHash ?? '');
       endStreams(app, user.id, ended);
       return reply.status(204).send();
     },
@@ -152,16 +118,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const { email, password } = request.body;
       await confirmPassword(request, user.id, password);
-      try {
-        await db.transaction().execute(async (trx) => {
-          const holder = await findUserByEmail(trx, email);
-          if (holder && holder.id !== user.id) throw emailTaken();
-          await updateEmail(trx, user.id, email);
-        });
-      } catch (error) {
-        if (isUniqueViolation(error, 'email_key')) throw emailTaken();
-        throw error;
-      }
+      await changeEmail(db, user.id, email);
       return { user: { ...user, email: email.trim() } };
     },
   );
@@ -172,18 +129,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = currentUser(request);
       const row = await confirmPassword(request, user.id, request.body.password);
-      await app.writes.removeOwner(user.id, async (trx) => {
-        // Checked inside the transaction: someone may have joined since the page was loaded.
-        if (user.isAdmin && (await countUsers(trx)) > 1) {
-          throw new AppError(
-            409,
-            'conflict',
-            'You are the administrator of this Balance and other accounts depend on you, so this account cannot be deleted',
-          );
-        }
-        await deleteSessionsOfUser(trx, user.id);
-        await deleteUser(trx, row);
-      });
+      await deleteAccount(app.writes, user, row);
       clearSessionCookie(request, reply);
       return reply.status(204).send();
     },
@@ -196,11 +142,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const { token, password } = request.body;
       const passwordHash = await hashNewPassword(request, password, 'password');
-      const reset = await db.transaction().execute(async (trx) => {
-        const userId = await takePasswordReset(trx, hashToken(token), Date.now());
-        if (!userId) return null;
-        return { userId, ended: await setNewPassword(trx, userId, passwordHash) };
-      });
+      const reset = await resetPasswordWithLink(db, token, passwordHash);
       if (!reset) {
         throw new AppError(
           400,
@@ -213,9 +155,3 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 };
-
-function emailTaken(): AppError {
-  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
-    fields: { email: 'is already registered' },
-  });
-}

@@ -8,13 +8,12 @@ import {
 } from '../../../shared/schemas/account.ts';
 import { AppError, notFound } from '../../errors.ts';
 import {
-  deleteSessionsOfUser,
-  findUserByEmail,
-  findUserById,
-  listUsers,
-  setDisabled,
-} from './auth.accounts.ts';
-import { createInvitationLink, createPasswordResetLink } from './one-time-links.ts';
+  createInvitationLink,
+  createPasswordResetLink,
+  disableUser,
+  enableUser,
+} from './accounts.commands.ts';
+import { findUserById, listUsers } from './accounts.queries.ts';
 import { currentUser, requireSession } from './session.ts';
 
 /** onRequest hook of the administrator's routes: 401 signed out, 403 for anyone else. */
@@ -62,11 +61,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
         // Nobody would be left to enable it again.
         throw new AppError(403, 'forbidden', 'You cannot disable your own account');
       }
-      const ended = await db.transaction().execute(async (trx) => {
-        if (!(await findUserById(trx, request.params.id))) throw notFound('No such account');
-        await setDisabled(trx, request.params.id, Date.now());
-        return deleteSessionsOfUser(trx, request.params.id);
-      });
+      const ended = await disableUser(db, request.params.id, Date.now());
       for (const tokenHash of ended) app.feed.endSession(request.params.id, tokenHash);
       return reply.status(204).send();
     },
@@ -76,8 +71,7 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
     '/admin/users/:id/enable',
     { onRequest: requireAdmin, schema: { params: userIdParamsSchema } },
     async (request, reply) => {
-      if (!(await findUserById(db, request.params.id))) throw notFound('No such account');
-      await setDisabled(db, request.params.id, null);
+      await enableUser(db, request.params.id);
       return reply.status(204).send();
     },
   );
@@ -102,13 +96,12 @@ export const adminRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: invitationBodySchema, response: { 201: oneTimeLinkSchema } },
     },
     async (request, reply) => {
-      const { email } = request.body;
-      if (await findUserByEmail(db, email)) {
-        throw new AppError(409, 'email_taken', 'This e-mail is already registered', {
-          fields: { email: 'is already registered' },
-        });
-      }
-      const created = await createInvitationLink(db, email, currentUser(request).id, Date.now());
+      const created = await createInvitationLink(
+        db,
+        request.body.email,
+        currentUser(request).id,
+        Date.now(),
+      );
       return reply.status(201).send(link(created));
     },
   );

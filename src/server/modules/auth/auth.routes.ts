@@ -6,35 +6,18 @@ import {
   sessionResponseSchema,
   userResponseSchema,
 } from '../../../shared/schemas/auth.ts';
-import { isUniqueViolation } from '../../db/errors.ts';
 import { readAllowRegistration, readLanguage } from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
-import { newId } from '../../ids.ts';
 import {
-  deleteSession,
-  emailKey,
-  findUserByEmail,
-  hasAnyUser,
-  insertUser,
-  takeInvitation,
-  toSessionUser,
-  updatePasswordHash,
-} from './auth.accounts.ts';
-import {
-  hashForUnknownUser,
-  hashPassword,
-  isCommonPassword,
-  needsRehash,
-  verifyPassword,
-} from './password.ts';
+  endSession,
+  registrationClosed,
+  signUp,
+  upgradePasswordHash,
+} from './accounts.commands.ts';
+import { emailKey, findUserByEmail, toSessionUser } from './accounts.queries.ts';
+import { hashForUnknownUser, hashPassword, isCommonPassword, verifyPassword } from './password.ts';
 import { scheduleHousekeeping } from './housekeeping.ts';
-import {
-  clearSessionCookie,
-  hashToken,
-  readSession,
-  setSessionCookie,
-  startSession,
-} from './session.ts';
+import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
 import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
 const invalidCredentials = () =>
@@ -73,45 +56,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         });
       }
       const passwordHash = await hashPassword(password, hashParams);
-      const createAccount = (mayBeAdmin: boolean) =>
-        db.transaction().execute(async (trx) => {
-          // Checked again here: the switch may have been turned off while the password hashed.
-          const open = await readAllowRegistration(trx);
-          if (
-            invite !== undefined &&
-            !(await takeInvitation(trx, hashToken(invite), email, Date.now()))
-          ) {
-            // Registration open: the invitation is not needed, so a spent one does not matter.
-            if (!open) throw invalidInvitation();
-          } else if (!open && invite === undefined) throw registrationClosed();
-          if (await findUserByEmail(trx, email)) throw emailTaken();
-          const now = Date.now();
-          const user = {
-            id: newId(),
-            email: email.trim(),
-            passwordHash,
-            isAdmin: mayBeAdmin && !(await hasAnyUser(trx)),
-            now,
-          };
-          await insertUser(trx, user);
-          const token = await startSession(trx, user.id, now, request.headers['user-agent']);
-          return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
-        });
-      let created: Awaited<ReturnType<typeof createAccount>>;
-      try {
-        created = await createAccount(true);
-      } catch (error) {
-        if (isUniqueViolation(error, 'email_key')) throw emailTaken();
-        // Two first sign-ups at once: only one may become the administrator.
-        if (
-          !isUniqueViolation(error, 'is_admin') &&
-          !isUniqueViolation(error, 'users_single_admin')
-        )
-          throw error;
-        created = await createAccount(false);
-      }
+      const created = await signUp(db, {
+        email,
+        passwordHash,
+        invite,
+        userAgent: request.headers['user-agent'],
+      });
       const previous = await readSession(request);
-      if (previous) await deleteSession(db, previous.tokenHash);
+      if (previous) await endSession(db, previous.tokenHash);
       setSessionCookie(request, reply, created.token);
       return reply.status(201).send({ user: created.user });
     },
@@ -143,10 +95,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
           'This account has been disabled. Ask the administrator of this Balance.',
         );
       }
-      if (needsRehash(user.password_hash, hashParams))
-        await updatePasswordHash(db, user.id, await hashPassword(password, hashParams));
+      await upgradePasswordHash(db, user, password, hashParams);
       const previous = await readSession(request);
-      if (previous) await deleteSession(db, previous.tokenHash);
+      if (previous) await endSession(db, previous.tokenHash);
       const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
       setSessionCookie(request, reply, token);
       return reply
@@ -158,28 +109,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post('/auth/logout', { schema: { security: [] } }, async (request, reply) => {
     const session = await readSession(request);
     if (session) {
-      await deleteSession(db, session.tokenHash);
+      await endSession(db, session.tokenHash);
       app.feed.endSession(session.user.id, session.tokenHash);
     }
     clearSessionCookie(request, reply);
     return reply.status(204).send();
   });
 };
-
-function registrationClosed(): AppError {
-  return new AppError(403, 'registration_closed', 'Registration is closed');
-}
-
-function invalidInvitation(): AppError {
-  return new AppError(
-    403,
-    'invalid_link',
-    'This invitation is not valid for this e-mail: it may have been used or have expired',
-  );
-}
-
-function emailTaken(): AppError {
-  return new AppError(409, 'email_taken', 'This e-mail is already registered.', {
-    fields: { email: 'This e-mail is already registered.' },
-  });
-}

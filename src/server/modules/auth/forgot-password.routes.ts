@@ -8,8 +8,8 @@ import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
 import { requestLocale, translate } from '../../i18n.ts';
 import { MailError, type Mailer } from '../../mail/mailer.ts';
-import { emailKey, findUserByEmail } from './auth.accounts.ts';
-import { createPasswordResetLink } from './one-time-links.ts';
+import { createPasswordResetLink } from './accounts.commands.ts';
+import { emailKey, findUserByEmail } from './accounts.queries.ts';
 import { countResetRequest } from './throttle.ts';
 
 /** The one answer, whoever the e-mail belongs to: it must not tell a stranger who has an account. */

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError } from '../../errors.ts';
-import { emailKey, findUserById } from './auth.accounts.ts';
+import { emailKey, findUserById } from './accounts.queries.ts';
 import { hashPassword, isCommonPassword, verifyPassword } from './password.ts';
 import { countLoginAttempt, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 

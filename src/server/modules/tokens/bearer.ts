@@ -2,7 +2,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { tokenSecretPattern } from '../../../shared/schemas/access-tokens.ts';
 import { AppError } from '../../errors.ts';
-import { toSessionUser } from '../auth/auth.accounts.ts';
+import { toSessionUser } from '../auth/accounts.queries.ts';
 import { hashToken, sessionCookieName } from '../auth/session.ts';
 import { findTokenWithUser, touchToken } from './tokens.repository.ts';
 

@@ -1,0 +1,291 @@
+// Every change of an account, its sessions and its one-time links, each one function that makes
+// the whole change (its transaction included). Accounts are credentials, not an owner's data (no
+// client list, history or live stream depends on them), so they change here, outside the owner's
+// write path; deleting an account, which removes the owner's data, goes through it
+// (`removeOwner`). A command that ends sessions or tokens returns their stream keys: the route
+// ends their live streams on its instance (other instances notice at their next heartbeat).
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { invitationValidity, passwordResetValidity } from '../../../shared/schemas/account.ts';
+import type { SessionUser } from '../../../shared/schemas/auth.ts';
+import type { PasswordHashParams } from '../../config.ts';
+import type { Database } from '../../db/database.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
+import { AppError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import type { AnyCommand, WritePath } from '../events/write-path.ts';
+import { readAllowRegistration } from '../settings/settings.queries.ts';
+import { revokeAllTokens } from '../tokens/tokens.ts';
+import {
+  countUsers,
+  deletePasswordResetsOfUser,
+  deleteSessionOfUser,
+  deleteSessionsOfUser,
+  deleteUser,
+  findUserById,
+  insertInvitation,
+  replacePasswordReset,
+  setDisabled,
+  takeInvitation,
+  takePasswordReset,
+  updateEmail,
+} from './account.repository.ts';
+import {
+  deleteSession,
+  findUserByEmail,
+  hasAnyUser,
+  insertUser,
+  updatePasswordHash,
+} from './auth.repository.ts';
+import { hashPassword, needsRehash } from './password.ts';
+import { hashToken, startSession } from './session.ts';
+
+/**
+ * A new account and its first session: uses up the invitation, if any, and makes the first user
+ * of the instance its administrator. Returns the session's token.
+ */
+export async function signUp(
+  db: Kysely<Database>,
+  input: { email: string; passwordHash: string; invite?: string; userAgent?: string },
+): Promise<{ token: string; user: SessionUser }> {
+  const { email, passwordHash, invite } = input;
+  const createAccount = (mayBeAdmin: boolean) =>
+    db.transaction().execute(async (trx) => {
+      // Checked again here: the switch may have been turned off while the password hashed.
+      const open = await readAllowRegistration(trx);
+      if (
+        invite !== undefined &&
+        !(await takeInvitation(trx, hashToken(invite), email, Date.now()))
+      ) {
+        // Registration open: the invitation is not needed, so a spent one does not matter.
+        if (!open) throw invalidInvitation();
+      } else if (!open && invite === undefined) throw registrationClosed();
+      if (await findUserByEmail(trx, email)) throw emailTakenAtJoin();
+      const now = Date.now();
+      const user = {
+        id: newId(),
+        email: email.trim(),
+        passwordHash,
+        isAdmin: mayBeAdmin && !(await hasAnyUser(trx)),
+        now,
+      };
+      await insertUser(trx, user);
+      const token = await startSession(trx, user.id, now, input.userAgent);
+      return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
+    });
+  try {
+    return await createAccount(true);
+  } catch (error) {
+    if (isUniqueViolation(error, 'email_key')) throw emailTakenAtJoin();
+    // Two first sign-ups at once: only one may become the administrator.
+    if (!isUniqueViolation(error, 'is_admin') && !isUniqueViolation(error, 'users_single_admin'))
+      throw error;
+    return createAccount(false);
+  }
+}
+
+/** At a login, while the password is at hand: a hash made with older parameters is made again. */
+export async function upgradePasswordHash(
+  db: Kysely<Database>,
+  user: { id: string; password_hash: string },
+  password: string,
+  params: PasswordHashParams,
+): Promise<void> {
+  if (needsRehash(user.password_hash, params))
+    await updatePasswordHash(db, user.id, await hashPassword(password, params));
+}
+
+/** Signs a session out (its cookie's token no longer opens anything). */
+export async function endSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
+  await deleteSession(db, tokenHash);
+}
+
+/**
+ * Sets a new password, inside the caller's transaction, and ends what the old one let in: every
+ * session but `keepSession`, every API token (one may have been made with a stolen session) and
+ * every reset link made before it (decision 020). Returns the ended credentials' stream keys.
+ */
+async function setNewPassword(
+  trx: Kysely<Database>,
+  userId: string,
+  passwordHash: string,
+  keepSession?: string,
+): Promise<string[]> {
+  await updatePasswordHash(trx, userId, passwordHash);
+  await deletePasswordResetsOfUser(trx, userId);
+  const sessions = await deleteSessionsOfUser(
+    trx,
+    userId,
+    keepSession === undefined ? {} : { except: keepSession },
+  );
+  return [...sessions, ...(await revokeAllTokens(trx, userId))];
+}
+
+/** The signed-in user's new password; every other credential of the account ends with the old one. */
+export async function changePassword(
+  db: Kysely<Database>,
+  userId: string,
+  passwordHash: string,
+  keepSession: string,
+): Promise<string[]> {
+  return db.transaction().execute((trx) => setNewPassword(trx, userId, passwordHash, keepSession));
+}
+
+/** Uses up a reset link and sets its user's password; null when the link is spent or expired. */
+export async function resetPasswordWithLink(
+  db: Kysely<Database>,
+  token: string,
+  passwordHash: string,
+): Promise<{ userId: string; ended: string[] } | null> {
+  return db.transaction().execute(async (trx) => {
+    const userId = await takePasswordReset(trx, hashToken(token), Date.now());
+    if (!userId) return null;
+    return { userId, ended: await setNewPassword(trx, userId, passwordHash) };
+  });
+}
+
+/** Ends one of the user's sessions; false when the user has no such session (any more). */
+export async function endSessionOfUser(
+  db: Kysely<Database>,
+  userId: string,
+  tokenHash: string,
+): Promise<boolean> {
+  return deleteSessionOfUser(db, userId, tokenHash);
+}
+
+/** Ends every session of the user but this one; returns the ended ones. */
+export async function endOtherSessions(
+  db: Kysely<Database>,
+  userId: string,
+  keepSession: string,
+): Promise<string[]> {
+  return deleteSessionsOfUser(db, userId, { except: keepSession });
+}
+
+export async function changeEmail(
+  db: Kysely<Database>,
+  userId: string,
+  email: string,
+): Promise<void> {
+  try {
+    await db.transaction().execute(async (trx) => {
+      const holder = await findUserByEmail(trx, email);
+      if (holder && holder.id !== userId) throw emailTaken();
+      await updateEmail(trx, userId, email);
+    });
+  } catch (error) {
+    // Two changes to one e-mail at once: the unique index refuses the second.
+    if (isUniqueViolation(error, 'email_key')) throw emailTaken();
+    throw error;
+  }
+}
+
+/**
+ * Deletes the account and, through the owner's write path, every row of its data: its lock
+ * order keeps the deletion from deadlocking with the owner's changes (decision 020).
+ */
+export async function deleteAccount(
+  writes: Pick<WritePath<AnyCommand>, 'removeOwner'>,
+  user: SessionUser,
+  row: { id: string; email_key: string },
+): Promise<void> {
+  await writes.removeOwner(user.id, async (trx) => {
+    // Checked inside the transaction: someone may have joined since the page was loaded.
+    if (user.isAdmin && (await countUsers(trx)) > 1) {
+      throw new AppError(
+        409,
+        'conflict',
+        'You are the administrator of this Balance and other accounts depend on you, so this account cannot be deleted',
+      );
+    }
+    await deleteSessionsOfUser(trx, user.id);
+    await deleteUser(trx, row);
+  });
+}
+
+/** Disables the account and ends its sessions at once; returns the ended ones. */
+export async function disableUser(
+  db: Kysely<Database>,
+  userId: string,
+  now: number,
+): Promise<string[]> {
+  return db.transaction().execute(async (trx) => {
+    if (!(await findUserById(trx, userId))) throw notFound('No such account');
+    await setDisabled(trx, userId, now);
+    return deleteSessionsOfUser(trx, userId);
+  });
+}
+
+export async function enableUser(db: Kysely<Database>, userId: string): Promise<void> {
+  if (!(await findUserById(db, userId))) throw notFound('No such account');
+  await setDisabled(db, userId, null);
+}
+
+export interface OneTimeLink {
+  /** The path to open on this instance; a mailer puts its public origin in front. */
+  path: string;
+  expiresAt: number;
+}
+
+/** 256 random bits; like a session's, only the hash is stored, so a leaked table opens nothing. */
+function newToken(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: hashToken(token) };
+}
+
+/**
+ * A link that sets a new password for this user, once, within 24 hours; it replaces any earlier
+ * one. The administrator hands it over, or "Forgot password?" e-mails it.
+ */
+export async function createPasswordResetLink(
+  db: Kysely<Database>,
+  userId: string,
+  now: number,
+): Promise<OneTimeLink> {
+  const { token, tokenHash } = newToken();
+  const expiresAt = now + passwordResetValidity;
+  await replacePasswordReset(db, { tokenHash, userId, now, expiresAt });
+  return { path: `/reset-password/${token}`, expiresAt };
+}
+
+/**
+ * A link that lets this one e-mail join once, within 7 days, even with registration closed;
+ * refused for an e-mail already registered.
+ */
+export async function createInvitationLink(
+  db: Kysely<Database>,
+  email: string,
+  createdBy: string,
+  now: number,
+): Promise<OneTimeLink> {
+  if (await findUserByEmail(db, email)) throw emailTaken();
+  const { token, tokenHash } = newToken();
+  const expiresAt = now + invitationValidity;
+  await insertInvitation(db, { tokenHash, email, createdBy, now, expiresAt });
+  return { path: `/join?invite=${token}`, expiresAt };
+}
+
+export function registrationClosed(): AppError {
+  return new AppError(403, 'registration_closed', 'Registration is closed');
+}
+
+function invalidInvitation(): AppError {
+  return new AppError(
+    403,
+    'invalid_link',
+    'This invitation is not valid for this e-mail: it may have been used or have expired',
+  );
+}
+
+function emailTaken(): AppError {
+  return new AppError(409, 'email_taken', 'This e-mail is already registered', {
+    fields: { email: 'is already registered' },
+  });
+}
+
+/** The join form's wording; the account page and the invitations keep emailTaken's. */
+function emailTakenAtJoin(): AppError {
+  return new AppError(409, 'email_taken', 'This e-mail is already registered.', {
+    fields: { email: 'This e-mail is already registered.' },
+  });
+}
