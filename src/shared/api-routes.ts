@@ -83,7 +83,7 @@ function schema<Schema extends z.ZodMiniType>(): Schema {
 /**
  * Every route the web app calls, or links to. A route without `answer` answers 204 (or a file);
  * one without `body` takes none. A test checks that the server registers each of them with this
- * method and path, and validates them with these schemas (api-routes.test.ts in the server).
+ * method and path, and publishes these schemas for them (modules/api-docs/api-routes.test.ts).
  */
 export const apiRoutes = {
   session: {
