@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ApiError, apiRequest } from './api-client.ts';
+import { apiRoutes } from '../../shared/api-routes.ts';
+import { ApiError, apiAddress, callApi } from './api-client.ts';
 
 function answer(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), {
@@ -8,7 +9,15 @@ function answer(status: number, body: unknown): Response {
   });
 }
 
-describe('apiRequest', () => {
+const newClient = {
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  email: 'ada@example.com',
+  phone: '+1 555 010 0000',
+  currency: 'USD',
+} as const;
+
+describe('callApi', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
@@ -23,7 +32,7 @@ describe('apiRequest', () => {
         ? Promise.reject(new TypeError('network error'))
         : Promise.resolve(answer(201, { id: 'c1' }));
     });
-    await expect(apiRequest('POST', '/api/clients', { body: {} })).resolves.toEqual({
+    await expect(callApi(apiRoutes.addClient, { body: newClient })).resolves.toEqual({
       id: 'c1',
     });
     expect(keys).toHaveLength(2);
@@ -37,9 +46,9 @@ describe('apiRequest', () => {
       keys.push(new Headers(init.headers).get('idempotency-key'));
       return Promise.resolve(answer(200, {}));
     });
-    await apiRequest('POST', '/api/a', { body: {} });
-    await apiRequest('POST', '/api/a', { body: {} });
-    await apiRequest('PUT', '/api/a', { body: {} });
+    await callApi(apiRoutes.addClient, { body: newClient });
+    await callApi(apiRoutes.addClient, { body: newClient });
+    await callApi(apiRoutes.saveLanguage, { body: { language: null } });
     expect(keys[0]).not.toBe(keys[1]);
     expect(keys[2]).toBeNull();
   });
@@ -50,12 +59,14 @@ describe('apiRequest', () => {
       calls += 1;
       return Promise.reject(new TypeError('network error'));
     });
-    await expect(apiRequest('POST', '/api/a', { body: {} })).rejects.toEqual(
+    await expect(callApi(apiRoutes.addClient, { body: newClient })).rejects.toEqual(
       new ApiError(0, 'network', 'The server could not be reached'),
     );
     expect(calls).toBe(3);
     calls = 0;
-    await expect(apiRequest('PUT', '/api/a', { body: {} })).rejects.toBeInstanceOf(ApiError);
+    await expect(
+      callApi(apiRoutes.saveLanguage, { body: { language: null } }),
+    ).rejects.toBeInstanceOf(ApiError);
     expect(calls).toBe(1);
   });
 
@@ -71,7 +82,7 @@ describe('apiRequest', () => {
         }),
       ),
     );
-    await expect(apiRequest('POST', '/api/a', { body: {} })).rejects.toEqual(
+    await expect(callApi(apiRoutes.addClient, { body: newClient })).rejects.toEqual(
       new ApiError(400, 'validation', 'Check the form.', { email: 'Enter an e-mail.' }),
     );
   });
@@ -80,7 +91,7 @@ describe('apiRequest', () => {
     vi.stubGlobal('fetch', () =>
       Promise.resolve(new Response('<html>Bad gateway</html>', { status: 502 })),
     );
-    const error = await apiRequest('GET', '/api/a').catch((caught: unknown) => caught);
+    const error = await callApi(apiRoutes.session).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ status: 502, code: 'internal' });
     expect((error as ApiError).message).toContain('502');
@@ -90,7 +101,7 @@ describe('apiRequest', () => {
     vi.stubGlobal('fetch', () =>
       Promise.resolve(answer(409, { error: { code: 'newer_code', message: 'Try later.' } })),
     );
-    await expect(apiRequest('GET', '/api/a')).rejects.toEqual(
+    await expect(callApi(apiRoutes.session)).rejects.toEqual(
       new ApiError(409, 'internal', 'Try later.'),
     );
   });
@@ -105,18 +116,72 @@ describe('apiRequest', () => {
     ];
     for (const body of bodies) {
       vi.stubGlobal('fetch', () => Promise.resolve(answer(400, body)));
-      await expect(apiRequest('GET', '/api/a')).rejects.toMatchObject({ code: 'internal' });
+      await expect(callApi(apiRoutes.session)).rejects.toMatchObject({ code: 'internal' });
     }
   });
 
   it('gives a 204 as undefined and refuses any other success that carries no JSON', async () => {
     vi.stubGlobal('fetch', () => Promise.resolve(new Response(null, { status: 204 })));
-    await expect(apiRequest('DELETE', '/api/a')).resolves.toBeUndefined();
+    await expect(
+      callApi(apiRoutes.deleteClient, { params: { id: 'c1' } }),
+    ).resolves.toBeUndefined();
     for (const body of ['<html>sign in to the Wi-Fi</html>', '', 'null']) {
       vi.stubGlobal('fetch', () => Promise.resolve(new Response(body, { status: 200 })));
-      await expect(apiRequest('GET', '/api/a'), JSON.stringify(body)).rejects.toEqual(
+      await expect(callApi(apiRoutes.session), JSON.stringify(body)).rejects.toEqual(
         new ApiError(200, 'internal', 'The server sent an answer we could not read'),
       );
     }
+  });
+});
+
+describe('the address of a call', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('fills in the path parameters, encoded, and sends the query values that are set', async () => {
+    const called: { path: string; method: string | undefined }[] = [];
+    vi.stubGlobal('fetch', (path: string, init: RequestInit) => {
+      called.push({ path, method: init.method });
+      return Promise.resolve(answer(201, {}));
+    });
+    await callApi(apiRoutes.voidEntry, {
+      params: { id: 'a/b c', entryId: 7 },
+      body: { reason: 'typo' },
+    });
+    await callApi(apiRoutes.clientList, { query: { q: '', sort: 'name', cursor: undefined } });
+    await callApi(apiRoutes.restore, { body: {}, query: { dryRun: 'true' } });
+    expect(called).toEqual([
+      { path: '/api/clients/a%2Fb%20c/entries/7/void', method: 'POST' },
+      { path: '/api/clients?sort=name', method: 'GET' },
+      { path: '/api/restore?dryRun=true', method: 'POST' },
+    ]);
+    expect(
+      apiAddress(apiRoutes.statementPdf, {
+        params: { id: 'c1' },
+        query: { from: '2026-01-01', to: '2026-03-31', lang: 'ko' },
+      }),
+    ).toBe('/api/clients/c1/statement.pdf?from=2026-01-01&to=2026-03-31&lang=ko');
+  });
+
+  it('does not compile with a wrong route, parameter, body or answer type', () => {
+    // Only the compiler runs these (npm run typecheck); each line must be refused by it.
+    const refused = () => {
+      // @ts-expect-error: no such route
+      void callApi(apiRoutes.clientBalance, { params: { id: 'c1' } });
+      // @ts-expect-error: the path has an :id to fill in
+      void callApi(apiRoutes.updateBalance, { body: { balance: 100, previousBalance: 0 } });
+      // @ts-expect-error: a balance is a number of minor units, not text
+      void callApi(apiRoutes.updateBalance, { params: { id: 'c1' }, body: { balance: '1.00' } });
+      // @ts-expect-error: the overview takes no body
+      void callApi(apiRoutes.overview, { body: {} });
+      // @ts-expect-error: a new client needs its names, e-mail, phone and currency
+      void callApi(apiRoutes.addClient);
+      void callApi(apiRoutes.client, { params: { id: 'c1' } }).then((client) => {
+        // @ts-expect-error: a client has a balance in minor units, not a total
+        void client.total;
+      });
+    };
+    expect(refused).toBeTypeOf('function');
   });
 });

@@ -1,3 +1,4 @@
+import type { ApiAnswer, ApiCall, ApiMethod, ApiRoute } from '../../shared/api-routes.ts';
 import { intlLocales } from '../../shared/locales.ts';
 import { currentLocale, i18n } from '../i18n/i18n.ts';
 import { errorCodes, type ErrorCode } from '../../shared/error-codes.ts';
@@ -22,8 +23,6 @@ export class ApiError extends Error {
     this.fields = fields;
   }
 }
-
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Listeners told when any call answers 401, so the app can send the user to /login. */
 const unauthenticatedListeners = new Set<() => void>();
@@ -68,7 +67,7 @@ function readErrorBody(data: unknown): ErrorBody['error'] | null {
 /**
  * An answer's body as `T`, or the ApiError it stands for: the error it carries when it is not a
  * success; for a success, 204 is the one without a body, and every other must carry JSON (not a
- * proxy's or a captive portal's page). Used by apiRequest and by uploads that report progress.
+ * proxy's or a captive portal's page). Used by callApi and by uploads that report progress.
  */
 export function readAnswer<T>(status: number, text: string): T {
   let data: unknown = undefined;
@@ -91,18 +90,72 @@ export function readAnswer<T>(status: number, text: string): T {
   return data as T;
 }
 
+/** What a call may add to its route's parameters, body and query. */
+interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+/** A route's call: optional when the route has no parameter, body or query to send. */
+type CallArguments<Route extends ApiRoute> =
+  object extends ApiCall<Route>
+    ? [call?: ApiCall<Route> & CallOptions]
+    : [call: ApiCall<Route> & CallOptions];
+
+/** ApiCall has typed the call for its route; filling it in needs only its parts. */
+type AnyCall = CallOptions & {
+  params?: Record<string, string | number>;
+  query?: Record<string, string | undefined>;
+  body?: unknown;
+};
+
 /**
- * Sends a request to our API and gives the answer as `T`, the type of the route's answer schema
- * in src/shared/schemas. The answer is not checked again here: the server checks every answer
- * against that schema before sending it (its response schemas), and the app is served by the
- * same server, so a second check in the browser would only cost the first page its size. A
- * success that is not JSON (a proxy's page in front of the server) is still refused (readAnswer).
+ * The address of one call: the path with its parameters filled in (encoded), then the query's
+ * values that are set (an empty one is left out, as an empty search box means no search).
  */
-export async function apiRequest<T>(
-  method: Method,
+function addressOf(path: string, { params = {}, query = {} }: AnyCall): string {
+  const filled = path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`no value for :${name} in ${path}`);
+    return encodeURIComponent(value);
+  });
+  const search = new URLSearchParams(
+    Object.entries(query).filter(
+      (entry): entry is [string, string] => entry[1] !== undefined && entry[1] !== '',
+    ),
+  );
+  return search.size > 0 ? `${filled}?${search.toString()}` : filled;
+}
+
+/** The address of a route's call, for a link or a download that the browser makes itself. */
+export function apiAddress<Route extends ApiRoute>(
+  route: Route,
+  ...[call]: CallArguments<Route>
+): string {
+  return addressOf(route.path, call ?? {});
+}
+
+/**
+ * Calls one route of `apiRoutes` (src/shared/api-routes.ts) and gives its answer as the type of
+ * the route's answer schema, so a wrong path, body or answer type does not compile. The answer is
+ * not checked again here: the server checks every answer against that schema before sending it,
+ * and the app is served by the same server, so a second check in the browser would only cost the
+ * first page its size (decision 013). A success that is not JSON (a proxy's page in front of the
+ * server) is still refused (readAnswer).
+ */
+export function callApi<Route extends ApiRoute>(
+  route: Route,
+  ...[call]: CallArguments<Route>
+): Promise<ApiAnswer<Route>> {
+  const parts = (call ?? {}) as AnyCall;
+  // The server checked the answer against the route's schema (above).
+  return send(route.method, addressOf(route.path, parts), parts) as Promise<ApiAnswer<Route>>;
+}
+
+async function send(
+  method: ApiMethod,
   path: string,
-  options: { body?: unknown; signal?: AbortSignal | undefined } = {},
-): Promise<T> {
+  options: { body?: unknown; signal?: AbortSignal | undefined },
+): Promise<unknown> {
   // The server keeps the first answer to each key, so a POST sent again after its answer was lost
   // (a dropped connection, a flaky phone network) is answered, not done twice.
   const idempotencyKey = method === 'POST' ? newIdempotencyKey() : null;
@@ -134,7 +187,7 @@ export async function apiRequest<T>(
   }
   const text = await response.text();
   if (response.status === 401) unauthenticatedListeners.forEach((listener) => listener());
-  return readAnswer<T>(response.status, text);
+  return readAnswer(response.status, text);
 }
 
 /** Hands each field the server named to the form, for the fields the form has. */

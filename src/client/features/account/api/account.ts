@@ -1,16 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type {
-  AccountSessions,
-  ChangedEmail,
   ChangeEmailBody,
   ChangePasswordBody,
   DeleteAccountBody,
-  EndedSessions,
   PasswordResetBody,
 } from '../../../../shared/schemas/account.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-notice.ts';
 
 const sessionKey = ['session'] as const;
@@ -20,8 +18,7 @@ export const accountSessionsKey = ['account', 'sessions'] as const;
 const accountSessionsQuery = (locale: Locale) =>
   queryOptions({
     queryKey: [...accountSessionsKey, locale],
-    queryFn: ({ signal }) =>
-      apiRequest<AccountSessions>('GET', '/api/account/sessions', { signal }),
+    queryFn: ({ signal }) => callApi(apiRoutes.accountSessions, { signal }),
   });
 
 export function useAccountSessions() {
@@ -39,29 +36,18 @@ function useSessionsChange<Input, Output>(request: (input: Input) => Promise<Out
 }
 
 export const useEndSession = () =>
-  useSessionsChange((id: string) =>
-    apiRequest<undefined>('DELETE', `/api/account/sessions/${encodeURIComponent(id)}`),
-  );
+  useSessionsChange((id: string) => callApi(apiRoutes.endSession, { params: { id } }));
 
 export const useEndOtherSessions = () =>
-  useSessionsChange(() =>
-    apiRequest<EndedSessions>('POST', '/api/account/sessions/end-others', {
-      body: {},
-    }),
-  );
+  useSessionsChange(() => callApi(apiRoutes.endOtherSessions));
 
 export const useChangePassword = () =>
-  useSessionsChange((body: ChangePasswordBody) =>
-    apiRequest<undefined>('POST', '/api/account/password', { body }),
-  );
+  useSessionsChange((body: ChangePasswordBody) => callApi(apiRoutes.changePassword, { body }));
 
 export function useChangeEmail() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangeEmailBody) =>
-      apiRequest<ChangedEmail>('POST', '/api/account/email', {
-        body,
-      }),
+    mutationFn: (body: ChangeEmailBody) => callApi(apiRoutes.changeEmail, { body }),
     onSuccess: ({ user }) => queryClient.setQueryData(sessionKey, { user }),
   });
 }
@@ -76,7 +62,7 @@ export function useDeleteAccount() {
     mutationFn: async (body: DeleteAccountBody) => {
       expectSignOut();
       try {
-        await apiRequest<undefined>('DELETE', '/api/account', { body });
+        await callApi(apiRoutes.deleteAccount, { body });
       } catch (error) {
         cancelExpectedSignOut();
         throw error;
@@ -92,6 +78,5 @@ export function useDeleteAccount() {
 
 export const useResetPassword = () =>
   useMutation({
-    mutationFn: (body: PasswordResetBody) =>
-      apiRequest<undefined>('POST', '/api/auth/password-reset', { body }),
+    mutationFn: (body: PasswordResetBody) => callApi(apiRoutes.resetPassword, { body }),
   });

@@ -1,16 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  AdminUsers,
-  OneTimeLink,
-  InvitationBody,
-} from '../../../../shared/schemas/account.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import type { InvitationBody } from '../../../../shared/schemas/account.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export const adminUsersKey = ['admin', 'users'] as const;
 
 export const adminUsersQuery = queryOptions({
   queryKey: adminUsersKey,
-  queryFn: ({ signal }) => apiRequest<AdminUsers>('GET', '/api/admin/users', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.adminUsers, { signal }),
 });
 
 export const useAdminUsers = () => useQuery(adminUsersQuery);
@@ -19,25 +16,17 @@ export function useSetDisabled() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, disabled }: { id: string; disabled: boolean }) =>
-      apiRequest<undefined>(
-        'POST',
-        `/api/admin/users/${encodeURIComponent(id)}/${disabled ? 'disable' : 'enable'}`,
-        { body: {} },
-      ),
+      callApi(disabled ? apiRoutes.disableUser : apiRoutes.enableUser, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersKey }),
   });
 }
 
 export const useCreateResetLink = () =>
   useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<OneTimeLink>('POST', `/api/admin/users/${encodeURIComponent(id)}/password-reset`, {
-        body: {},
-      }),
+    mutationFn: (id: string) => callApi(apiRoutes.createResetLink, { params: { id } }),
   });
 
 export const useCreateInvitation = () =>
   useMutation({
-    mutationFn: (body: InvitationBody) =>
-      apiRequest<OneTimeLink>('POST', '/api/admin/invitations', { body }),
+    mutationFn: (body: InvitationBody) => callApi(apiRoutes.createInvitation, { body }),
   });

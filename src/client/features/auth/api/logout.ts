@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { sessionQueryKey } from './session.ts';
 
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<undefined>('POST', '/api/auth/logout', { body: {} }),
+    mutationFn: () => callApi(apiRoutes.logout),
     onSuccess: () => {
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
       queryClient.setQueryData(sessionQueryKey, { user: null });

@@ -1,12 +1,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { SessionResponse } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export const sessionQueryKey = ['session'] as const;
 
 export const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
-  queryFn: ({ signal }) => apiRequest<SessionResponse>('GET', '/api/auth/session', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.session, { signal }),
   staleTime: 5 * 60_000,
 });
 

@@ -1,13 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { JoinBody, LoginBody, UserResponse } from '../../../../shared/schemas/auth.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 import { sessionQueryKey } from './session.ts';
 
 /** Login and join both end signed in; the session query then holds the new user. */
-function useSignIn(path: '/api/auth/login' | '/api/auth/join') {
+function useSignIn<Body>(signIn: (body: Body) => Promise<UserResponse>) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: LoginBody | JoinBody) => apiRequest<UserResponse>('POST', path, { body }),
+    mutationFn: signIn,
     onSuccess: ({ user, language }) => {
       // Whatever was cached belonged to whoever was signed in before.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
@@ -16,5 +17,5 @@ function useSignIn(path: '/api/auth/login' | '/api/auth/join') {
   });
 }
 
-export const useLogin = () => useSignIn('/api/auth/login');
-export const useJoin = () => useSignIn('/api/auth/join');
+export const useLogin = () => useSignIn((body: LoginBody) => callApi(apiRoutes.login, { body }));
+export const useJoin = () => useSignIn((body: JoinBody) => callApi(apiRoutes.join, { body }));

@@ -1,12 +1,13 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type {
   BalanceUpdate,
   Client,
   ClientInput,
   ClientUpdate,
 } from '../../../../shared/schemas/clients.ts';
-import type { EntryInput, RecordedEntry, VoidInput } from '../../../../shared/schemas/ledger.ts';
-import { ApiError, apiRequest } from '../../../lib/api-client.ts';
+import type { EntryInput, VoidInput } from '../../../../shared/schemas/ledger.ts';
+import { ApiError, callApi } from '../../../lib/api-client.ts';
 import { clientKey, clientQuery, clientsKey } from './queries.ts';
 
 /** Every write is awaited: the caller flashes success only after the server confirmed it. */
@@ -29,19 +30,17 @@ function useClientMutation<Variables>(
 }
 
 export const useAddClient = () =>
-  useClientMutation((body: ClientInput) => apiRequest<Client>('POST', '/api/clients', { body }));
+  useClientMutation((body: ClientInput) => callApi(apiRoutes.addClient, { body }));
 
 export const useUpdateClient = (id: string) =>
   useClientMutation((body: ClientUpdate) =>
-    apiRequest<Client>('PUT', `/api/clients/${encodeURIComponent(id)}`, { body }),
+    callApi(apiRoutes.updateClient, { params: { id }, body }),
   );
 
 export function useUpdateBalance(id: string) {
   const queryClient = useQueryClient();
   const mutation = useClientMutation((body: BalanceUpdate) =>
-    apiRequest<Client>('PATCH', `/api/clients/${encodeURIComponent(id)}/balance`, {
-      body,
-    }),
+    callApi(apiRoutes.updateBalance, { params: { id }, body }),
   );
   /** The client as the server has it now, after a conflict. */
   const reloadClient = () => queryClient.fetchQuery({ ...clientQuery(id), staleTime: 0 });
@@ -51,7 +50,7 @@ export function useUpdateBalance(id: string) {
 export const useDeleteClient = (id: string) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<undefined>('DELETE', `/api/clients/${encodeURIComponent(id)}`),
+    mutationFn: () => callApi(apiRoutes.deleteClient, { params: { id } }),
     onSuccess: async () => {
       queryClient.removeQueries({ queryKey: clientKey(id) });
       await queryClient.invalidateQueries({ queryKey: clientsKey });
@@ -62,19 +61,12 @@ export const useDeleteClient = (id: string) => {
 /** A payment, charge or credit; the client, its ledger and history and the list refresh. */
 export const useRecordEntry = (id: string) =>
   useClientMutation(async (body: EntryInput) => {
-    const recorded = await apiRequest<RecordedEntry>(
-      'POST',
-      `/api/clients/${encodeURIComponent(id)}/entries`,
-      {
-        body,
-      },
-    );
+    const recorded = await callApi(apiRoutes.recordEntry, { params: { id }, body });
     return recorded.client;
   });
 
 export const useVoidEntry = (id: string) =>
   useClientMutation(async ({ entryId, ...body }: VoidInput & { entryId: number }) => {
-    const path = `/api/clients/${encodeURIComponent(id)}/entries/${entryId}/void`;
-    const recorded = await apiRequest<RecordedEntry>('POST', path, { body });
+    const recorded = await callApi(apiRoutes.voidEntry, { params: { id, entryId }, body });
     return recorded.client;
   });

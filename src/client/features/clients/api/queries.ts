@@ -4,15 +4,9 @@ import {
   useInfiniteQuery,
   useQuery,
 } from '@tanstack/react-query';
-import type {
-  Ageing,
-  Client,
-  ClientList,
-  ClientListQuery,
-} from '../../../../shared/schemas/clients.ts';
-import type { HistoryList } from '../../../../shared/schemas/events.ts';
-import type { EntryList } from '../../../../shared/schemas/ledger.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import type { ClientListQuery } from '../../../../shared/schemas/clients.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export const clientsKey = ['clients'] as const;
 export const clientKey = (id: string) => ['clients', 'one', id] as const;
@@ -24,15 +18,11 @@ export type ClientListParams = Omit<ClientListQuery, 'cursor' | 'limit'>;
 export const clientListQuery = (params: ClientListParams) =>
   infiniteQueryOptions({
     queryKey: [...clientsKey, 'list', params] as const,
-    queryFn: ({ signal, pageParam }) => {
-      const search = new URLSearchParams(
-        Object.entries({ ...params, cursor: pageParam ?? undefined }).filter(
-          (entry): entry is [string, string] => typeof entry[1] === 'string' && entry[1] !== '',
-        ),
-      );
-      const query = search.size > 0 ? `?${search.toString()}` : '';
-      return apiRequest<ClientList>('GET', `/api/clients${query}`, { signal });
-    },
+    queryFn: ({ signal, pageParam }) =>
+      callApi(apiRoutes.clientList, {
+        query: { ...params, cursor: pageParam ?? undefined },
+        signal,
+      }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -40,28 +30,25 @@ export const clientListQuery = (params: ClientListParams) =>
 export const clientQuery = (id: string) =>
   queryOptions({
     queryKey: clientKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest<Client>('GET', `/api/clients/${encodeURIComponent(id)}`, { signal }),
+    queryFn: ({ signal }) => callApi(apiRoutes.client, { params: { id }, signal }),
   });
 
 export const historyQuery = (id: string) =>
   queryOptions({
     queryKey: historyKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest<HistoryList>('GET', `/api/clients/${encodeURIComponent(id)}/history`, { signal }),
+    queryFn: ({ signal }) => callApi(apiRoutes.clientHistory, { params: { id }, signal }),
   });
 
 export const entriesQuery = (id: string) =>
   queryOptions({
     queryKey: entriesKey(id),
-    queryFn: ({ signal }) =>
-      apiRequest<EntryList>('GET', `/api/clients/${encodeURIComponent(id)}/entries`, { signal }),
+    queryFn: ({ signal }) => callApi(apiRoutes.clientEntries, { params: { id }, signal }),
   });
 
 /** Under the clients key, so every change the live stream reports refreshes it too. */
 export const ageingQuery = queryOptions({
   queryKey: [...clientsKey, 'ageing'] as const,
-  queryFn: ({ signal }) => apiRequest<Ageing>('GET', '/api/ageing', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.ageing, { signal }),
 });
 
 export const useAgeing = () => useQuery(ageingQuery);

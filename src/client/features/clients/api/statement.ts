@@ -1,31 +1,31 @@
 import { currentLocale } from '../../../i18n/i18n.ts';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import type {
-  Statement,
-  StatementSent,
-  StatementPeriod,
-  StatementSend,
-} from '../../../../shared/schemas/statement.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import type { StatementPeriod, StatementSend } from '../../../../shared/schemas/statement.ts';
+import { apiAddress, callApi } from '../../../lib/api-client.ts';
 import { clientsKey } from './queries.ts';
 
-/** The address of a statement in one of its forms, for a link or a download. */
-export function statementPath(
-  id: string,
-  period: StatementPeriod,
-  form: '' | '.csv' | '.pdf' = '',
-) {
-  const query = new URLSearchParams({ from: period.from, to: period.to });
+/** The address of a statement's file, for a download link. */
+export function statementFilePath(id: string, period: StatementPeriod, form: 'csv' | 'pdf') {
+  const query = { from: period.from, to: period.to };
+  if (form === 'csv') return apiAddress(apiRoutes.statementCsv, { params: { id }, query });
   // A link's download sends the browser's language, not the one the app is shown in.
-  if (form === '.pdf') query.set('lang', currentLocale());
-  return `/api/clients/${encodeURIComponent(id)}/statement${form}?${query.toString()}`;
+  return apiAddress(apiRoutes.statementPdf, {
+    params: { id },
+    query: { ...query, lang: currentLocale() },
+  });
 }
 
 /** Under the clients key, so a change the live stream reports refreshes an open statement. */
 export const statementQuery = (id: string, period: StatementPeriod) =>
   queryOptions({
     queryKey: [...clientsKey, 'statement', id, period.from, period.to] as const,
-    queryFn: ({ signal }) => apiRequest<Statement>('GET', statementPath(id, period), { signal }),
+    queryFn: ({ signal }) =>
+      callApi(apiRoutes.statement, {
+        params: { id },
+        query: { from: period.from, to: period.to },
+        signal,
+      }),
   });
 
 export const useStatement = (id: string, period: StatementPeriod) =>
@@ -33,9 +33,6 @@ export const useStatement = (id: string, period: StatementPeriod) =>
 
 export function useSendStatement(id: string) {
   return useMutation({
-    mutationFn: (body: StatementSend) =>
-      apiRequest<StatementSent>('POST', `/api/clients/${encodeURIComponent(id)}/statement/send`, {
-        body,
-      }),
+    mutationFn: (body: StatementSend) => callApi(apiRoutes.sendStatement, { params: { id }, body }),
   });
 }

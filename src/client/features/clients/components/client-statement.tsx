@@ -28,7 +28,7 @@ import { FormField } from '../../../components/form-field.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { statementPath, useSendStatement, useStatement } from '../api/statement.ts';
+import { statementFilePath, useSendStatement, useStatement } from '../api/statement.ts';
 import { ClientNotFound } from './client-not-found.tsx';
 
 const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
@@ -582,7 +582,7 @@ export function ClientStatement({ id }: { id: string }) {
           <div className="d-flex flex-wrap gap-2">
             <a
               className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
-              href={statementPath(id, period, '.pdf')}
+              href={statementFilePath(id, period, 'pdf')}
               download
             >
               <FileDown size={14} className="icon" aria-hidden />
@@ -590,7 +590,7 @@ export function ClientStatement({ id }: { id: string }) {
             </a>
             <a
               className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center gap-1"
-              href={statementPath(id, period, '.csv')}
+              href={statementFilePath(id, period, 'csv')}
               download
             >
               <FileSpreadsheet size={14} className="icon" aria-hidden />

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Overview } from '../../../../shared/schemas/overview.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export const overviewQuery = queryOptions({
   // Under the clients' key (`['clients']`, features/clients/api/queries.ts): the overview sums
@@ -8,7 +8,7 @@ export const overviewQuery = queryOptions({
   // import, a live update) refreshes it too, and the dashboard never shows the list changed and
   // its totals not yet.
   queryKey: ['clients', 'overview'],
-  queryFn: ({ signal }) => apiRequest<Overview>('GET', '/api/overview', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.overview, { signal }),
 });
 
 export const useOverview = () => useQuery(overviewQuery);

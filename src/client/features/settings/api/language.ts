@@ -1,18 +1,16 @@
 import { useEffect, useRef } from 'react';
 import { useMutation } from '@tanstack/react-query';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import type { SessionResponse } from '../../../../shared/schemas/auth.ts';
-import type { LanguageUpdate } from '../../../../shared/schemas/language.ts';
 import { changeLocale } from '../../../i18n/i18n.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 /** Keeps the language with the account; null follows each browser's own. */
 export function useSaveLanguage() {
   return useMutation({
     mutationFn: (language: Locale | null) =>
-      apiRequest<LanguageUpdate>('PUT', '/api/settings/language', {
-        body: { language },
-      }),
+      callApi(apiRoutes.saveLanguage, { body: { language } }),
   });
 }
 

@@ -1,22 +1,19 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  PublicSettings,
-  Settings,
-  SettingsUpdate,
-} from '../../../../shared/schemas/settings.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import type { PublicSettings, SettingsUpdate } from '../../../../shared/schemas/settings.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export const publicSettingsKey = ['settings', 'public'] as const;
 export const settingsKey = ['settings', 'mine'] as const;
 
 export const publicSettingsQuery = queryOptions({
   queryKey: publicSettingsKey,
-  queryFn: ({ signal }) => apiRequest<PublicSettings>('GET', '/api/settings/public', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.publicSettings, { signal }),
 });
 
 export const settingsQuery = queryOptions({
   queryKey: settingsKey,
-  queryFn: ({ signal }) => apiRequest<Settings>('GET', '/api/settings', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.settings, { signal }),
 });
 
 /**
@@ -34,7 +31,7 @@ export const useSettings = () => useQuery(settingsQuery);
 export function useSaveSettings() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: SettingsUpdate) => apiRequest<Settings>('PUT', '/api/settings', { body }),
+    mutationFn: (body: SettingsUpdate) => callApi(apiRoutes.saveSettings, { body }),
     onSuccess: async (settings) => {
       queryClient.setQueryData(settingsKey, settings);
       if (settings.allowRegistration !== null) {

@@ -1,16 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type {
-  AccessTokenList,
-  CreatedAccessToken,
-  AccessTokenInput,
-} from '../../../../shared/schemas/access-tokens.ts';
-import { apiRequest } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import type { AccessTokenInput } from '../../../../shared/schemas/access-tokens.ts';
+import { callApi } from '../../../lib/api-client.ts';
 
 export const tokensKey = ['tokens'] as const;
 
 export const tokensQuery = queryOptions({
   queryKey: tokensKey,
-  queryFn: ({ signal }) => apiRequest<AccessTokenList>('GET', '/api/tokens', { signal }),
+  queryFn: ({ signal }) => callApi(apiRoutes.tokens, { signal }),
 });
 
 export const useTokens = () => useQuery(tokensQuery);
@@ -18,8 +15,7 @@ export const useTokens = () => useQuery(tokensQuery);
 export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: AccessTokenInput) =>
-      apiRequest<CreatedAccessToken>('POST', '/api/tokens', { body }),
+    mutationFn: (body: AccessTokenInput) => callApi(apiRoutes.createToken, { body }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
   });
 }
@@ -27,8 +23,7 @@ export function useCreateToken() {
 export function useRevokeToken() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      apiRequest<undefined>('DELETE', `/api/tokens/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => callApi(apiRoutes.revokeToken, { params: { id } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
   });
 }

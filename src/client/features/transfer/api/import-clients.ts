@@ -1,15 +1,15 @@
-import type { ClientInput, ImportResult } from '../../../../shared/schemas/clients.ts';
-import { ApiError, apiRequest, readAnswer } from '../../../lib/api-client.ts';
+import { apiRoutes, type ApiAnswer, type ApiCall } from '../../../../shared/api-routes.ts';
+import type { ClientInput } from '../../../../shared/schemas/clients.ts';
+import { ApiError, callApi, readAnswer } from '../../../lib/api-client.ts';
 import { currentLocale, i18n } from '../../../i18n/i18n.ts';
 import { intlLocales } from '../../../../shared/locales.ts';
 
 export type ImportRow = Partial<Record<keyof ClientInput, unknown>>;
+type ImportResult = ApiAnswer<typeof apiRoutes.importClients>;
 
 /** Checks the rows on the server without writing anything. */
 export function checkImport(rows: ImportRow[], skipDuplicates: boolean): Promise<ImportResult> {
-  return apiRequest<ImportResult>('POST', '/api/clients/import', {
-    body: { rows, dryRun: true, skipDuplicates },
-  });
+  return callApi(apiRoutes.importClients, { body: { rows, dryRun: true, skipDuplicates } });
 }
 
 /**
@@ -23,7 +23,7 @@ export function commitImport(
 ): Promise<ImportResult> {
   return new Promise((resolve, reject) => {
     const request = new XMLHttpRequest();
-    request.open('POST', '/api/clients/import');
+    request.open(apiRoutes.importClients.method, apiRoutes.importClients.path);
     request.setRequestHeader('content-type', 'application/json');
     // As the API client does: the server answers its messages in the shown language.
     request.setRequestHeader('accept-language', intlLocales[currentLocale()]);
@@ -38,6 +38,11 @@ export function commitImport(
         reject(error instanceof Error ? error : new Error(String(error)));
       }
     };
-    request.send(JSON.stringify({ rows, dryRun: false, skipDuplicates }));
+    const body: ApiCall<typeof apiRoutes.importClients>['body'] = {
+      rows,
+      dryRun: false,
+      skipDuplicates,
+    };
+    request.send(JSON.stringify(body));
   });
 }
