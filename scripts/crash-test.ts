@@ -57,10 +57,11 @@ function spawnServer(databaseFile: string): { child: ChildProcess; ready: Promis
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) {
-        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        const match = /^Balance is running at (http:\/\/127\.0\.0\.1:\d+)$/.exec(line);
         if (match?.[1]) resolve({ child, url: match[1], exited });
-        // Pino levels: 50 is error, 60 fatal. A restart after a crash must log neither.
-        if (/"level":(50|60)/.test(line) || (!line.startsWith('{') && line.trim() !== '')) {
+        // Pino levels: 50 is error, 60 fatal. A restart after a crash must log neither, and say
+        // nothing but JSON log lines and its start line.
+        else if (/"level":(50|60)/.test(line) || (!line.startsWith('{') && line.trim() !== '')) {
           errorLines.push(line.slice(0, 500));
         }
       }

@@ -51,7 +51,7 @@ describe('how the server is started', () => {
       scripts: Record<string, string>;
     };
     expect(packageJson.scripts.start).toBe(
-      `npm run build && node ${serverNodeFlags.join(' ')} dist/server/main.js`,
+      `node scripts/build-if-changed.ts && node ${serverNodeFlags.join(' ')} dist/server/main.js`,
     );
   });
 

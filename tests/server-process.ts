@@ -13,7 +13,7 @@ export interface ServerProcess {
 
 /**
  * Starts `node src/server/main.ts` as a real process, with `nodeFlags` before the file, and waits
- * until it listens.
+ * for the line it prints once it listens, as a person starting it would.
  */
 export async function startServerProcess(
   env: Record<string, string>,
@@ -35,7 +35,7 @@ export async function startServerProcess(
       // Searched only until found: the server logs every request, and searching all it had said
       // at every chunk took the measuring process most of a core under load.
       if (listening) return;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      const match = /Balance is running at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
       if (match?.[1]) {
         listening = true;
         resolve(match[1]);

@@ -18,6 +18,7 @@ import { AppError } from './errors.ts';
 import { requestLocale, translate, translateIssue, type MessageValues } from './i18n.ts';
 import type { Locale } from '../shared/locales.ts';
 import { secretFreeLogging } from './log-redaction.ts';
+import { OneLinePerRequest } from './request-log.ts';
 import { securityHeaders } from './security-headers.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes.ts';
@@ -160,6 +161,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
             ...secretFreeLogging,
             ...(typeof options.logger === 'object' ? options.logger : {}),
           },
+    logController: new OneLinePerRequest(),
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: bodyLimitBytes,
     // A client must send its whole request (headers and body) in time; a slow upload that never

@@ -8,6 +8,7 @@ describe('loadConfig', () => {
     expect(config.host).toBe('127.0.0.1');
     expect(config.database).toEqual({ dialect: 'sqlite', file: 'data/balance.sqlite' });
     expect(config.trustProxy).toBe(false);
+    expect(config.logLevel).toBe('warn');
     expect(config.sessionIdleMs).toBeGreaterThan(0);
     expect(config.sessionMaxMs).toBeGreaterThan(config.sessionIdleMs);
   });

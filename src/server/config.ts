@@ -102,7 +102,9 @@ const envSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
-    .default('info'),
+    // Quiet unless asked: an owner's terminal shows the start line and what went wrong, not a
+    // line per request; an operator who ships logs sets info.
+    .default('warn'),
   TRUST_PROXY: trustProxyText.default(false),
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
   SESSION_MAX_HOURS: positiveInteger('a whole number of hours above 0').default(24 * 14),

@@ -44,6 +44,25 @@ describe('the server process', () => {
     }
   });
 
+  it('says where it runs in one plain line and, at the default log level, nothing per request', async () => {
+    const database = await createTestDatabase();
+    const server = await startServerProcess({ DATABASE_URL: database.url, LOG_LEVEL: '' });
+    try {
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toBe(0);
+      const lines = server.output().trimEnd().split('\n');
+      // A warning may come too (the browser app not built, in a checkout that never built it).
+      expect(lines.filter((line) => !line.startsWith('{'))).toEqual([
+        `Balance is running at ${server.url}`,
+      ]);
+      expect(lines.filter((line) => line.includes('/api/health'))).toEqual([]);
+    } finally {
+      server.child.kill('SIGKILL');
+      await database.drop();
+    }
+  });
+
   it('exits cleanly on SIGINT', async () => {
     const database = await createTestDatabase();
     const server = await startServerProcess({ DATABASE_URL: database.url });

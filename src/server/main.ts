@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig, type Config } from './config.ts';
+import { startLine } from './start-line.ts';
 
 function readConfig(): Config {
   try {
@@ -56,3 +57,6 @@ try {
   await app.close();
   process.exit(1);
 }
+const listening = app.server.address();
+if (listening !== null && typeof listening === 'object')
+  process.stdout.write(`${startLine(listening)}\n`);
