@@ -35,7 +35,7 @@ import type {
   importBodySchema,
   importResultSchema,
 } from './schemas/clients.ts';
-import type { historyListSchema } from './schemas/events.ts';
+import type { eventStreamQuerySchema, historyListSchema } from './schemas/events.ts';
 import type { languageUpdateSchema } from './schemas/language.ts';
 import type {
   entryInputSchema,
@@ -238,7 +238,20 @@ export const apiRoutes = {
     query: schema<typeof statementQuerySchema>(),
     answer: schema<typeof statementSchema>(),
   },
-  // Links: the browser downloads these itself.
+  // Links: the browser downloads or opens these itself.
+  exportClientsCsv: {
+    method: 'GET',
+    path: '/api/clients/export.csv',
+    query: schema<typeof clientListQuerySchema>(),
+  },
+  exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv' },
+  exportJson: { method: 'GET', path: '/api/export.json' },
+  apiDocs: { method: 'GET', path: '/api/docs' },
+  liveEvents: {
+    method: 'GET',
+    path: '/api/events',
+    query: schema<typeof eventStreamQuerySchema>(),
+  },
   statementCsv: {
     method: 'GET',
     path: '/api/clients/:id/statement.csv',

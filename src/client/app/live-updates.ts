@@ -4,6 +4,8 @@ import type { ChangeEvent, ChangesSummary } from '../../shared/schemas/events.ts
 import { sessionQueryKey } from '../features/auth/api/session.ts';
 import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
 import { settingsKey } from '../features/settings/api/settings.ts';
+import { apiAddress } from '../lib/api-client.ts';
+import { apiRoutes } from '../../shared/api-routes.ts';
 
 /** A message's data as an object, or null when it is not one. */
 function parseObject(data: string): object | null {
@@ -74,10 +76,11 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
     if (!enabled || !online) return;
     const resume = lastEventId.current;
     // Several changes that reach this tab together come as one message: it refreshes once anyway.
-    const query = new URLSearchParams({ summarize: 'true' });
-    if (resume !== null) query.set('lastEventId', resume);
-    // i18n-ignore: an address, not a text
-    const source = new EventSource(`/api/events?${query.toString()}`);
+    const source = new EventSource(
+      apiAddress(apiRoutes.liveEvents, {
+        query: { summarize: 'true', lastEventId: resume ?? undefined },
+      }),
+    );
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     const refreshAll = () =>
       void queryClient.invalidateQueries({

@@ -37,7 +37,7 @@ import {
   importBodySchema,
   importResultSchema,
 } from '../../../shared/schemas/clients.ts';
-import { historyListSchema } from '../../../shared/schemas/events.ts';
+import { eventStreamQuerySchema, historyListSchema } from '../../../shared/schemas/events.ts';
 import { languageUpdateSchema } from '../../../shared/schemas/language.ts';
 import {
   entryInputSchema,
@@ -105,6 +105,11 @@ const schemasOfRoutes = {
   recordEntry: { body: entryInputSchema, answer: recordedEntrySchema },
   voidEntry: { body: voidInputSchema, answer: recordedEntrySchema },
   statement: { query: statementQuerySchema, answer: statementSchema },
+  exportClientsCsv: { query: clientListQuerySchema },
+  exportEntriesCsv: {},
+  exportJson: {},
+  apiDocs: {},
+  liveEvents: { query: eventStreamQuerySchema },
   statementCsv: { query: statementQuerySchema },
   statementPdf: { query: statementQuerySchema },
   sendStatement: { body: statementSendSchema, answer: statementSentSchema },

@@ -10,8 +10,9 @@ import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
+import { apiAddress, ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useDeleteAccount } from '../api/account.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 /** Leaving for good: the export is offered first, the password asked, then a last confirmation. */
 export function DeleteAccount() {
@@ -48,7 +49,11 @@ export function DeleteAccount() {
     <>
       <p>{t('account.delete.explanation')}</p>
       <p>
-        <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
+        <a
+          className="btn btn-outline-secondary btn-sm"
+          href={apiAddress(apiRoutes.exportJson)}
+          download
+        >
           {t('account.delete.download')}
         </a>
       </p>

@@ -10,18 +10,12 @@ import { localToday } from '../../../../shared/dates.ts';
 import { AgeingSummary } from './ageing-summary.tsx';
 import { ClientTable } from './client-table.tsx';
 import { TotalOwed } from './total-owed.tsx';
+import { apiAddress } from '../../../lib/api-client.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 const searchDelayMs = 250;
 
 /** The export takes the same filter as the list (sorting aside). */
-function exportQuery(params: ClientListParams): string {
-  const search = new URLSearchParams();
-  if (params.q) search.set('q', params.q);
-  if (params.currency) search.set('currency', params.currency);
-  if (params.owes) search.set('owes', params.owes);
-  if (params.overdue) search.set('overdue', params.overdue);
-  return search.size > 0 ? `?${search.toString()}` : '';
-}
 
 /** The dashboard's view lives in the address bar, so it can be bookmarked and survives a reload. */
 function useListParams(): [
@@ -173,7 +167,14 @@ export function ClientDashboard() {
           <div className="d-flex d-md-grid gap-2 mt-2">
             <a
               className="btn btn-outline-secondary btn-sm flex-fill"
-              href={`/api/clients/export.csv${exportQuery(params)}`}
+              href={apiAddress(apiRoutes.exportClientsCsv, {
+                query: {
+                  q: params.q,
+                  currency: params.currency,
+                  owes: params.owes,
+                  overdue: params.overdue,
+                },
+              })}
               download
             >
               <Download size={14} className="icon me-1" aria-hidden />

@@ -13,11 +13,12 @@ import {
   type Settings,
 } from '../../../../shared/schemas/settings.ts';
 import { useFlash } from '../../../components/flash.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import { apiAddress, ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useSaveSettings } from '../api/settings.ts';
 import { AccountLanguage } from './account-language.tsx';
 import { RestoreAccount } from './restore-account.tsx';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 type RateCurrency = ExchangeRate['currency'];
 
@@ -243,12 +244,16 @@ export function SettingsForm({ settings }: { settings: Settings }) {
             <h2 className="h6">{t('settings.your-data')}</h2>
             <p className="form-text mt-0">{t('settings.your-data-help')}</p>
             <div className="d-flex flex-wrap gap-2">
-              <a className="btn btn-outline-secondary btn-sm" href="/api/export.json" download>
+              <a
+                className="btn btn-outline-secondary btn-sm"
+                href={apiAddress(apiRoutes.exportJson)}
+                download
+              >
                 {t('settings.download-all')}
               </a>
               <a
                 className="btn btn-outline-secondary btn-sm"
-                href="/api/entries/export.csv"
+                href={apiAddress(apiRoutes.exportEntriesCsv)}
                 download
               >
                 {t('settings.download-entries')}
@@ -261,7 +266,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
               <Link className="btn btn-outline-secondary btn-sm" to="/account/tokens">
                 {t('settings.api-tokens')}
               </Link>
-              <a className="btn btn-outline-secondary btn-sm" href="/api/docs">
+              <a className="btn btn-outline-secondary btn-sm" href={apiAddress(apiRoutes.apiDocs)}>
                 {t('settings.api-reference')}
               </a>
             </div>

@@ -18,8 +18,9 @@ import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
+import { apiAddress, ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useCreateToken, useRevokeToken, useTokens } from '../api/tokens.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 /** The end of the chosen day where the owner is: "expires on 31 May" means through 31 May. */
 const endOfLocalDay = (day: string) => new Date(`${day}T23:59:59.999`).toISOString();
@@ -297,7 +298,9 @@ function AccessTokensPage() {
                 id="tokens.intro"
                 values={{
                   header: <code>{bearerHeader}</code>,
-                  reference: <a href="/api/docs">{t('tokens.api-reference')}</a>,
+                  reference: (
+                    <a href={apiAddress(apiRoutes.apiDocs)}>{t('tokens.api-reference')}</a>
+                  ),
                 }}
               />
             </p>
