@@ -210,10 +210,11 @@ describe('a command that would write sessions or users', () => {
       connection.exec(
         "create table users (id text primary key); insert into users values ('SomeOwnerId00000000000')",
       );
-      const run = commandRunner(connection, runnerOf([signsEveryoneOut]));
-      await expect(
-        run('test.signsEveryoneOut', 'SomeOwnerId00000000000', [], 'savepoint'),
-      ).rejects.toThrow('a command may not write sessions or users');
+      const runner = commandRunner(connection, runnerOf([signsEveryoneOut]));
+      const prepared = await runner.prepare('test.signsEveryoneOut', 'SomeOwnerId00000000000', []);
+      await expect(runner.run(prepared, 'savepoint')).rejects.toThrow(
+        'a command may not write sessions or users',
+      );
       expect(connection.isTransaction).toBe(false);
     } finally {
       connection.close();

@@ -38,28 +38,34 @@ export type CommandResult =
  */
 export type CommandPlace = 'group' | 'savepoint';
 
-/**
- * Runs the command named `name` on `kysely`, in one transaction: its value, and whether it changed
- * anything. Made above this room, of the write path's table of commands (`runnerOf` in
- * modules/events/write-path.ts); a command's AppError is thrown as it is.
- */
-export type RunCommand = (
+/** A command whose arguments have been read: its one transaction on `kysely`, and what it gave. */
+export type ReadyCommand = (
   kysely: Kysely<Database>,
-  name: string,
-  ownerId: string,
-  args: unknown[],
 ) => Promise<{ value: unknown; changed: boolean }>;
 
-/** How the writer loads its `RunCommand`, when the first command arrives. */
-export type LoadCommands = () => Promise<RunCommand>;
-
-/** The writer's side: a `RunCommand` on its connection, at the place the writer gives. */
-export type CommandRunner = (
+/**
+ * Makes the command named `name` ready to run: reads its arguments (an import's body parsed and
+ * checked) outside any transaction, as on PostgreSQL. Made above this room, of the write path's
+ * table of commands (`runnerOf` in modules/events/write-path.ts); a command's AppError is thrown
+ * as it is.
+ */
+export type PrepareCommand = (
   name: string,
   ownerId: string,
   args: unknown[],
-  place: CommandPlace,
-) => Promise<CommandResult>;
+) => Promise<ReadyCommand>;
+
+/** How the writer loads its `PrepareCommand`, when the first command arrives. */
+export type LoadCommands = () => Promise<PrepareCommand>;
+
+/** A command ready to run, or the AppError its reading threw (nothing left to run). */
+export type PreparedCommand = ReadyCommand | { ok: false; app: AppErrorData };
+
+/** The writer's side: commands read, then run on its connection at the place the writer gives. */
+export interface CommandRunner {
+  prepare(name: string, ownerId: string, args: unknown[]): Promise<PreparedCommand>;
+  run(command: PreparedCommand, place: CommandPlace): Promise<CommandResult>;
+}
 
 /** The savepoint of a command that runs after other work of its group. */
 const savepoint = 'command';
@@ -164,22 +170,30 @@ class InThreadDialect implements Dialect {
   }
 }
 
+/** An AppError as a result that crosses to the request thread, where it is thrown again. */
+function refusal(error: unknown): { ok: false; app: AppErrorData } {
+  if (error instanceof AppError) return { ok: false, app: error.toData() };
+  throw error;
+}
+
 /**
- * Runs commands with `run` on the writer's connection, which must have its group transaction open
- * (`place` says whether the command is its first work).
+ * Prepares commands with `prepare` and runs them on the writer's connection, which must have its
+ * group transaction open when one runs (`place` says whether the command is its first work).
  */
-export function commandRunner(db: SqliteConnection, run: RunCommand): CommandRunner {
+export function commandRunner(db: SqliteConnection, prepare: PrepareCommand): CommandRunner {
   const driver = new InThreadDriver(db);
   const kysely = new Kysely<Database>({ dialect: new InThreadDialect(driver) });
-  return async (name, ownerId, args, place) => {
-    driver.place = place;
-    try {
-      const { value, changed } = await run(kysely, name, ownerId, args);
-      return { ok: true, value, changed };
-    } catch (error) {
-      // Rebuilt on the request thread, so the answer is the same as from any other AppError.
-      if (error instanceof AppError) return { ok: false, app: error.toData() };
-      throw error;
-    }
+  return {
+    prepare: (name, ownerId, args) => prepare(name, ownerId, args).catch(refusal),
+    run: async (command, place) => {
+      if (typeof command !== 'function') return command;
+      driver.place = place;
+      try {
+        const { value, changed } = await command(kysely);
+        return { ok: true, value, changed };
+      } catch (error) {
+        return refusal(error);
+      }
+    },
   };
 }

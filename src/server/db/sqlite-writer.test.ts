@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
 import { AppError } from '../errors.ts';
-import { command, runnerOf, unchanged } from '../modules/events/write-path.ts';
+import { command, readingCommand, runnerOf, unchanged } from '../modules/events/write-path.ts';
 import { openSqlite, type SqliteConnection } from './sqlite.ts';
 import type { WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 import { Writer } from './sqlite-writer.ts';
@@ -66,7 +66,32 @@ const slowNote = command(
   },
 );
 
+/** Lets the reading of `test.readsBody` end: set by each test that sends one. */
+let endReading: () => void = () => {};
+
+/**
+ * Takes bytes, as an import does, and reads them until the test lets it end; then writes them as
+ * a note. A body that is not text is refused on reading, as an import's that is not JSON.
+ */
+const readsBody = readingCommand(
+  'test.readsBody',
+  async (bytes: Uint8Array) => {
+    const text = Buffer.from(bytes).toString();
+    if (text === 'not json') throw new AppError(400, 'validation', 'Not what was expected');
+    await new Promise<void>((resolve) => (endReading = resolve));
+    timeline.push(`read ${text}`);
+    return text;
+  },
+  async ({ trx, record }, _ownerId, text: string) => {
+    timeline.push(`ran ${text}`);
+    await sql`insert into notes (text) values (${text})`.execute(trx);
+    await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
+    return text;
+  },
+);
+
 const testCommands = [
+  readsBody,
   commandPlace,
   writesThenRefuses,
   writesNote,
@@ -282,6 +307,41 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     ms === undefined
       ? { id, op: 'command', name: 'test.writesNote', ownerId: owner, args: [text] }
       : { id, op: 'command', name: 'test.slowNote', ownerId: owner, args: [text, ms] };
+
+  it('runs another owner’s write while a large command’s body is still being read', async () => {
+    handle({
+      id: 10,
+      op: 'command',
+      name: 'test.readsBody',
+      ownerId: firstOwnerId,
+      args: [Buffer.from('imported')],
+    });
+    // Sent once the large command has started: held for its whole reading before, this waited
+    // for the reading to end, which waits for this answer.
+    await new Promise((resolve) => setImmediate(resolve));
+    handle(note(20, 'payment', otherOwnerId));
+    await answered(20);
+    expect(notes()).toEqual(['payment']);
+    endReading();
+    await answered(10);
+    expect(valueOf(10)).toBe('imported');
+    expect(timeline).toEqual(['answered 20', 'read imported', 'ran imported', 'answered 10']);
+    expect(notes()).toEqual(['payment', 'imported']);
+  });
+
+  it('answers a large command refused on reading without opening a group for it', async () => {
+    handle({
+      id: 10,
+      op: 'command',
+      name: 'test.readsBody',
+      ownerId: firstOwnerId,
+      args: [Buffer.from('not json')],
+    });
+    await answered(10);
+    expect(reply(10)).toMatchObject({ ok: false, error: { app: { status: 400 } } });
+    expect(connection.isTransaction).toBe(false);
+    expect(notes()).toEqual([]);
+  });
 
   it('takes waiting work one owner after another, each owner’s in the order it came', async () => {
     // An open transaction holds the connection: the commands below all wait for it.

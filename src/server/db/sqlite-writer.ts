@@ -2,7 +2,12 @@
 // commands wait their turn for the connection, and those that arrive together are committed in
 // groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
 import { OwnerTurns, setNewest } from './owner-turns.ts';
-import type { CommandPlace, CommandRunner, LoadCommands } from './sqlite-commands.ts';
+import type {
+  CommandPlace,
+  CommandRunner,
+  LoadCommands,
+  PreparedCommand,
+} from './sqlite-commands.ts';
 import { runStatement, type SqliteConnection } from './sqlite.ts';
 import type { GroupLimits, WorkerError, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 
@@ -24,7 +29,15 @@ export function describeError(error: unknown): WorkerError {
 /** Work waiting for the writer's connection: a transaction to begin, a command, or one statement. */
 type Unit =
   | { kind: 'transaction'; id: number; tx: number }
-  | { kind: 'command'; id: number; name: string; ownerId: string; args: unknown[] }
+  | {
+      kind: 'command';
+      id: number;
+      name: string;
+      ownerId: string;
+      args: unknown[];
+      /** Set once a large command's arguments were read aside (`#prepareAside`). */
+      prepared?: PreparedCommand;
+    }
   | { kind: 'statement'; id: number; sql: string; parameters: unknown[] };
 
 /** `#active` while a command runs: no transaction of the request thread has this number. */
@@ -249,6 +262,10 @@ export class Writer {
         return;
       }
       const unit = this.#waiting.shift() as Unit;
+      if (unit.kind === 'command' && !unit.prepared && unit.args.some(isLarge)) {
+        this.#prepareAside(unit);
+        continue;
+      }
       if (this.#groupOpen && this.#startsOwnGroup(unit)) this.#commitGroup();
       const place: CommandPlace = this.#groupOpen ? 'savepoint' : 'group';
       if (!this.#openGroup(unit.id)) continue;
@@ -356,6 +373,38 @@ export class Writer {
   }
 
   /**
+   * Reads a large command's arguments (an import's or a restore's body: parsed and checked)
+   * without holding the connection: between the turns its reading takes, other owners' work runs,
+   * and the command then waits its owner's turn like any other. Held for the whole command, the
+   * reading kept every other owner's payment waiting for it (docs/decisions/022-*.md).
+   */
+  #prepareAside(unit: Extract<Unit, { kind: 'command' }>): void {
+    const runner = this.#runner;
+    if (!runner) throw new Error('the commands are not loaded');
+    runner.prepare(unit.name, unit.ownerId, unit.args).then(
+      (prepared) => {
+        if (this.#closed) {
+          this.#send({ id: unit.id, ok: false, error: closingError });
+        } else if (typeof prepared !== 'function') {
+          // Refused on what it read (a body that is not an import): nothing to write.
+          this.#send({
+            id: unit.id,
+            ok: false,
+            error: { message: prepared.app.text.text, app: prepared.app },
+          });
+        } else {
+          unit.prepared = prepared;
+          this.#enqueue(unit);
+          this.#pumpNextTurn();
+        }
+      },
+      (error: unknown) => {
+        this.#send({ id: unit.id, ok: false, error: describeError(error) });
+      },
+    );
+  }
+
+  /**
    * A command, whole: its value is answered with the group's commit, like a transaction's. A
    * command runs its statements here without waiting on anything else, so it holds the
    * connection only as long as it computes.
@@ -368,7 +417,8 @@ export class Writer {
     try {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
-      const result = await runner(unit.name, unit.ownerId, unit.args, place);
+      const prepared = unit.prepared ?? (await runner.prepare(unit.name, unit.ownerId, unit.args));
+      const result = await runner.run(prepared, place);
       changed = result.ok && result.changed;
       reply = result.ok
         ? { id: unit.id, ok: true, result: { value: result.value, changed: result.changed } }

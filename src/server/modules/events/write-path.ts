@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
-import type { RunCommand } from '../../db/sqlite-commands.ts';
+import type { PrepareCommand } from '../../db/sqlite-commands.ts';
 import {
   holdOwner,
   insertEvents,
@@ -158,24 +158,23 @@ export function readingCommand<N extends string, A extends unknown[], I, T>(
 }
 
 /**
- * What SQLite's writer thread runs a command with (db/sqlite-commands.ts): the commands of
+ * What SQLite's writer thread prepares a command with (db/sqlite-commands.ts): the commands of
  * `table`, found by the name that crossed with the message.
  */
-export function runnerOf(table: readonly AnyCommand[]): RunCommand {
+export function runnerOf(table: readonly AnyCommand[]): PrepareCommand {
   const byName = new Map<string, AnyCommand>();
   for (const entry of table) {
     if (byName.has(entry.name)) throw new Error(`two commands are named ${entry.name}`);
     byName.set(entry.name, entry);
   }
-  return (kysely, name, ownerId, args) => {
+  return async (name, ownerId, args) => {
     const found = byName.get(name);
     // Only a name sent by hand can miss: `WritePath.run` takes the table's commands alone.
     if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
-    // Prepared inside the transaction, after the owner is held, as on the request thread a
-    // plain command's arguments are.
-    return runChange(kysely, 'sqlite', ownerId, async (context) =>
-      (await found.prepare(ownerId, ...args))(context),
-    );
+    // Read before the transaction, as on PostgreSQL: the writer reads a large body while other
+    // owners' work holds the connection (db/sqlite-writer.ts).
+    const work = await found.prepare(ownerId, ...args);
+    return (kysely) => runChange(kysely, 'sqlite', ownerId, work);
   };
 }
 

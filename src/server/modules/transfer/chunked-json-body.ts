@@ -137,9 +137,9 @@ function textOf(bytes: Uint8Array): string {
  * Fastify's own parser gives when it is not one JSON value or names `__proto__`:
  * - on the thread that answers requests (PostgreSQL's commands run there), a piece per turn of
  *   the event loop, so that a long parse never holds it;
- * - in SQLite's writer thread, in one piece, three to four times faster: nothing there waits for
- *   a turn (work that arrives meanwhile waits for the command to end), so pieces would only hold
- *   the writer longer.
+ * - in SQLite's writer thread, in one piece, three to four times faster: it holds no connection
+ *   there (decision 022), and others' writes wait at most for this one piece, shorter than the
+ *   import's own writes they may wait for anyway.
  */
 export function parseJsonBody(bytes: Uint8Array): Promise<unknown> {
   return isMainThread ? parseJsonInPieces(bytes) : parseJsonWhole(bytes);

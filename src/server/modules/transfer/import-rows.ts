@@ -14,28 +14,44 @@ import {
  */
 const rowsPerTurn = 100;
 
+/** One row of an import checked with the Add Client form's schema: the client, or its errors. */
+export type CheckedRow = { client: ClientInput } | { errors: Record<string, string> };
+
 /**
- * Checks an import's rows with the same schema as the Add Client form, a few at a time, and
- * flags the duplicates of `existing` (the owner's e-mails, folded) and of earlier rows.
+ * Checks an import's rows with the same schema as the Add Client form, a few at a time. Needs no
+ * database, so it runs before the import's transaction (`flagDuplicates` then runs in it).
  */
-export async function checkImportRows(
-  rows: readonly unknown[],
-  { existing, skipDuplicates }: { existing: ReadonlySet<string>; skipDuplicates: boolean },
-): Promise<{ results: ImportRowResult[]; accepted: ClientInput[] }> {
-  const seen = new Set<string>();
-  const results: ImportRowResult[] = [];
-  const accepted: ClientInput[] = [];
+export async function checkRowsAsForm(rows: readonly unknown[]): Promise<CheckedRow[]> {
+  const checked: CheckedRow[] = [];
   for (const [row, raw] of rows.entries()) {
     if (row > 0 && row % rowsPerTurn === 0) await nextTurn();
     const parsed = clientInputSchema.safeParse(raw);
-    if (!parsed.success) {
-      const errors: Record<string, string> = {};
-      for (const issue of parsed.error.issues)
-        errors[String(issue.path[0] ?? 'row')] ??= issue.message;
-      results.push({ row, status: 'invalid', errors });
+    if (parsed.success) {
+      checked.push({ client: parsed.data });
       continue;
     }
-    const key = parsed.data.email.toLowerCase();
+    const errors: Record<string, string> = {};
+    for (const issue of parsed.error.issues)
+      errors[String(issue.path[0] ?? 'row')] ??= issue.message;
+    checked.push({ errors });
+  }
+  return checked;
+}
+
+/** Flags the duplicates of `existing` (the owner's e-mails, folded) and of earlier rows. */
+export function flagDuplicates(
+  checked: readonly CheckedRow[],
+  { existing, skipDuplicates }: { existing: ReadonlySet<string>; skipDuplicates: boolean },
+): { results: ImportRowResult[]; accepted: ClientInput[] } {
+  const seen = new Set<string>();
+  const results: ImportRowResult[] = [];
+  const accepted: ClientInput[] = [];
+  for (const [row, checkedRow] of checked.entries()) {
+    if ('errors' in checkedRow) {
+      results.push({ row, status: 'invalid', errors: checkedRow.errors });
+      continue;
+    }
+    const key = checkedRow.client.email.toLowerCase();
     const duplicateOf = existing.has(key) ? 'existing' : seen.has(key) ? 'file' : undefined;
     seen.add(key);
     if (duplicateOf) {
@@ -44,9 +60,17 @@ export async function checkImportRows(
     } else {
       results.push({ row, status: 'ok' });
     }
-    accepted.push(parsed.data);
+    accepted.push(checkedRow.client);
   }
   return { results, accepted };
+}
+
+/** Both checks of an import's rows at once (`checkRowsAsForm`, then `flagDuplicates`). */
+export async function checkImportRows(
+  rows: readonly unknown[],
+  options: { existing: ReadonlySet<string>; skipDuplicates: boolean },
+): Promise<{ results: ImportRowResult[]; accepted: ClientInput[] }> {
+  return flagDuplicates(await checkRowsAsForm(rows), options);
 }
 
 /**

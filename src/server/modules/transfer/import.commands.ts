@@ -1,6 +1,8 @@
 // The import as one command of the write path. It takes the request's body as bytes, so on SQLite
 // everything an import costs (parsing 20,000 rows, checking them, writing them, writing the
 // answer's rows) runs in the writer's thread, never on the thread that answers other requests.
+// Parsing and checking the rows against the form come first, outside the transaction (on SQLite
+// while other owners' writes hold the connection); only what needs the owner's clients runs in it.
 import { importBodySchema, type ImportResult } from '../../../shared/schemas/clients.ts';
 import { AppError } from '../../errors.ts';
 import { addImportedClients } from '../clients/clients.commands.ts';
@@ -8,17 +10,20 @@ import { ownerEmailKeys } from '../clients/clients.queries.ts';
 import { readingCommand, unchanged, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import { parseJsonBody } from './chunked-json-body.ts';
-import { checkImportRows, importResultsJson } from './import-rows.ts';
+import { checkRowsAsForm, flagDuplicates, importResultsJson } from './import-rows.ts';
 
 /** The import's answer, its rows already JSON text (`importResultsJson`). */
 export interface ImportAnswer extends Omit<ImportResult, 'results'> {
   resultsJson: string;
 }
 
-/** The body as the route's schema describes it, or the validation answer naming each field. */
+/**
+ * The body as the route's schema describes it, its rows checked with the form's schema, or the
+ * validation answer naming each field.
+ */
 async function readImportBody(bytes: Uint8Array) {
   const parsed = importBodySchema.safeParse(await parseJsonBody(bytes));
-  if (parsed.success) return parsed.data;
+  if (parsed.success) return { ...parsed.data, rows: await checkRowsAsForm(parsed.data.rows) };
   const fields: Record<string, string> = {};
   for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= issue.message;
   throw new AppError(400, 'validation', 'Invalid {names}', {
@@ -40,7 +45,7 @@ export const importFile = readingCommand(
     { rows, dryRun, skipDuplicates },
   ): Promise<ImportAnswer | Unchanged<ImportAnswer>> => {
     const existing = await ownerEmailKeys(context.trx, ownerId);
-    const { results, accepted } = await checkImportRows(rows, { existing, skipDuplicates });
+    const { results, accepted } = flagDuplicates(rows, { existing, skipDuplicates });
     const resultsJson = await importResultsJson(results);
     if (dryRun || accepted.length === 0) {
       const { disableBalanceOnAdd } = await readPreferences(context.trx, ownerId);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
@@ -284,6 +285,44 @@ describe('CSV import', () => {
     expect(list.count).toBe(10_000);
     // 0 + 1 + … + 9,999 cents.
     expect(list.totals).toEqual([{ currency: 'USD', total: String((9_999 * 10_000) / 2) }]);
+  });
+
+  it('leaves nothing behind when its writes fail part-way', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const db = testApp.app.db.kysely;
+    const entryIds = async () =>
+      (await db.selectFrom('entries').select('id').orderBy('id').execute()).map(({ id }) => id);
+    const before = await snapshot();
+    const entriesBefore = await entryIds();
+    // The database refuses one row well after the first batch of inserts has been written.
+    if (testApp.app.db.dialect === 'sqlite') {
+      await sql`create trigger refuse_late before insert on clients
+        when new.email = 'refused.late@example.com'
+        begin select raise(abort, 'refused late'); end`.execute(db);
+    } else {
+      await sql`create function refuse_late() returns trigger language plpgsql as $$
+        begin raise exception 'refused late'; end $$`.execute(db);
+      await sql`create trigger refuse_late before insert on clients for each row
+        when (new.email = 'refused.late@example.com') execute function refuse_late()`.execute(db);
+    }
+    try {
+      const rows = Array.from({ length: 2_000 }, (_, i) =>
+        buildClient({ email: i === 1_500 ? 'refused.late@example.com' : `late${i}@example.com` }),
+      );
+      const response = await inject('POST', '/api/clients/import', cookie, {
+        rows,
+        dryRun: false,
+        skipDuplicates: true,
+      });
+      expect(response.statusCode).toBe(500);
+    } finally {
+      await sql`drop trigger refuse_late${sql.raw(testApp.app.db.dialect === 'sqlite' ? '' : ' on clients')}`.execute(
+        db,
+      );
+      if (testApp.app.db.dialect === 'postgres') await sql`drop function refuse_late`.execute(db);
+    }
+    expect(await snapshot()).toEqual(before);
+    expect(await entryIds()).toEqual(entriesBefore);
   });
 
   it('refuses more than 20,000 rows, or a body over 8 MiB, changing nothing', async () => {
