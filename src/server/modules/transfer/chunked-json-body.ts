@@ -138,7 +138,7 @@ function textOf(bytes: Uint8Array): string {
  * - on the thread that answers requests (PostgreSQL's commands run there), a piece per turn of
  *   the event loop, so that a long parse never holds it;
  * - in SQLite's writer thread, in one piece, three to four times faster: it holds no connection
- *   there (decision 022), and others' writes wait at most for this one piece, shorter than the
+ *   there (decision 023), and others' writes wait at most for this one piece, shorter than the
  *   import's own writes they may wait for anyway.
  */
 export function parseJsonBody(bytes: Uint8Array): Promise<unknown> {
