@@ -7,7 +7,7 @@ import type {
   HistoryEntry,
 } from '../../../shared/schemas/events.ts';
 import { compiledQuery } from '../../db/compiled-query.ts';
-import type { Database, Db, Dialect } from '../../db/database.ts';
+import type { Database, Dialect } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -134,7 +134,6 @@ export async function hasClientHistory(db: Executor, ownerId: string): Promise<b
   return row !== undefined;
 }
 
-/** Every read of the client list starts with this (its cache stamp), so it is compiled once. */
 const latestEventIdQuery = compiledQuery((db, ownerId: string) =>
   db
     .selectFrom('events')
@@ -145,15 +144,6 @@ const latestEventIdQuery = compiledQuery((db, ownerId: string) =>
 export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
   const { rows } = await latestEventIdQuery(db, ownerId);
   return Number(rows[0]?.id ?? 0);
-}
-
-/**
- * The id of the owner's latest event, as the stamp of answers kept until it changes: on SQLite
- * kept itself between the write path's commits for the owner (database.ts `kept`).
- */
-export function latestEventStamp(db: Db, ownerId: string): Promise<number> {
-  const read = () => latestEventId(db.kysely, ownerId);
-  return db.kept ? db.kept.latestEventIds.read(ownerId, read) : read();
 }
 
 /** How many of the owner's events came after `afterId`, counting no further than `cap`. */

@@ -46,8 +46,8 @@ export interface ChangeOutcome<T> {
 /**
  * One change's transaction: `work` writes the rows and records the events that describe them
  * (once it records its events, the owner's other writers wait their turn until it commits). A
- * change that records no event is refused (and rolled back): the client list's kept answers,
- * the live streams and the history all rely on one. Runs where the connection is: the request
+ * change that records no event is refused (and rolled back): the live streams and the history
+ * rely on one. Runs where the connection is: the request
  * thread, or SQLite's writer thread for a named command (`command` below).
  */
 export async function runChange<T>(
@@ -248,8 +248,6 @@ export class WritePath<Commands extends AnyCommand> {
       changed = outcome.changed;
       return outcome.value;
     } finally {
-      // The next read of the owner's latest event id sees the change (database.ts `kept`).
-      this.#db.kept?.latestEventIds.forget(ownerId);
       // The fan-out to live streams runs after the answer's turn: the write never waits for it.
       if (changed) this.#feed.committed(ownerId);
     }
@@ -270,7 +268,6 @@ export class WritePath<Commands extends AnyCommand> {
       await lockOwnerForRemoval(trx, this.#db.dialect, ownerId);
       return work(trx);
     });
-    this.#db.kept?.latestEventIds.forget(ownerId);
     this.#feed.endOwner(ownerId);
     return result;
   }
