@@ -9,7 +9,6 @@ import type {
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database, Dialect } from '../../db/database.ts';
-import { compiledQuery } from '../../db/compiled-query.ts';
 import { heavyRead } from '../../db/heavy-read.ts';
 import type { ClientsTable } from './clients.table.ts';
 
@@ -251,16 +250,17 @@ export async function summarizeClients(
   };
 }
 
-const clientQuery = compiledQuery((db, id: string, ownerId: string) =>
-  db.selectFrom('clients').selectAll().where('id', '=', id).where('owner_id', '=', ownerId),
-);
-
 export async function findClient(
   db: Executor,
   ownerId: string,
   id: string,
 ): Promise<Client | undefined> {
-  const [row] = (await clientQuery(db, id, ownerId)).rows;
+  const row = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   return row && toClient(row);
 }
 
@@ -315,26 +315,6 @@ const applyUpdate = (
     .where('owner_id', '=', ownerId)
     .where('currency', '=', currency);
 
-const applyQuery = compiledQuery(
-  (db, amount: number, now: number, id: string, ownerId: string, currency: Currency) =>
-    applyUpdate(db, amount, now, id, ownerId, currency).returningAll(),
-);
-
-const applyAtVersionQuery = compiledQuery(
-  (
-    db,
-    amount: number,
-    now: number,
-    id: string,
-    ownerId: string,
-    currency: Currency,
-    version: number,
-  ) =>
-    applyUpdate(db, amount, now, id, ownerId, currency)
-      .where('version', '=', version)
-      .returningAll(),
-);
-
 /**
  * Moves the balance by a new ledger entry's amount, in one statement (concurrent entries all
  * count), and counts a new version. Only while the client is still in the entry's currency, and
@@ -348,21 +328,12 @@ export async function applyToBalance(
   now: number,
   ifVersion?: number,
 ): Promise<Client | undefined> {
-  const { rows } =
-    ifVersion === undefined
-      ? await applyQuery(db, entry.amount, now, id, ownerId, entry.currency)
-      : await applyAtVersionQuery(db, entry.amount, now, id, ownerId, entry.currency, ifVersion);
-  const [row] = rows;
+  const update = applyUpdate(db, entry.amount, now, id, ownerId, entry.currency);
+  const row = await (ifVersion === undefined ? update : update.where('version', '=', ifVersion))
+    .returningAll()
+    .executeTakeFirst();
   return row && toClient(row);
 }
-
-const oldestDueQuery = compiledQuery((db, day: string | null, id: string, ownerId: string) =>
-  db
-    .updateTable('clients')
-    .set({ oldest_due_on: day })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId),
-);
 
 export async function setOldestDue(
   db: Executor,
@@ -370,7 +341,12 @@ export async function setOldestDue(
   id: string,
   day: string | null,
 ): Promise<void> {
-  await oldestDueQuery(db, day, id, ownerId);
+  await db
+    .updateTable('clients')
+    .set({ oldest_due_on: day })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
 }
 
 export async function deleteClient(db: Executor, ownerId: string, id: string): Promise<boolean> {

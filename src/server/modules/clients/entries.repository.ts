@@ -2,7 +2,6 @@ import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
-import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import { heavyRead } from '../../db/heavy-read.ts';
 import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
@@ -58,27 +57,19 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
   };
 }
 
-type EntryValues = ReturnType<typeof toEntryRow>;
-
-const insertEntryQuery = compiledQuery((db, row: EntryValues) =>
-  db.insertInto('entries').values(row).returningAll(),
-);
-
 export async function insertEntry(
   trx: Transaction<Database>,
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
-  const [inserted] = (await insertEntryQuery(trx, toEntryRow(entry, now))).rows;
+  const inserted = await trx
+    .insertInto('entries')
+    .values(toEntryRow(entry, now))
+    .returningAll()
+    .executeTakeFirst();
   if (!inserted) throw new Error('the new entry came back empty');
   return inserted;
 }
-
-// Built once: a restore inserts its entries one at a time (each void needs its entry's new id),
-// up to hundreds of thousands of them.
-const insertRestoredEntryQuery = compiledQuery((db, row: EntryValues) =>
-  db.insertInto('entries').values(row).returning('id'),
-);
 
 /**
  * An entry brought back from an export file, at the time it was first entered; answers its new
@@ -88,7 +79,11 @@ export async function insertRestoredEntry(
   trx: Transaction<Database>,
   entry: NewEntry & { createdAt: number },
 ): Promise<number> {
-  const [row] = (await insertRestoredEntryQuery(trx, toEntryRow(entry, entry.createdAt))).rows;
+  const row = await trx
+    .insertInto('entries')
+    .values(toEntryRow(entry, entry.createdAt))
+    .returning('id')
+    .executeTakeFirst();
   if (!row) throw new Error('the restored entry came back without its id');
   return row.id;
 }
@@ -146,8 +141,8 @@ export async function liveOpenings(
 }
 
 /** What ageing needs of a client's entries. */
-const ledgerLinesQuery = compiledQuery((db, clientId: string, ownerId: string) =>
-  db
+export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
+  return db
     .selectFrom('entries')
     .select([
       'id',
@@ -159,11 +154,8 @@ const ledgerLinesQuery = compiledQuery((db, clientId: string, ownerId: string) =
       'open_amount as openAmount',
     ])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId),
-);
-
-export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
-  return (await ledgerLinesQuery(db, clientId, ownerId)).rows;
+    .where('owner_id', '=', ownerId)
+    .execute();
 }
 
 /** What a walk of the ageing needs of an entry, and whether a void has reversed it. */
@@ -183,33 +175,6 @@ export const ledgerPageSizes = [16, 256, 2048];
  * the ledger is. Voids of payments come too (the caller leaves them out): a condition on `void_of`
  * here could lead SQLite to walk that index's NULLs, which are nearly every entry of every owner.
  */
-const ledgerPageQuery = compiledQuery(
-  (db, clientId: string, ownerId: string, beforeDay: string, beforeId: number, size: number) =>
-    db
-      .selectFrom('entries as e')
-      .leftJoin('entries as v', 'v.void_of', 'e.id')
-      .select([
-        'e.id',
-        'e.amount',
-        'e.currency',
-        'e.occurred_on as date',
-        'e.due_on as dueDate',
-        'e.void_of as voidOf',
-        'e.open_amount as openAmount',
-        'v.id as voidedBy',
-      ])
-      .where('e.client_id', '=', clientId)
-      .where('e.owner_id', '=', ownerId)
-      .where('e.amount', '>', 0)
-      .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(beforeDay, beforeId)))
-      .orderBy('e.occurred_on', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(size),
-);
-
-/** Later than any entry's day and id: where a walk from the newest entry starts. */
-export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
-
 export async function ledgerPage(
   db: Executor,
   ownerId: string,
@@ -217,15 +182,38 @@ export async function ledgerPage(
   before: { day: string; id: number },
   size: number,
 ): Promise<WalkedLine[]> {
-  return (await ledgerPageQuery(db, clientId, ownerId, before.day, before.id, size)).rows;
+  return db
+    .selectFrom('entries as e')
+    .leftJoin('entries as v', 'v.void_of', 'e.id')
+    .select([
+      'e.id',
+      'e.amount',
+      'e.currency',
+      'e.occurred_on as date',
+      'e.due_on as dueDate',
+      'e.void_of as voidOf',
+      'e.open_amount as openAmount',
+      'v.id as voidedBy',
+    ])
+    .where('e.client_id', '=', clientId)
+    .where('e.owner_id', '=', ownerId)
+    .where('e.amount', '>', 0)
+    .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(before.day, before.id)))
+    .orderBy('e.occurred_on', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(size)
+    .execute();
 }
 
-const openAmountQuery = compiledQuery((db, openAmount: number, entryId: number) =>
-  db.updateTable('entries').set({ open_amount: openAmount }).where('id', '=', entryId),
-);
+/** Later than any entry's day and id: where a walk from the newest entry starts. */
+export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
 
 export async function setOpenAmount(db: Executor, entryId: number, openAmount: number) {
-  await openAmountQuery(db, openAmount, entryId);
+  await db
+    .updateTable('entries')
+    .set({ open_amount: openAmount })
+    .where('id', '=', entryId)
+    .execute();
 }
 
 /** The kinds of a client's entries and what each void reverses: enough to judge a change of currency. */
