@@ -47,7 +47,7 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads (SQLite only
     // As the app opens it, but a group may stay open for a minute: the test steps through one
     // at its own pace, however slow the machine.
     db = new Kysely<Database>({
-      dialect: new SqliteWorkerDialect(file(), { units: 64, ms: 60_000, slowMs: 60_000 }),
+      dialect: new SqliteWorkerDialect(file(), { units: 64, ms: 60_000 }),
     });
     await migrateToLatest(db);
     outside = new DatabaseSync(file(), { readOnly: true });

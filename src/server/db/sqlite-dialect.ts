@@ -38,7 +38,7 @@ const readerCount = 2;
  * the clients' next requests came in. Capped at six, the first answers make that trip while
  * the writer runs the rest: 2,580/s against 2,130/s (docs/performance.md).
  */
-export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10, slowMs: 2 };
+export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10 };
 
 /**
  * The entry of threads whose writer runs no command, for those who open the database without the
