@@ -119,7 +119,9 @@ export function createDb(
 
 /**
  * After a read timeout the connection is still waiting for its answer, and pg would queue every
- * later query behind it. Cutting it makes pg mark the client unusable, so the pool replaces it.
+ * later query behind it (node-postgres issue 3399): a connection lost without a reset would fail
+ * every request that drew it from the pool until the system's keep-alive ended it, hours later.
+ * Cutting it makes pg mark the client unusable, so the pool replaces it.
  */
 function discardOnReadTimeout(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -12,7 +12,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { heavyReadMark } from './heavy-read.ts';
+import { slowReadLaneMark } from './slow-read-lane.ts';
 import { toQueryResult, type QueryOutcome } from './sqlite.ts';
 import { AppError, type AppErrorData } from '../errors.ts';
 import type {
@@ -217,8 +217,8 @@ class WorkerConnection implements DatabaseConnection {
     if (this.transaction !== null)
       return queryResult(await this.#driver.writer.request({ ...message, tx: this.transaction }));
     if (!isRead(query)) return queryResult(await this.#driver.writer.request(message));
-    if (query.sql.endsWith(heavyReadMark))
-      return queryResult(await this.#driver.heavyRead(message));
+    if (query.sql.endsWith(slowReadLaneMark))
+      return queryResult(await this.#driver.slowRead(message));
     return queryResult(await this.#driver.reader().request(message));
   }
 
@@ -237,9 +237,9 @@ class SqliteWorkerDriver implements Driver {
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
   #writer: WorkerLink | null = null;
   #readers: WorkerLink[] = [];
-  /** Readers running a heavy read, and heavy reads waiting for their turn. */
-  readonly #heavyOn = new Set<WorkerLink>();
-  readonly #heavyWaiting: (() => void)[] = [];
+  /** Readers running a read of the slow lane, and such reads waiting for their turn. */
+  readonly #slowLaneOn = new Set<WorkerLink>();
+  readonly #slowLaneWaiting: (() => void)[] = [];
 
   constructor(
     thread: URL,
@@ -259,35 +259,35 @@ class SqliteWorkerDriver implements Driver {
   }
 
   /**
-   * The least busy reader not running a heavy read (the least busy of all if each is); the
+   * The least busy reader not running a slow read (the least busy of all if each is); the
    * writer where there is none (an in-memory database).
    */
   reader(): WorkerLink {
     let best: WorkerLink | undefined;
     for (const reader of this.#readers) {
       if (!best) best = reader;
-      else if (this.#heavyOn.has(best) !== this.#heavyOn.has(reader)) {
-        if (this.#heavyOn.has(best)) best = reader;
+      else if (this.#slowLaneOn.has(best) !== this.#slowLaneOn.has(reader)) {
+        if (this.#slowLaneOn.has(best)) best = reader;
       } else if (reader.busy < best.busy) best = reader;
     }
     return best ?? this.writer;
   }
 
   /**
-   * A read marked heavy (heavy-read.ts). At most all readers but one run such reads at a time,
+   * A read of the slow lane (slow-read-lane.ts). At most all readers but one run such reads at a time,
    * the others wait here in turn, so quick reads always have a reader that answers them at once.
    */
-  async heavyRead(request: Request): Promise<Outcome> {
+  async slowRead(request: Request): Promise<Outcome> {
     const lanes = Math.max(1, this.#readers.length - 1);
-    while (this.#heavyOn.size >= lanes)
-      await new Promise<void>((resolve) => this.#heavyWaiting.push(resolve));
+    while (this.#slowLaneOn.size >= lanes)
+      await new Promise<void>((resolve) => this.#slowLaneWaiting.push(resolve));
     const link = this.reader();
-    this.#heavyOn.add(link);
+    this.#slowLaneOn.add(link);
     try {
       return await link.request(request);
     } finally {
-      this.#heavyOn.delete(link);
-      this.#heavyWaiting.shift()?.();
+      this.#slowLaneOn.delete(link);
+      this.#slowLaneWaiting.shift()?.();
     }
   }
 

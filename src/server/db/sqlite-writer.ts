@@ -1,7 +1,7 @@
 // The one writer of an SQLite file, run in its worker thread (sqlite-worker.ts): transactions and
 // commands wait their turn for the connection, and those that arrive together are committed in
 // groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
-import { OwnerTurns } from './owner-turns.ts';
+import { WriterQueue } from './writer-queue.ts';
 import type { CommandPlace, CommandRunner, LoadCommands } from './sqlite-commands.ts';
 import { runStatement, type SqliteConnection } from './sqlite.ts';
 import type { GroupLimits, WorkerError, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
@@ -54,7 +54,7 @@ export class Writer {
   readonly #db: SqliteConnection;
   readonly #send: (reply: WorkerReply) => void;
   readonly #limits: GroupLimits;
-  readonly #waiting = new OwnerTurns<Unit>();
+  readonly #waiting = new WriterQueue<Unit>();
   /** Answers held back until the shared COMMIT is on disk. */
   #unsynced: WorkerReply[] = [];
   #groupOpen = false;

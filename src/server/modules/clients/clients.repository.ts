@@ -9,7 +9,7 @@ import type {
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database, Dialect } from '../../db/database.ts';
-import { heavyRead } from '../../db/heavy-read.ts';
+import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import type { ClientsTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -202,7 +202,7 @@ export async function listClientsPage(
   }
   for (const column of columns) query = query.orderBy(column, page.dir);
   // A search may read many rows to fill one page.
-  if (filter.search?.trim()) query = query.modifyEnd(heavyRead);
+  if (filter.search?.trim()) query = query.modifyEnd(inSlowReadLane);
   const rows = await query.limit(page.limit + 1).execute();
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
@@ -238,7 +238,7 @@ export async function summarizeClients(
       sql<string>`cast(sum(balance & 4294967295) as text)`.as('low'),
     ])
     .groupBy('currency')
-    .modifyEnd(heavyRead)
+    .modifyEnd(inSlowReadLane)
     .execute();
   return {
     count: rows.reduce((sum, row) => sum + Number(row.count), 0),

@@ -3,7 +3,7 @@ import type { Currency } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Database } from '../../db/database.ts';
-import { heavyRead } from '../../db/heavy-read.ts';
+import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
 import type { EntriesTable } from './clients.table.ts';
 
@@ -394,7 +394,7 @@ export async function ageingByCurrency(db: Executor, ownerId: string, today: str
     .where('owner_id', '=', ownerId)
     .where('open_amount', '>', 0)
     .groupBy(['currency', sql`2`])
-    .modifyEnd(heavyRead)
+    .modifyEnd(inSlowReadLane)
     .execute();
   return rows.map((row) => ({
     currency: row.currency,

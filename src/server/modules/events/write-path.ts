@@ -10,7 +10,7 @@ import {
 } from './events.repository.ts';
 import type { ChangeFeed } from './feed.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
-import { OwnerGate } from './owner-gate.ts';
+import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
 
 export type { NewEvent };
 
@@ -191,7 +191,7 @@ export class WritePath<Commands extends AnyCommand> {
    * (one committing, one reading before the owner's lock); the rest wait without one, for as long
    * as the pool would have let them wait for a connection (database.ts).
    */
-  readonly #gate = new OwnerGate(
+  readonly #changesPerOwner = new OwnerConcurrencyLimit(
     2,
     5000,
     () =>
@@ -216,7 +216,7 @@ export class WritePath<Commands extends AnyCommand> {
     // SQLite's changes here are the request thread's transactions, which wait for the writer.
     return this.#ended(
       ownerId,
-      this.#db.dialect === 'postgres' ? this.#gate.run(ownerId, run) : run(),
+      this.#db.dialect === 'postgres' ? this.#changesPerOwner.run(ownerId, run) : run(),
     );
   }
 

@@ -16,7 +16,7 @@ interface Turn {
  * owner waits for ever (an owner's work keeps its order). Work that names no owner (the request
  * thread's own transactions: sign-ins, sessions) takes its turns under the key ''.
  */
-export class OwnerTurns<T> {
+export class WriterQueue<T> {
   /** Each owner's waiting work. */
   readonly #queues = new Map<string, T[]>();
   /**
@@ -100,7 +100,7 @@ export class OwnerTurns<T> {
     let at = heap.length - 1;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!OwnerTurns.#before(entry, heap[parent] as Turn)) break;
+      if (!WriterQueue.#before(entry, heap[parent] as Turn)) break;
       heap[at] = heap[parent] as Turn;
       at = parent;
     }
@@ -118,10 +118,10 @@ export class OwnerTurns<T> {
       if (left >= heap.length) break;
       const right = left + 1;
       const child =
-        right < heap.length && OwnerTurns.#before(heap[right] as Turn, heap[left] as Turn)
+        right < heap.length && WriterQueue.#before(heap[right] as Turn, heap[left] as Turn)
           ? right
           : left;
-      if (!OwnerTurns.#before(heap[child] as Turn, last)) break;
+      if (!WriterQueue.#before(heap[child] as Turn, last)) break;
       heap[at] = heap[child] as Turn;
       at = child;
     }
