@@ -12,9 +12,8 @@ const body = { status: 'ok', service: 'baseline', items: [1, 2, 3] };
 app.get('/baseline', async () => body);
 
 // A reference row, not the yardstick: text of the size and shape of the list's first page (50
-// clients, count, cursor, totals), made once and sent as it is, the way the app sends a kept
-// list answer. It shows what answering that much costs with no session, no query and no
-// security headers: the most a signed-in list page could reach on this machine.
+// clients, count, cursor, totals), made once and sent as it is. It shows what answering that much
+// costs with no session, no query and no security headers: the most a signed-in list page could reach on this machine.
 const listSizedBody = JSON.stringify({
   clients: Array.from({ length: 50 }, (_unused, index) => ({
     id: `benchReferenceClient${String(index).padStart(2, '0')}`,

@@ -344,7 +344,7 @@ async function main(): Promise<void> {
   if (first.status !== 200 || first.body.count !== clientCount) {
     throw new Error(`GET /api/clients answered ${first.status} with count ${first.body.count}`);
   }
-  // As the web app asks for it: a browser accepts gzip, and the kept answer is sent gzipped.
+  // As the web app asks for it: a browser accepts gzip, and the list is sent gzipped.
   await run('list: GET /api/clients (first page)', server.url, {
     path: '/api/clients',
     headers: { ...auth, ...browserHeaders },
@@ -1034,7 +1034,7 @@ function printLargeOwner(large: LargeOwnerResult, idle: ProbeResult): void {
       `(seeded in ${fmt(large.seedMs / 1000, 1)} s)`,
   );
   for (const line of table(
-    ['request', 'cold ms', 'kept ms', 'after a change ms'],
+    ['request', 'cold ms', 'warm ms', 'after a change ms'],
     large.timed.map((row) => [
       row.name,
       fmt(row.coldMs, 1),
@@ -1044,7 +1044,7 @@ function printLargeOwner(large: LargeOwnerResult, idle: ProbeResult): void {
   ))
     out(line);
   out(
-    'cold: the first request after seeding; kept: the same again; after a change: the first ' +
+    'cold: the first request after seeding; warm: the same again; after a change: the first ' +
       'request after a payment was recorded (worked out again; median of three)',
   );
   out();

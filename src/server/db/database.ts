@@ -1,14 +1,13 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
-import type { AccountTables, SessionWithUser } from '../modules/auth/auth.table.ts';
+import type { AccountTables } from '../modules/auth/auth.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
 import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { LedgerTables } from '../modules/ledger/ledger.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import type { TokenTables } from '../modules/tokens/tokens.table.ts';
-import { CommitMemory, keptSessionTables } from './commit-memory.ts';
 import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 export type Database = AccountTables &
@@ -34,21 +33,7 @@ export interface Db {
   };
   /** SQLite's worker threads, for the fault tests that crash one. */
   sqlite?: SqliteWorkerDialect;
-  /**
-   * Reads kept between the commits that could change them (commit-memory.ts): on SQLite only,
-   * where every commit passes through this process. Null on PostgreSQL.
-   */
-  kept: {
-    /** The session and user behind a cookie's token hash, forgotten by any write to either. */
-    sessions: CommitMemory<SessionWithUser>;
-    /** The id of each owner's latest event, forgotten by the write path's commits for them. */
-    latestEventIds: CommitMemory<number>;
-  } | null;
 }
-
-/** A second is long enough to spare thousands of reads under load, short enough for a hand edit. */
-const keptMaxAgeMs = 1000;
-const keptMaxEntries = 10_000;
 
 const int8Oid = 20;
 const numericOid = 1700;
@@ -113,7 +98,6 @@ export function createDb(
       dialect: 'postgres',
       config,
       health: { diskFull: false, stopped: null },
-      kept: null,
     };
   }
   const health: Db['health'] = { diskFull: false, stopped: null };
@@ -126,32 +110,20 @@ export function createDb(
     },
     sqliteThread,
   );
-  const kept = {
-    sessions: new CommitMemory<SessionWithUser>({
-      maxAgeMs: keptMaxAgeMs,
-      maxEntries: keptMaxEntries,
-    }),
-    latestEventIds: new CommitMemory<number>({
-      maxAgeMs: keptMaxAgeMs,
-      maxEntries: keptMaxEntries,
-    }),
-  };
-  sqlite.onCommittedWrite(keptSessionTables, () => kept.sessions.forgetAll());
-  // The write path forgets the owner it changed; this catches any other write to the log.
-  sqlite.onCommittedWrite(['events'], () => kept.latestEventIds.forgetAll());
   return {
     kysely: new Kysely<Database>({ dialect: sqlite }),
     dialect: 'sqlite',
     config,
     health,
     sqlite,
-    kept,
   };
 }
 
 /**
  * After a read timeout the connection is still waiting for its answer, and pg would queue every
- * later query behind it. Cutting it makes pg mark the client unusable, so the pool replaces it.
+ * later query behind it (node-postgres issue 3399): a connection lost without a reset would fail
+ * every request that drew it from the pool until the system's keep-alive ended it, hours later.
+ * Cutting it makes pg mark the client unusable, so the pool replaces it.
  */
 function discardOnReadTimeout(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;

@@ -5,9 +5,6 @@ import { testDialect } from '../../../tests/db.ts';
 import { buildClient } from '../../../tests/factories.ts';
 import type { Client } from '../../shared/schemas/clients.ts';
 import { AppError } from '../errors.ts';
-import { command, runnerOf } from '../modules/events/write-path.ts';
-import { commandRunner } from './sqlite-commands.ts';
-import { openSqlite } from './sqlite.ts';
 
 // Named commands run in SQLite's writer thread (decision 014); on PostgreSQL there is no such
 // thread, and the same commands run on the request thread, tested by every route's tests.
@@ -192,32 +189,5 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     );
     const { changed } = await writer().runCommand('clients.add', ownerId, [buildClient()]);
     expect(changed).toBe(true);
-  });
-});
-
-// The runner below is the writer thread's, run in-process on a connection of its own and handed
-// this command, so the refusal is the runner's and no database of the app is touched.
-const signsEveryoneOut = command('test.signsEveryoneOut', async ({ trx }) => {
-  await trx.deleteFrom('sessions').execute();
-  return null;
-});
-
-describe('a command that would write sessions or users', () => {
-  it('is refused by the writer, whose writes the kept sessions would not hear of', async () => {
-    const connection = openSqlite(':memory:');
-    try {
-      // A change first checks that its owner exists; this one does, so the refusal is what stops it.
-      connection.exec(
-        "create table users (id text primary key); insert into users values ('SomeOwnerId00000000000')",
-      );
-      const runner = commandRunner(connection, runnerOf([signsEveryoneOut]));
-      const prepared = await runner.prepare('test.signsEveryoneOut', 'SomeOwnerId00000000000', []);
-      await expect(runner.run(prepared, 'savepoint')).rejects.toThrow(
-        'a command may not write sessions or users',
-      );
-      expect(connection.isTransaction).toBe(false);
-    } finally {
-      connection.close();
-    }
   });
 });

@@ -15,10 +15,8 @@ import {
   type QueryResult,
 } from 'kysely';
 import { AppError, type AppErrorData } from '../errors.ts';
-import { keptSessionTables } from './commit-memory.ts';
 import type { Database } from './database.ts';
 import { runStatement, toQueryResult, type SqliteConnection } from './sqlite.ts';
-import { namingTables } from './table-names.ts';
 
 /** What a command gave: its value and whether it changed anything, or the AppError it threw. */
 export type CommandResult =
@@ -70,12 +68,6 @@ export interface CommandRunner {
 /** The savepoint of a command that runs after other work of its group. */
 const savepoint = 'command';
 
-/**
- * The request thread forgets the sessions it keeps after any write to these tables that it sends
- * (decision 015); it does not see a command's statements, so a command may not write them.
- */
-const tablesOnlyTheRequestThreadWrites = namingTables(keptSessionTables);
-
 class InThreadConnection implements DatabaseConnection {
   readonly #db: SqliteConnection;
 
@@ -88,11 +80,6 @@ class InThreadConnection implements DatabaseConnection {
     // carried on would have each later statement committed on its own.
     if (!this.#db.isTransaction) {
       throw new Error('the transaction was lost under this command: it can write nothing more');
-    }
-    if (!/^\s*select\b/i.test(query.sql) && tablesOnlyTheRequestThreadWrites.test(query.sql)) {
-      throw new Error(
-        `a command may not write sessions or users (the kept sessions would not hear of it): ${query.sql}`,
-      );
     }
     return Promise.resolve(toQueryResult<R>(runStatement(this.#db, query.sql, query.parameters)));
   }

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
 import { Kysely, sql } from 'kysely';
 import type { Database } from './database.ts';
-import { heavyRead } from './heavy-read.ts';
+import { inSlowReadLane } from './slow-read-lane.ts';
 import { migrateToLatest } from './migrate.ts';
 import { openSqlite } from './sqlite.ts';
 import { defaultGroupLimits, SqliteWorkerDialect } from './sqlite-dialect.ts';
@@ -47,7 +47,7 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads (SQLite only
     // As the app opens it, but a group may stay open for a minute: the test steps through one
     // at its own pace, however slow the machine.
     db = new Kysely<Database>({
-      dialect: new SqliteWorkerDialect(file(), { units: 64, ms: 60_000, slowMs: 60_000 }),
+      dialect: new SqliteWorkerDialect(file(), { units: 64, ms: 60_000 }),
     });
     await migrateToLatest(db);
     outside = new DatabaseSync(file(), { readOnly: true });
@@ -179,16 +179,16 @@ describe.skipIf(testDialect !== 'sqlite')('SQLite in worker threads (SQLite only
     }
   });
 
-  it('keeps a reader free of heavy reads, so a quick read never waits behind them', async () => {
+  it('keeps a reader free of slow reads, so a quick read never waits behind them', async () => {
     // Long enough (counting two million rows) to still run when the quick read is answered.
     const slow = sql<{ n: number }>`select (with recursive i(v) as (select 1 union all
-      select v + 1 from i where v < 2000000) select count(*) from i) as n ${heavyRead}`;
-    const heavy = [watch(slow.execute(db)), watch(slow.execute(db))];
+      select v + 1 from i where v < 2000000) select count(*) from i) as n ${inSlowReadLane}`;
+    const slowReads = [watch(slow.execute(db)), watch(slow.execute(db))];
     await settle();
     const quick = await sql<{ one: number }>`select 1 as one`.execute(db);
     expect(quick.rows).toEqual([{ one: 1 }]);
-    // Both heavy reads were sent first; neither had finished when the quick one was answered.
-    expect(heavy.filter((read) => read.settled)).toHaveLength(0);
-    for (const read of heavy) expect((await read.promise).rows).toEqual([{ n: 2000000 }]);
+    // Both slow reads were sent first; neither had finished when the quick one was answered.
+    expect(slowReads.filter((read) => read.settled)).toHaveLength(0);
+    for (const read of slowReads) expect((await read.promise).rows).toEqual([{ n: 2000000 }]);
   });
 });

@@ -12,8 +12,7 @@ import {
   type Kysely,
   type QueryResult,
 } from 'kysely';
-import { heavyReadMark } from './heavy-read.ts';
-import { namingTables } from './table-names.ts';
+import { slowReadLaneMark } from './slow-read-lane.ts';
 import { toQueryResult, type QueryOutcome } from './sqlite.ts';
 import { AppError, type AppErrorData } from '../errors.ts';
 import type {
@@ -39,7 +38,7 @@ const readerCount = 2;
  * the clients' next requests came in. Capped at six, the first answers make that trip while
  * the writer runs the rest: 2,580/s against 2,130/s (docs/performance.md).
  */
-export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10, slowMs: 2 };
+export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10 };
 
 /**
  * The entry of threads whose writer runs no command, for those who open the database without the
@@ -204,18 +203,10 @@ function isRead(query: CompiledQuery): boolean {
 
 let nextTransaction = 1;
 
-/** Told after a commit whose statements named one of its tables (`onCommittedWrite`). */
-interface WriteWatch {
-  names: RegExp;
-  listener: () => void;
-}
-
 class WorkerConnection implements DatabaseConnection {
   readonly #driver: SqliteWorkerDriver;
   /** The writer's transaction this connection is in, if any. */
   transaction: number | null = null;
-  /** The watches the statements of this transaction have named, told once it has ended. */
-  readonly touched = new Set<WriteWatch>();
 
   constructor(driver: SqliteWorkerDriver) {
     this.#driver = driver;
@@ -223,27 +214,12 @@ class WorkerConnection implements DatabaseConnection {
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
     const message = { op: 'query' as const, sql: query.sql, parameters: [...query.parameters] };
-    if (this.transaction !== null) {
-      if (!isRead(query)) this.#touch(query.sql, this.touched);
+    if (this.transaction !== null)
       return queryResult(await this.#driver.writer.request({ ...message, tx: this.transaction }));
-    }
-    if (!isRead(query)) {
-      const touched = new Set<WriteWatch>();
-      this.#touch(query.sql, touched);
-      try {
-        return queryResult(await this.#driver.writer.request(message));
-      } finally {
-        // Even after a failure: whether it wrote or not, telling costs only a read again.
-        for (const watch of touched) watch.listener();
-      }
-    }
-    if (query.sql.endsWith(heavyReadMark))
-      return queryResult(await this.#driver.heavyRead(message));
+    if (!isRead(query)) return queryResult(await this.#driver.writer.request(message));
+    if (query.sql.endsWith(slowReadLaneMark))
+      return queryResult(await this.#driver.slowRead(message));
     return queryResult(await this.#driver.reader().request(message));
-  }
-
-  #touch(sql: string, touched: Set<WriteWatch>): void {
-    for (const watch of this.#driver.watches) if (watch.names.test(sql)) touched.add(watch);
   }
 
   // eslint-disable-next-line require-yield
@@ -261,23 +237,20 @@ class SqliteWorkerDriver implements Driver {
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
   #writer: WorkerLink | null = null;
   #readers: WorkerLink[] = [];
-  /** Readers running a heavy read, and heavy reads waiting for their turn. */
-  readonly #heavyOn = new Set<WorkerLink>();
-  readonly #heavyWaiting: (() => void)[] = [];
-  readonly watches: readonly WriteWatch[];
+  /** Readers running a read of the slow lane, and such reads waiting for their turn. */
+  readonly #slowLaneOn = new Set<WorkerLink>();
+  readonly #slowLaneWaiting: (() => void)[] = [];
 
   constructor(
     thread: URL,
     file: string,
     group: GroupLimits,
     onStopped: (role: WorkerRole, error: Error) => void,
-    watches: readonly WriteWatch[],
   ) {
     this.#thread = thread;
     this.#file = file;
     this.#group = group;
     this.#onStopped = onStopped;
-    this.watches = watches;
   }
 
   get writer(): WorkerLink {
@@ -286,35 +259,35 @@ class SqliteWorkerDriver implements Driver {
   }
 
   /**
-   * The least busy reader not running a heavy read (the least busy of all if each is); the
+   * The least busy reader not running a slow read (the least busy of all if each is); the
    * writer where there is none (an in-memory database).
    */
   reader(): WorkerLink {
     let best: WorkerLink | undefined;
     for (const reader of this.#readers) {
       if (!best) best = reader;
-      else if (this.#heavyOn.has(best) !== this.#heavyOn.has(reader)) {
-        if (this.#heavyOn.has(best)) best = reader;
+      else if (this.#slowLaneOn.has(best) !== this.#slowLaneOn.has(reader)) {
+        if (this.#slowLaneOn.has(best)) best = reader;
       } else if (reader.busy < best.busy) best = reader;
     }
     return best ?? this.writer;
   }
 
   /**
-   * A read marked heavy (heavy-read.ts). At most all readers but one run such reads at a time,
+   * A read of the slow lane (slow-read-lane.ts). At most all readers but one run such reads at a time,
    * the others wait here in turn, so quick reads always have a reader that answers them at once.
    */
-  async heavyRead(request: Request): Promise<Outcome> {
+  async slowRead(request: Request): Promise<Outcome> {
     const lanes = Math.max(1, this.#readers.length - 1);
-    while (this.#heavyOn.size >= lanes)
-      await new Promise<void>((resolve) => this.#heavyWaiting.push(resolve));
+    while (this.#slowLaneOn.size >= lanes)
+      await new Promise<void>((resolve) => this.#slowLaneWaiting.push(resolve));
     const link = this.reader();
-    this.#heavyOn.add(link);
+    this.#slowLaneOn.add(link);
     try {
       return await link.request(request);
     } finally {
-      this.#heavyOn.delete(link);
-      this.#heavyWaiting.shift()?.();
+      this.#slowLaneOn.delete(link);
+      this.#slowLaneWaiting.shift()?.();
     }
   }
 
@@ -354,14 +327,7 @@ class SqliteWorkerDriver implements Driver {
     if (tx === null && op === 'rollback') return;
     if (tx === null) throw new Error('commit outside a transaction');
     connection.transaction = null;
-    try {
-      await this.writer.request({ op, tx });
-    } finally {
-      // After the writer's answer, so a read made after this sees the commit. A rollback tells
-      // too (cheaper than being sure nothing was written).
-      for (const watch of connection.touched) watch.listener();
-      connection.touched.clear();
-    }
+    await this.writer.request({ op, tx });
   }
 
   async savepoint(connection: DatabaseConnection, name: string): Promise<void> {
@@ -402,7 +368,6 @@ export class SqliteWorkerDialect implements Dialect {
   readonly #file: string;
   readonly #group: GroupLimits;
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
-  readonly #watches: WriteWatch[] = [];
   #driver: SqliteWorkerDriver | null = null;
 
   /**
@@ -424,23 +389,8 @@ export class SqliteWorkerDialect implements Dialect {
   }
 
   createDriver(): Driver {
-    this.#driver = new SqliteWorkerDriver(
-      this.#thread,
-      this.#file,
-      this.#group,
-      this.#onStopped,
-      this.#watches,
-    );
+    this.#driver = new SqliteWorkerDriver(this.#thread, this.#file, this.#group, this.#onStopped);
     return this.#driver;
-  }
-
-  /**
-   * Calls `listener` after every commit (or rollback) of statements sent from this thread that
-   * name one of `tables`, once the writer has answered it. The commands that run in the writer
-   * thread are not watched: they are the write path's, which says itself what it changed.
-   */
-  onCommittedWrite(tables: readonly string[], listener: () => void): void {
-    this.#watches.push({ names: namingTables(tables), listener });
   }
 
   /**

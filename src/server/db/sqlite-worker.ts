@@ -17,12 +17,6 @@ export interface GroupLimits {
   units: number;
   /** ...or once it is this old, whichever comes first. */
   ms: number;
-  /**
-   * An owner whose commands take this long (milliseconds, a running average) is slow: its next
-   * command does not join a group holding another owner's work, which would then wait for it
-   * (sqlite-writer.ts).
-   */
-  slowMs: number;
 }
 
 export interface WorkerOptions {

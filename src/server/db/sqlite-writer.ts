@@ -1,7 +1,7 @@
 // The one writer of an SQLite file, run in its worker thread (sqlite-worker.ts): transactions and
 // commands wait their turn for the connection, and those that arrive together are committed in
 // groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
-import { OwnerTurns, setNewest } from './owner-turns.ts';
+import { WriterQueue } from './writer-queue.ts';
 import type {
   CommandPlace,
   CommandRunner,
@@ -46,16 +46,6 @@ const commandRunning = -1;
 /** Whose work a unit is, for the turns: only commands name their owner. */
 const ownerOf = (unit: Unit): string => (unit.kind === 'command' ? unit.ownerId : '');
 
-/** How many owners' command times are remembered: the list must not grow unbounded. */
-const commandTimesKept = 256;
-
-/**
- * The weight of a command's time in its owner's running average: one command held up by the
- * machine (its thread off the CPU for a few milliseconds) does not make an owner slow, while a
- * payment on a long ledger (about 10 ms, every time) does at once.
- */
-const newestWeight = 0.25;
-
 /** The answer to work that a close found waiting or under way. */
 const closingError: WorkerError = { message: 'the database is closing' };
 
@@ -77,20 +67,11 @@ export class Writer {
   readonly #db: SqliteConnection;
   readonly #send: (reply: WorkerReply) => void;
   readonly #limits: GroupLimits;
-  readonly #waiting = new OwnerTurns<Unit>();
+  readonly #waiting = new WriterQueue<Unit>();
   /** Answers held back until the shared COMMIT is on disk. */
   #unsynced: WorkerReply[] = [];
   #groupOpen = false;
   #groupStartedAt = 0;
-  /** Whose work the open group holds (`ownerOf`). */
-  readonly #groupOwners = new Set<string>();
-  /**
-   * Each owner's running average of its commands' times, in milliseconds, kept while it is worth
-   * remembering. An owner whose average is `limits.slowMs` or more is slow: its next command
-   * starts a group of its own when the open group holds another owner's work, which is answered
-   * at the group's commit and should not wait for a slow command that merely came after it.
-   */
-  readonly #commandMs = new Map<string, number>();
   #active: number | null = null;
   /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
@@ -269,7 +250,6 @@ export class Writer {
       if (this.#groupOpen && this.#startsOwnGroup(unit)) this.#commitGroup();
       const place: CommandPlace = this.#groupOpen ? 'savepoint' : 'group';
       if (!this.#openGroup(unit.id)) continue;
-      this.#groupOwners.add(ownerOf(unit));
       if (unit.kind === 'transaction') {
         this.#db.exec(`savepoint t${unit.tx}`);
         this.#active = unit.tx;
@@ -316,10 +296,7 @@ export class Writer {
     if (unit.kind !== 'command') return false;
     // A large argument (an import's or a restore's body): the command
     // runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts says why).
-    if (unit.args.some(isLarge)) return true;
-    if ((this.#commandMs.get(unit.ownerId) ?? 0) < this.#limits.slowMs) return false;
-    for (const owner of this.#groupOwners) if (owner !== unit.ownerId) return true;
-    return false;
+    return unit.args.some(isLarge);
   }
 
   #groupFull(): boolean {
@@ -340,7 +317,6 @@ export class Writer {
     }
     this.#groupOpen = true;
     this.#groupStartedAt = Date.now();
-    this.#groupOwners.clear();
     return true;
   }
 
@@ -413,7 +389,6 @@ export class Writer {
     let reply: WorkerReply;
     let thrown: unknown = null;
     let changed = false;
-    const started = performance.now();
     try {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
@@ -427,7 +402,6 @@ export class Writer {
       thrown = error;
       reply = { id: unit.id, ok: false, error: describeError(error) };
     }
-    this.#noteSpeed(unit.ownerId, performance.now() - started);
     // Closed while the command waited between pieces of its work: its group is gone, and with
     // it whatever the command did.
     if (this.#closed) {
@@ -454,14 +428,6 @@ export class Writer {
     } else {
       this.#send(reply);
     }
-  }
-
-  #noteSpeed(ownerId: string, ms: number): void {
-    const average = (this.#commandMs.get(ownerId) ?? 0) * (1 - newestWeight) + ms * newestWeight;
-    // Far from slow: as good as an owner never seen.
-    if (average < this.#limits.slowMs / 4) this.#commandMs.delete(ownerId);
-    // Set in the order last noted: the oldest is forgotten first.
-    else setNewest(this.#commandMs, ownerId, average, commandTimesKept);
   }
 
   /** A statement outside any transaction: its own savepoint, answered with the group. */

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import type { QueryResult } from 'kysely';
+import { LRUCache } from 'lru-cache';
 
 /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
 const busyTimeoutMs = 5000;
@@ -92,25 +93,17 @@ const cachedStatements = 500;
  */
 class StatementCache {
   readonly #database: DatabaseSync;
-  readonly #statements = new Map<string, NodeSqliteStatement>();
+  readonly #statements = new LRUCache<string, NodeSqliteStatement>({ max: cachedStatements });
 
   constructor(database: DatabaseSync) {
     this.#database = database;
   }
 
   get(sql: string): NodeSqliteStatement {
-    const cached = this.#statements.get(sql);
-    if (cached) {
-      // Most recently used last, so the first key is the one to drop when full.
-      this.#statements.delete(sql);
-      this.#statements.set(sql, cached);
-      return cached;
-    }
-    const statement = new NodeSqliteStatement(this.#database.prepare(sql));
-    this.#statements.set(sql, statement);
-    if (this.#statements.size > cachedStatements) {
-      const oldest = this.#statements.keys().next().value;
-      if (oldest !== undefined) this.#statements.delete(oldest);
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = new NodeSqliteStatement(this.#database.prepare(sql));
+      this.#statements.set(sql, statement);
     }
     return statement;
   }

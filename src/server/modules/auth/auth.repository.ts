@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { SessionWithUser, UsersTable } from './auth.table.ts';
@@ -77,9 +76,11 @@ export async function insertSession(
   await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
 }
 
-/** Every signed-in request runs this, so it is compiled once. */
-const sessionWithUser = compiledQuery((db, tokenHash: string) =>
-  db
+export async function findSessionWithUser(
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<SessionWithUser | undefined> {
+  return db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .select([
@@ -91,15 +92,8 @@ const sessionWithUser = compiledQuery((db, tokenHash: string) =>
       'users.is_admin',
       'users.disabled_at',
     ])
-    .where('sessions.token_hash', '=', tokenHash),
-);
-
-export async function findSessionWithUser(
-  db: Kysely<Database>,
-  tokenHash: string,
-): Promise<SessionWithUser | undefined> {
-  const { rows } = await sessionWithUser(db, tokenHash);
-  return rows[0];
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 /** Of these sessions, those still within their limits, with their users: one query for all. */

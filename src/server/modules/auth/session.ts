@@ -83,8 +83,7 @@ export async function readSession(
   if (!token) return null;
   const { db, config } = request.server;
   const tokenHash = hashToken(token);
-  const read = () => findSessionWithUser(db.kysely, tokenHash);
-  const row = await (db.kept ? db.kept.sessions.read(tokenHash, read) : read());
+  const row = await findSessionWithUser(db.kysely, tokenHash);
   // A disabled account's sessions are deleted when it is disabled; this also refuses any left.
   if (!row || row.disabled_at !== null) return null;
   const now = Date.now();

@@ -9,12 +9,9 @@ import type { Client, ClientInput, ClientList } from '../../../shared/schemas/cl
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 
-// The list keeps whole answers by the owner's latest event id. On PostgreSQL these tests read
-// through one instance and write through another on the same database, so only that id can tell
-// the first instance that its kept answers are stale: no in-process signal reaches it. On SQLite
-// one process holds the file (several instances need PostgreSQL), and that process also keeps
-// the id itself between its commits (db/commit-memory.ts): there they write through the same
-// instance, whose commits are what must reach its list.
+// The list shows every change at once. On PostgreSQL these tests read through one instance and
+// write through another on the same database; on SQLite, which one process holds, through the
+// same instance.
 let testApp: TestApp;
 let reader: FastifyInstance;
 let writer: FastifyInstance;
@@ -97,10 +94,9 @@ describe('the client list answered again', () => {
     expect((await list(cookie)).converted).toEqual({ usdTotal: '500', ratesDate: '2026-11-20' });
   });
 
-  it('never answers one owner with another owner’s kept list', async () => {
-    // Event ids are shared by all owners, so two owners' stamps only meet at 0 (no event yet).
-    // The second owner gets a client straight into the table, as a restore would write it, so
-    // both lists are stamped 0: only the owner in the key can tell the kept answers apart.
+  it('never answers one owner with another owner’s list', async () => {
+    // The second owner gets a client straight into the table, as a restore would write it, with
+    // no event: neither owner has any.
     const first = await joinAs(reader);
     const second = await joinAs(reader);
     expect(await list(first.cookie)).toMatchObject({ clients: [], count: 0 });
@@ -170,7 +166,7 @@ describe('the client list compressed', () => {
   });
 });
 
-describe('a kept list and a change made outside the write path', () => {
+describe('the list and a change made outside the write path', () => {
   it('shows a client written straight into the tables with its event, as a restore writes it', async () => {
     const { cookie, userId } = await joinAs(reader);
     await add(cookie, { firstName: 'Kept', balance: 5, currency: 'USD' });
@@ -249,7 +245,7 @@ const commands: [
           amount: 900,
         })
       ).json<{ entry: { entryId: number } }>();
-      // Read in between, so the kept answer includes the charge before it is voided.
+      // Read in between, so the list has shown the charge before it is voided.
       expect((await list(cookie)).totals).toEqual([{ currency: 'CAD', total: '1000' }]);
       return send(
         writer,
@@ -289,7 +285,7 @@ const commands: [
   ],
 ];
 
-describe('no kept list outlives a command', () => {
+describe('the list after each command', () => {
   it.each(commands)('%s', async (_name, command, expected) => {
     const { cookie } = await joinAs(reader);
     const client = await add(cookie, { balance: 100, currency: 'CAD' });

@@ -9,8 +9,7 @@ import type {
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import type { Database, Dialect } from '../../db/database.ts';
-import { compiledQuery } from '../../db/compiled-query.ts';
-import { heavyRead } from '../../db/heavy-read.ts';
+import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import type { ClientsTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -203,7 +202,7 @@ export async function listClientsPage(
   }
   for (const column of columns) query = query.orderBy(column, page.dir);
   // A search may read many rows to fill one page.
-  if (filter.search?.trim()) query = query.modifyEnd(heavyRead);
+  if (filter.search?.trim()) query = query.modifyEnd(inSlowReadLane);
   const rows = await query.limit(page.limit + 1).execute();
   const more = rows.length > page.limit;
   const shown = more ? rows.slice(0, page.limit) : rows;
@@ -239,7 +238,7 @@ export async function summarizeClients(
       sql<string>`cast(sum(balance & 4294967295) as text)`.as('low'),
     ])
     .groupBy('currency')
-    .modifyEnd(heavyRead)
+    .modifyEnd(inSlowReadLane)
     .execute();
   return {
     count: rows.reduce((sum, row) => sum + Number(row.count), 0),
@@ -251,16 +250,17 @@ export async function summarizeClients(
   };
 }
 
-const clientQuery = compiledQuery((db, id: string, ownerId: string) =>
-  db.selectFrom('clients').selectAll().where('id', '=', id).where('owner_id', '=', ownerId),
-);
-
 export async function findClient(
   db: Executor,
   ownerId: string,
   id: string,
 ): Promise<Client | undefined> {
-  const [row] = (await clientQuery(db, id, ownerId)).rows;
+  const row = await db
+    .selectFrom('clients')
+    .selectAll()
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
   return row && toClient(row);
 }
 

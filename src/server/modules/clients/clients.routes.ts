@@ -18,7 +18,7 @@ import { historyListSchema } from '../../../shared/schemas/events.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { latestEventStamp, readClientHistory } from '../events/events.queries.ts';
+import { readClientHistory } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import { addClient, deleteClient, editClient } from './clients.commands.ts';
 import {
@@ -30,8 +30,7 @@ import {
 } from './clients.queries.ts';
 import { checkedClientId as clientId, clientNotFound } from './current-client.ts';
 import { ageingByCurrency } from '../ledger/ledger.queries.ts';
-import { KeptAnswer } from './kept-answer.ts';
-import { StampedCache } from './stamped-cache.ts';
+import { gzipIfAccepted } from './gzip-answer.ts';
 
 type ListSummary = Pick<ClientList, 'count' | 'totals' | 'converted'>;
 
@@ -50,30 +49,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Before the body is read: a visitor's request costs no parsing and learns nothing of its fields.
   app.addHook('onRequest', requireUser);
 
-  /**
-   * Whole answers of the list, ready to send, for owners whose data has not changed since. Kept
-   * as UTF-8 bytes: sent again as text, each answer was encoded and measured anew, about a
-   * third of the route's time. The size counted is the JSON's; an answer's gzip, once made, adds
-   * about a quarter of that.
-   */
-  const listAnswers = new StampedCache<KeptAnswer>({
-    maxEntries: 2000,
-    maxSize: 32 * 1024 * 1024,
-    sizeOf: (answer) => answer.json.length,
-  });
-  /** Count and totals by filter: the same for every page of one list, so scrolling reuses them. */
-  const listSummaries = new StampedCache<ListSummary>({ maxEntries: 2000 });
-
-  async function summarize(filter: ClientFilter, stamp: number): Promise<ListSummary> {
-    const key = JSON.stringify([
-      filter.ownerId,
-      filter.search,
-      filter.currency,
-      filter.owes,
-      filter.overdueOn,
-    ]);
-    const cached = listSummaries.get(key, stamp);
-    if (cached) return cached;
+  async function summarize(filter: ClientFilter): Promise<ListSummary> {
     const [{ count, totals }, rates] = await Promise.all([
       summarizeClients(db, filter),
       readRates(db, filter.ownerId),
@@ -82,7 +58,7 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
       totals.map(({ currency: code, total }) => ({ currency: code, total: BigInt(total) })),
       Object.fromEntries(rates.map((rate) => [rate.currency, rate])),
     );
-    const summary: ListSummary = {
+    return {
       count,
       totals,
       converted: converted && {
@@ -90,14 +66,12 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         ratesDate: converted.ratesDate,
       },
     };
-    listSummaries.set(key, stamp, summary);
-    return summary;
   }
 
   app.get(
     '/clients',
-    // No response schema: the answer is checked against clientListSchema when it is computed and
-    // then sent as the bytes kept in listAnswers.
+    // No response schema: the answer is checked against clientListSchema, then sent as bytes,
+    // gzipped for a browser.
     { schema: { querystring: clientListQuerySchema } },
     async (request, reply) => {
       const owner = currentUser(request);
@@ -111,7 +85,6 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         cursor,
         limit,
       } = request.query;
-      // What is overdue changes at midnight without any event: the day is part of every key.
       const asOf = utcDay();
       const filter: ClientFilter = {
         ownerId: owner.id,
@@ -121,46 +94,26 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         overdueOn: overdue === 'true' ? asOf : undefined,
         dialect: app.db.dialect,
       };
-      const pageSize = limit ? Number(limit) : defaultPageSize;
-      // Read before anything else: what follows reflects this state or a newer one.
-      const stamp = await latestEventStamp(app.db, owner.id);
-      const key = JSON.stringify([
-        owner.id,
-        asOf,
-        q,
-        currency,
-        owes,
-        overdue,
-        sort,
-        dir,
-        cursor,
-        pageSize,
-      ]);
-      let answer = listAnswers.get(key, stamp);
-      if (answer === undefined) {
-        const summary = await summarize(filter, stamp);
-        let page: Awaited<ReturnType<typeof listClientsPage>>;
-        try {
-          page = await listClientsPage(db, filter, {
-            sort,
-            dir,
-            cursor,
-            limit: pageSize,
-            manyMatches: summary.count >= manyMatches,
-          });
-        } catch (error) {
-          if (!(error instanceof InvalidCursorError)) throw error;
-          throw new AppError(400, 'validation', 'Invalid cursor', {
-            fields: { cursor: 'This value is invalid.' },
-          });
-        }
-        // Checked against the schema as the route's serializer would, once, then kept as bytes.
-        answer = new KeptAnswer(
-          Buffer.from(JSON.stringify(clientListSchema.parse({ ...page, ...summary, asOf }))),
-        );
-        listAnswers.set(key, stamp, answer);
+      const summary = await summarize(filter);
+      let page: Awaited<ReturnType<typeof listClientsPage>>;
+      try {
+        page = await listClientsPage(db, filter, {
+          sort,
+          dir,
+          cursor,
+          limit: limit ? Number(limit) : defaultPageSize,
+          manyMatches: summary.count >= manyMatches,
+        });
+      } catch (error) {
+        if (!(error instanceof InvalidCursorError)) throw error;
+        throw new AppError(400, 'validation', 'Invalid cursor', {
+          fields: { cursor: 'This value is invalid.' },
+        });
       }
-      const { bytes, encoding } = answer.bytesFor(request.headers['accept-encoding']);
+      const json = Buffer.from(
+        JSON.stringify(clientListSchema.parse({ ...page, ...summary, asOf })),
+      );
+      const { bytes, encoding } = gzipIfAccepted(json, request.headers['accept-encoding']);
       if (encoding) reply.header('content-encoding', encoding);
       return reply
         .type('application/json; charset=utf-8')
@@ -169,16 +122,10 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  /** The ageing of the owner's unpaid amounts, kept like the list's answers (and by day). */
-  const ageingAnswers = new StampedCache<Ageing>({ maxEntries: 2000 });
-
+  /** The ageing of the owner's unpaid amounts. */
   app.get('/ageing', { schema: { response: { 200: ageingSchema } } }, async (request) => {
     const ownerId = currentUser(request).id;
-    const stamp = await latestEventStamp(app.db, ownerId);
     const asOf = utcDay();
-    const key = JSON.stringify([ownerId, asOf]);
-    const kept = ageingAnswers.get(key, stamp);
-    if (kept) return kept;
     const rows = await ageingByCurrency(db, ownerId, asOf);
     const ageing: Ageing = {
       asOf,
@@ -206,7 +153,6 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         ];
       }),
     };
-    ageingAnswers.set(key, stamp, ageing);
     return ageing;
   });
 

@@ -4,7 +4,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { sqliteQueryPlansForFile } from '../../../../tests/query-plans.ts';
-import { heavyReadMark } from '../../db/heavy-read.ts';
+import { slowReadLaneMark } from '../../db/slow-read-lane.ts';
 import { ownerEmailKeys } from './clients.repository.ts';
 
 const plans = sqliteQueryPlansForFile();
@@ -24,7 +24,7 @@ describe('the import’s read of every e-mail of the owner', () => {
     await ownerEmailKeys(plans.current.recorder, 'owner');
     const [read] = plans.current.take();
     expect(read?.sql).toMatch(/^select "email" from "clients" .* limit \?$/);
-    expect(read?.sql.endsWith(heavyReadMark)).toBe(false);
+    expect(read?.sql.endsWith(slowReadLaneMark)).toBe(false);
     expect(read?.plan).toEqual([
       'SEARCH clients USING COVERING INDEX clients_owner_email (owner_id=?)',
     ]);

@@ -3,7 +3,6 @@ export {
   countEventsAfter,
   hasClientHistory,
   latestEventId,
-  latestEventStamp,
   readAllEvents,
   readClientHistory,
 } from './events.repository.ts';

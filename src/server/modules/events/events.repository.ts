@@ -6,8 +6,7 @@ import type {
   EventAction,
   HistoryEntry,
 } from '../../../shared/schemas/events.ts';
-import { compiledQuery } from '../../db/compiled-query.ts';
-import type { Database, Db, Dialect } from '../../db/database.ts';
+import type { Database, Dialect } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -55,18 +54,10 @@ export async function holdOwner(
   dialect: Dialect,
   ownerId: string,
 ): Promise<boolean> {
-  const query = dialect === 'postgres' ? ownerRowShared : ownerRow;
-  const { rows } = await query(trx, ownerId);
-  return rows.length > 0;
+  const owner = trx.selectFrom('users').select('id').where('id', '=', ownerId);
+  const row = await (dialect === 'postgres' ? owner.forKeyShare() : owner).executeTakeFirst();
+  return row !== undefined;
 }
-
-// Built once each, like the other statements every change runs (`compiledQuery`).
-const ownerRow = compiledQuery((db, ownerId: string) =>
-  db.selectFrom('users').select('id').where('id', '=', ownerId),
-);
-const ownerRowShared = compiledQuery((db, ownerId: string) =>
-  db.selectFrom('users').select('id').where('id', '=', ownerId).forKeyShare(),
-);
 
 /**
  * The account's deletion takes the owner's row first (PostgreSQL): it waits for the owner's
@@ -95,11 +86,6 @@ export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
   detail: event.entry ? JSON.stringify(event.entry) : null,
 });
 
-/** One event, the most a change records: built once (`compiledQuery`). */
-const insertEventQuery = compiledQuery((db, row: ReturnType<typeof toEventRow>) =>
-  db.insertInto('events').values(row),
-);
-
 /** Appends events of one owner inside the caller's transaction, a few hundred rows a statement. */
 export async function insertEvents(
   trx: Transaction<Database>,
@@ -107,11 +93,6 @@ export async function insertEvents(
   at: number,
   events: readonly NewEvent[],
 ): Promise<void> {
-  const [only] = events;
-  if (events.length === 1 && only) {
-    await insertEventQuery(trx, toEventRow(ownerId, at, only));
-    return;
-  }
   for (let start = 0; start < events.length; start += insertBatch) {
     await trx
       .insertInto('events')
@@ -134,26 +115,13 @@ export async function hasClientHistory(db: Executor, ownerId: string): Promise<b
   return row !== undefined;
 }
 
-/** Every read of the client list starts with this (its cache stamp), so it is compiled once. */
-const latestEventIdQuery = compiledQuery((db, ownerId: string) =>
-  db
+export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
+  const row = await db
     .selectFrom('events')
     .select((eb) => eb.fn.max('id').as('id'))
-    .where('owner_id', '=', ownerId),
-);
-
-export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
-  const { rows } = await latestEventIdQuery(db, ownerId);
-  return Number(rows[0]?.id ?? 0);
-}
-
-/**
- * The id of the owner's latest event, as the stamp of answers kept until it changes: on SQLite
- * kept itself between the write path's commits for the owner (database.ts `kept`).
- */
-export function latestEventStamp(db: Db, ownerId: string): Promise<number> {
-  const read = () => latestEventId(db.kysely, ownerId);
-  return db.kept ? db.kept.latestEventIds.read(ownerId, read) : read();
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return Number(row?.id ?? 0);
 }
 
 /** How many of the owner's events came after `afterId`, counting no further than `cap`. */

@@ -10,7 +10,7 @@ import {
 } from './events.repository.ts';
 import type { ChangeFeed } from './feed.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
-import { OwnerGate } from './owner-gate.ts';
+import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
 
 export type { NewEvent };
 
@@ -46,8 +46,8 @@ export interface ChangeOutcome<T> {
 /**
  * One change's transaction: `work` writes the rows and records the events that describe them
  * (once it records its events, the owner's other writers wait their turn until it commits). A
- * change that records no event is refused (and rolled back): the client list's kept answers,
- * the live streams and the history all rely on one. Runs where the connection is: the request
+ * change that records no event is refused (and rolled back): the live streams and the history
+ * rely on one. Runs where the connection is: the request
  * thread, or SQLite's writer thread for a named command (`command` below).
  */
 export async function runChange<T>(
@@ -190,7 +190,7 @@ export class WritePath<Commands extends AnyCommand> {
    * (one committing, one reading before the owner's lock); the rest wait without one, for as long
    * as the pool would have let them wait for a connection (database.ts).
    */
-  readonly #gate = new OwnerGate(
+  readonly #changesPerOwner = new OwnerConcurrencyLimit(
     2,
     5000,
     () =>
@@ -215,7 +215,7 @@ export class WritePath<Commands extends AnyCommand> {
     // SQLite's changes here are the request thread's transactions, which wait for the writer.
     return this.#ended(
       ownerId,
-      this.#db.dialect === 'postgres' ? this.#gate.run(ownerId, run) : run(),
+      this.#db.dialect === 'postgres' ? this.#changesPerOwner.run(ownerId, run) : run(),
     );
   }
 
@@ -247,8 +247,6 @@ export class WritePath<Commands extends AnyCommand> {
       changed = outcome.changed;
       return outcome.value;
     } finally {
-      // The next read of the owner's latest event id sees the change (database.ts `kept`).
-      this.#db.kept?.latestEventIds.forget(ownerId);
       // The fan-out to live streams runs after the answer's turn: the write never waits for it.
       if (changed) this.#feed.committed(ownerId);
     }
@@ -269,7 +267,6 @@ export class WritePath<Commands extends AnyCommand> {
       await lockOwnerForRemoval(trx, this.#db.dialect, ownerId);
       return work(trx);
     });
-    this.#db.kept?.latestEventIds.forget(ownerId);
     this.#feed.endOwner(ownerId);
     return result;
   }

@@ -25,7 +25,6 @@ import {
   setOldestDue,
   setOpenAmount,
   toEntryDetail,
-  type LedgerPageSize,
   type NewEntry,
 } from './ledger.repository.ts';
 
@@ -127,7 +126,7 @@ export async function settleChange(
   let at = newestEnd;
   let agree = toPlace === toPlaceBefore;
   for (let page = 0; !agree; page++) {
-    const limit = ledgerPageSizes[Math.min(page, ledgerPageSizes.length - 1)] as LedgerPageSize;
+    const limit = ledgerPageSizes[Math.min(page, ledgerPageSizes.length - 1)] as number;
     const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
     // Every line is an amount owed when entered (`ledgerPage`): still owed unless it is a void
     // (of a payment), voided, or left in an earlier currency.

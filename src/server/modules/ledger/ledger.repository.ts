@@ -3,9 +3,8 @@ import type { Currency } from '../../../shared/money.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
-import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
-import { heavyRead } from '../../db/heavy-read.ts';
+import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import { toClient } from '../clients/clients.queries.ts';
 import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
 import type { EntriesTable } from './ledger.table.ts';
@@ -60,27 +59,19 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
   };
 }
 
-type EntryValues = ReturnType<typeof toEntryRow>;
-
-const insertEntryQuery = compiledQuery((db, row: EntryValues) =>
-  db.insertInto('entries').values(row).returningAll(),
-);
-
 export async function insertEntry(
   trx: Transaction<Database>,
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
-  const [inserted] = (await insertEntryQuery(trx, toEntryRow(entry, now))).rows;
+  const inserted = await trx
+    .insertInto('entries')
+    .values(toEntryRow(entry, now))
+    .returningAll()
+    .executeTakeFirst();
   if (!inserted) throw new Error('the new entry came back empty');
   return inserted;
 }
-
-// Built once: a restore inserts its entries one at a time (each void needs its entry's new id),
-// up to hundreds of thousands of them.
-const insertRestoredEntryQuery = compiledQuery((db, row: EntryValues) =>
-  db.insertInto('entries').values(row).returning('id'),
-);
 
 /**
  * An entry brought back from an export file, at the time it was first entered; answers its new
@@ -90,7 +81,11 @@ export async function insertRestoredEntry(
   trx: Transaction<Database>,
   entry: NewEntry & { createdAt: number },
 ): Promise<number> {
-  const [row] = (await insertRestoredEntryQuery(trx, toEntryRow(entry, entry.createdAt))).rows;
+  const row = await trx
+    .insertInto('entries')
+    .values(toEntryRow(entry, entry.createdAt))
+    .returning('id')
+    .executeTakeFirst();
   if (!row) throw new Error('the restored entry came back without its id');
   return row.id;
 }
@@ -148,8 +143,8 @@ export async function liveOpenings(
 }
 
 /** What ageing needs of a client's entries. */
-const ledgerLinesQuery = compiledQuery((db, clientId: string, ownerId: string) =>
-  db
+export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
+  return db
     .selectFrom('entries')
     .select([
       'id',
@@ -161,11 +156,8 @@ const ledgerLinesQuery = compiledQuery((db, clientId: string, ownerId: string) =
       'open_amount as openAmount',
     ])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId),
-);
-
-export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
-  return (await ledgerLinesQuery(db, clientId, ownerId)).rows;
+    .where('owner_id', '=', ownerId)
+    .execute();
 }
 
 /** What a walk of the ageing needs of an entry, and whether a void has reversed it. */
@@ -176,8 +168,7 @@ export interface WalkedLine extends LedgerLine {
 }
 
 /** Rows per page of a walk of the ageing: the first covers a new charge or a short ledger whole. */
-export const ledgerPageSizes = [16, 256, 2048] as const;
-export type LedgerPageSize = (typeof ledgerPageSizes)[number];
+export const ledgerPageSizes = [16, 256, 2048];
 
 /**
  * A page of the amounts a client was charged or owes (no payments or credits), newest first (by
@@ -185,57 +176,46 @@ export type LedgerPageSize = (typeof ledgerPageSizes)[number];
  * the given day and id. Along the client's index, so a page costs the rows it passes however long
  * the ledger is. Voids of payments come too (the caller leaves them out): a condition on `void_of`
  * here could lead SQLite to walk that index's NULLs, which are nearly every entry of every owner.
- * The size is written into the SQL: with a bound LIMIT each run cost SQLite about 6 µs more
- * (the statement was prepared again), as much as the rest of the read.
  */
-const ledgerPageQuery = (size: LedgerPageSize) =>
-  compiledQuery((db, clientId: string, ownerId: string, beforeDay: string, beforeId: number) =>
-    db
-      .selectFrom('entries as e')
-      .leftJoin('entries as v', 'v.void_of', 'e.id')
-      .select([
-        'e.id',
-        'e.amount',
-        'e.currency',
-        'e.occurred_on as date',
-        'e.due_on as dueDate',
-        'e.void_of as voidOf',
-        'e.open_amount as openAmount',
-        'v.id as voidedBy',
-      ])
-      .where('e.client_id', '=', clientId)
-      .where('e.owner_id', '=', ownerId)
-      .where('e.amount', '>', 0)
-      .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(beforeDay, beforeId)))
-      .orderBy('e.occurred_on', 'desc')
-      .orderBy('e.id', 'desc')
-      .limit(sql.lit(size)),
-  );
-const ledgerPageQueries: Record<LedgerPageSize, ReturnType<typeof ledgerPageQuery>> = {
-  16: ledgerPageQuery(16),
-  256: ledgerPageQuery(256),
-  2048: ledgerPageQuery(2048),
-};
-
-/** Later than any entry's day and id: where a walk from the newest entry starts. */
-export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
-
 export async function ledgerPage(
   db: Executor,
   ownerId: string,
   clientId: string,
   before: { day: string; id: number },
-  size: LedgerPageSize,
+  size: number,
 ): Promise<WalkedLine[]> {
-  return (await ledgerPageQueries[size](db, clientId, ownerId, before.day, before.id)).rows;
+  return db
+    .selectFrom('entries as e')
+    .leftJoin('entries as v', 'v.void_of', 'e.id')
+    .select([
+      'e.id',
+      'e.amount',
+      'e.currency',
+      'e.occurred_on as date',
+      'e.due_on as dueDate',
+      'e.void_of as voidOf',
+      'e.open_amount as openAmount',
+      'v.id as voidedBy',
+    ])
+    .where('e.client_id', '=', clientId)
+    .where('e.owner_id', '=', ownerId)
+    .where('e.amount', '>', 0)
+    .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(before.day, before.id)))
+    .orderBy('e.occurred_on', 'desc')
+    .orderBy('e.id', 'desc')
+    .limit(size)
+    .execute();
 }
 
-const openAmountQuery = compiledQuery((db, openAmount: number, entryId: number) =>
-  db.updateTable('entries').set({ open_amount: openAmount }).where('id', '=', entryId),
-);
+/** Later than any entry's day and id: where a walk from the newest entry starts. */
+export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
 
 export async function setOpenAmount(db: Executor, entryId: number, openAmount: number) {
-  await openAmountQuery(db, openAmount, entryId);
+  await db
+    .updateTable('entries')
+    .set({ open_amount: openAmount })
+    .where('id', '=', entryId)
+    .execute();
 }
 
 /** The kinds of a client's entries and what each void reverses: enough to judge a change of currency. */
@@ -416,7 +396,7 @@ export async function ageingByCurrency(db: Executor, ownerId: string, today: str
     .where('owner_id', '=', ownerId)
     .where('open_amount', '>', 0)
     .groupBy(['currency', sql`2`])
-    .modifyEnd(heavyRead)
+    .modifyEnd(inSlowReadLane)
     .execute();
   return rows.map((row) => ({
     currency: row.currency,
@@ -478,26 +458,6 @@ const applyUpdate = (
     .where('owner_id', '=', ownerId)
     .where('currency', '=', currency);
 
-const applyQuery = compiledQuery(
-  (db, amount: number, now: number, id: string, ownerId: string, currency: Currency) =>
-    applyUpdate(db, amount, now, id, ownerId, currency).returningAll(),
-);
-
-const applyAtVersionQuery = compiledQuery(
-  (
-    db,
-    amount: number,
-    now: number,
-    id: string,
-    ownerId: string,
-    currency: Currency,
-    version: number,
-  ) =>
-    applyUpdate(db, amount, now, id, ownerId, currency)
-      .where('version', '=', version)
-      .returningAll(),
-);
-
 /**
  * Moves the balance by a new ledger entry's amount, in one statement (concurrent entries all
  * count), and counts a new version. Only while the client is still in the entry's currency, and
@@ -511,21 +471,12 @@ export async function applyToBalance(
   now: number,
   ifVersion?: number,
 ): Promise<Client | undefined> {
-  const { rows } =
-    ifVersion === undefined
-      ? await applyQuery(db, entry.amount, now, id, ownerId, entry.currency)
-      : await applyAtVersionQuery(db, entry.amount, now, id, ownerId, entry.currency, ifVersion);
-  const [row] = rows;
+  const update = applyUpdate(db, entry.amount, now, id, ownerId, entry.currency);
+  const row = await (ifVersion === undefined ? update : update.where('version', '=', ifVersion))
+    .returningAll()
+    .executeTakeFirst();
   return row && toClient(row);
 }
-
-const oldestDueQuery = compiledQuery((db, day: string | null, id: string, ownerId: string) =>
-  db
-    .updateTable('clients')
-    .set({ oldest_due_on: day })
-    .where('id', '=', id)
-    .where('owner_id', '=', ownerId),
-);
 
 export async function setOldestDue(
   db: Executor,
@@ -533,5 +484,10 @@ export async function setOldestDue(
   id: string,
   day: string | null,
 ): Promise<void> {
-  await oldestDueQuery(db, day, id, ownerId);
+  await db
+    .updateTable('clients')
+    .set({ oldest_due_on: day })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
 }

@@ -5,7 +5,6 @@ import { utcDay } from '../../../shared/dates.ts';
 import { ageingBuckets } from '../ledger/ageing.ts';
 import { overviewMonths, overviewSchema, type Overview } from '../../../shared/schemas/overview.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { latestEventStamp } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import { ageingByCurrency } from '../ledger/ledger.queries.ts';
 import {
@@ -15,7 +14,6 @@ import {
   positionsByCurrency,
   type CurrencyPosition,
 } from './overview.queries.ts';
-import { StampedCache } from '../clients/stamped-cache.ts';
 
 const debtorsShown = 5;
 
@@ -32,12 +30,10 @@ function usdValue(balance: number, currency: Currency, rates: Partial<Record<Cur
   return convertToUsd([{ currency, total: BigInt(balance) }], rates)?.usdMinor ?? null;
 }
 
-/** GET /api/overview: the dashboard's summary (see overviewSchema), kept like the list's answers. */
+/** GET /api/overview: the dashboard's summary (see overviewSchema). */
 export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
-
-  const answers = new StampedCache<Overview>({ maxEntries: 2000 });
 
   async function largest(
     ownerId: string,
@@ -107,13 +103,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/overview', { schema: { response: { 200: overviewSchema } } }, async (request) => {
     const ownerId = currentUser(request).id;
-    // Read first: what follows reflects this state or a newer one.
-    const stamp = await latestEventStamp(app.db, ownerId);
-    // What is overdue, and the months shown, change at midnight without any event.
     const asOf = utcDay();
-    const key = JSON.stringify([ownerId, asOf]);
-    const kept = answers.get(key, stamp);
-    if (kept) return kept;
     const [positions, overdueClients, ageing, rateRows] = await Promise.all([
       positionsByCurrency(db, ownerId),
       overdueClientsByCurrency(db, ownerId, asOf),
@@ -155,7 +145,6 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       largestDebtors: await largest(ownerId, owing, rates),
       history: await history(ownerId, asOf, positions),
     };
-    answers.set(key, stamp, overview);
     return overview;
   });
 };

@@ -1,5 +1,4 @@
 import type { Kysely, Transaction } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import {
   defaultBusiness,
@@ -12,12 +11,12 @@ import { isLocale, type Locale } from '../../../shared/locales.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-const preferencesQuery = compiledQuery((db, userId: string) =>
-  db.selectFrom('user_preferences').selectAll().where('user_id', '=', userId),
-);
-
 export async function readPreferences(db: Executor, userId: string): Promise<Preferences> {
-  const [row] = (await preferencesQuery(db, userId)).rows;
+  const row = await db
+    .selectFrom('user_preferences')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
   if (!row) return defaultPreferences;
   return {
     disableBalanceOnAdd: row.disable_balance_on_add === 1,

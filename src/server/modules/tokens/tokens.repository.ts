@@ -1,5 +1,4 @@
 import type { Kysely } from 'kysely';
-import { compiledQuery } from '../../db/compiled-query.ts';
 import type { Database } from '../../db/database.ts';
 import type { AccessTokensTable } from './tokens.table.ts';
 
@@ -52,28 +51,25 @@ export async function deleteTokensOfUser(db: Kysely<Database>, userId: string): 
   return rows.map((row) => row.id);
 }
 
-/** Every request with a bearer token runs this, so it is compiled once, like the session lookup. */
-const tokenWithUser = compiledQuery((db, tokenHash: string) =>
-  db
-    .selectFrom('access_tokens')
-    .innerJoin('users', 'users.id', 'access_tokens.user_id')
-    .select([
-      'access_tokens.id as token_id',
-      'access_tokens.read_only',
-      'access_tokens.last_used_at',
-      'access_tokens.expires_at',
-      'users.id',
-      'users.email',
-      'users.is_admin',
-    ])
-    .where('access_tokens.token_hash', '=', tokenHash)
-    // A disabled account's tokens stop at once, and work again when it is enabled.
-    .where('users.disabled_at', 'is', null),
-);
-
 export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string) {
-  const { rows } = await tokenWithUser(db, tokenHash);
-  return rows[0];
+  return (
+    db
+      .selectFrom('access_tokens')
+      .innerJoin('users', 'users.id', 'access_tokens.user_id')
+      .select([
+        'access_tokens.id as token_id',
+        'access_tokens.read_only',
+        'access_tokens.last_used_at',
+        'access_tokens.expires_at',
+        'users.id',
+        'users.email',
+        'users.is_admin',
+      ])
+      .where('access_tokens.token_hash', '=', tokenHash)
+      // A disabled account's tokens stop at once, and work again when it is enabled.
+      .where('users.disabled_at', 'is', null)
+      .executeTakeFirst()
+  );
 }
 
 /** Of these tokens, the ones that still work (not revoked, not expired), with their owners. */

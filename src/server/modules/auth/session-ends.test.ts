@@ -3,10 +3,8 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../../../../tests/auth.ts';
 import { hashToken, sessionCookieName } from './session.ts';
 
-// On SQLite the session behind a cookie is kept in memory between the commits that could change
-// it (db/commit-memory.ts). Whatever ends a session must still end it for the very next request,
-// on both dialects: here the changes are made with bare statements, outside any route, so only
-// the watch on the tables can tell the memory.
+// Whatever ends a session ends it for the very next request, on both dialects, including changes
+// made with bare statements outside any route.
 let testApp: TestApp;
 beforeAll(async () => {
   testApp = await buildTestApp();
@@ -21,18 +19,7 @@ const sessionStatus = async (cookie: string) =>
 
 const tokenHashOf = (cookie: string) => hashToken(cookie.slice(`${sessionCookieName}=`.length));
 
-describe('a session kept between commits', () => {
-  it('is kept on SQLite only, where one process holds the database', async () => {
-    const { app } = testApp;
-    const { cookie } = await joinAs(app);
-    expect(await sessionStatus(cookie)).toBe(200);
-    if (app.db.dialect === 'sqlite') {
-      expect(app.db.kept?.sessions.size).toBeGreaterThan(0);
-    } else {
-      expect(app.db.kept).toBeNull();
-    }
-  });
-
+describe('a session', () => {
   it('ends for the next request when its row is deleted', async () => {
     const { app } = testApp;
     const { cookie } = await joinAs(app);

@@ -1,15 +1,4 @@
-/**
- * Sets `key` to `value` as the newest of `map` (a Map keeps the order its keys were set in), and
- * forgets the oldest while it holds more than `kept`: what is remembered of owners stays bounded.
- */
-export function setNewest<K, V>(map: Map<K, V>, key: K, value: V, kept: number): void {
-  map.delete(key);
-  map.set(key, value);
-  for (const oldest of map.keys()) {
-    if (map.size <= kept) break;
-    map.delete(oldest);
-  }
-}
+import { LRUCache } from 'lru-cache';
 
 /** An owner with work waiting, in the heap of turns. */
 interface Turn {
@@ -27,7 +16,7 @@ interface Turn {
  * owner waits for ever (an owner's work keeps its order). Work that names no owner (the request
  * thread's own transactions: sign-ins, sessions) takes its turns under the key ''.
  */
-export class OwnerTurns<T> {
+export class WriterQueue<T> {
   /** Each owner's waiting work. */
   readonly #queues = new Map<string, T[]>();
   /**
@@ -37,17 +26,16 @@ export class OwnerTurns<T> {
   readonly #heap: Turn[] = [];
   /**
    * When each owner was last served (a count of units taken), for the most recent `servedKept`
-   * owners. The Map is kept in the order they were served, so the one forgotten is the one
-   * served longest ago, and it stays the oldest: one never served counts as -1.
+   * owners. Read with `peek`, so only serving an owner makes it recent: the one forgotten is the
+   * one served longest ago, and it stays the oldest (one never served counts as -1).
    */
-  readonly #served = new Map<string, number>();
-  readonly #servedKept: number;
+  readonly #served: LRUCache<string, number>;
   #taken = 0;
   #came = 0;
   #length = 0;
 
   constructor(servedKept = 1024) {
-    this.#servedKept = servedKept;
+    this.#served = new LRUCache({ max: servedKept });
   }
 
   get length(): number {
@@ -62,7 +50,7 @@ export class OwnerTurns<T> {
       return;
     }
     this.#queues.set(owner, [item]);
-    this.#heapPush({ owner, served: this.#served.get(owner) ?? -1, came: this.#came++ });
+    this.#heapPush({ owner, served: this.#served.peek(owner) ?? -1, came: this.#came++ });
   }
 
   /** The unit `shift` would take, left waiting. */
@@ -79,7 +67,7 @@ export class OwnerTurns<T> {
     const queue = this.#queues.get(owner) as T[];
     const item = queue.shift() as T;
     const served = this.#taken++;
-    setNewest(this.#served, owner, served, this.#servedKept);
+    this.#served.set(owner, served);
     if (queue.length > 0) this.#heapPush({ owner, served, came: next.came });
     else this.#queues.delete(owner);
     this.#length--;
@@ -112,7 +100,7 @@ export class OwnerTurns<T> {
     let at = heap.length - 1;
     while (at > 0) {
       const parent = (at - 1) >> 1;
-      if (!OwnerTurns.#before(entry, heap[parent] as Turn)) break;
+      if (!WriterQueue.#before(entry, heap[parent] as Turn)) break;
       heap[at] = heap[parent] as Turn;
       at = parent;
     }
@@ -130,10 +118,10 @@ export class OwnerTurns<T> {
       if (left >= heap.length) break;
       const right = left + 1;
       const child =
-        right < heap.length && OwnerTurns.#before(heap[right] as Turn, heap[left] as Turn)
+        right < heap.length && WriterQueue.#before(heap[right] as Turn, heap[left] as Turn)
           ? right
           : left;
-      if (!OwnerTurns.#before(heap[child] as Turn, last)) break;
+      if (!WriterQueue.#before(heap[child] as Turn, last)) break;
       heap[at] = heap[child] as Turn;
       at = child;
     }

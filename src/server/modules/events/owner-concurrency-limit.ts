@@ -6,10 +6,10 @@
  * (`lockOwnerLog`): without a gate, one owner's burst of slow changes would take every
  * connection, most of them only to wait for that lock, and every other owner's requests would
  * wait for a connection behind them. (On SQLite the writer takes owners by turns itself:
- * db/owner-turns.ts.) A change must not start another change of its owner inside it: with the
+ * db/writer-queue.ts.) A change must not start another change of its owner inside it: with the
  * places taken, the inner one would wait for the outer one to end.
  */
-export class OwnerGate {
+export class OwnerConcurrencyLimit {
   readonly #limit: number;
   readonly #waitMs: number;
   readonly #refusal: () => Error;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OwnerGate } from './owner-gate.ts';
+import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
 
 /** A piece of work that runs until `finish` is called, and says when it started. */
 function heldWork(log: string[], name: string) {
@@ -19,9 +19,9 @@ function heldWork(log: string[], name: string) {
 const turn = () => new Promise((resolve) => setImmediate(resolve));
 const refusal = () => new Error('waited too long');
 
-describe('OwnerGate', () => {
+describe('OwnerConcurrencyLimit', () => {
   it('runs at most the limit of one owner’s work at a time, the rest in the order it came', async () => {
-    const gate = new OwnerGate(2, 60_000, refusal);
+    const gate = new OwnerConcurrencyLimit(2, 60_000, refusal);
     const log: string[] = [];
     const works = ['a1', 'a2', 'a3', 'a4'].map((name) => heldWork(log, name));
     // Settled as they end: a refusal is never left unheard.
@@ -47,7 +47,7 @@ describe('OwnerGate', () => {
   });
 
   it('never keeps another owner waiting', async () => {
-    const gate = new OwnerGate(1, 60_000, refusal);
+    const gate = new OwnerConcurrencyLimit(1, 60_000, refusal);
     const log: string[] = [];
     const a = [heldWork(log, 'a1'), heldWork(log, 'a2')];
     const b = heldWork(log, 'b1');
@@ -62,7 +62,7 @@ describe('OwnerGate', () => {
   });
 
   it('refuses a change that waited too long, and lets the next one in when a place is free', async () => {
-    const gate = new OwnerGate(1, 30, refusal);
+    const gate = new OwnerConcurrencyLimit(1, 30, refusal);
     const log: string[] = [];
     const [first, second, third] = ['a1', 'a2', 'a3'].map((name) => heldWork(log, name));
     if (!first || !second || !third) throw new Error('three pieces of work');

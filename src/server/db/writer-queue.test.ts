@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { OwnerTurns } from './owner-turns.ts';
+import { WriterQueue } from './writer-queue.ts';
 
-const shiftAll = <T>(turns: OwnerTurns<T>): T[] => {
+const shiftAll = <T>(turns: WriterQueue<T>): T[] => {
   const taken: T[] = [];
   while (turns.length > 0) taken.push(turns.shift() as T);
   return taken;
 };
 
-describe('OwnerTurns', () => {
+describe('WriterQueue', () => {
   it('gives each owner with work waiting a turn, in the order the owners came', () => {
-    const turns = new OwnerTurns<string>();
+    const turns = new WriterQueue<string>();
     for (const item of ['a1', 'a2', 'a3']) turns.push('a', item);
     turns.push('b', 'b1');
     turns.push('', 'x1');
@@ -22,7 +22,7 @@ describe('OwnerTurns', () => {
   });
 
   it('serves the owner served least recently, whenever its work came', () => {
-    const turns = new OwnerTurns<string>();
+    const turns = new WriterQueue<string>();
     for (const item of ['a1', 'a2', 'a3']) turns.push('a', item);
     turns.push('b', 'b1');
     expect([turns.shift(), turns.shift()]).toEqual(['a1', 'b1']);
@@ -33,7 +33,7 @@ describe('OwnerTurns', () => {
   });
 
   it('never leaves an owner with work waiting behind owners that keep coming back', () => {
-    const turns = new OwnerTurns<string>();
+    const turns = new WriterQueue<string>();
     for (const item of ['a1', 'a2', 'a3']) turns.push('a', item);
     // Ten owners, each with one unit at a time, sending its next as soon as one is taken.
     for (let owner = 0; owner < 10; owner++) turns.push(`o${owner}`, `o${owner}`);
@@ -47,7 +47,7 @@ describe('OwnerTurns', () => {
   });
 
   it('forgets the owners served longest ago first, and they stay the oldest', () => {
-    const turns = new OwnerTurns<string>(2);
+    const turns = new WriterQueue<string>(2);
     for (const owner of ['a', 'b', 'c']) turns.push(owner, `${owner}1`);
     expect(shiftAll(turns)).toEqual(['a1', 'b1', 'c1']);
     // a is forgotten: as far as the turns know, never served, like d; it came before d.
@@ -56,7 +56,7 @@ describe('OwnerTurns', () => {
   });
 
   it('takes turns among thousands of owners in the order they were last served', () => {
-    const turns = new OwnerTurns<number>();
+    const turns = new WriterQueue<number>();
     const owners = 3000;
     // Each owner is served once, in a shuffled order; then all come back at once.
     const order = Array.from({ length: owners }, (_, i) => (i * 7919) % owners);
@@ -72,7 +72,7 @@ describe('OwnerTurns', () => {
   });
 
   it('takes out the work that passes a test and leaves the rest in its turns', () => {
-    const turns = new OwnerTurns<string>();
+    const turns = new WriterQueue<string>();
     for (const item of ['a1', 'a2']) turns.push('a', item);
     for (const item of ['b1', 'b2']) turns.push('b', item);
     turns.push('c', 'c1');
