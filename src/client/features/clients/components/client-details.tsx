@@ -1,3 +1,4 @@
+import { displayName } from '../../../../shared/names.ts';
 import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -131,7 +132,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
     return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
   }
   const current = client.data;
-  const fullName = `${current.firstName} ${current.lastName}`;
+  const fullName = displayName(current);
   const balanceText = format.money(current.balance, current.currency);
 
   const confirmDelete = async () => {
