@@ -83,7 +83,7 @@ function BalanceEditor({
       noValidate
       onSubmit={(event) => void save(event)}
       onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
+        if (event.key !== 'Escape') return; // i18n-ignore: a key's name
         event.stopPropagation();
         onCancel();
       }}

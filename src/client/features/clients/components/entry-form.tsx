@@ -169,7 +169,7 @@ export function EntryForm({
       // What the checks were about has changed: they are asked again on the next submit.
       onChange={() => setChecks(null)}
       onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
+        if (event.key !== 'Escape') return; // i18n-ignore: a key's name
         event.stopPropagation();
         if (checks) changeIt();
         else onDone();
