@@ -63,3 +63,39 @@ test('the language chosen in Settings shows at once, stays after a reload and fo
   };
   expect(session.language).toBe('en');
 });
+
+// The select once showed English again while the Malay texts were on their way, and a re-render
+// in that moment (a refetch, the page's texts arriving) could leave English as the choice sent.
+// Holding the Malay texts back makes that moment as long as the test needs.
+test('Bahasa Melayu picked in Settings right after the page loads stays picked and is the language saved', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  for (let attempt = 0; attempt < 10; attempt += 1) {
+    const reset = await page.request.put('/api/settings/language', { data: { language: 'en' } });
+    expect(reset.status()).toBe(200);
+    await page.goto('/');
+    await page.evaluate(() => localStorage.removeItem('balance.language'));
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/assets\/ms-[\w-]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const sent: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/api/settings/language')) sent.push(request.postDataJSON());
+    });
+    await page.goto('/setting');
+    const saved = languageSaved(page);
+    await page.getByLabel('Language').selectOption('ms');
+    await expect(page.getByLabel('Language')).toHaveValue('ms');
+    release();
+    expect((await saved).status()).toBe(200);
+    await expect(page.getByRole('heading', { name: 'Tetapan' })).toBeVisible();
+    await expect(page.getByLabel('Bahasa')).toHaveValue('ms');
+    expect(sent).toEqual([{ language: 'ms' }]);
+    await page.unrouteAll();
+    page.removeAllListeners('request');
+  }
+});

@@ -41,6 +41,14 @@ async function recordEntry(
 
 const rows = (page: Page) => page.getByTestId('ledger-entry');
 
+/** A day counted from today on this machine (the browser's clock), as YYYY-MM-DD. */
+function dayFromToday({ days = 0, years = 0 }: { days?: number; years?: number }): string {
+  const date = new Date();
+  date.setFullYear(date.getFullYear() + years, date.getMonth(), date.getDate() + days);
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
 test.describe('the ledger', () => {
   test('payments, charges, credits and a void move the balance, the running balance and the totals', async ({
     page,
@@ -55,7 +63,7 @@ test.describe('the ledger', () => {
     const charge = await recordEntry(page, 'Add charge', {
       amount: '120',
       note: 'Invoice 41',
-      dueDate: '2099-01-31',
+      dueDate: dayFromToday({ days: 30 }),
     });
     await expect(flash(page, 'Charge added')).toBeVisible();
     await expect(charge).toBeHidden();
@@ -123,6 +131,8 @@ test.describe('the ledger', () => {
     await form.getByLabel(/^Amount/).fill('15,000');
     await form.getByLabel('Note or reference (optional)').fill('bank transfer');
     await form.getByRole('button', { name: 'Record payment' }).click();
+    // Nothing is owed: the payment would leave a credit, which is asked about first.
+    await form.getByRole('button', { name: 'Record anyway' }).click();
     await expect(flash(page, 'Recording Failed')).toBeVisible();
     await expect(form.getByLabel(/^Amount/)).toHaveValue('15,000');
     await expect(form.getByLabel('Note or reference (optional)')).toHaveValue('bank transfer');
@@ -130,9 +140,148 @@ test.describe('the ledger', () => {
 
     await page.unroute('**/api/clients/*/entries');
     await form.getByRole('button', { name: 'Record payment' }).click();
+    await form.getByRole('button', { name: 'Record anyway' }).click();
     await expect(flash(page, 'Payment recorded')).toBeVisible();
     await expect(page.getByTestId('client-balance')).toHaveText('-₩15,000');
   });
+
+  test('the payment form offers the balance due, asks before leaving a credit, and gives focus back', async ({
+    page,
+  }) => {
+    await joinThroughApi(page);
+    await openNewClient(page, { balance: 240_50 });
+    const balance = page.getByTestId('client-balance');
+    const opener = page.getByRole('button', { name: 'Record payment', exact: true });
+    const sent: string[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/entries'))
+        sent.push(request.url());
+    });
+
+    await opener.click();
+    const form = page.getByRole('form', { name: 'Record payment' });
+    const amount = form.getByLabel(/^Amount/);
+    await expect(amount).toBeFocused();
+    await form.getByRole('button', { name: 'Pay full balance ($240.50)' }).click();
+    await expect(amount).toHaveValue('240.50');
+
+    // A slip of the keyboard: far more than is owed. Enter asks instead of recording.
+    await amount.fill('99999');
+    await amount.press('Enter');
+    await expect(
+      form
+        .getByRole('alert')
+        .getByText('This payment is more than the $240.50 owed: it leaves a credit of $99,758.50.'),
+    ).toBeVisible();
+    await expect(form.getByRole('button', { name: 'Record anyway' })).toBeFocused();
+    expect(sent).toEqual([]);
+    // Escape goes back to the amount to change it; a second Escape closes the form.
+    await page.keyboard.press('Escape');
+    await expect(form.getByRole('alert')).toBeHidden();
+    await expect(amount).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(form).toBeHidden();
+    await expect(opener).toBeFocused();
+    expect(sent).toEqual([]);
+    await expect(balance).toHaveText('$240.50');
+
+    // The full balance, sent with Enter: recorded at once, and focus is back on the button.
+    await opener.click();
+    await form.getByRole('button', { name: /^Pay full balance/ }).click();
+    await amount.press('Enter');
+    await expect(flash(page, 'Payment recorded')).toBeVisible();
+    await expect(form).toBeHidden();
+    await expect(balance).toHaveText('$0.00');
+    await expect(opener).toBeFocused();
+
+    // Paying in advance is allowed, once confirmed.
+    await opener.click();
+    await expect(form.getByRole('button', { name: /^Pay full balance/ })).toHaveCount(0);
+    await amount.fill('10');
+    await amount.press('Enter');
+    await expect(
+      form.getByText('This payment is more than the $0.00 owed: it leaves a credit of $10.00.'),
+    ).toBeVisible();
+    await form.getByRole('button', { name: 'Record anyway' }).click();
+    await expect(flash(page, 'Payment recorded')).toBeVisible();
+    await expect(balance).toHaveText('-$10.00');
+    await expect(opener).toBeFocused();
+  });
+
+  test('a due date more than a year ahead or a date more than a year back is asked about', async ({
+    page,
+  }) => {
+    await joinThroughApi(page);
+    await openNewClient(page, { balance: 100_00 });
+    const balance = page.getByTestId('client-balance');
+    const farDue = dayFromToday({ years: 1, days: 1 });
+    await page.getByRole('button', { name: 'Add charge', exact: true }).click();
+    const charge = page.getByRole('form', { name: 'Add charge' });
+    await charge.getByLabel(/^Amount/).fill('50');
+    await charge.getByLabel('Due date (optional)').fill(farDue);
+    await charge.getByRole('button', { name: 'Add charge' }).click();
+    // English writes the day as "Nov 28, 2027".
+    await expect(charge.getByText(/^The due date, .+, is more than a year away\.$/)).toBeVisible();
+    await charge.getByRole('button', { name: 'Change it' }).click();
+    await expect(charge.getByLabel('Due date (optional)')).toBeFocused();
+    // A year ahead to the day is still a plain charge.
+    await charge.getByLabel('Due date (optional)').fill(dayFromToday({ years: 1 }));
+    await charge.getByRole('button', { name: 'Add charge' }).click();
+    await expect(flash(page, 'Charge added')).toBeVisible();
+    await expect(balance).toHaveText('$150.00');
+
+    const longAgo = dayFromToday({ years: -1, days: -1 });
+    await page.getByRole('button', { name: 'Record payment', exact: true }).click();
+    const payment = page.getByRole('form', { name: 'Record payment' });
+    await payment.getByLabel(/^Amount/).fill('20');
+    await payment.getByLabel('Date', { exact: true }).fill(longAgo);
+    await payment.getByRole('button', { name: 'Record payment' }).click();
+    await expect(payment.getByText(/^The date, .+, is more than a year ago\.$/)).toBeVisible();
+    await expect(balance).toHaveText('$150.00');
+    await payment.getByRole('button', { name: 'Record anyway' }).click();
+    await expect(flash(page, 'Payment recorded')).toBeVisible();
+    await expect(balance).toHaveText('$130.00');
+  });
+
+  test('the pencil closes with Escape and gives focus back to itself', async ({ page }) => {
+    await joinThroughApi(page);
+    await openNewClient(page, { balance: 100_00 });
+    const pencil = page.getByRole('button', { name: 'Edit balance' });
+    await pencil.click();
+    await page.getByLabel('New balance').press('Escape');
+    await expect(page.getByLabel('New balance')).toBeHidden();
+    await expect(pencil).toBeFocused();
+  });
+
+  for (const { locale, open, amountRequired, check } of [
+    {
+      locale: 'ko-KR',
+      open: '입금 기록',
+      amountRequired: '금액을 입력하세요.',
+      check: '이 입금액은 미수금',
+    },
+    {
+      locale: 'ms-MY',
+      open: 'Rekod bayaran',
+      amountRequired: 'Masukkan amaun.',
+      check: 'Bayaran ini melebihi',
+    },
+  ]) {
+    test.describe(locale, () => {
+      test.use({ locale });
+      test(`the payment form speaks ${locale}: its messages and its check`, async ({ page }) => {
+        await joinThroughApi(page);
+        await openNewClient(page, { balance: 5_00 });
+        await page.getByRole('button', { name: open, exact: true }).click();
+        const form = page.getByRole('form', { name: open });
+        await form.getByRole('button', { name: open }).click();
+        await expect(form.getByText(amountRequired)).toBeVisible();
+        await form.getByRole('textbox').first().fill('6');
+        await form.getByRole('button', { name: open }).click();
+        await expect(form.getByRole('alert')).toContainText(check);
+      });
+    });
+  }
 
   test('the pencil set from another tab meanwhile answers the conflict instead of overwriting', async ({
     context,
@@ -225,7 +374,7 @@ test.describe('the ledger', () => {
     await recordEntry(page, 'Add charge', {
       amount: '1,234,567.89',
       note: 'Invoice 2026-0042 for the October retainer',
-      dueDate: '2099-12-31',
+      dueDate: dayFromToday({ days: 60 }),
     });
     await expect(flash(page, 'Charge added')).toBeVisible();
     await page.getByRole('button', { name: 'Record payment' }).click();

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { currencies, maxAmountMinor, parseAmount, type Currency } from '../money.ts';
+import { isSyllabicName } from '../names.ts';
 import { emailField } from './auth.ts';
 import {
   ageingBucketLabels,
@@ -31,15 +32,17 @@ export const noControlCharacters = z.refine<string>(
 );
 
 const nameField = (requiredMessage: string) =>
-  z
-    .string()
-    .check(
-      z.trim(),
-      z.minLength(1, requiredMessage),
-      noControlCharacters,
-      z.minLength(nameMinLength, `must be at least ${nameMinLength} characters`),
-      z.maxLength(100, 'Use at most 100 characters.'),
-    );
+  z.string().check(
+    z.trim(),
+    z.minLength(1, requiredMessage),
+    noControlCharacters,
+    // Latin and other alphabets keep the minimum; one Hangul, Han or Kana character is a name.
+    z.refine(
+      (text) => text.length >= nameMinLength || isSyllabicName(text),
+      `must be at least ${nameMinLength} characters`,
+    ),
+    z.maxLength(100, 'Use at most 100 characters.'),
+  );
 
 /** Digits with the usual separators: "+1 (555) 010-2030", "010.1234.5678". */
 const phonePattern = /^\+?[0-9 ().-]+$/;

@@ -1,3 +1,4 @@
+import { displayName } from '../../../shared/names.ts';
 import { useParams } from 'react-router';
 import { ClientDetails } from '../../features/clients/components/client-details.tsx';
 import { useSettings } from '../../features/settings/api/settings.ts';
@@ -10,11 +11,7 @@ export function ClientDetailsPage() {
   const settings = useSettings();
   const client = useClient(id);
   const { t } = useI18n();
-  useDocumentTitle(
-    client.data
-      ? `${client.data.firstName} ${client.data.lastName}`
-      : t('clients.details.page-title'),
-  );
+  useDocumentTitle(client.data ? displayName(client.data) : t('clients.details.page-title'));
   // Until the settings are known the pencil stays locked rather than offering what may be off.
   const balanceLocked = settings.data?.preferences.disableBalanceOnEdit ?? true;
   return <ClientDetails key={id} id={id} balanceLocked={balanceLocked} />;

@@ -1,3 +1,4 @@
+import { displayName } from '../../../shared/names.ts';
 import { useNavigate, useParams } from 'react-router';
 import { toDecimalText } from '../../../shared/money.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
@@ -43,7 +44,7 @@ export function ClientEditPage() {
   useDocumentTitle(
     client.data
       ? t('clients.edit.page-title-of', {
-          name: `${client.data.firstName} ${client.data.lastName}`,
+          name: displayName(client.data),
         })
       : t('clients.edit.page-title'),
   );

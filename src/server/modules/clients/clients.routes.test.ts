@@ -82,8 +82,23 @@ describe('adding a client', () => {
     }
   });
 
+  it('takes a name part of one Hangul, Han or Kana character, as Korean, Chinese and Japanese names have', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    for (const [firstName, lastName] of [
+      ['서연', '김'],
+      ['민', '이'],
+      ['明', '李'],
+      ['ミ', '森'],
+    ]) {
+      const client = await addClient(cookie, { firstName, lastName });
+      expect(client).toMatchObject({ firstName, lastName });
+    }
+  });
+
   it.each([
     [{ firstName: '' }, 'firstName', 'first name required'],
+    [{ firstName: 'Ä' }, 'firstName', 'must be at least 2 characters'],
+    [{ lastName: 'Ж' }, 'lastName', 'must be at least 2 characters'],
     [{ firstName: 'A' }, 'firstName', 'must be at least 2 characters'],
     [{ lastName: '  ' }, 'lastName', 'last name required'],
     [{ lastName: 'B' }, 'lastName', 'must be at least 2 characters'],

@@ -1,4 +1,5 @@
-import { useMemo, useState } from 'react';
+import { displayName } from '../../../../shared/names.ts';
+import { useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
@@ -81,6 +82,11 @@ function BalanceEditor({
       className="d-flex flex-wrap gap-2 align-items-start mt-2"
       noValidate
       onSubmit={(event) => void save(event)}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return; // i18n-ignore: a key's name
+        event.stopPropagation();
+        onCancel();
+      }}
     >
       <FormField
         className=""
@@ -112,6 +118,13 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
   const deleteClient = useDeleteClient(id);
   const [editingBalance, setEditingBalance] = useState(false);
   const [recording, setRecording] = useState<RecordedKind | null>(null);
+  // Closing an inline form puts focus back on the button that opened it, not on the page's body.
+  const pencil = useRef<HTMLButtonElement>(null);
+  const entryOpeners = useRef(new Map<RecordedKind, HTMLButtonElement>());
+  const closeEntryForm = () => {
+    if (recording) entryOpeners.current.get(recording)?.focus();
+    setRecording(null);
+  };
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deletedElsewhere = useClientDeleted(id);
   const { t, format } = useI18n();
@@ -131,7 +144,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
     return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
   }
   const current = client.data;
-  const fullName = `${current.firstName} ${current.lastName}`;
+  const fullName = displayName(current);
   const balanceText = format.money(current.balance, current.currency);
 
   const confirmDelete = async () => {
@@ -197,6 +210,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
                 type="button"
                 className="btn btn-sm btn-outline-secondary"
                 aria-label={t('clients.details.edit-balance')}
+                ref={pencil}
                 aria-expanded={editingBalance && !balanceLocked}
                 disabled={balanceLocked}
                 title={balanceLocked ? t('clients.turned-off-in-settings') : undefined}
@@ -209,7 +223,10 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
               <BalanceEditor
                 client={current}
                 onDone={() => setEditingBalance(false)}
-                onCancel={() => setEditingBalance(false)}
+                onCancel={() => {
+                  pencil.current?.focus();
+                  setEditingBalance(false);
+                }}
               />
             )}
             <div className="d-flex flex-wrap gap-2 mt-3">
@@ -218,6 +235,10 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
                   key={kind}
                   type="button"
                   className={`btn btn-sm ${kind === 'payment' ? 'btn-success' : 'btn-outline-primary'}`}
+                  ref={(button) => {
+                    if (button) entryOpeners.current.set(kind, button);
+                    else entryOpeners.current.delete(kind);
+                  }}
                   aria-expanded={recording === kind}
                   onClick={() => setRecording((open) => (open === kind ? null : kind))}
                 >
@@ -230,7 +251,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
                 key={recording}
                 client={current}
                 kind={recording}
-                onDone={() => setRecording(null)}
+                onDone={closeEntryForm}
               />
             )}
             <hr />

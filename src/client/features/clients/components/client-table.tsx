@@ -1,3 +1,4 @@
+import { displayName } from '../../../../shared/names.ts';
 import { Link } from 'react-router';
 import { daysBetween } from '../../../../shared/dates.ts';
 import { ChevronRight } from 'lucide-react';
@@ -98,9 +99,7 @@ export function ClientTable(props: ClientTableProps) {
             return (
               <tr key={client.id}>
                 {/* A long name wraps rather than pushing the balance off a phone's screen. */}
-                <td className="text-break">
-                  {client.firstName} {client.lastName}
-                </td>
+                <td className="text-break">{displayName(client)}</td>
                 {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
                 <td className="text-break d-none d-md-table-cell">{client.email}</td>
                 <td className="text-end text-nowrap">

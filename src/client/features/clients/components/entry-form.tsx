@@ -1,8 +1,8 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { localToday } from '../../../../shared/dates.ts';
-import { currencyLabel } from '../../../../shared/money.ts';
+import { currencyLabel, toDecimalText } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
 import {
   entryFormSchema,
@@ -35,7 +35,19 @@ export function entryTexts(t: Translate): Record<RecordedKind, { action: string;
 const fieldNames = ['amount', 'date', 'dueDate', 'note'] as const;
 type FieldName = (typeof fieldNames)[number];
 
-/** The small form behind "Record payment", "Add charge" and "Add credit". */
+/** The same day a year later (or earlier, with -1): both YYYY-MM-DD, compared as text. */
+const yearsFrom = (day: string, years: number) =>
+  `${String(Number(day.slice(0, 4)) + years).padStart(4, '0')}${day.slice(4)}`;
+
+interface Check {
+  field: FieldName;
+  text: string;
+}
+
+/**
+ * The small form behind "Record payment", "Add charge" and "Add credit". What is likely a slip
+ * (a payment above what is owed, a day more than a year away) is recorded only once confirmed.
+ */
 export function EntryForm({
   client,
   kind,
@@ -43,18 +55,27 @@ export function EntryForm({
 }: {
   client: Client;
   kind: RecordedKind;
+  /** Recorded, cancelled or closed with Escape. */
   onDone: () => void;
 }) {
   const showFlash = useFlash();
   const recordEntry = useRecordEntry(client.id);
   const [serverError, setServerError] = useState<string | null>(null);
-  const { t, message } = useI18n();
+  const { t, message, format } = useI18n();
+  // Shown instead of the form's buttons: what to confirm, and the entry it is about.
+  const [checks, setChecks] = useState<{
+    found: Check[];
+    values: EntryFormValues;
+    amount: number;
+  } | null>(null);
+  const recordAnyway = useRef<HTMLButtonElement>(null);
   const schema = useMemo(() => entryFormSchema(client.currency, localToday), [client.currency]);
   const {
     register,
     handleSubmit,
     setError,
     setFocus,
+    setValue,
     formState: { errors, touchedFields, isSubmitted, isSubmitting },
   } = useForm<EntryFormValues>({
     resolver: zodResolver(schema),
@@ -74,21 +95,48 @@ export function EntryForm({
     };
   };
   const texts = entryTexts(t)[kind];
+  useEffect(() => {
+    if (checks) recordAnyway.current?.focus();
+  }, [checks]);
 
-  const submit = handleSubmit(async (values) => {
+  /** What deserves a second look before it becomes money. */
+  const checksFor = (values: EntryFormValues, amount: number): Check[] => {
+    const today = localToday();
+    const found: Check[] = [];
+    if (kind === 'payment' && amount > client.balance)
+      found.push({
+        field: 'amount',
+        text: t('clients.entry.check-credit', {
+          owed: format.money(Math.max(client.balance, 0), client.currency),
+          credit: format.money(amount - Math.max(client.balance, 0), client.currency),
+        }),
+      });
+    if (values.date < yearsFrom(today, -1))
+      found.push({
+        field: 'date',
+        text: t('clients.entry.check-date-old', { date: format.day(values.date) }),
+      });
+    if (kind === 'charge' && values.dueDate !== '' && values.dueDate > yearsFrom(today, 1))
+      found.push({
+        field: 'dueDate',
+        text: t('clients.entry.check-due-far', { date: format.day(values.dueDate) }),
+      });
+    return found;
+  };
+
+  const record = async (values: EntryFormValues, amount: number) => {
     setServerError(null);
-    const amount = parseEntryAmount(values.amount, client.currency);
-    if (!amount.ok) return setError('amount', { type: 'parse', message: amount.error });
     try {
       await recordEntry.mutateAsync({
         kind,
-        amount: amount.minor,
+        amount,
         date: values.date,
         note: values.note,
         ...(kind === 'charge' && values.dueDate !== '' ? { dueDate: values.dueDate } : {}),
       });
     } catch (error) {
       showFlash(t('clients.recording-failed'), 'danger');
+      setChecks(null);
       if (!(error instanceof ApiError)) throw error;
       setServerFieldErrors(error, fieldNames, setError);
       if (Object.keys(error.fields).length === 0) setServerError(error.message);
@@ -96,7 +144,21 @@ export function EntryForm({
     }
     showFlash(texts.done, 'success');
     onDone();
+  };
+
+  const submit = handleSubmit(async (values) => {
+    const amount = parseEntryAmount(values.amount, client.currency);
+    if (!amount.ok) return setError('amount', { type: 'parse', message: amount.error });
+    const found = checksFor(values, amount.minor);
+    if (found.length > 0) return setChecks({ found, values, amount: amount.minor });
+    await record(values, amount.minor);
   });
+
+  const changeIt = () => {
+    const first = checks?.found[0];
+    setChecks(null);
+    if (first) setFocus(first.field);
+  };
 
   return (
     <form
@@ -104,8 +166,36 @@ export function EntryForm({
       aria-label={texts.action}
       noValidate
       onSubmit={(event) => void submit(event)}
+      // What the checks were about has changed: they are asked again on the next submit.
+      onChange={() => setChecks(null)}
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return; // i18n-ignore: a key's name
+        event.stopPropagation();
+        if (checks) changeIt();
+        else onDone();
+      }}
     >
       <h2 className="h6">{texts.action}</h2>
+      {/* Above the fields: an error appearing under the amount must not move it from the pointer. */}
+      {kind === 'payment' && client.balance > 0 && (
+        <p className="mb-2">
+          <button
+            type="button"
+            className="btn btn-link btn-sm p-0"
+            onClick={() => {
+              setValue('amount', toDecimalText(client.balance, client.currency), {
+                shouldValidate: true,
+              });
+              setChecks(null);
+              setFocus('amount');
+            }}
+          >
+            {t('clients.entry.pay-full', {
+              amount: format.money(client.balance, client.currency),
+            })}
+          </button>
+        </p>
+      )}
       {serverError && (
         <div className="alert alert-danger py-2" role="alert">
           {message(serverError)}
@@ -146,14 +236,41 @@ export function EntryForm({
           {...field('note')}
         />
       </div>
-      <div className="d-flex gap-2">
-        <button type="submit" className="btn btn-primary btn-sm" disabled={isSubmitting}>
-          {texts.action}
-        </button>
-        <button type="button" className="btn btn-outline-secondary btn-sm" onClick={onDone}>
-          {t('clients.cancel')}
-        </button>
-      </div>
+      {checks ? (
+        <div className="alert alert-warning py-2 mb-0">
+          <div role="alert">
+            <p className="fw-semibold mb-1">{t('clients.entry.check-heading')}</p>
+            <ul className="mb-2 ps-3">
+              {checks.found.map((check) => (
+                <li key={check.field}>{check.text}</li>
+              ))}
+            </ul>
+          </div>
+          <div className="d-flex flex-wrap gap-2">
+            <button
+              ref={recordAnyway}
+              type="button"
+              className="btn btn-warning btn-sm"
+              disabled={recordEntry.isPending}
+              onClick={() => void record(checks.values, checks.amount)}
+            >
+              {t('clients.entry.check-record')}
+            </button>
+            <button type="button" className="btn btn-outline-secondary btn-sm" onClick={changeIt}>
+              {t('clients.entry.check-change')}
+            </button>
+          </div>
+        </div>
+      ) : (
+        <div className="d-flex gap-2">
+          <button type="submit" className="btn btn-primary btn-sm" disabled={isSubmitting}>
+            {texts.action}
+          </button>
+          <button type="button" className="btn btn-outline-secondary btn-sm" onClick={onDone}>
+            {t('clients.cancel')}
+          </button>
+        </div>
+      )}
     </form>
   );
 }

@@ -1,6 +1,7 @@
+import { useRef, useState } from 'react';
 import { localeNames, isLocale, locales, type Locale } from '../../../../shared/locales.ts';
 import { useFlash } from '../../../components/flash.tsx';
-import { changeLocale } from '../../../i18n/i18n.ts';
+import { changeLocale, loadLocale } from '../../../i18n/i18n.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useSaveLanguage } from '../api/language.ts';
@@ -13,9 +14,27 @@ export function AccountLanguage() {
   const { t, locale } = useI18n();
   const showFlash = useFlash();
   const save = useSaveLanguage();
+  // The owner's pick, shown from the moment it is made. Bound to the shown language alone, the
+  // select went back to the old one while the new one's texts loaded, and any re-render then
+  // (a refetch, texts arriving) could leave the old one as the value the owner confirmed.
+  const [picked, setPicked] = useState<Locale | null>(null);
+  const latest = useRef<Locale | null>(null);
 
   const choose = async (chosen: Locale) => {
+    latest.current = chosen;
+    setPicked(chosen);
+    try {
+      await loadLocale(chosen);
+    } catch {
+      // Its texts could not be fetched (offline): the select shows the language still in use.
+      if (latest.current === chosen) setPicked(null);
+      showFlash(t('settings.language-save-failed'), 'danger');
+      return;
+    }
+    // A later pick made while this one loaded is the one that counts.
+    if (latest.current !== chosen) return;
     await changeLocale(chosen);
+    setPicked(null);
     try {
       await save.mutateAsync(chosen);
     } catch (error) {
@@ -32,7 +51,7 @@ export function AccountLanguage() {
       <select
         id="account-language"
         className="form-select"
-        value={locale}
+        value={picked ?? locale}
         aria-describedby="account-language-help"
         onChange={(event) => {
           const chosen = event.target.value;

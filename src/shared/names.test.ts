@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { clientFormSchema } from './schemas/clients.ts';
+import { displayName, isSyllabicName } from './names.ts';
+
+describe('displayName', () => {
+  it('shows a Korean name family name first, without a space', () => {
+    expect(displayName({ firstName: '서연', lastName: '김' })).toBe('김서연');
+    expect(displayName({ firstName: '서연', lastName: '남궁' })).toBe('남궁서연');
+  });
+
+  it('shows other names given name first', () => {
+    expect(displayName({ firstName: 'Ada', lastName: 'Lovelace' })).toBe('Ada Lovelace');
+    expect(displayName({ firstName: 'Seoyeon', lastName: '김' })).toBe('Seoyeon 김');
+    expect(displayName({ firstName: '明', lastName: '李' })).toBe('明 李');
+  });
+});
+
+describe('isSyllabicName', () => {
+  it('knows Hangul, Han and Kana, and nothing else', () => {
+    for (const text of ['김', '李', 'の', 'ミ', '남궁']) expect(isSyllabicName(text)).toBe(true);
+    for (const text of ['A', 'Ж', 'ά', '김A', '']) expect(isSyllabicName(text)).toBe(false);
+  });
+});
+
+describe('the client form', () => {
+  const form = {
+    firstName: 'Ada',
+    lastName: 'Lovelace',
+    email: 'ada@example.com',
+    phone: '0123456789',
+    balance: '',
+    currency: 'USD' as const,
+  };
+  const messagesFor = (values: Partial<typeof form>) => {
+    const result = clientFormSchema.safeParse({ ...form, ...values });
+    return result.success ? [] : result.error.issues.map((issue) => issue.message);
+  };
+
+  it('takes a one-character Korean, Chinese or Japanese name part', () => {
+    expect(messagesFor({ firstName: '민', lastName: '이' })).toEqual([]);
+    expect(messagesFor({ firstName: '明', lastName: '李' })).toEqual([]);
+    expect(messagesFor({ firstName: 'ミ', lastName: '森' })).toEqual([]);
+  });
+
+  it('keeps the minimum and its message for a Latin name part', () => {
+    expect(messagesFor({ lastName: 'L' })).toEqual(['must be at least 2 characters']);
+  });
+});
