@@ -66,8 +66,10 @@ interface Row {
 export async function statementPdf(statement: Statement, locale: Locale = 'en'): Promise<Buffer> {
   const { client, period, business, ageing, amountDue } = statement;
   const intl = intlLocales[locale];
-  const figure = (minor: number | string | bigint) => formatFigure(BigInt(minor), client.currency, intl);
-  const money = (minor: number | string | bigint) => formatMoney(BigInt(minor), client.currency, intl);
+  const figure = (minor: number | string | bigint) =>
+    formatFigure(BigInt(minor), client.currency, intl);
+  const money = (minor: number | string | bigint) =>
+    formatMoney(BigInt(minor), client.currency, intl);
   const day = (iso: string) => dayIn(locale, iso);
   const kind = (of: EntryKind) => translate(locale, entryKindLabels[of]);
   const describe = (line: { kind: EntryKind; note: string }) =>
