@@ -173,3 +173,52 @@ test('the statement of another owner’s client is "Client not found"', async ({
   await expect(stranger.getByText('Only Mine')).toHaveCount(0);
   await stranger.close();
 });
+
+for (const { language, locale, amountDue, payBy } of [
+  { language: 'ko', locale: 'ko-KR', amountDue: '청구 금액', payBy: '납부 기한: 즉시' },
+  {
+    language: 'ms',
+    locale: 'ms-MY',
+    amountDue: 'Jumlah perlu dibayar',
+    payBy: 'Bayar sebelum: sekarang',
+  },
+])
+  test.describe(`the statement in ${language}`, () => {
+    test.use({ locale });
+
+    test('reads in the language at A4 width and on a phone, nothing wider than the screen', async ({
+      page,
+    }, testInfo) => {
+      await joinThroughApi(page);
+      const added = await page.request.post('/api/clients', {
+        data: {
+          firstName: 'Siti',
+          lastName: 'Aminah',
+          email: `siti.${Date.now()}@example.com`,
+          phone: '012 345 6789',
+          balance: 0,
+          currency: 'MYR',
+        },
+      });
+      const { id } = (await added.json()) as { id: string };
+      for (const data of [
+        { kind: 'charge', amount: 250_000, date: '2025-03-01', note: 'INV-7' },
+        { kind: 'payment', amount: 100_000, date: '2025-05-20' },
+      ])
+        expect((await page.request.post(`/api/clients/${id}/entries`, { data })).status()).toBe(
+          201,
+        );
+      for (const width of [794, 375]) {
+        await page.setViewportSize({ width, height: 1123 });
+        await page.goto(`/client/${id}/statement?from=2025-05-01&to=2025-05-31`);
+        await expect(page.getByRole('region', { name: amountDue })).toContainText('RM 1,500.00');
+        await expect(page.getByTestId('pay-by')).toHaveText(payBy);
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scrollWidth).toBeLessThanOrEqual(width);
+        await page.screenshot({
+          path: testInfo.outputPath(`statement-${language}-${width}.png`),
+          fullPage: true,
+        });
+      }
+    });
+  });
