@@ -12,6 +12,9 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page.goto('/setting');
   await page.getByLabel('Business name').fill('한빛 상사');
   await page.getByLabel('Business address').fill('서울특별시 중구 세종대로 110\nSeoul 04524');
+  await page
+    .getByLabel('Payment details')
+    .fill('국민은행 123-456-789012\nhttps://pay.example/hanbit');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(flash(page, 'Setting has been updated')).toBeVisible();
   await page.reload();
@@ -47,17 +50,30 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page.getByLabel('To', { exact: true }).fill('2025-05-31');
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/from=2025-05-01&to=2025-05-31/);
-  await expect(page.getByTestId('opening-balance')).toHaveText('₩1,500,000');
-  await expect(page.getByTestId('closing-balance')).toHaveText('₩2,800,000');
+  // The amount due first, with what is overdue, when and how to pay.
+  await expect(page.getByTestId('amount-due')).toHaveText('₩2,800,000');
+  await expect(page.getByTestId('overdue')).toHaveText('Overdue: ₩2,800,000');
+  await expect(page.getByTestId('pay-by')).toHaveText('Pay by: now');
+  await expect(page.getByTestId('payment-details')).toContainText('국민은행 123-456-789012');
+  await expect(page.getByText('Statement in KRW')).toBeVisible();
+  // The payment settles the oldest first: ₩800,000 left of March's charge (91 days overdue on
+  // 31 May) and all of May's (29 days). Figures carry no symbol, dates as English screens write them.
+  const open = page.getByRole('table', { name: 'Open items' }).locator('tbody tr');
+  await expect(open).toHaveText([
+    ['Mar 1, 2025', 'Charge', 'Mar 1, 2025', '1,500,000', '700,000', '800,000', '91'].join(''),
+    ['May 2, 2025', '5월 작업', 'May 2, 2025', '2,000,000', '', '2,000,000', '29'].join(''),
+  ]);
+  await expect(page.getByTestId('opening-balance')).toHaveText('1,500,000');
+  await expect(page.getByTestId('closing-balance')).toHaveText('2,800,000');
   const rows = page.getByRole('table', { name: 'Entries' }).locator('tbody tr');
   await expect(rows).toHaveCount(4);
+  await expect(rows.nth(0)).toContainText('Balance brought forward');
   await expect(rows.nth(1)).toContainText('Charge: 5월 작업');
-  await expect(rows.nth(2)).toContainText('-₩700,000');
-  await expect(rows.nth(2)).toContainText('₩2,800,000');
-  // The payment settles the oldest first: ₩800,000 left of March's charge (91 days old on 31
-  // May) and all of May's (29 days overdue).
+  await expect(rows.nth(2)).toContainText('(700,000)');
+  await expect(rows.nth(2)).toContainText('2,800,000');
+  // Empty cells, not zeros.
   await expect(page.getByRole('table', { name: 'Ageing' }).locator('tbody tr')).toHaveText(
-    ['₩0', '₩2,000,000', '₩0', '₩0', '₩800,000', '₩2,800,000'].join(''),
+    ['', '2,000,000', '', '', '800,000', '2,800,000'].join(''),
   );
   await expect(page.getByText('한빛 상사')).toBeVisible();
 
@@ -76,7 +92,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await expect(page.getByRole('button', { name: 'Send statement' })).toBeHidden();
   await expect(page.getByRole('link', { name: 'Back to client' })).toBeHidden();
   await expect(page.getByRole('form', { name: 'Period' })).toBeHidden();
-  // The running balances still print with their word: the colour may be lost on paper.
+  await expect(page.getByTestId('amount-due')).toBeVisible();
   await expect(page.getByTestId('closing-balance')).toBeVisible();
   await page.screenshot({ path: testInfo.outputPath('statement-print.png'), fullPage: true });
   // Printed on both papers, every figure is on the page (nothing cut off at the right edge).
@@ -91,20 +107,26 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   const pdfDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download PDF' }).click();
   const pdf = await pdfDownload;
-  expect(pdf.suggestedFilename()).toMatch(/^statement-.*-2025-05-01-to-2025-05-31\.pdf$/);
+  // The client's name kept as written.
+  expect(pdf.suggestedFilename()).toBe('statement-지우-Ødegård-2025-05-01-to-2025-05-31.pdf');
   const { text } = await pdfText(await readFile(await pdf.path()));
+  const flat = text.replace(/\s+/g, ' ');
   for (const expected of [
     '한빛 상사',
     '지우 Ødegård',
-    'Opening balance on 2025-05-01: ₩1,500,000',
-    'Closing balance on 2025-05-31: ₩2,800,000',
+    'Amount due ₩2,800,000',
+    'Pay by: now',
+    '국민은행 123-456-789012',
+    'May 1, 2025 Balance brought forward 1,500,000',
+    'May 31, 2025 Closing balance 2,800,000',
   ])
-    expect(text).toContain(expected);
+    expect(flat).toContain(expected);
 
   const csvDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download CSV' }).click();
   const csv = await readFile(await (await csvDownload).path(), 'utf8');
   expect(csv).toContain('2025-05-20,Payment,,-700000,2800000');
+  expect(csv).toContain('Amount due,2800000');
   expect(csv).toContain('2025-05-31,Closing balance,,,2800000');
 
   // No mail server on this instance: the text goes through the owner's own mail program.
@@ -112,7 +134,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await expect(page.getByText('This server has no mail server set up')).toBeVisible();
   const subject = page.getByLabel('Subject');
   await expect(subject).toHaveValue(
-    /^Statement of account from 한빛 상사, 2025-05-01 to 2025-05-31$/,
+    /^Statement of account from 한빛 상사, May 1, 2025 to May 31, 2025$/,
   );
   await expect(page.getByLabel('Message')).toHaveValue(/Of this, ₩2,800,000 is overdue\./);
   await subject.fill('May statement');
@@ -127,6 +149,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await expect(page.getByText('Copied')).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
   expect(copied).toMatch(/^May statement\n\nDear 지우 Ødegård,/);
+  expect(copied).toContain('How to pay\n국민은행 123-456-789012');
   await page.screenshot({ path: testInfo.outputPath('statement-send.png'), fullPage: true });
 });
 
@@ -150,3 +173,52 @@ test('the statement of another owner’s client is "Client not found"', async ({
   await expect(stranger.getByText('Only Mine')).toHaveCount(0);
   await stranger.close();
 });
+
+for (const { language, locale, amountDue, payBy } of [
+  { language: 'ko', locale: 'ko-KR', amountDue: '청구 금액', payBy: '납부 기한: 즉시' },
+  {
+    language: 'ms',
+    locale: 'ms-MY',
+    amountDue: 'Jumlah perlu dibayar',
+    payBy: 'Bayar sebelum: sekarang',
+  },
+])
+  test.describe(`the statement in ${language}`, () => {
+    test.use({ locale });
+
+    test('reads in the language at A4 width and on a phone, nothing wider than the screen', async ({
+      page,
+    }, testInfo) => {
+      await joinThroughApi(page);
+      const added = await page.request.post('/api/clients', {
+        data: {
+          firstName: 'Siti',
+          lastName: 'Aminah',
+          email: `siti.${Date.now()}@example.com`,
+          phone: '012 345 6789',
+          balance: 0,
+          currency: 'MYR',
+        },
+      });
+      const { id } = (await added.json()) as { id: string };
+      for (const data of [
+        { kind: 'charge', amount: 250_000, date: '2025-03-01', note: 'INV-7' },
+        { kind: 'payment', amount: 100_000, date: '2025-05-20' },
+      ])
+        expect((await page.request.post(`/api/clients/${id}/entries`, { data })).status()).toBe(
+          201,
+        );
+      for (const width of [794, 375]) {
+        await page.setViewportSize({ width, height: 1123 });
+        await page.goto(`/client/${id}/statement?from=2025-05-01&to=2025-05-31`);
+        await expect(page.getByRole('region', { name: amountDue })).toContainText('RM 1,500.00');
+        await expect(page.getByTestId('pay-by')).toHaveText(payBy);
+        const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(scrollWidth).toBeLessThanOrEqual(width);
+        await page.screenshot({
+          path: testInfo.outputPath(`statement-${language}-${width}.png`),
+          fullPage: true,
+        });
+      }
+    });
+  });

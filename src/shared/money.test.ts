@@ -4,6 +4,7 @@ import {
   currencies,
   currencyExponent,
   currencyLabel,
+  formatFigure,
   formatMoney,
   isCurrency,
   maxAmountMinor,
@@ -326,5 +327,17 @@ describe('parseAmount on arbitrary input', () => {
   it('never throws on amount-like strings', () => {
     const unit = fc.constantFrom('0', '1', '5', '9', ',', '.', '-', '+', ' ', 'e');
     fc.assert(fc.property(fc.string({ unit, maxLength: 30 }), currencyArb, checkResult));
+  });
+});
+
+describe('formatFigure', () => {
+  it('writes a column figure with no symbol, a credit in parentheses and zero as nothing', () => {
+    expect(formatFigure(123_450, 'USD')).toBe('1,234.50');
+    expect(formatFigure(-70_000_000, 'KRW', 'ko-KR')).toBe('(70,000,000)');
+    expect(formatFigure(-5, 'MYR', 'ms-MY')).toBe('(0.05)');
+    expect(formatFigure(0, 'CAD')).toBe('');
+    expect(formatFigure(0n, 'KRW')).toBe('');
+    // Beyond 2^53 it stays exact.
+    expect(formatFigure(12_345_678_901_234_567n, 'KRW')).toBe('12,345,678,901,234,567');
   });
 });

@@ -132,3 +132,34 @@ export function totalsByCurrency(
     return total === undefined ? [] : [{ currency, total }];
   });
 }
+
+const figureFormatters = new Map<string, Intl.NumberFormat>();
+
+/**
+ * An amount as a statement's column shows it, the currency named once above the columns: no
+ * symbol, the currency's decimals, grouped as the locale groups digits; a credit (below 0) in
+ * parentheses, as accountants write it in every language we speak; zero as an empty cell.
+ * 123450,'USD' -> "1,234.50"; -70000000,'KRW' -> "(70,000,000)"; 0 -> "".
+ */
+export function formatFigure(
+  minor: number | bigint,
+  currency: Currency,
+  locale: string = 'en-US',
+): string {
+  const value = toBigInt(minor);
+  if (value === 0n) return '';
+  const key = `${locale} ${currency}`;
+  let formatter = figureFormatters.get(key);
+  if (!formatter) {
+    const exponent = currencyExponent[currency];
+    formatter = new Intl.NumberFormat(locale, {
+      minimumFractionDigits: exponent,
+      maximumFractionDigits: exponent,
+    });
+    figureFormatters.set(key, formatter);
+  }
+  const magnitude = formatter.format(
+    toDecimalText(value < 0n ? -value : value, currency) as Intl.StringNumericLiteral,
+  );
+  return value < 0n ? `(${magnitude})` : magnitude;
+}

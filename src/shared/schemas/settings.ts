@@ -46,8 +46,9 @@ export const multilineText = z.refine<string>(
 
 export const businessNameMaxLength = 100;
 export const businessAddressMaxLength = 300;
+export const paymentDetailsMaxLength = 500;
 
-/** The owner's business as statements show it; both may be left empty. */
+/** The owner's business as statements show it; each may be left empty. */
 export const businessSchema = z.object({
   name: z
     .string('Enter text.')
@@ -62,10 +63,21 @@ export const businessSchema = z.object({
     multilineText,
     z.maxLength(businessAddressMaxLength, `Use at most ${businessAddressMaxLength} characters.`),
   ),
+  /**
+   * How clients pay (a bank account, a payment link, any text), shown under a statement's amount
+   * due. Left out (an export file or a script from before it existed), it stays as it is.
+   */
+  paymentDetails: z.optional(
+    z.string('Enter text.').check(
+      z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
+      multilineText,
+      z.maxLength(paymentDetailsMaxLength, `Use at most ${paymentDetailsMaxLength} characters.`),
+    ),
+  ),
 });
 export type Business = z.infer<typeof businessSchema>;
 
-export const defaultBusiness: Business = { name: '', address: '' };
+export const defaultBusiness: Required<Business> = { name: '', address: '', paymentDetails: '' };
 
 /** What GET /api/settings answers; `allowRegistration` only for the administrator. */
 export const settingsSchema = z.object({

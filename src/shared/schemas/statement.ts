@@ -65,15 +65,9 @@ export const statementPeriodFormSchema = (today: () => string) =>
   );
 export type StatementPeriodForm = z.input<ReturnType<typeof statementPeriodFormSchema>>;
 
-/** A statement line in words: "Charge: March work", "Void of the payment of 2026-10-01: bounced". */
-export function describeLine(
-  line: { kind: EntryKind; note: string },
-  reversed?: { kind: EntryKind; date: string } | null,
-): string {
-  const what =
-    line.kind === 'void' && reversed
-      ? `Void of the ${entryKindLabels[reversed.kind].toLowerCase()} of ${reversed.date}`
-      : entryKindLabels[line.kind];
+/** A statement line in words: "Charge: March work", "Payment". */
+export function describeLine(line: { kind: EntryKind; note: string }): string {
+  const what = entryKindLabels[line.kind];
   return line.note ? `${what}: ${line.note}` : what;
 }
 
@@ -102,14 +96,34 @@ export const statementLineSchema = z.object({
   note: z.string(),
   /** Minor units, signed by the effect on the balance. */
   amount: z.number(),
-  /** On a void: the entry it reverses. */
-  voidOf: z.nullable(z.number()),
-  /** What the entry is, in words: its kind, what a void reverses, the note. */
+  /** What the entry is, in words: its kind and the note. */
   description: z.string(),
   /** The balance after this entry, as decimal minor units. */
   balance: z.string(),
 });
 export type StatementLine = z.infer<typeof statementLineSchema>;
+
+/**
+ * An amount still (partly) unpaid at the end of the period: a charge, an opening balance or an
+ * adjustment that added to what is owed. Its reference is the entry's note: entries have no
+ * reference of their own yet.
+ */
+export const statementOpenItemSchema = z.object({
+  id: z.number(),
+  kind: z.enum(entryKinds),
+  date: z.string(),
+  reference: z.string(),
+  /** The day it falls due: its due date, or its own day when it has none. */
+  dueDate: z.string(),
+  /** Minor units. */
+  amount: z.number(),
+  /** What payments and credits (settling the oldest first) have paid of it, in minor units. */
+  paid: z.number(),
+  remaining: z.number(),
+  /** Days past its due day on the statement's last day; 0 when not yet due. */
+  daysOverdue: z.number(),
+});
+export type StatementOpenItem = z.infer<typeof statementOpenItemSchema>;
 
 /**
  * A client's statement for a period: amounts in minor units of the client's currency; balances
@@ -125,12 +139,29 @@ export const statementSchema = z.object({
     phone: z.string(),
     currency: currencyField,
   }),
-  business: z.object({ name: z.string(), address: z.string() }),
-  /** The balance at the start of `from`: every entry dated before it. */
+  business: z.object({ name: z.string(), address: z.string(), paymentDetails: z.string() }),
+  /**
+   * The balance brought forward to the start of `from`: every entry dated before it. An entry
+   * voided by the end of the period and its void are left out of the statement (they add up to
+   * nothing), here and in `lines`.
+   */
   openingBalance: z.string(),
+  /** The entries of the period, oldest first, with their running balance; voided pairs left out. */
   lines: z.array(statementLineSchema),
   /** The balance at the end of `to`. */
   closingBalance: z.string(),
+  /**
+   * What the client is asked to pay: the closing balance when above 0 (else 0), the part of it
+   * overdue, and when to pay: "now" when something is overdue, else the earliest due day of what
+   * is open (YYYY-MM-DD), null when nothing is owed.
+   */
+  amountDue: z.object({
+    amount: z.string(),
+    overdue: z.string(),
+    payBy: z.nullable(z.string()),
+  }),
+  /** Every amount still unpaid at the end of `to`, oldest first: what the amount due is for. */
+  openItems: z.array(statementOpenItemSchema),
   /**
    * What was unpaid at the end of `to`, by how long past due on that day (payments and credits
    * settle the oldest first); the buckets add up to the closing balance when it is above 0.

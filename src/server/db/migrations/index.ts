@@ -14,6 +14,7 @@ import * as searchAndAgeingIndexes from './0019-search-and-ageing-indexes.ts';
 import * as entriesByDay from './0021-entries-by-day.ts';
 import * as accountLanguage from './0022-account-language.ts';
 import * as clientIndexes from './0023-client-indexes.ts';
+import * as paymentDetails from './0024-payment-details.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0021-entries-by-day': entriesByDay,
   '0022-account-language': accountLanguage,
   '0023-client-indexes': clientIndexes,
+  '0024-payment-details': paymentDetails,
 };

@@ -42,13 +42,19 @@ export async function writePreferences(
     .execute();
 }
 
-export async function readBusiness(db: Executor, userId: string): Promise<Business> {
+export async function readBusiness(db: Executor, userId: string): Promise<Required<Business>> {
   const row = await db
     .selectFrom('user_preferences')
-    .select(['business_name', 'business_address'])
+    .select(['business_name', 'business_address', 'business_payment_details'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  return row ? { name: row.business_name, address: row.business_address } : defaultBusiness;
+  return row
+    ? {
+        name: row.business_name,
+        address: row.business_address,
+        paymentDetails: row.business_payment_details,
+      }
+    : defaultBusiness;
 }
 
 export async function writeBusiness(
@@ -60,6 +66,10 @@ export async function writeBusiness(
   const values = {
     business_name: business.name,
     business_address: business.address,
+    // Left out by a caller that predates it (an older export file, an API script): kept as it is.
+    ...(business.paymentDetails === undefined
+      ? {}
+      : { business_payment_details: business.paymentDetails }),
     updated_at: now,
   };
   await db

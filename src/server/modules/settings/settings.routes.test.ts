@@ -37,7 +37,7 @@ describe('settings', () => {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       allowRegistration: true,
       rates: [],
-      business: { name: '', address: '' },
+      business: { name: '', address: '', paymentDetails: '' },
     });
     // Only the administrator sees the registration switch.
     expect(

@@ -8,6 +8,8 @@ export interface UserPreferencesTable {
   /** Shown on statements; '' when not given. */
   business_name: Generated<string>;
   business_address: Generated<string>;
+  /** How clients pay, printed under a statement's amount due; '' when not given. */
+  business_payment_details: Generated<string>;
   /** The app's language for this owner (a Locale); null follows the browser. */
   language: Generated<string | null>;
   updated_at: number;

@@ -2,13 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
-import { formatMoney } from '../../../shared/money.ts';
+import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
 import {
   statementBucketLabels,
   type Statement,
   type StatementBuckets,
-  type StatementLine,
 } from '../../../shared/schemas/statement.ts';
 import { translate } from '../../i18n.ts';
 
@@ -18,7 +17,8 @@ const require = createRequire(import.meta.url);
  * Noto Sans KR (OFL) covers Latin, Hangul and ₩, so names and amounts in any of our currencies
  * render: cut down to what a statement needs (assets/fonts/README.md), found through the
  * package's "#fonts/*" import from the .ts files and from the server bundle alike; read once,
- * kept for the next statement.
+ * kept for the next statement. Its digits all have one width, so columns of figures line up
+ * without a `tnum` feature (which it lacks); it has no Ł, Ś or Ş.
  */
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
 function statementFonts() {
@@ -30,87 +30,63 @@ function statementFonts() {
 }
 
 const margin = 50;
-/** Date, description, due date, amount, balance: together the width of an A4 page's text. */
-const columnLayout = [
-  { width: 70, align: 'left' },
-  { width: 175, align: 'left' },
-  { width: 70, align: 'left' },
-  { width: 90, align: 'right' },
-  { width: 90, align: 'right' },
-] as const;
+const black = '#000000';
+const grey = '#555555';
+const rule = '#bbbbbb';
+/** The one colour on the page: what is overdue. */
+const overdueRed = '#b00020';
 
-/**
- * A day as the language writes it: English keeps the ISO form the statement has always shown;
- * Korean and Malay readers get their own order (2025. 5. 1., 1 Mei 2025).
- */
+/** A day as the screens of the language write it: "May 1, 2025", "2025. 5. 1.", "1 Mei 2025". */
 export function dayIn(locale: Locale, day: string): string {
-  if (locale === 'en') return day;
   return new Intl.DateTimeFormat(intlLocales[locale], {
     dateStyle: 'medium',
     timeZone: 'UTC',
   }).format(new Date(`${day}T00:00:00Z`));
 }
 
-/** A statement line in words in a language, as describeLine says it in English. */
-function describeLineIn(
-  locale: Locale,
-  line: StatementLine,
-  reversed: { kind: EntryKind; date: string } | undefined,
-): string {
-  if (locale === 'en') return line.description;
-  const kind = (of: EntryKind) => translate(locale, entryKindLabels[of]);
-  const what =
-    line.kind === 'void' && reversed
-      ? translate(locale, 'Void of the {kind} of {date}', {
-          kind: kind(reversed.kind).toLocaleLowerCase(intlLocales[locale]),
-          date: dayIn(locale, reversed.date),
-        })
-      : kind(line.kind);
-  return line.note ? `${what}: ${line.note}` : what;
+type Align = 'left' | 'right';
+interface Column {
+  title: string;
+  width: number;
+  align: Align;
 }
-
-/**
- * What a void reverses, for the lines of the period; a void of an entry from before the period
- * keeps its English description's day and kind, read back from it.
- */
-function reversedOf(statement: Statement, line: StatementLine) {
-  if (line.voidOf === null) return undefined;
-  const inPeriod = statement.lines.find((other) => other.id === line.voidOf);
-  if (inPeriod) return { kind: inPeriod.kind, date: inPeriod.date };
-  const match = /^Void of the (\w[\w ]*) of (\d{4}-\d{2}-\d{2})/.exec(line.description);
-  const kind = (Object.keys(entryKindLabels) as EntryKind[]).find(
-    (each) => entryKindLabels[each].toLowerCase() === match?.[1],
-  );
-  return kind && match?.[2] ? { kind, date: match[2] } : undefined;
+interface Row {
+  cells: string[];
+  bold?: boolean;
+  /** Cells (by index) written in the overdue colour. */
+  red?: number[];
 }
 
 /**
  * The statement as a PDF (A4), made here on the server with the fonts above embedded, in the
- * owner's language: labels, money and days.
+ * owner's language: the business and the client, the amount due with how to pay, the open
+ * items, the activity of the period and the ageing. Figures carry no symbol (the currency is
+ * named once at the top), credits are in parentheses and zero is an empty cell.
  */
 export async function statementPdf(statement: Statement, locale: Locale = 'en'): Promise<Buffer> {
-  const { client, period, business, ageing } = statement;
-  const money = (minor: number | string) =>
-    formatMoney(BigInt(minor), client.currency, intlLocales[locale]);
+  const { client, period, business, ageing, amountDue } = statement;
+  const intl = intlLocales[locale];
+  const figure = (minor: number | string | bigint) =>
+    formatFigure(BigInt(minor), client.currency, intl);
+  const money = (minor: number | string | bigint) =>
+    formatMoney(BigInt(minor), client.currency, intl);
   const day = (iso: string) => dayIn(locale, iso);
-  const columns = [
-    translate(locale, 'Date'),
-    translate(locale, 'Description'),
-    translate(locale, 'Due'),
-    translate(locale, 'Amount'),
-    translate(locale, 'Balance'),
-  ].map((title, index) => ({ title, ...columnLayout[index]! }));
+  const kind = (of: EntryKind) => translate(locale, entryKindLabels[of]);
+  const describe = (line: { kind: EntryKind; note: string }) =>
+    line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind);
   const periodText = translate(locale, '{from} to {to}', {
     from: day(period.from),
     to: day(period.to),
   });
+  const clientName = `${client.firstName} ${client.lastName}`;
+
   const { regular, bold } = statementFonts();
   const doc = new PDFDocument({
     size: 'A4',
     margin,
     info: {
       Title: translate(locale, 'Statement of account: {name}, {period}', {
-        name: `${client.firstName} ${client.lastName}`,
+        name: clientName,
         period: periodText,
       }),
       Author: business.name || 'Balance',
@@ -128,140 +104,286 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
 
   const width = doc.page.width - 2 * margin;
   const bottom = () => doc.page.height - margin;
+  const heading = (text: string) => {
+    if (doc.y + 60 > bottom()) doc.addPage();
+    doc.moveDown(1.2);
+    doc.font('bold').fontSize(11).fillColor(black).text(text, margin, doc.y, { width });
+    doc.moveDown(0.3);
+  };
 
-  // The business, then the title and the period.
+  // The business on the left, what this is on the right; then the client.
+  const top = margin;
+  const half = width / 2 - 10;
   doc
     .font('bold')
-    .fontSize(16)
-    .text(business.name || ' ', margin, margin, { width });
-  if (business.address) doc.font('body').fontSize(9).text(business.address, { width });
-  doc.moveDown(1);
-  doc.font('bold').fontSize(14).text(translate(locale, 'Statement of account'), { width });
-  doc.font('body').fontSize(10).text(periodText, { width });
-  doc.moveDown(0.8);
-  doc.font('bold').fontSize(11).text(`${client.firstName} ${client.lastName}`, { width });
+    .fontSize(15)
+    .fillColor(black)
+    .text(business.name || ' ', margin, top, { width: half });
+  if (business.address) doc.font('body').fontSize(9).text(business.address, { width: half });
+  const leftBottom = doc.y;
+  doc
+    .font('bold')
+    .fontSize(14)
+    .text(translate(locale, 'Statement of account'), margin + width - half, top, {
+      width: half,
+      align: 'right',
+    })
+    .font('body')
+    .fontSize(9.5)
+    .text(periodText, { width: half, align: 'right' })
+    .text(
+      translate(locale, 'Statement in {currency}', { currency: currencyLabel[client.currency] }),
+      {
+        width: half,
+        align: 'right',
+      },
+    );
+  doc.y = Math.max(leftBottom, doc.y) + 14;
+  doc.font('bold').fontSize(11).text(clientName, margin, doc.y, { width });
   doc.font('body').fontSize(9);
   if (client.email) doc.text(client.email, { width });
   if (client.phone) doc.text(client.phone, { width });
-  doc.moveDown(0.8);
-  doc
-    .fontSize(10)
-    .text(
-      translate(locale, 'Opening balance on {day}: {amount}', {
-        day: day(period.from),
-        amount: money(statement.openingBalance),
-      }),
-      { width },
-    )
-    .text(
-      translate(locale, 'Closing balance on {day}: {amount}', {
-        day: day(period.to),
-        amount: money(statement.closingBalance),
-      }),
-      { width },
-    );
   doc.moveDown(1);
 
-  const row = (cells: readonly string[], font: 'body' | 'bold') => {
-    doc.font(font).fontSize(9);
-    const height =
-      Math.max(
-        ...cells.map((cell, index) =>
-          doc.heightOfString(cell || ' ', { width: (columns[index]?.width ?? 60) - 6 }),
-        ),
-      ) + 6;
-    if (doc.y + height > bottom()) {
-      doc.addPage();
-      if (font === 'body')
-        row(
-          columns.map((column) => column.title),
-          'bold',
-        );
-      doc.font(font).fontSize(9);
-    }
-    const top = doc.y;
-    let x = margin;
-    cells.forEach((cell, index) => {
-      const column = columns[index];
-      if (!column) return;
-      doc.text(cell, x + 3, top + 3, { width: column.width - 6, align: column.align });
-      x += column.width;
-    });
+  // The amount due: what to pay, what of it is overdue, by when, and how.
+  const boxTop = doc.y;
+  const pad = 10;
+  const leftWidth = 200;
+  const rightX = margin + pad + leftWidth + 20;
+  const rightWidth = width - (rightX - margin) - pad;
+  const owed = BigInt(amountDue.amount);
+  const overdue = BigInt(amountDue.overdue);
+  doc
+    .font('body')
+    .fontSize(9)
+    .fillColor(grey)
+    .text(translate(locale, 'Amount due'), margin + pad, boxTop + pad, { width: leftWidth });
+  doc.font('bold').fontSize(18).fillColor(black).text(money(owed), { width: leftWidth });
+  doc.font('body').fontSize(9.5);
+  if (owed === 0n) {
+    const closing = BigInt(statement.closingBalance);
+    doc.text(
+      closing < 0n
+        ? translate(locale, 'Nothing to pay: a credit of {amount} is yours.', {
+            amount: money(-closing),
+          })
+        : translate(locale, 'Nothing to pay.'),
+      { width: leftWidth },
+    );
+  } else {
+    if (overdue > 0n)
+      doc
+        .fillColor(overdueRed)
+        .text(translate(locale, 'Overdue: {amount}', { amount: money(overdue) }), {
+          width: leftWidth,
+        });
     doc
-      .moveTo(margin, top + height)
-      .lineTo(margin + width, top + height)
-      .lineWidth(0.5)
-      .strokeColor('#cccccc')
-      .stroke();
-    doc.x = margin;
-    doc.y = top + height;
+      .fillColor(black)
+      .font('bold')
+      .text(
+        translate(locale, 'Pay by: {day}', {
+          day:
+            amountDue.payBy === 'now'
+              ? translate(locale, 'now')
+              : day(amountDue.payBy ?? period.to),
+        }),
+        { width: leftWidth },
+      );
+  }
+  const leftEnd = doc.y;
+  let rightEnd = boxTop;
+  if (business.paymentDetails) {
+    doc
+      .font('body')
+      .fontSize(9)
+      .fillColor(grey)
+      .text(translate(locale, 'How to pay'), rightX, boxTop + pad, { width: rightWidth });
+    doc.fillColor(black).fontSize(9.5).text(business.paymentDetails, { width: rightWidth });
+    rightEnd = doc.y;
+  }
+  const boxBottom = Math.max(leftEnd, rightEnd) + pad;
+  doc
+    .rect(margin, boxTop, width, boxBottom - boxTop)
+    .lineWidth(1)
+    .strokeColor(black)
+    .stroke();
+  doc.x = margin;
+  doc.y = boxBottom;
+
+  /** A table that starts again with its header on each new page. */
+  const table = (columns: Column[], rows: Row[]) => {
+    const size = 8.5;
+    const heightOf = (cells: string[], font: 'body' | 'bold') => {
+      doc.font(font).fontSize(size);
+      return (
+        Math.max(
+          ...cells.map((cell, index) =>
+            doc.heightOfString(cell || ' ', { width: (columns[index]?.width ?? 60) - 6 }),
+          ),
+        ) + 6
+      );
+    };
+    const draw = (row: Row, isHeader: boolean) => {
+      const font = isHeader || row.bold ? 'bold' : 'body';
+      const height = heightOf(row.cells, font);
+      if (doc.y + height > bottom()) {
+        doc.addPage();
+        if (!isHeader) draw({ cells: columns.map((column) => column.title) }, true);
+      }
+      const rowTop = doc.y;
+      let x = margin;
+      row.cells.forEach((cell, index) => {
+        const column = columns[index];
+        if (!column) return;
+        doc
+          .font(font)
+          .fontSize(size)
+          .fillColor(row.red?.includes(index) ? overdueRed : isHeader ? grey : black)
+          .text(cell, x + 3, rowTop + 3, { width: column.width - 6, align: column.align });
+        x += column.width;
+      });
+      doc
+        .moveTo(margin, rowTop + height)
+        .lineTo(margin + width, rowTop + height)
+        .lineWidth(isHeader ? 0.8 : 0.4)
+        .strokeColor(isHeader ? black : rule)
+        .stroke();
+      doc.x = margin;
+      doc.y = rowTop + height;
+    };
+    draw({ cells: columns.map((column) => column.title) }, true);
+    for (const row of rows) draw(row, false);
+  };
+  const note = (text: string) => {
+    doc
+      .font('body')
+      .fontSize(9)
+      .fillColor(grey)
+      .text(text, margin, doc.y + 4, { width });
+    doc.fillColor(black);
   };
 
-  row(
-    columns.map((column) => column.title),
-    'bold',
-  );
-  row(
-    [
-      day(period.from),
-      translate(locale, 'Opening balance'),
-      '',
-      '',
-      money(statement.openingBalance),
-    ],
-    'bold',
-  );
-  for (const line of statement.lines)
-    row(
+  // What is still unpaid, item by item: this alone explains an old balance.
+  heading(translate(locale, 'Open items'));
+  if (statement.openItems.length === 0) note(translate(locale, 'Nothing is unpaid.'));
+  else
+    table(
       [
-        day(line.date),
-        describeLineIn(locale, line, reversedOf(statement, line)),
-        line.dueDate ? day(line.dueDate) : '',
-        money(line.amount),
-        money(line.balance),
+        { title: translate(locale, 'Date'), width: 64, align: 'left' },
+        { title: translate(locale, 'Reference'), width: 123, align: 'left' },
+        { title: translate(locale, 'Due date'), width: 64, align: 'left' },
+        { title: translate(locale, 'Amount'), width: 64, align: 'right' },
+        { title: translate(locale, 'Paid'), width: 60, align: 'right' },
+        { title: translate(locale, 'Remaining'), width: 64, align: 'right' },
+        { title: translate(locale, 'Days overdue'), width: 56, align: 'right' },
       ],
-      'body',
+      statement.openItems.map((item) => ({
+        cells: [
+          day(item.date),
+          item.reference || kind(item.kind),
+          day(item.dueDate),
+          figure(item.amount),
+          figure(item.paid),
+          figure(item.remaining),
+          item.daysOverdue > 0 ? String(item.daysOverdue) : '',
+        ],
+        red: item.daysOverdue > 0 ? [6] : [],
+      })),
     );
-  row(
-    [day(period.to), translate(locale, 'Closing balance'), '', '', money(statement.closingBalance)],
-    'bold',
-  );
 
-  // The ageing: what was unpaid on the last day, by how long past due.
+  // The period, oldest first, from the balance brought forward to the closing balance.
+  heading(translate(locale, 'Activity in the period'));
+  table(
+    [
+      { title: translate(locale, 'Date'), width: 66, align: 'left' },
+      { title: translate(locale, 'Description'), width: 189, align: 'left' },
+      { title: translate(locale, 'Due date'), width: 66, align: 'left' },
+      { title: translate(locale, 'Amount'), width: 87, align: 'right' },
+      { title: translate(locale, 'Balance'), width: 87, align: 'right' },
+    ],
+    [
+      {
+        cells: [
+          day(period.from),
+          translate(locale, 'Balance brought forward'),
+          '',
+          '',
+          figure(statement.openingBalance),
+        ],
+        bold: true,
+      },
+      ...statement.lines.map((line) => ({
+        cells: [
+          day(line.date),
+          describe(line),
+          line.dueDate ? day(line.dueDate) : '',
+          figure(line.amount),
+          figure(line.balance),
+        ],
+      })),
+      {
+        cells: [
+          day(period.to),
+          translate(locale, 'Closing balance'),
+          '',
+          '',
+          figure(statement.closingBalance),
+        ],
+        bold: true,
+      },
+    ],
+  );
+  if (statement.lines.length === 0) note(translate(locale, 'No entries in this period'));
+
+  // The ageing: what was unpaid on the last day, by how long past due. A label that wraps
+  // (Malay's "Jumlah terhutang") pushes every figure down rather than running into its own.
   const labels = [
     ...Object.values(statementBucketLabels).map((label) => translate(locale, label)),
     translate(locale, 'Total owed'),
   ];
-  const values = [
-    ...(Object.keys(statementBucketLabels) as (keyof StatementBuckets)[]).map((bucket) =>
-      money(ageing.buckets[bucket]),
-    ),
-    money(ageing.owed),
-  ];
-  if (doc.y + 70 > bottom()) doc.addPage();
-  doc.moveDown(1.5);
-  doc
-    .font('bold')
-    .fontSize(11)
-    .text(translate(locale, 'Ageing on {day}', { day: day(ageing.asOf) }), margin, doc.y, {
-      width,
-    });
-  doc.moveDown(0.3);
+  const buckets = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
+  const values = [...buckets.map((bucket) => figure(ageing.buckets[bucket])), figure(ageing.owed)];
+  heading(translate(locale, 'Ageing on {day}', { day: day(ageing.asOf) }));
   const cell = width / labels.length;
-  const top = doc.y;
+  doc.font('bold').fontSize(8.5);
+  const labelHeight = Math.max(
+    ...labels.map((label) => doc.heightOfString(label, { width: cell - 6 })),
+  );
+  if (doc.y + labelHeight + 30 > bottom()) doc.addPage();
+  const labelTop = doc.y;
   labels.forEach((label, index) => {
     doc
       .font('bold')
-      .fontSize(9)
-      .text(label, margin + index * cell, top, { width: cell - 4, align: 'right' });
-    doc
-      .font('body')
-      .fontSize(9)
-      .text(values[index] ?? '', margin + index * cell, top + 14, {
-        width: cell - 4,
-        align: 'right',
-      });
+      .fontSize(8.5)
+      .fillColor(grey)
+      .text(label, margin + index * cell, labelTop, { width: cell - 6, align: 'right' });
   });
+  const valueTop = labelTop + labelHeight + 4;
+  doc
+    .moveTo(margin, valueTop - 2)
+    .lineTo(margin + width, valueTop - 2)
+    .lineWidth(0.8)
+    .strokeColor(black)
+    .stroke();
+  values.forEach((value, index) => {
+    const late = index > 0 && index < buckets.length && value !== '';
+    doc
+      .font(index === values.length - 1 ? 'bold' : 'body')
+      .fontSize(9)
+      .fillColor(late ? overdueRed : black)
+      .text(value, margin + index * cell, valueTop + 2, { width: cell - 6, align: 'right' });
+  });
+  doc.x = margin;
+  doc.y = valueTop + 18;
+  note(
+    translate(
+      locale,
+      'Amounts are in {currency}. Amounts in parentheses are payments and credits.',
+      {
+        currency: currencyLabel[client.currency],
+      },
+    ),
+  );
   doc.end();
   await ended;
   return Buffer.concat(chunks);

@@ -10,6 +10,9 @@ import type { RecordedEntry } from '../../../shared/schemas/ledger.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';
 
 let testApp: TestApp;
+
+/** A PDF's text with its lines and the spaces between table cells made single spaces. */
+const oneLine = (text: string) => text.replace(/\s+/g, ' ');
 /** One owner and a client whose ledger the figures below were worked out from by hand. */
 let owner: { cookie: string };
 let ada: Client;
@@ -67,6 +70,52 @@ describe('a client statement', () => {
       ['2025-06-25', 4_000, '32766', 'Charge'],
     ]);
     expect(statement.closingBalance).toBe('32766');
+    // What is still unpaid on 30 June, item by item: the March charge's 7.66 left (its
+    // reference is its note: entries have no reference of their own yet).
+    expect(statement.openItems.map(({ id: _, ...item }) => item)).toEqual([
+      {
+        kind: 'charge',
+        date: '2025-03-10',
+        reference: '',
+        dueDate: '2025-03-31',
+        amount: 10_000,
+        paid: 9_234,
+        remaining: 766,
+        daysOverdue: 91,
+      },
+      {
+        kind: 'charge',
+        date: '2025-04-05',
+        reference: 'April',
+        dueDate: '2025-05-05',
+        amount: 20_000,
+        paid: 0,
+        remaining: 20_000,
+        daysOverdue: 56,
+      },
+      // No due date: due the day it was charged.
+      {
+        kind: 'charge',
+        date: '2025-05-20',
+        reference: '',
+        dueDate: '2025-05-20',
+        amount: 8_000,
+        paid: 0,
+        remaining: 8_000,
+        daysOverdue: 41,
+      },
+      {
+        kind: 'charge',
+        date: '2025-06-25',
+        reference: '',
+        dueDate: '2025-07-25',
+        amount: 4_000,
+        paid: 0,
+        remaining: 4_000,
+        daysOverdue: 0,
+      },
+    ]);
+    expect(statement.amountDue).toEqual({ amount: '32766', overdue: '28766', payBy: 'now' });
     // Payments of 92.34 settle the oldest charge (100.00, due 31 March: 91 days overdue on 30
     // June) down to 7.66; April's 200.00 (due 5 May) and May's 80.00 (due 20 May) are 31-60
     // days overdue; June's 40.00 falls due in July.
@@ -82,7 +131,7 @@ describe('a client statement', () => {
         over90: '766',
       },
     });
-    expect(statement.business).toEqual({ name: '', address: '' });
+    expect(statement.business).toEqual({ name: '', address: '', paymentDetails: '' });
     expect(statement.emailConfigured).toBe(false);
   });
 
@@ -104,7 +153,31 @@ describe('a client statement', () => {
     expect(empty.ageing.owed).toBe('0');
   });
 
-  it('shows a void in the period it was made in, and the last 90 days by default', async () => {
+  it('asks to pay by the earliest due day when nothing is overdue yet', async () => {
+    const client = await add(owner.cookie, { balance: 0 });
+    await record(owner.cookie, client.id, {
+      kind: 'charge',
+      amount: 500,
+      date: '2025-03-01',
+      dueDate: '2025-04-15',
+    });
+    await record(owner.cookie, client.id, {
+      kind: 'charge',
+      amount: 700,
+      date: '2025-03-02',
+      dueDate: '2025-03-30',
+    });
+    const early = await statementOf(client.id, '?from=2025-03-01&to=2025-03-10');
+    expect(early.amountDue).toEqual({ amount: '1200', overdue: '0', payBy: '2025-03-30' });
+    // Paid up and beyond: nothing to pay, nothing open, the credit in the closing balance.
+    await record(owner.cookie, client.id, { kind: 'payment', amount: 2_000, date: '2025-03-05' });
+    const paid = await statementOf(client.id, '?from=2025-03-01&to=2025-03-10');
+    expect(paid.amountDue).toEqual({ amount: '0', overdue: '0', payBy: null });
+    expect(paid.openItems).toEqual([]);
+    expect(paid.closingBalance).toBe('-800');
+  });
+
+  it('leaves a voided entry and its void out, with the balance brought forward as if neither was made, and the last 90 days by default', async () => {
     await injectOk(
       testApp.app,
       'POST',
@@ -115,13 +188,12 @@ describe('a client statement', () => {
     const today = utcDay();
     const statement = await statementOf(ada.id);
     expect(statement.period).toEqual({ from: addDays(today, -89), to: today });
-    expect(statement.openingBalance).toBe('33765');
+    // The payment of 12.34 on 10 June 2025 bounced: brought forward without it (33,765 + 1,234),
+    // and neither it nor its void (dated today) is a line of the period.
+    expect(statement.openingBalance).toBe('34999');
     expect(
       statement.lines.map((line) => [line.kind, line.amount, line.balance, line.description]),
-    ).toEqual([
-      ['opening', 5_000, '38765', 'Opening balance'],
-      ['void', 1_234, '39999', 'Void of the payment of 2025-06-10: bounced'],
-    ]);
+    ).toEqual([['opening', 5_000, '39999', 'Opening balance']]);
     expect(statement.closingBalance).toBe('39999');
     expect(statement.ageing).toMatchObject({
       owed: '39999',
@@ -156,10 +228,33 @@ describe('a client statement', () => {
     expect(saved.json<{ business: object }>().business).toEqual({
       name: '서울 상점',
       address: 'Line 1\nLine 2',
+      paymentDetails: '',
     });
     const statement = await statementOf(client.id, '', other.cookie);
-    expect(statement.business).toEqual({ name: '서울 상점', address: 'Line 1\nLine 2' });
+    expect(statement.business).toEqual({
+      name: '서울 상점',
+      address: 'Line 1\nLine 2',
+      paymentDetails: '',
+    });
     expect(statement.client).toMatchObject({ firstName: '민준', currency: 'KRW' });
+    // How to pay: saved with the business, kept by a save that sends the business without it.
+    await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+      business: {
+        name: '서울 상점',
+        address: 'Line 1\nLine 2',
+        paymentDetails: ' 국민은행 123-456-789\r\nhttps://pay.example/seoul ',
+      },
+    });
+    await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+      business: { name: '서울 상점', address: 'Line 1\nLine 2' },
+    });
+    expect((await statementOf(client.id, '', other.cookie)).business.paymentDetails).toBe(
+      '국민은행 123-456-789\nhttps://pay.example/seoul',
+    );
     // A save that leaves the business out keeps it.
     await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
       preferences: { disableBalanceOnAdd: true, disableBalanceOnEdit: false },
@@ -173,7 +268,7 @@ describe('a client statement', () => {
     });
   });
 
-  it('refuses a business name with control characters or too long, naming the field', async () => {
+  it('refuses a business name, address or payment details with control characters or too long, naming the field', async () => {
     const response = await testApp.app.inject({
       method: 'PUT',
       url: '/api/settings',
@@ -181,7 +276,11 @@ describe('a client statement', () => {
       payload: {
         preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
         rates: [],
-        business: { name: 'x'.repeat(101), address: 'a\u0007b' },
+        business: {
+          name: 'x'.repeat(101),
+          address: 'a\u0007b',
+          paymentDetails: 'y'.repeat(501),
+        },
       },
     });
     expect(response.statusCode).toBe(400);
@@ -190,6 +289,7 @@ describe('a client statement', () => {
         fields: {
           'business.name': 'Use at most 100 characters.',
           'business.address': 'Remove the control characters.',
+          'business.paymentDetails': 'Use at most 500 characters.',
         },
       },
     });
@@ -265,7 +365,11 @@ describe('a statement to download', () => {
       .trim()
       .split('\n');
     expect(lines).toContain(`Client,"'=HYPERLINK(""x"") Ødegård",${client.email}`);
-    expect(lines).toContain('2025-05-01,Opening balance,,,0.00');
+    // "Balance brought forward", so a client's own opening balance is the only "Opening balance".
+    expect(lines).toContain('2025-05-01,Balance brought forward,,,0.00');
+    expect(lines).toContain('Amount due,123.45');
+    expect(lines).toContain('Pay by,now');
+    expect(lines).toContain("2025-05-02,'+SUM(A1),2025-05-02,123.45,0.00,123.45,29");
     expect(lines).toContain('2025-05-02,Charge: +SUM(A1),,123.45,123.45');
     expect(lines).toContain('2025-05-31,Closing balance,,,123.45');
     // Due on the day it was charged, 2 May: 29 days overdue on 31 May.
@@ -308,22 +412,34 @@ describe('a statement to download', () => {
       seller.cookie,
     );
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toContain("filename*=UTF-8''statement-");
+    // The client's name as written, and a plain fallback for programs that do not read filename*.
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="statement-degard-2025-05-01-to-2025-05-31.pdf"; ' +
+        "filename*=UTF-8''statement-%EC%A7%80%EC%9A%B0-%C3%98deg%C3%A5rd-2025-05-01-to-2025-05-31.pdf",
+    );
+    // Payments settle the oldest first: ₩800,000 left of March's charge (91 days overdue on 31
+    // May), all of May's (29 days). Figures carry no symbol; the payment is in parentheses.
     const { text } = await pdfText(response.rawPayload);
     for (const expected of [
       '한빛 상사',
       '서울특별시 중구 세종대로 110',
       '지우 Ødegård',
       'Statement of account',
-      '2025-05-01 to 2025-05-31',
-      'Opening balance on 2025-05-01: ₩1,500,000',
-      'Closing balance on 2025-05-31: ₩2,800,000',
-      'Charge: 5월 작업',
-      '₩2,000,000',
-      '-₩700,000',
-      'Ageing on 2025-05-31',
+      'May 1, 2025 to May 31, 2025',
+      'Statement in KRW',
+      'Amount due ₩2,800,000',
+      'Overdue: ₩2,800,000',
+      'Pay by: now',
+      'Mar 1, 2025 Charge Mar 1, 2025 1,500,000 700,000 800,000 91',
+      'May 2, 2025 5월 작업 May 2, 2025 2,000,000 2,000,000 29',
+      'May 1, 2025 Balance brought forward 1,500,000',
+      'May 2, 2025 Charge: 5월 작업 2,000,000 3,500,000',
+      'May 20, 2025 Payment (700,000) 2,800,000',
+      'May 31, 2025 Closing balance 2,800,000',
+      'Ageing on May 31, 2025',
     ])
-      expect(text).toContain(expected);
+      expect(oneLine(text)).toContain(expected);
+    expect(text).not.toContain('Opening balance');
 
     // Asked in Korean (the owner's language), the same statement says everything in Korean.
     const korean = await testApp.app.inject({
@@ -338,18 +454,20 @@ describe('a statement to download', () => {
       '지우 Ødegård',
       '거래명세서',
       '2025. 5. 1. ~ 2025. 5. 31.',
-      '2025. 5. 1. 기초 잔액: ₩1,500,000',
-      '2025. 5. 31. 기말 잔액: ₩2,800,000',
-      '날짜',
-      '내역',
-      '청구: 5월 작업',
-      '입금',
-      '₩2,000,000',
-      '-₩700,000',
+      '금액 단위: KRW',
+      '청구 금액 ₩2,800,000',
+      '연체 금액: ₩2,800,000',
+      '납부 기한: 즉시',
+      '미결제 항목',
+      '2025. 3. 1. 청구 2025. 3. 1. 1,500,000 700,000 800,000 91',
+      '2025. 5. 1. 이월 잔액 1,500,000',
+      '2025. 5. 2. 청구: 5월 작업 2,000,000 3,500,000',
+      '2025. 5. 20. 입금 (700,000) 2,800,000',
+      '2025. 5. 31. 기말 잔액 2,800,000',
       '2025. 5. 31. 기준 연체 기간별 미수금',
       '미수금 합계',
     ])
-      expect(koreanText).toContain(expected);
+      expect(oneLine(koreanText)).toContain(expected);
     expect(koreanText).not.toContain('Statement of account');
 
     // A download link names the language the app is shown in, over the browser's header.
@@ -361,8 +479,15 @@ describe('a statement to download', () => {
     expect(malay.statusCode).toBe(200);
     const { text: malayText } = await pdfText(malay.rawPayload);
     expect(malayText).not.toContain('거래명세서');
-    expect(malayText).toContain('₩2,800,000');
-    expect(malayText).toMatch(/Penyata/i);
+    for (const expected of [
+      'Penyata akaun',
+      '1 Mei 2025 hingga 31 Mei 2025',
+      'Jumlah perlu dibayar ₩2,800,000',
+      'Bayar sebelum: sekarang',
+      '20 Mei 2025 Bayaran (700,000) 2,800,000',
+      'Baki dibawa ke hadapan',
+    ])
+      expect(oneLine(malayText)).toContain(expected);
 
     const unknown = await testApp.app.inject({
       method: 'GET',
@@ -373,5 +498,106 @@ describe('a statement to download', () => {
     expect(unknown.json()).toMatchObject({
       error: { code: 'validation', fields: { lang: 'Choose en, ko or ms.' } },
     });
+  });
+
+  it('as PDF in each language: the amount due with how to pay, the open items, and no trace of a voided mistake', async () => {
+    const seller = await joinAs(testApp.app);
+    await injectOk(testApp.app, 'PUT', '/api/settings', seller.cookie, {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+      business: {
+        name: 'Northwind',
+        address: '1 Main St',
+        paymentDetails: 'IBAN GB33 BUKB 2020 1555 5555 55',
+      },
+    });
+    // 50.00 owed when the client was added (today, due today).
+    const client = await add(seller.cookie, { currency: 'USD', balance: 5_000 });
+    const today = utcDay();
+    const day = (offset: number) => addDays(today, offset);
+    await record(seller.cookie, client.id, {
+      kind: 'charge',
+      amount: 120_000,
+      date: day(-60),
+      dueDate: day(-30),
+      note: 'INV-1 design',
+    });
+    await record(seller.cookie, client.id, { kind: 'payment', amount: 50_000, date: day(-20) });
+    const mistake = await record(seller.cookie, client.id, {
+      kind: 'payment',
+      amount: 9_999_900,
+      date: day(-10),
+    });
+    await injectOk(
+      testApp.app,
+      'POST',
+      `/api/clients/${client.id}/entries/${mistake.entry.entryId}/void`,
+      seller.cookie,
+      { reason: 'typed by mistake' },
+    );
+    await record(seller.cookie, client.id, {
+      kind: 'charge',
+      amount: 30_000,
+      date: day(-5),
+      dueDate: day(25),
+      note: 'INV-2',
+    });
+
+    const statement = await statementOf(client.id, '', seller.cookie);
+    expect(statement.amountDue).toEqual({ amount: '105000', overdue: '70000', payBy: 'now' });
+    expect(statement.openItems.map((item) => [item.reference, item.remaining])).toEqual([
+      ['INV-1 design', 70_000],
+      ['INV-2', 30_000],
+      ['', 5_000],
+    ]);
+
+    const written: Record<'en' | 'ko' | 'ms', string[]> = {
+      en: [
+        'Amount due $1,050.00',
+        'Overdue: $700.00',
+        'Pay by: now',
+        'How to pay IBAN GB33 BUKB 2020 1555 5555 55',
+        'Statement in USD',
+        'INV-1 design',
+        '1,200.00 500.00 700.00 30',
+        'INV-2',
+        '300.00 300.00',
+        'Opening balance',
+        'Payment (500.00) 700.00',
+      ],
+      ko: [
+        '청구 금액 US$1,050.00',
+        '연체 금액: US$700.00',
+        '납부 기한: 즉시',
+        '결제 방법 IBAN GB33 BUKB 2020 1555 5555 55',
+        '금액 단위: USD',
+        'INV-1 design',
+        '1,200.00 500.00 700.00 30',
+        '입금 (500.00) 700.00',
+      ],
+      ms: [
+        'Jumlah perlu dibayar USD 1,050.00',
+        'Tertunggak: USD 700.00',
+        'Bayar sebelum: sekarang',
+        'Cara pembayaran IBAN GB33 BUKB 2020 1555 5555 55',
+        'Penyata dalam USD',
+        'INV-1 design',
+        '1,200.00 500.00 700.00 30',
+        'Bayaran (500.00) 700.00',
+      ],
+    };
+    for (const [lang, expected] of Object.entries(written)) {
+      const response = await injectOk(
+        testApp.app,
+        'GET',
+        `/api/clients/${client.id}/statement.pdf?lang=${lang}`,
+        seller.cookie,
+      );
+      const text = oneLine((await pdfText(response.rawPayload)).text);
+      for (const each of expected) expect(text, lang).toContain(each);
+      // The mistaken payment of 99,999.00 and its void are neither lines nor a running balance.
+      expect(text, lang).not.toMatch(/99,999|97,|100,0/);
+      expect(text, lang).not.toMatch(/Void|취소|Pembatalan/);
+    }
   });
 });

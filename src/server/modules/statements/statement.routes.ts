@@ -130,7 +130,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
           replyTo: currentUser(request).email,
           attachments: [
             {
-              filename: statementFileName(statement, 'pdf'),
+              filename: statementFileName(statement, 'pdf').exact,
               content: pdf,
               contentType: 'application/pdf',
             },

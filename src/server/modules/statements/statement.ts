@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Business } from '../../../shared/schemas/settings.ts';
+import { daysBetween } from '../../../shared/dates.ts';
 import {
   describeLine,
   type Statement,
@@ -24,10 +24,12 @@ function bucketOf(due: string, day: string): AgeingBucket {
 
 /**
  * A client's statement for a period, worked out from the ledger as it stood at the end of the
- * period: the entries dated before it make the opening balance; the ageing is the allocation
- * (oldest first) of the entries up to its last day, so a statement of a past month shows what
- * was overdue then, not now. Only entries in the client's currency count: any others are an
- * opening balance and its void from before a change of currency, which add up to nothing.
+ * period: the entries dated before it make the balance brought forward; the open items and the
+ * ageing are the allocation (oldest first) of the entries up to its last day, so a statement of
+ * a past month shows what was owed and overdue then, not now. An entry voided by then and its
+ * void are left out: the client is shown neither a mistake nor its correction, and as they add
+ * up to nothing every figure stays right. Only entries in the client's currency count: any
+ * others are an opening balance and its void from before a change of currency.
  * Answers null for a client the owner does not have.
  */
 export async function readStatement(
@@ -39,13 +41,15 @@ export async function readStatement(
 ): Promise<Statement | null> {
   const client = await findClient(db, ownerId, clientId);
   if (!client) return null;
-  const [lines, business]: [Awaited<ReturnType<typeof statementLines>>, Business] =
-    await Promise.all([
-      statementLines(db, ownerId, clientId, client.currency, period.to),
-      readBusiness(db, ownerId),
-    ]);
+  const [ledger, business] = await Promise.all([
+    statementLines(db, ownerId, clientId, client.currency, period.to),
+    readBusiness(db, ownerId),
+  ]);
 
-  const byId = new Map(lines.map((line) => [line.id, line]));
+  // A void's entry may be dated after the period (a back-dated void): both stay out all the same.
+  const voided = new Set(ledger.flatMap((line) => (line.voidOf === null ? [] : [line.voidOf])));
+  const lines = ledger.filter((line) => line.voidOf === null && !voided.has(line.id));
+
   let opening = 0n;
   let running = 0n;
   const shown: Statement['lines'] = [];
@@ -60,8 +64,7 @@ export async function readStatement(
         kind: line.kind,
         note: line.note,
         amount: line.amount,
-        voidOf: line.voidOf,
-        description: describeLine(line, line.voidOf === null ? null : byId.get(line.voidOf)),
+        description: describeLine(line),
         balance: running.toString(),
       });
   }
@@ -74,11 +77,30 @@ export async function readStatement(
     days61to90: 0n,
     over90: 0n,
   };
+  const openItems: Statement['openItems'] = [];
   for (const line of lines) {
     const unpaid = open.get(line.id);
-    if (unpaid !== undefined) buckets[bucketOf(dueDay(line), period.to)] += BigInt(unpaid);
+    if (unpaid === undefined) continue;
+    const due = dueDay(line);
+    buckets[bucketOf(due, period.to)] += BigInt(unpaid);
+    openItems.push({
+      id: line.id,
+      kind: line.kind,
+      date: line.date,
+      reference: line.note,
+      dueDate: due,
+      amount: line.amount,
+      paid: line.amount - unpaid,
+      remaining: unpaid,
+      daysOverdue: Math.max(0, daysBetween(due, period.to)),
+    });
   }
   const owed = Object.values(buckets).reduce((sum, value) => sum + value, 0n);
+  const overdue = owed - buckets.current;
+  const earliestDue = openItems.reduce<string | null>(
+    (earliest, item) => (earliest === null || item.dueDate < earliest ? item.dueDate : earliest),
+    null,
+  );
 
   return {
     period,
@@ -94,10 +116,16 @@ export async function readStatement(
     openingBalance: opening.toString(),
     lines: shown,
     closingBalance: running.toString(),
+    amountDue: {
+      amount: owed.toString(),
+      overdue: overdue.toString(),
+      payBy: overdue > 0n ? 'now' : earliestDue,
+    },
+    openItems,
     ageing: {
       asOf: period.to,
       owed: owed.toString(),
-      overdue: (owed - buckets.current).toString(),
+      overdue: overdue.toString(),
       buckets: Object.fromEntries(
         Object.entries(buckets).map(([name, value]) => [name, value.toString()]),
       ) as StatementBuckets,

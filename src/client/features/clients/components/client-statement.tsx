@@ -1,11 +1,10 @@
-import { dayText } from '../../../components/formats.ts';
 import { useId, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { ArrowLeft, Copy, FileDown, FileSpreadsheet, Mail, Printer, Send, X } from 'lucide-react';
 import { Link, useSearchParams } from 'react-router';
 import { localToday } from '../../../../shared/dates.ts';
-import type { Currency } from '../../../../shared/money.ts';
+import { currencyLabel, formatFigure } from '../../../../shared/money.ts';
 import {
   defaultPeriod,
   resolvePeriod,
@@ -15,13 +14,11 @@ import {
   statementSendFormSchema,
   type Statement,
   type StatementBuckets,
-  type StatementLine,
   type StatementPeriod,
   type StatementPeriodForm,
   type StatementSendForm,
 } from '../../../../shared/schemas/statement.ts';
-import { entryKindLabels, type EntryKind } from '../../../../shared/schemas/ledger.ts';
-import { BalanceAmount } from '../../../components/balance-amount.tsx';
+import type { EntryKind } from '../../../../shared/schemas/ledger.ts';
 import { useDocumentTitle } from '../../../components/document-title.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
@@ -62,34 +59,9 @@ function kindLabel(t: I18n['t'], kind: EntryKind): string {
   }
 }
 
-/**
- * What a void reverses: the entry itself when it is in the period, else the kind and day its
- * English description names (the server writes "Void of the payment of 2026-10-01").
- */
-function reversedBy(statement: Statement, line: StatementLine) {
-  const inPeriod = statement.lines.find((other) => other.id === line.voidOf);
-  if (inPeriod) return { kind: inPeriod.kind, date: inPeriod.date };
-  const named = /^Void of the (\w[\w ]*) of (\d{4}-\d{2}-\d{2})/.exec(line.description);
-  const kind = (Object.keys(entryKindLabels) as EntryKind[]).find(
-    (each) => entryKindLabels[each].toLowerCase() === named?.[1],
-  );
-  return kind && named?.[2] ? { kind, date: named[2] } : null;
-}
-
-/**
- * A line in words in the shown language. The server describes lines in English, and English
- * shows its description as it is.
- */
-function describeLine(i18n: I18n, statement: Statement, line: StatementLine): string {
-  const { t, locale, format } = i18n;
-  if (locale === 'en') return line.description;
-  const reversed = line.kind === 'void' ? reversedBy(statement, line) : null;
-  const what = reversed
-    ? t('statement.void-of', {
-        kind: kindLabel(t, reversed.kind).toLocaleLowerCase(format.intlLocale),
-        day: dayText(reversed.date, i18n.format),
-      })
-    : kindLabel(t, line.kind);
+/** A line in words in the shown language: its kind, then its note. */
+function describeLine(t: I18n['t'], line: { kind: EntryKind; note: string }): string {
+  const what = kindLabel(t, line.kind);
   return line.note ? `${what}: ${line.note}` : what;
 }
 
@@ -99,11 +71,11 @@ function describeLine(i18n: I18n, statement: Statement, line: StatementLine): st
  */
 function reminderText(i18n: I18n, statement: Statement): { subject: string; message: string } {
   const { t, format } = i18n;
-  const { client, business, period, ageing, closingBalance } = statement;
+  const { client, business, period, amountDue, closingBalance } = statement;
   const sender = business.name.trim();
-  const from = dayText(period.from, i18n.format);
-  const to = dayText(period.to, i18n.format);
-  const overdue = BigInt(ageing.overdue);
+  const from = format.day(period.from);
+  const to = format.day(period.to);
+  const overdue = BigInt(amountDue.overdue);
   const subject = sender
     ? t('statement.reminder.subject-from', { sender, from, to })
     : t('statement.reminder.subject', { from, to });
@@ -118,6 +90,10 @@ function reminderText(i18n: I18n, statement: Statement): { subject: string; mess
   ];
   if (overdue > 0n)
     lines.push(t('statement.reminder.overdue', { amount: format.money(overdue, client.currency) }));
+  else if (amountDue.payBy && amountDue.payBy !== 'now')
+    lines.push(t('statement.reminder.pay-by', { day: format.day(amountDue.payBy) }));
+  if (business.paymentDetails && amountDue.payBy)
+    lines.push('', t('statement.how-to-pay'), business.paymentDetails);
   lines.push('', t('statement.reminder.regards'));
   if (sender) lines.push(sender);
   return { subject, message: lines.join('\n') };
@@ -341,42 +317,23 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
   );
 }
 
-/** On a phone the running balance goes under the amount, in the same column. */
-function PhoneBalance({ children }: { children: React.ReactNode }) {
-  return <span className="d-block d-sm-none">{children}</span>;
-}
-
-/** On a phone the date and due date columns fold into the description, leaving room for money. */
-function PhoneDate({ date, due }: { date: string; due?: string | null }) {
-  const i18n = useI18n();
-  return (
-    <span className="d-block d-sm-none small fw-normal text-body-secondary text-nowrap">
-      {dayText(date, i18n.format)}
-      {due ? ` · ${i18n.t('statement.due-on', { day: dayText(due, i18n.format) })}` : ''}
-    </span>
-  );
-}
-
+/**
+ * The statement as the client reads it, on the page and on paper, with what the PDF shows:
+ * the business and the client, the amount due with how to pay, the open items, the activity
+ * of the period and the ageing. Figures carry no symbol (the currency is named once), credits
+ * are in parentheses, zero is an empty cell; colour marks only what is overdue.
+ */
 function StatementBody({ statement }: { statement: Statement }) {
-  const i18n = useI18n();
-  const { t, format } = i18n;
-  const day = (isoDay: string) => dayText(isoDay, i18n.format);
+  const { t, format } = useI18n();
+  const day = (isoDay: string) => format.day(isoDay);
   const buckets = bucketLabels(t);
-  const { client, business, period, ageing } = statement;
-  const money = (minor: number | string, currency: Currency = client.currency) =>
-    format.money(BigInt(minor), currency);
-  const balance = (minor: number | string, testId?: string) => (
-    <BalanceAmount
-      minor={BigInt(minor)}
-      currency={client.currency}
-      testId={testId}
-      className="text-nowrap"
-    />
-  );
-  // In the table the word goes under the amount, so a phone fits the balance column.
-  const runningBalance = (minor: number | string) => (
-    <BalanceAmount minor={BigInt(minor)} currency={client.currency} layout="stacked" />
-  );
+  const { client, business, period, ageing, amountDue } = statement;
+  const figure = (minor: number | string) =>
+    formatFigure(BigInt(minor), client.currency, format.intlLocale);
+  const money = (minor: number | string | bigint) => format.money(BigInt(minor), client.currency);
+  const owed = BigInt(amountDue.amount);
+  const overdue = BigInt(amountDue.overdue);
+  const closing = BigInt(statement.closingBalance);
   return (
     <article className="card statement" aria-label={t('statement.label')}>
       <div className="card-body">
@@ -394,6 +351,9 @@ function StatementBody({ statement }: { statement: Statement }) {
             <p className="mb-0 small">
               {t('statement.period.range', { from: day(period.from), to: day(period.to) })}
             </p>
+            <p className="mb-0 small">
+              {t('statement.in-currency', { currency: currencyLabel[client.currency] })}
+            </p>
           </div>
         </header>
         <p className="mb-0 fw-semibold">
@@ -401,20 +361,103 @@ function StatementBody({ statement }: { statement: Statement }) {
         </p>
         {client.email && <p className="mb-0 small">{client.email}</p>}
         {client.phone && <p className="small">{client.phone}</p>}
-        <dl className="row mb-3">
-          <dt className="col-12 col-sm-4 fw-normal">
-            {t('statement.opening-on', { day: day(period.from) })}
-          </dt>
-          <dd className="col-12 col-sm-8 mb-2 mb-sm-0">
-            {balance(statement.openingBalance, 'opening-balance')}
-          </dd>
-          <dt className="col-12 col-sm-4 fw-normal">
-            {t('statement.closing-on', { day: day(period.to) })}
-          </dt>
-          <dd className="col-12 col-sm-8 mb-0 fw-semibold">
-            {balance(statement.closingBalance, 'closing-balance')}
-          </dd>
-        </dl>
+
+        <section
+          className="statement-due border border-dark rounded-1 p-3 my-3 d-flex flex-wrap gap-3"
+          aria-label={t('statement.amount-due')}
+        >
+          <div className="flex-grow-1">
+            <p className="small text-body-secondary mb-0">{t('statement.amount-due')}</p>
+            <p className="h3 mb-1 tabular" data-testid="amount-due">
+              {money(owed)}
+            </p>
+            {owed === 0n ? (
+              <p className="mb-0">
+                {closing < 0n
+                  ? t('statement.credit-yours', { amount: money(-closing) })
+                  : t('statement.nothing-to-pay')}
+              </p>
+            ) : (
+              <>
+                {overdue > 0n && (
+                  <p className="mb-0 text-owed" data-testid="overdue">
+                    {t('statement.overdue', { amount: money(overdue) })}
+                  </p>
+                )}
+                <p className="mb-0 fw-semibold" data-testid="pay-by">
+                  {t('statement.pay-by', {
+                    day:
+                      amountDue.payBy === 'now'
+                        ? t('statement.now')
+                        : day(amountDue.payBy ?? period.to),
+                  })}
+                </p>
+              </>
+            )}
+          </div>
+          {business.paymentDetails && (
+            <div className="flex-grow-1">
+              <p className="small text-body-secondary mb-0">{t('statement.how-to-pay')}</p>
+              <p className="mb-0 statement-address" data-testid="payment-details">
+                {business.paymentDetails}
+              </p>
+            </div>
+          )}
+        </section>
+
+        <h2 className="h6 mt-3">{t('statement.open-items')}</h2>
+        {statement.openItems.length === 0 ? (
+          <p className="text-body-secondary">{t('statement.nothing-unpaid')}</p>
+        ) : (
+          <div
+            className="table-responsive scroll-region"
+            tabIndex={0}
+            role="region"
+            aria-label={t('statement.open-items')}
+          >
+            <table
+              className="table table-sm statement-table tabular"
+              aria-label={t('statement.open-items')}
+            >
+              <thead>
+                <tr>
+                  <th scope="col">{t('statement.column.date')}</th>
+                  <th scope="col">{t('statement.column.reference')}</th>
+                  <th scope="col">{t('statement.column.due-date')}</th>
+                  <th scope="col" className="text-end">
+                    {t('statement.column.amount')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('statement.column.paid')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('statement.column.remaining')}
+                  </th>
+                  <th scope="col" className="text-end">
+                    {t('statement.column.days-overdue')}
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {statement.openItems.map((item) => (
+                  <tr key={item.id}>
+                    <td className="text-nowrap">{day(item.date)}</td>
+                    <td>{item.reference || kindLabel(t, item.kind)}</td>
+                    <td className="text-nowrap">{day(item.dueDate)}</td>
+                    <td className="text-end text-nowrap">{figure(item.amount)}</td>
+                    <td className="text-end text-nowrap">{figure(item.paid)}</td>
+                    <td className="text-end text-nowrap">{figure(item.remaining)}</td>
+                    <td className="text-end text-nowrap text-owed">
+                      {item.daysOverdue > 0 ? format.number(item.daysOverdue) : ''}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+
+        <h2 className="h6 mt-3">{t('statement.activity')}</h2>
         {/* Focusable, so a keyboard can scroll a table wider than a phone. */}
         <div
           className="table-responsive scroll-region"
@@ -422,96 +465,77 @@ function StatementBody({ statement }: { statement: Statement }) {
           role="region"
           aria-label={t('statement.entries')}
         >
-          <table className="table table-sm statement-table" aria-label={t('statement.entries')}>
+          <table
+            className="table table-sm statement-table tabular"
+            aria-label={t('statement.entries')}
+          >
             <thead>
               <tr>
-                <th scope="col" className="d-none d-sm-table-cell">
-                  {t('statement.column.date')}
-                </th>
+                <th scope="col">{t('statement.column.date')}</th>
                 <th scope="col">{t('statement.column.description')}</th>
-                <th scope="col" className="d-none d-sm-table-cell">
-                  {t('statement.column.due')}
-                </th>
+                <th scope="col">{t('statement.column.due-date')}</th>
                 <th scope="col" className="text-end">
                   {t('statement.column.amount')}
-                  <span className="d-sm-none"> {t('statement.column.and-balance')}</span>
                 </th>
-                <th scope="col" className="text-end d-none d-sm-table-cell">
+                <th scope="col" className="text-end">
                   {t('statement.column.balance')}
                 </th>
               </tr>
             </thead>
             <tbody>
               <tr className="fw-semibold">
-                <td className="d-none d-sm-table-cell text-nowrap">{day(period.from)}</td>
-                <td>
-                  {t('statement.opening')}
-                  <PhoneDate date={period.from} />
-                </td>
-                <td className="d-none d-sm-table-cell" />
-                <td className="text-end text-nowrap">
-                  <PhoneBalance>{runningBalance(statement.openingBalance)}</PhoneBalance>
-                </td>
-                <td className="text-end text-nowrap d-none d-sm-table-cell">
-                  {runningBalance(statement.openingBalance)}
+                <td className="text-nowrap">{day(period.from)}</td>
+                <td>{t('statement.brought-forward')}</td>
+                <td />
+                <td />
+                <td className="text-end text-nowrap" data-testid="opening-balance">
+                  {figure(statement.openingBalance)}
                 </td>
               </tr>
               {statement.lines.map((line) => (
                 <tr key={line.id}>
-                  <td className="d-none d-sm-table-cell text-nowrap">{day(line.date)}</td>
-                  <td>
-                    {describeLine(i18n, statement, line)}
-                    <PhoneDate date={line.date} due={line.dueDate} />
-                  </td>
-                  <td className="d-none d-sm-table-cell text-nowrap">
-                    {line.dueDate ? day(line.dueDate) : ''}
-                  </td>
-                  <td className="text-end text-nowrap">
-                    {money(line.amount)}
-                    <PhoneBalance>{runningBalance(line.balance)}</PhoneBalance>
-                  </td>
-                  <td className="text-end text-nowrap d-none d-sm-table-cell">
-                    {runningBalance(line.balance)}
-                  </td>
+                  <td className="text-nowrap">{day(line.date)}</td>
+                  <td>{describeLine(t, line)}</td>
+                  <td className="text-nowrap">{line.dueDate ? day(line.dueDate) : ''}</td>
+                  <td className="text-end text-nowrap">{figure(line.amount)}</td>
+                  <td className="text-end text-nowrap">{figure(line.balance)}</td>
                 </tr>
               ))}
               {statement.lines.length === 0 && (
                 <tr>
-                  <td className="d-none d-sm-table-cell" />
+                  <td />
                   <td colSpan={4} className="text-body-secondary">
                     {t('statement.no-entries')}
                   </td>
                 </tr>
               )}
               <tr className="fw-semibold">
-                <td className="d-none d-sm-table-cell text-nowrap">{day(period.to)}</td>
-                <td>
-                  {t('statement.closing')}
-                  <PhoneDate date={period.to} />
-                </td>
-                <td className="d-none d-sm-table-cell" />
-                <td className="text-end text-nowrap">
-                  <PhoneBalance>{runningBalance(statement.closingBalance)}</PhoneBalance>
-                </td>
-                <td className="text-end text-nowrap d-none d-sm-table-cell">
-                  {runningBalance(statement.closingBalance)}
+                <td className="text-nowrap">{day(period.to)}</td>
+                <td>{t('statement.closing')}</td>
+                <td />
+                <td />
+                <td className="text-end text-nowrap" data-testid="closing-balance">
+                  {figure(statement.closingBalance)}
                 </td>
               </tr>
             </tbody>
           </table>
         </div>
+
         <h2 className="h6 mt-3">{t('statement.ageing.heading', { day: day(ageing.asOf) })}</h2>
         {/* Six columns do not fit a phone: there the buckets are a list. */}
-        <dl className="d-sm-none mb-0">
+        <dl className="d-sm-none mb-0 tabular">
           {bucketNames.map((bucket) => (
             <div key={bucket} className="d-flex justify-content-between border-bottom py-1">
               <dt className="fw-normal">{buckets[bucket]}</dt>
-              <dd className="mb-0 text-nowrap">{money(ageing.buckets[bucket])}</dd>
+              <dd className={`mb-0 text-nowrap${bucket === 'current' ? '' : ' text-owed'}`}>
+                {figure(ageing.buckets[bucket])}
+              </dd>
             </div>
           ))}
           <div className="d-flex justify-content-between py-1 fw-semibold">
             <dt>{t('statement.total-owed')}</dt>
-            <dd className="mb-0 text-nowrap">{money(ageing.owed)}</dd>
+            <dd className="mb-0 text-nowrap">{figure(ageing.owed)}</dd>
           </div>
         </dl>
         <div
@@ -520,7 +544,7 @@ function StatementBody({ statement }: { statement: Statement }) {
           role="region"
           aria-label={t('statement.ageing.label')}
         >
-          <table className="table table-sm mb-0" aria-label={t('statement.ageing.label')}>
+          <table className="table table-sm mb-0 tabular" aria-label={t('statement.ageing.label')}>
             <thead>
               <tr>
                 {bucketNames.map((bucket) => (
@@ -536,15 +560,21 @@ function StatementBody({ statement }: { statement: Statement }) {
             <tbody>
               <tr>
                 {bucketNames.map((bucket) => (
-                  <td key={bucket} className="text-end text-nowrap">
-                    {money(ageing.buckets[bucket])}
+                  <td
+                    key={bucket}
+                    className={`text-end text-nowrap${bucket === 'current' ? '' : ' text-owed'}`}
+                  >
+                    {figure(ageing.buckets[bucket])}
                   </td>
                 ))}
-                <td className="text-end text-nowrap fw-semibold">{money(ageing.owed)}</td>
+                <td className="text-end text-nowrap fw-semibold">{figure(ageing.owed)}</td>
               </tr>
             </tbody>
           </table>
         </div>
+        <p className="small text-body-secondary mt-3 mb-0">
+          {t('statement.figures-note', { currency: currencyLabel[client.currency] })}
+        </p>
       </div>
     </article>
   );

@@ -5,6 +5,7 @@ import { currencyLabel } from '../../../../shared/money.ts';
 import { localToday } from '../../../../shared/dates.ts';
 import {
   businessAddressMaxLength,
+  paymentDetailsMaxLength,
   businessNameMaxLength,
   businessSchema,
   exchangeRateSchema,
@@ -29,6 +30,7 @@ interface SettingsFormValues {
   rates: Record<RateCurrency, { usdPerUnit: string; date: string }>;
   businessName: string;
   businessAddress: string;
+  paymentDetails: string;
 }
 
 function toFormValues(settings: Settings): SettingsFormValues {
@@ -45,6 +47,7 @@ function toFormValues(settings: Settings): SettingsFormValues {
     rates,
     businessName: settings.business.name,
     businessAddress: settings.business.address,
+    paymentDetails: settings.business.paymentDetails ?? '',
   };
 }
 
@@ -58,7 +61,11 @@ export function SettingsForm({ settings }: { settings: Settings }) {
   const save = useSaveSettings();
   const isAdmin = settings.allowRegistration !== null;
   const [rateErrors, setRateErrors] = useState<Partial<Record<RateCurrency, string>>>({});
-  const [businessErrors, setBusinessErrors] = useState<{ name?: string; address?: string }>({});
+  const [businessErrors, setBusinessErrors] = useState<{
+    name?: string;
+    address?: string;
+    paymentDetails?: string;
+  }>({});
   const { register, handleSubmit, formState } = useForm<SettingsFormValues>({
     defaultValues: toFormValues(settings),
   });
@@ -83,6 +90,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
     const business = businessSchema.safeParse({
       name: values.businessName,
       address: values.businessAddress,
+      paymentDetails: values.paymentDetails,
     });
     setBusinessErrors(
       business.success
@@ -191,6 +199,26 @@ export function SettingsForm({ settings }: { settings: Settings }) {
                   />
                   {businessErrors.address && (
                     <div className="invalid-feedback">{businessErrors.address}</div>
+                  )}
+                </div>
+                <div className="mb-2">
+                  <label htmlFor="payment-details" className="form-label small mb-1">
+                    {t('settings.payment-details')}
+                  </label>
+                  <textarea
+                    id="payment-details"
+                    rows={3}
+                    className={`form-control${businessErrors.paymentDetails ? ' is-invalid' : ''}`}
+                    maxLength={paymentDetailsMaxLength}
+                    aria-describedby="payment-details-help"
+                    // i18n-ignore: a field's name, not shown
+                    {...register('paymentDetails')}
+                  />
+                  <div id="payment-details-help" className="form-text">
+                    {t('settings.payment-details-help')}
+                  </div>
+                  {businessErrors.paymentDetails && (
+                    <div className="invalid-feedback">{businessErrors.paymentDetails}</div>
                   )}
                 </div>
               </fieldset>

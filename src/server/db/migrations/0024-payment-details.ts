@@ -1,0 +1,15 @@
+import type { Kysely } from 'kysely';
+
+// Frozen once landed. How the owner's clients pay (a bank account, a payment link, any text),
+// printed on statements under the amount due; empty until the owner fills it in.
+
+export async function up(db: Kysely<unknown>): Promise<void> {
+  await db.schema
+    .alterTable('user_preferences')
+    .addColumn('business_payment_details', 'text', (col) => col.notNull().defaultTo(''))
+    .execute();
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.alterTable('user_preferences').dropColumn('business_payment_details').execute();
+}
