@@ -28,7 +28,6 @@ export async function listTokens(db: Kysely<Database>, userId: string): Promise<
     .execute();
 }
 
-/** Deletes one of this user's tokens; false when they have none with that id. */
 export async function deleteToken(
   db: Kysely<Database>,
   userId: string,
@@ -42,7 +41,6 @@ export async function deleteToken(
   return result.numDeletedRows > 0n;
 }
 
-/** Deletes every token of this user; returns their ids, to end their live streams. */
 export async function deleteTokensOfUser(db: Kysely<Database>, userId: string): Promise<string[]> {
   const rows = await db
     .deleteFrom('access_tokens')
@@ -52,7 +50,6 @@ export async function deleteTokensOfUser(db: Kysely<Database>, userId: string): 
   return rows.map((row) => row.id);
 }
 
-/** Every request with a bearer token runs this, so it is compiled once, like the session lookup. */
 const tokenWithUser = compiledQuery((db, tokenHash: string) =>
   db
     .selectFrom('access_tokens')
@@ -76,7 +73,6 @@ export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string)
   return rows[0];
 }
 
-/** Of these tokens, the ones that still work (not revoked, not expired), with their owners. */
 export async function findLiveTokens(
   db: Kysely<Database>,
   ids: readonly string[],
