@@ -19,7 +19,6 @@ const seconds = (min: number, max: number) => {
 const trustProxyMessage =
   'must be false, true (one proxy), a number of proxies, or a comma-separated list of proxy addresses (IP or CIDR)';
 
-/** One proxy address or range, as `BlockList` takes it; null when it is neither. */
 export function proxyEntry(text: string): { address: string; prefix: number | null } | null {
   const [address = '', prefix, ...rest] = text.split('/');
   const family = isIP(address);
@@ -29,11 +28,7 @@ export function proxyEntry(text: string): { address: string; prefix: number | nu
   return bits >= 0 && bits <= (family === 4 ? 32 : 128) ? { address, prefix: bits } : null;
 }
 
-/**
- * TRUST_PROXY: which X-Forwarded-* hops to believe. `true` means one proxy (the usual reverse
- * proxy on the same machine or network), never "every hop": a client can write any address into
- * X-Forwarded-For, and only the hops our own proxies appended are true.
- */
+// `true` means one proxy, never every hop: a client can write any address into X-Forwarded-For.
 const trustProxyText = z
   .string()
   .trim()
@@ -48,13 +43,10 @@ const trustProxyText = z
     return z.NEVER;
   });
 
-/** "billing@example.com" or "Name <billing@example.com>". */
 const mailFromPattern =
   /^(?:[^<>\r\n]*<[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+>|[^\s<>@]+@[^\s<>@]+\.[^\s<>@]+)$/;
 
-/** Where e-mail goes out (statements now, password resets later); null: the server sends none. */
 export interface MailConfig {
-  /** smtp:// (STARTTLS when offered) or smtps:// (TLS from the start), with user and password. */
   url: string;
   from: string;
 }
@@ -62,10 +54,7 @@ export interface MailConfig {
 const publicUrlMessage =
   'must be the address people open this Balance at: http:// or https://, a host, no path, query or fragment (e.g. https://balance.example.com)';
 
-/**
- * PUBLIC_URL: where links in e-mails point. Set by the operator, never taken from a request's Host
- * header, which anyone can write and would otherwise send a reset link to their own site.
- */
+// Never taken from the Host header, which anyone can write to send a reset link to their own site.
 const publicUrlText = z
   .string()
   .trim()
@@ -102,8 +91,7 @@ const envSchema = z.object({
     .enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
       error: 'must be one of fatal, error, warn, info, debug, trace, silent',
     })
-    // Quiet unless asked: an owner's terminal shows the start line and what went wrong, not a
-    // line per request; an operator who ships logs sets info.
+    // An owner's terminal shows the start line and what went wrong; whoever ships logs sets info.
     .default('warn'),
   TRUST_PROXY: trustProxyText.default(false),
   SESSION_IDLE_MINUTES: positiveInteger('a whole number of minutes above 0').default(60 * 24),
@@ -171,7 +159,6 @@ const envSchema = z.object({
 export type DatabaseConfig =
   { dialect: 'sqlite'; file: string } | { dialect: 'postgres'; connectionString: string };
 
-/** PostgreSQL only: how long to wait before a request is answered 503 instead of hanging. */
 export interface DatabaseTimeouts {
   connectMs: number;
   statementMs: number;
@@ -179,16 +166,12 @@ export interface DatabaseTimeouts {
 }
 
 export interface PasswordHashParams {
-  /** KiB of memory per hash. */
   memory: number;
   passes: number;
   parallelism: number;
 }
 
-/**
- * argon2id at least at OWASP's minimum: 19 MiB, 2 passes, one lane. Raise here; old hashes
- * upgrade at the next login (`modules/auth/password.ts`).
- */
+/** OWASP's minimum for argon2id. Raise here; old hashes upgrade at the next login. */
 export const productionPasswordHashing: PasswordHashParams = Object.freeze({
   memory: 19_456,
   passes: 2,
@@ -200,38 +183,23 @@ export interface Config {
   host: string;
   database: DatabaseConfig;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
-  /**
-   * Behind a TLS-terminating proxy: how many proxies, or which addresses, to believe in
-   * X-Forwarded-*; anything but false also marks cookies Secure over HTTPS and sends HSTS.
-   */
+  /** Anything but false also marks cookies Secure over HTTPS and sends HSTS. */
   trustProxy: false | number | string[];
   sessionIdleMs: number;
   sessionMaxMs: number;
-  /** How often the live feed pings every stream, rechecks their sessions and wakes their owners. */
   liveHeartbeatMs: number;
-  /** Live streams one session (a browser: one per tab) and one owner (all devices) may hold open. */
   liveStreamsPerSession: number;
   liveStreamsPerOwner: number;
   databaseTimeouts: DatabaseTimeouts;
-  /** A request (headers and body) not received in full within this time is answered 408. */
   requestTimeoutMs: number;
-  /** Open connections at once, in all. */
   maxConnections: number;
-  /** Open connections at once from one address; 0 for no limit. */
   maxConnectionsPerAddress: number;
-  /** The Host headers this server answers (name, with :port where it is not the default); empty: any. */
   allowedHosts: string[];
-  /** Sign-ups one address may attempt per hour; 0 for no limit. */
   signUpsPerAddressPerHour: number;
-  /** Requests one access token may make per minute on one instance; past it, 429. */
   tokenRequestsPerMinute: number;
   mail: MailConfig | null;
-  /** The origin people open this Balance at (no trailing slash), for links in e-mails; null: unset. */
   publicUrl: string | null;
-  /**
-   * argon2id's cost. Not read from the environment: `loadConfig` always gives the production
-   * parameters; only the tests' app is built with cheaper ones.
-   */
+  /** Not from the environment: only the tests' app is built with cheaper parameters. */
   passwordHashing: PasswordHashParams;
 }
 
@@ -241,7 +209,6 @@ export class ConfigError extends Error {
 
 export const defaultSqliteFile = path.join('data', 'balance.sqlite');
 
-/** Reads a DATABASE_URL: postgres:// or postgresql:// selects PostgreSQL, anything else is an SQLite file. */
 export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
   if (url === undefined) return { dialect: 'sqlite', file: defaultSqliteFile };
   if (/^postgres(ql)?:\/\//i.test(url)) {
@@ -262,7 +229,6 @@ export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
   return { dialect: 'sqlite', file };
 }
 
-/** Parses the environment; throws one ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const present = Object.fromEntries(
     Object.keys(envSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
@@ -278,7 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const values = parsed.data;
-  // Either both or neither: a server that half knows how to send mail would fail only when used.
+  // A server that half knows how to send mail would fail only when used.
   if (values.SMTP_URL && !values.MAIL_FROM)
     throw new ConfigError(
       'Invalid configuration:\n  MAIL_FROM="": must be set when SMTP_URL is (the address mail is sent from)',

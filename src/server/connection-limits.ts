@@ -3,12 +3,7 @@ import type { Socket } from 'node:net';
 import type { Config } from './config.ts';
 import { isTrustedProxy, trustedProxies } from './proxy-trust.ts';
 
-/**
- * Caps open connections in all and per address, so slow or idle clients cannot take every
- * connection. Behind a proxy every connection comes from the proxy, so the per-address cap
- * does not count the proxies TRUST_PROXY names (with a hop count, it cannot tell them apart
- * and is off: the proxy should cap clients per address).
- */
+/** Trusted proxies are not capped per address; with a hop count they cannot be told apart: off. */
 export function limitConnections(server: Server, config: Config): void {
   server.maxConnections = config.maxConnections;
   const limit = config.maxConnectionsPerAddress;

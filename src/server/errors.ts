@@ -4,7 +4,6 @@ import { translate, type MessageValues, type Text } from './i18n.ts';
 
 export type { ErrorCode };
 
-/** An AppError as plain data (structured-cloneable). */
 export interface AppErrorData {
   status: number;
   code: ErrorCode;
@@ -13,16 +12,11 @@ export interface AppErrorData {
   headers?: Record<string, string>;
 }
 
-/**
- * The one error type routes throw; the error handler turns it into `{ error: { code, message } }`
- * in the request's language. Messages are English texts of the catalogue (src/shared/messages);
- * one that carries a runtime value names it as a placeholder and gives it in `values`.
- */
+/** A runtime value goes in `values`, so the English message stays a catalogue key. */
 export class AppError extends Error {
   override name = 'AppError';
   readonly status: number;
   readonly code: ErrorCode;
-  /** The message and each field's message in English, values filled in. */
   readonly fields: Record<string, string> | undefined;
   readonly headers: Record<string, string> | undefined;
   readonly #text: Text;
@@ -54,7 +48,7 @@ export class AppError extends Error {
     this.headers = extra.headers;
   }
 
-  /** This error as plain data, to cross to another thread (SQLite's writer runs commands). */
+  /** To cross from SQLite's writer thread, which runs commands. */
   toData(): AppErrorData {
     return {
       status: this.status,
@@ -73,7 +67,6 @@ export class AppError extends Error {
     });
   }
 
-  /** The message and the field messages in a language. */
   in(locale: Locale): { message: string; fields: Record<string, string> | undefined } {
     return {
       message: translate(locale, this.#text.text, this.#text.values),
@@ -93,7 +86,6 @@ function translatedFields(texts: Record<string, Text>, locale: Locale) {
 
 export const notFound = (what = 'Not found') => new AppError(404, 'not_found', what);
 
-/** A 400 (or `status`) that names the one field that is wrong and says why. */
 export const fieldError = (field: string, message: string, status = 400) =>
   new AppError(status, 'validation', 'Invalid {names}', {
     values: { names: field },

@@ -37,10 +37,8 @@ async function shutDown(signal: NodeJS.Signals): Promise<void> {
     process.exit(1);
   }
 }
-// The last resort: an error nothing else handled is a bug. Log it where the logs go, with its
-// stack, and exit non-zero so the supervisor starts a clean process; carrying on in an unknown
-// state could lose or corrupt data. Known faults (a lost database connection) are handled
-// where they happen and never reach here.
+// An error nothing else handled is a bug: carrying on in an unknown state could corrupt data
+// (decision 009).
 function crash(kind: string, error: unknown): never {
   app.log.fatal({ err: error }, `${kind}: exiting`);
   process.exit(1);

@@ -3,7 +3,6 @@ import { proxyEntry, type Config } from './config.ts';
 
 const family = (address: string) => (isIP(address) === 6 ? 'ipv6' : 'ipv4');
 
-/** The proxies TRUST_PROXY lists by address; null when it gives none (false, or a hop count). */
 export function trustedProxies(trustProxy: Config['trustProxy']): BlockList | null {
   if (!Array.isArray(trustProxy)) return null;
   const list = new BlockList();
@@ -20,12 +19,7 @@ export function isTrustedProxy(list: BlockList, address: string): boolean {
   return list.check(address, family(address));
 }
 
-/**
- * Fastify's trust function: `hop` 0 is the connection's own peer, 1 the last address in
- * X-Forwarded-For, and so on. A hop count trusts that many from our side; Fastify itself trusts
- * no hop at all for a number, so we say what we mean. Only what our own proxies appended counts:
- * the addresses a client wrote further left are never believed.
- */
+/** `hop` 0 is the peer itself. A function, since Fastify trusts no hop at all for a number. */
 export function proxyTrust(
   trustProxy: Config['trustProxy'],
 ): false | ((address: string, hop: number) => boolean) {

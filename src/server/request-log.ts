@@ -1,10 +1,6 @@
 import { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 
-/**
- * One log line per request, written when its answer has gone: Fastify's own two (one on arrival,
- * one on completion) doubled the log and put the address and the outcome on different lines.
- * Fastify's other lines (errors, streams cut short) stay as they are.
- */
+/** Fastify's two lines a request doubled the log and split the address from the outcome. */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
@@ -16,7 +12,6 @@ export class OneLinePerRequest extends LogController {
     request: FastifyRequest,
     reply: FastifyReply,
   ): void {
-    // The address is logged as received; log-redaction.ts scrubs it with the rest of the line.
     const line = {
       method: request.method,
       url: request.url,

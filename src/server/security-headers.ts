@@ -2,7 +2,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
 import type { Config } from './config.ts';
 
-/** Helmet's options for our answers: a strict policy, since the app loads only its own files. */
 function helmetOptions(config: Config) {
   return {
     contentSecurityPolicy: {
@@ -27,12 +26,7 @@ function helmetOptions(config: Config) {
   };
 }
 
-/**
- * The security headers of every answer, worked out once at start-up. Helmet decides the values;
- * running it for each request (as its Fastify plugin does) rebuilt the same policy text every
- * time, a measurable part of a cheap request's cost. Our policy uses no nonces, so the headers
- * never depend on the request.
- */
+/** Worked out once, not per request as Helmet's plugin does: our policy uses no nonces. */
 export function securityHeaders(config: Config): Readonly<Record<string, string>> {
   const headers: Record<string, string> = {};
   const recorder = {

@@ -16,10 +16,6 @@ export interface MailMessage {
   attachments?: MailAttachment[];
 }
 
-/**
- * Why a message did not go out: the mail server answered with a refusal (`refused`, with its
- * reply), or it could not be reached or stopped answering (`unreachable`).
- */
 export class MailError extends Error {
   override name = 'MailError';
   readonly kind: 'refused' | 'unreachable';
@@ -37,14 +33,12 @@ export class MailError extends Error {
   }
 }
 
-/** Sends the server's e-mail; one per app, made from the configuration. */
 export interface Mailer {
   /** Resolves once the mail server has accepted the message for delivery; throws MailError. */
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
 
-/** The server's mailer, or null when no SMTP server is configured (nothing can be sent). */
 export function createMailer(config: MailConfig | null): Mailer | null {
   if (!config) return null;
   const transport = nodemailer.createTransport(

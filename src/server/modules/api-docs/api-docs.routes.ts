@@ -4,7 +4,6 @@ import path from 'node:path';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
 
-// Swagger UI's own built files, served as they are: no part of the web app's bundle.
 const swaggerUiDir = path.dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
 );
@@ -51,7 +50,7 @@ const assetParams = z.object({
   file: z.enum(Object.keys(assets) as [keyof typeof assets, ...(keyof typeof assets)[]]),
 });
 
-/** The OpenAPI document and a page that renders it, both public: they describe, they hold no data. */
+/** Public: they describe, they hold no data. */
 export const apiDocsRoutes: FastifyPluginAsyncZod = async (app) => {
   let document: string | null = null;
 
@@ -59,7 +58,6 @@ export const apiDocsRoutes: FastifyPluginAsyncZod = async (app) => {
     '/openapi.json',
     { schema: { summary: 'This OpenAPI 3.1 document', tags: ['docs'], security: [] } },
     async (_request, reply) => {
-      // Worked out once: the routes do not change after start-up.
       document ??= JSON.stringify(app.swagger());
       return reply.type('application/json; charset=utf-8').send(document);
     },

@@ -21,7 +21,6 @@ for their turn at once (on PostgreSQL, after 5 s): send fewer at a time.
 **Errors** have one shape: \`{ "error": { "code", "message", "fields"? } }\`, \`fields\` naming each
 invalid input.`;
 
-/** Path and method of the routes that need no credential at all. */
 export type PublicRoute = { method: string; url: string };
 
 const { $schema: _dialect, ...errorJsonSchema } = z.toJSONSchema(errorBodySchema, {
@@ -33,7 +32,6 @@ const errorResponse = {
   ...errorJsonSchema,
 };
 
-/** Operations are grouped by their path's first segment, a few of them with their kin. */
 const tagOf: Record<string, string> = {
   ageing: 'clients',
   entries: 'transfer',
@@ -50,12 +48,7 @@ const tooManyResponse = {
   },
 };
 
-/**
- * The OpenAPI 3.1 document, worked out from the zod schemas the routes validate with (the same
- * ones, by fastify-type-provider-zod's transform); registered before any route, so it sees them all.
- * Each operation is tagged by its first path segment and says how its errors look; a route that
- * needs no credential says so with `security: []` in its own schema.
- */
+/** Registered before any route, so it sees them all. */
 export async function openApi(app: FastifyInstance): Promise<void> {
   await app.register(fastifySwagger, {
     openapi: {

@@ -17,7 +17,6 @@ export async function listSessionsOfUser(db: Executor, userId: string) {
     .execute();
 }
 
-/** Ends the user's sessions, all or all but one; returns the ended ones, to close their streams. */
 export async function deleteSessionsOfUser(
   db: Executor,
   userId: string,
@@ -58,12 +57,7 @@ export async function countUsers(db: Executor): Promise<number> {
   return Number(row.count);
 }
 
-/**
- * Deletes the account; every row of its data goes with it (each table that holds an owner's
- * rows references users with ON DELETE CASCADE). What names it by its e-mail instead of its id
- * goes too: its login counts, its count of reset e-mails asked for, and an invitation made for
- * the e-mail that was never used (it joined the ordinary way).
- */
+// The data goes by ON DELETE CASCADE; what names the account by e-mail is deleted here.
 export async function deleteUser(
   db: Executor,
   user: { id: string; email_key: string },
@@ -115,7 +109,6 @@ export async function setDisabled(
   await db.updateTable('users').set({ disabled_at: disabledAt }).where('id', '=', userId).execute();
 }
 
-/** One reset link per user at a time: a new one replaces any earlier one. */
 export async function replacePasswordReset(
   db: Executor,
   row: { tokenHash: string; userId: string; now: number; expiresAt: number },
@@ -132,12 +125,11 @@ export async function replacePasswordReset(
     .execute();
 }
 
-/** A new password, however it was set, ends every reset link made before it. */
 export async function deletePasswordResetsOfUser(db: Executor, userId: string): Promise<void> {
   await db.deleteFrom('password_resets').where('user_id', '=', userId).execute();
 }
 
-/** Uses up a reset link: deleted as it is read, so two uses at once cannot both succeed. */
+/** Deleted as it is read, so two uses at once cannot both succeed. */
 export async function takePasswordReset(
   db: Executor,
   tokenHash: string,
@@ -167,7 +159,6 @@ export async function insertInvitation(
     .execute();
 }
 
-/** Uses up an invitation, only for the e-mail it was made for and only before it expires. */
 export async function takeInvitation(
   db: Executor,
   tokenHash: string,
@@ -184,7 +175,6 @@ export async function takeInvitation(
   return row !== undefined;
 }
 
-/** Links past their time can never be used: the sweep removes them. */
 export async function deleteExpiredLinks(db: Executor, now: number): Promise<void> {
   await db.deleteFrom('password_resets').where('expires_at', '<=', now).execute();
   await db.deleteFrom('invitations').where('expires_at', '<=', now).execute();

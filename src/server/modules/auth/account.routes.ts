@@ -33,7 +33,7 @@ export function publicSessionId(tokenHash: string): string {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** Ends sessions' live streams on this instance; other instances notice at their next heartbeat. */
+/** Other instances notice at their next heartbeat. */
 function endStreams(app: FastifyInstance, userId: string, tokenHashes: string[]): void {
   for (const tokenHash of tokenHashes) app.feed.endSession(userId, tokenHash);
 }
@@ -97,8 +97,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const { currentPassword, newPassword } = request.body;
       await confirmPassword(request, user.id, currentPassword, 'currentPassword');
       const passwordHash = await hashNewPassword(request, newPassword, 'newPassword');
-      // Whoever else was signed in (a stolen cookie, a forgotten computer) is out with the old
-      // password, and so is every token and reset link it could have made.
       const ended = await changePassword(db, user.id, passwordHash, request.sessionTokenHash ?? '');
       endStreams(app, user.id, ended);
       return reply.status(204).send();

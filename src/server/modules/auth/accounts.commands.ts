@@ -1,9 +1,5 @@
-// Every change of an account, its sessions and its one-time links, each one function that makes
-// the whole change (its transaction included). Accounts are credentials, not an owner's data (no
-// client list, history or live stream depends on them), so they change here, outside the owner's
-// write path; deleting an account, which removes the owner's data, goes through it
-// (`removeOwner`). A command that ends sessions or tokens returns their stream keys: the route
-// ends their live streams on its instance (other instances notice at their next heartbeat).
+// Accounts are credentials, not an owner's data, so they change outside the owner's write path;
+// only deleting one (which removes the data) goes through it.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { invitationValidity, passwordResetValidity } from '../../../shared/schemas/account.ts';
@@ -40,10 +36,6 @@ import {
 import { hashPassword, needsRehash } from './password.ts';
 import { hashToken, startSession } from './session.ts';
 
-/**
- * A new account and its first session: uses up the invitation, if any, and makes the first user
- * of the instance its administrator. Returns the session's token.
- */
 export async function signUp(
   db: Kysely<Database>,
   input: { email: string; passwordHash: string; invite?: string; userAgent?: string },
@@ -84,7 +76,6 @@ export async function signUp(
   }
 }
 
-/** At a login, while the password is at hand: a hash made with older parameters is made again. */
 export async function upgradePasswordHash(
   db: Kysely<Database>,
   user: { id: string; password_hash: string },
@@ -95,16 +86,11 @@ export async function upgradePasswordHash(
     await updatePasswordHash(db, user.id, await hashPassword(password, params));
 }
 
-/** Signs a session out (its cookie's token no longer opens anything). */
 export async function endSession(db: Kysely<Database>, tokenHash: string): Promise<void> {
   await deleteSession(db, tokenHash);
 }
 
-/**
- * Sets a new password, inside the caller's transaction, and ends what the old one let in: every
- * session but `keepSession`, every API token (one may have been made with a stolen session) and
- * every reset link made before it (decision 020). Returns the ended credentials' stream keys.
- */
+/** Ends every other credential: a token may have been made with a stolen session (decision 020). */
 async function setNewPassword(
   trx: Kysely<Database>,
   userId: string,
@@ -121,7 +107,6 @@ async function setNewPassword(
   return [...sessions, ...(await revokeAllTokens(trx, userId))];
 }
 
-/** The signed-in user's new password; every other credential of the account ends with the old one. */
 export async function changePassword(
   db: Kysely<Database>,
   userId: string,
@@ -131,7 +116,6 @@ export async function changePassword(
   return db.transaction().execute((trx) => setNewPassword(trx, userId, passwordHash, keepSession));
 }
 
-/** Uses up a reset link and sets its user's password; null when the link is spent or expired. */
 export async function resetPasswordWithLink(
   db: Kysely<Database>,
   token: string,
@@ -144,7 +128,6 @@ export async function resetPasswordWithLink(
   });
 }
 
-/** Ends one of the user's sessions; false when the user has no such session (any more). */
 export async function endSessionOfUser(
   db: Kysely<Database>,
   userId: string,
@@ -153,7 +136,6 @@ export async function endSessionOfUser(
   return deleteSessionOfUser(db, userId, tokenHash);
 }
 
-/** Ends every session of the user but this one; returns the ended ones. */
 export async function endOtherSessions(
   db: Kysely<Database>,
   userId: string,
@@ -180,10 +162,7 @@ export async function changeEmail(
   }
 }
 
-/**
- * Deletes the account and, through the owner's write path, every row of its data: its lock
- * order keeps the deletion from deadlocking with the owner's changes (decision 020).
- */
+// Through the owner's write path, whose lock order keeps it from deadlocking (decision 020).
 export async function deleteAccount(
   writes: Pick<WritePath<AnyCommand>, 'removeOwner'>,
   user: SessionUser,
@@ -203,7 +182,6 @@ export async function deleteAccount(
   });
 }
 
-/** Disables the account and ends its sessions at once; returns the ended ones. */
 export async function disableUser(
   db: Kysely<Database>,
   userId: string,
@@ -222,7 +200,6 @@ export async function enableUser(db: Kysely<Database>, userId: string): Promise<
 }
 
 export interface OneTimeLink {
-  /** The path to open on this instance; a mailer puts its public origin in front. */
   path: string;
   expiresAt: number;
 }
@@ -233,10 +210,6 @@ function newToken(): { token: string; tokenHash: string } {
   return { token, tokenHash: hashToken(token) };
 }
 
-/**
- * A link that sets a new password for this user, once, within 24 hours; it replaces any earlier
- * one. The administrator hands it over, or "Forgot password?" e-mails it.
- */
 export async function createPasswordResetLink(
   db: Kysely<Database>,
   userId: string,
@@ -248,10 +221,6 @@ export async function createPasswordResetLink(
   return { path: `/reset-password/${token}`, expiresAt };
 }
 
-/**
- * A link that lets this one e-mail join once, within 7 days, even with registration closed;
- * refused for an e-mail already registered.
- */
 export async function createInvitationLink(
   db: Kysely<Database>,
   email: string,
@@ -283,7 +252,6 @@ function emailTaken(): AppError {
   });
 }
 
-/** The join form's wording; the account page and the invitations keep emailTaken's. */
 function emailTakenAtJoin(): AppError {
   return new AppError(409, 'email_taken', 'This e-mail is already registered.', {
     fields: { email: 'This e-mail is already registered.' },

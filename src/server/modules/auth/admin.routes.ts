@@ -16,7 +16,6 @@ import {
 import { findUserById, listUsers } from './accounts.queries.ts';
 import { currentUser, requireSession } from './session.ts';
 
-/** onRequest hook of the administrator's routes: 401 signed out, 403 for anyone else. */
 export async function requireAdmin(request: FastifyRequest): Promise<void> {
   await requireSession(request);
   if (!currentUser(request).isAdmin) {

@@ -5,7 +5,6 @@ import type { SessionWithUser, UsersTable } from './auth.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Folds an e-mail for comparison: Ann@Example.com and ann@example.com are one account. */
 export function emailKey(email: string): string {
   return email.trim().normalize('NFC').toLowerCase();
 }
@@ -96,7 +95,6 @@ export async function findSessionWithUser(
     .executeTakeFirst();
 }
 
-/** Of these sessions, those still within their limits, with their users: one query for all. */
 export async function findLiveSessions(
   db: Kysely<Database>,
   tokenHashes: readonly string[],
@@ -134,7 +132,6 @@ export async function deleteSession(db: Executor, tokenHash: string): Promise<vo
   await db.deleteFrom('sessions').where('token_hash', '=', tokenHash).execute();
 }
 
-/** Sessions past their idle or absolute limit: nobody can use them any more. */
 export async function deleteExpiredSessions(
   db: Executor,
   limits: { lastSeenBefore: number; createdBefore: number },

@@ -34,7 +34,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/auth/session',
     { schema: { security: [], response: { 200: sessionResponseSchema } } },
     async (request) => {
-      // With a bearer token (and so no cookie) the token's owner, set before this route ran.
       const user = request.accessToken
         ? request.user
         : ((await readSession(request))?.user ?? null);
@@ -77,7 +76,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const keys = throttleKeys(emailKey(email), request.ip);
       const { delayMs } = await countLoginAttempt(db, keys, Date.now());
       const user = await findUserByEmail(db, email);
-      // An unknown e-mail costs the same hashing work as a wrong password, and gets the same answer.
+      // An unknown e-mail costs the same hashing as a wrong password, and gets the same answer.
       const matches = await verifyPassword(
         password,
         user?.password_hash ?? (await hashForUnknownUser(hashParams)),

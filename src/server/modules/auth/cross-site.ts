@@ -4,11 +4,7 @@ import { isBearerOnly } from '../tokens/bearer.ts';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * Refuses state-changing requests that a browser made on behalf of another site. Browsers send
- * Sec-Fetch-Site and Origin on such requests; a request with neither did not come from a page.
- * A request with both a bearer token and a session cookie is checked here, then refused anyway.
- */
+/** A request with neither Sec-Fetch-Site nor Origin did not come from a browser page. */
 export async function rejectCrossSite(request: FastifyRequest): Promise<void> {
   if (safeMethods.has(request.method)) return;
   // An API client with a token is no browser page acting for someone (see isBearerOnly).

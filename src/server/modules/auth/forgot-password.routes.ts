@@ -12,11 +12,10 @@ import { createPasswordResetLink } from './accounts.commands.ts';
 import { emailKey, findUserByEmail } from './accounts.queries.ts';
 import { countResetRequest } from './throttle.ts';
 
-/** The one answer, whoever the e-mail belongs to: it must not tell a stranger who has an account. */
+/** The one answer, whoever the e-mail belongs to: it tells a stranger nothing. */
 export const forgotPasswordAnswer =
   'If an account uses this e-mail, a link to set a new password is on its way.';
 
-/** E-mailed reset links need both a mail server and the address the links point to. */
 export function passwordResetByEmail(config: { mail: unknown; publicUrl: string | null }): boolean {
   return config.mail !== null && config.publicUrl !== null;
 }
@@ -31,9 +30,7 @@ export const forgotPasswordRoutes: FastifyPluginAsyncZod = async (app) => {
     await Promise.allSettled([...inFlight]);
   });
 
-  // Public: whoever forgot the password has no session. Answered before any account is looked
-  // up, and the same for every e-mail, so neither the answer nor its timing tells whether the
-  // account exists.
+  // Answered before any lookup, alike for every e-mail: not even timing tells who has an account.
   app.post(
     '/auth/forgot-password',
     {
@@ -76,12 +73,10 @@ async function sendResetLink(options: {
   mailer: Mailer;
   publicUrl: string;
   email: string;
-  /** The language of the request that asked: the e-mail is read by the same person. */
   locale: Locale;
   log: FastifyBaseLogger;
 }): Promise<void> {
   const { db, mailer, publicUrl, email, locale } = options;
-  // Let the answer go out first: nothing below may delay it for an existing account only.
   await new Promise((resolve) => setImmediate(resolve));
   const user = await findUserByEmail(db, email);
   // No account, or one the administrator has disabled: nothing is sent, and nothing is said.

@@ -8,7 +8,6 @@ import { deleteExpiredThrottles } from './throttle.ts';
 
 const sweepIntervalMs = 10 * 60_000;
 
-/** Deletes sessions past their limits, login counts past their window, links past their time. */
 export async function deleteExpired(
   db: Kysely<Database>,
   config: Pick<Config, 'sessionIdleMs' | 'sessionMaxMs'>,
@@ -22,10 +21,7 @@ export async function deleteExpired(
   await deleteExpiredLinks(db, now);
 }
 
-/**
- * Expired rows are refused when read, but left alone they pile up for ever (every failed login
- * of every address adds one). Every instance sweeps; deleting twice does no harm.
- */
+// Expired rows are refused when read but would pile up; every instance sweeps, harmlessly twice.
 export function scheduleHousekeeping(app: FastifyInstance): void {
   const sweep = () =>
     deleteExpired(app.db.kysely, app.config, Date.now()).catch((error: unknown) =>

@@ -5,11 +5,7 @@ import { emailKey, findUserById } from './accounts.queries.ts';
 import { hashPassword, isCommonPassword, verifyPassword } from './password.ts';
 import { countLoginAttempt, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
-/**
- * Checks the signed-in user's password before a change of their account. Counted like a login
- * (same keys, so guesses here and at /login add up): someone at an unlocked screen cannot try
- * passwords faster here than at the door. Returns the user's row.
- */
+/** Counted like a login, so someone at an unlocked screen cannot guess faster here. */
 export async function confirmPassword(
   request: FastifyRequest,
   userId: string,
@@ -31,7 +27,6 @@ export async function confirmPassword(
   return user;
 }
 
-/** Hashes a new password after the check join makes too: the most common ones are refused. */
 export async function hashNewPassword(
   request: FastifyRequest,
   password: string,

@@ -15,11 +15,7 @@ const saltLength = 16;
 /** The same password typed on two devices may arrive composed or decomposed. */
 const normalize = (password: string) => password.normalize('NFC');
 
-/**
- * Each hash takes about 50 ms of a core and 19 MiB. Run as many at once as there are cores and
- * keep a short line behind them; anyone past that is told to come back (503) rather than piling
- * up memory and making every login wait behind a flood of sign-ups.
- */
+// Past a short line, 503 rather than piling up memory and making logins wait behind sign-ups.
 export const hashingLimits = { running: Math.max(1, availableParallelism()), waiting: 32 };
 let running = 0;
 const waiting: (() => void)[] = [];
@@ -38,7 +34,6 @@ async function withHashingSlot<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } finally {
-    // The slot passes straight to the next in line, so `running` never overshoots.
     const next = waiting.shift();
     if (next) next();
     else running -= 1;
@@ -91,7 +86,6 @@ export function needsRehash(stored: string, current: Params): boolean {
   return memory < current.memory || passes < current.passes || parallelism !== current.parallelism;
 }
 
-/** One per set of parameters (a process runs one; a test process may build apps with two). */
 const dummyHashes = new Map<string, Promise<string>>();
 /** Verifying against this when the e-mail is unknown makes both failures take the same time. */
 export function hashForUnknownUser(params: Params): Promise<string> {
@@ -105,11 +99,7 @@ export function hashForUnknownUser(params: Params): Promise<string> {
 }
 
 let commonPasswords: Promise<Set<string>> | null = null;
-/**
- * The most common passwords, from zxcvbn-ts's list (tens of thousands, taken from real leaks).
- * Loaded at the first sign-up rather than at start: it costs a few megabytes most instances
- * need once in a while.
- */
+// Loaded at the first sign-up, not at start: a few megabytes most instances rarely need.
 export async function isCommonPassword(password: string): Promise<boolean> {
   commonPasswords ??= import('@zxcvbn-ts/language-common').then(
     ({ dictionary }) =>

@@ -15,24 +15,20 @@ import type { Database } from '../../db/database.ts';
 
 export const sessionCookieName = 'balance_session';
 
-/** Writing last_seen_at on every request would turn each read into a write; once a minute is enough. */
+// Writing last_seen_at on every request would turn each read into a write.
 const touchIntervalMs = 60_000;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by requireUser for protected routes. */
     user: SessionUser | null;
-    /** The hash of the session's token, set with `user`. */
     sessionTokenHash: string | null;
   }
 }
 
 export function hashToken(token: string): string {
-  // One call, no Hash object: every signed-in request hashes its cookie.
   return hash('sha256', token, 'hex');
 }
 
-/** Starts a session: 256 random bits in the cookie, only their hash in the database. */
 export async function startSession(
   db: Kysely<Database> | Transaction<Database>,
   userId: string,
@@ -74,7 +70,6 @@ function sessionToken(request: FastifyRequest): string | null {
   return token && /^[\w-]{43}$/.test(token) ? token : null;
 }
 
-/** The signed-in user of this request, or null; ends a session past its idle or absolute limit. */
 export async function readSession(
   request: FastifyRequest,
   { touch = true }: { touch?: boolean } = {},
@@ -96,13 +91,8 @@ export async function readSession(
   return { user: toSessionUser(row), tokenHash };
 }
 
-/** Sessions asked about in one query; more are asked in further queries of this many. */
 const liveSessionsBatch = 1000;
 
-/**
- * Which of these sessions are still live (signed in, within the idle and absolute limits), each
- * with its user's id. Live streams are rechecked with this, all of an instance's at once.
- */
 export async function liveSessionUsers(
   db: Kysely<Database>,
   limits: { sessionIdleMs: number; sessionMaxMs: number },
@@ -120,10 +110,8 @@ export async function liveSessionUsers(
   return users;
 }
 
-/** onRequest hook of every protected route: 401 without a live session, before the body is read. */
 export async function requireUser(request: FastifyRequest): Promise<void> {
-  // A bearer token was checked, and its owner set as the user, before any route's guard runs
-  // (modules/tokens/bearer.ts); such a request carries no session cookie.
+  // Set from a bearer token before any guard runs (modules/tokens/bearer.ts).
   if (request.accessToken) return;
   const session = await readSession(request);
   if (!session) throw unauthenticated();
@@ -131,16 +119,12 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
   request.sessionTokenHash = session.tokenHash;
 }
 
-/** The user set by requireUser; a route that calls this without the guard is a programming error. */
 export function currentUser(request: FastifyRequest): SessionUser {
   if (!request.user) throw new Error('currentUser() called on a route without requireUser');
   return request.user;
 }
 
-/**
- * The guard of routes that manage credentials or the account itself (access tokens, a password,
- * the account's sessions or its deletion, the administrator's): a signed-in session only, never a token.
- */
+/** Credentials and the account itself are managed with a session only, never a token. */
 export async function requireSession(request: FastifyRequest): Promise<void> {
   if (request.accessToken) {
     throw new AppError(

@@ -2,16 +2,10 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 
-/** Failed logins count within this window; a blocked key is free again when it ends. */
 export const throttleWindowMs = 15 * 60_000;
 
-/**
- * Three counts per login. One account from one address (`pair`): slowed from the 3rd failure,
- * refused from the 6th attempt, so guessing from one place stops, yet someone guessing elsewhere
- * never locks the owner out of their own address. One address, any account: looser, since many
- * people can share an address (an office, a phone network). One account from anywhere: never
- * refused, or an attacker could lock the owner out; each failure is held back longer instead.
- */
+// An address is looser than a pair, as many people share one; an account alone is never refused,
+// or an attacker could lock its owner out: it is held back longer instead.
 export const throttlePolicies = {
   pair: { slowAfter: 3, blockAfter: 5 },
   address: { slowAfter: 10, blockAfter: 30 },
@@ -21,9 +15,7 @@ export const throttlePolicies = {
 type Kind = keyof typeof throttlePolicies;
 
 const delayStepMs = 400;
-/** Per pair and per address, failures are refused soon enough: a short hold-back will do. */
 const maxLocalDelayMs = 2_000;
-/** Per account, nothing is ever refused: the hold-back doubles instead, up to this. */
 const maxAccountDelayMs = 10_000;
 
 export function throttleKeys(emailKey: string, address: string): Record<Kind, string> {
@@ -34,10 +26,6 @@ export function throttleKeys(emailKey: string, address: string): Record<Kind, st
   };
 }
 
-/**
- * How long to hold back a failure at this count: from `slowAfter` on, 400 ms more per failure
- * (up to 2 s) for a pair or an address, doubling (up to 10 s) for an account.
- */
 export function failureDelayMs(kind: Kind, failures: number): number {
   const over = failures - throttlePolicies[kind].slowAfter;
   if (over < 0) return 0;
@@ -45,12 +33,7 @@ export function failureDelayMs(kind: Kind, failures: number): number {
   return Math.min(maxLocalDelayMs, delayStepMs * (over + 1));
 }
 
-/**
- * Counts this attempt against each key before any password is checked, atomically, so attempts
- * sent all at once cannot slip past the limit together. Refuses with 429 and Retry-After once a
- * key is over its limit; otherwise returns how long a failure should be held back (the right
- * password is never held back).
- */
+/** Counted atomically before the password is checked, so simultaneous attempts cannot slip by. */
 export async function countLoginAttempt(
   db: Kysely<Database>,
   keys: Record<Kind, string>,
@@ -78,7 +61,6 @@ function tooMany(message: string, retryAfterMs: number): AppError {
   });
 }
 
-/** Adds one to a key's count in its window (a new window once the old one is over), atomically. */
 async function countInWindow(db: Kysely<Database>, key: string, now: number, windowMs: number) {
   const windowStart = now - windowMs;
   return db
@@ -96,7 +78,6 @@ async function countInWindow(db: Kysely<Database>, key: string, now: number, win
 
 const signUpWindowMs = 60 * 60_000;
 
-/** Counts a sign-up attempt of this address before any work is done; 429 past the hourly limit. */
 export async function countSignUp(
   db: Kysely<Database>,
   address: string,
@@ -113,13 +94,9 @@ export async function countSignUp(
   }
 }
 
-/**
- * Password reset e-mails asked for within an hour, per address and per e-mail: enough for someone
- * who lost the first message, too few to flood a mailbox or to use this server to send spam.
- */
+// Enough for someone who lost the first message, too few to flood a mailbox or send spam.
 export const resetRequestLimits = { address: 10, email: 3 } as const;
 
-/** Counts a request for a reset e-mail before anything is looked up; 429 past either limit. */
 export async function countResetRequest(
   db: Kysely<Database>,
   address: string,
@@ -140,7 +117,6 @@ export async function countResetRequest(
     throw tooMany('Too many password reset requests. Please try again later.', retryAfterMs);
 }
 
-/** A successful login: this account from this address starts afresh; the others are not charged for it. */
 export async function forgiveLoginAttempt(
   db: Kysely<Database>,
   keys: Record<Kind, string>,
@@ -153,7 +129,6 @@ export async function forgiveLoginAttempt(
     .execute();
 }
 
-/** Counts whose window has ended say nothing any more (sign-ups and reset e-mails have the longest). */
 export async function deleteExpiredThrottles(db: Kysely<Database>, now: number): Promise<void> {
   const longestWindowMs = Math.max(throttleWindowMs, signUpWindowMs);
   await db

@@ -1,10 +1,7 @@
 import type { Locale } from '../../../shared/locales.ts';
 import { translate } from '../../i18n.ts';
 
-// Names a session's device for its owner, from the User-Agent it started with. Only the
-// common browsers and systems are told apart: the aim is "which of my devices is this?", not
-// a precise inventory, so a small ordered list does (the order matters: Edge and Opera also
-// say Chrome, Chrome also says Safari, Android also says Linux).
+// Order matters: Edge and Opera also say Chrome, Chrome also says Safari, Android says Linux.
 const browsers: [RegExp, string][] = [
   [/\bEdg(?:e|A|iOS)?\//, 'Edge'],
   [/\b(?:OPR|Opera)\//, 'Opera'],
@@ -25,7 +22,6 @@ const systems: [RegExp, string][] = [
   [/\bLinux\b/, 'Linux'],
 ];
 
-/** The device in the owner's language; the names of browsers and systems are the same in all. */
 export function describeUserAgent(userAgent: string | null, locale: Locale = 'en'): string {
   if (!userAgent) return translate(locale, 'Unknown device');
   const browser = browsers.find(([pattern]) => pattern.test(userAgent))?.[1];

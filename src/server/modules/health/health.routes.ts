@@ -5,14 +5,9 @@ import { z } from 'zod';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { databaseFault } from '../../db/errors.ts';
 
-/** Below this much free space next to the SQLite file, writes are about to fail: say so early. */
 const minFreeBytes = 16 * 1024 * 1024;
 const diskCheckIntervalMs = 1000;
-/**
- * How long health waits for the database. A load balancer gives a health check a few seconds
- * (often 5), and a stopped PostgreSQL would hold the query up to its statement timeout (15 s by
- * default): health answers 503 `database_timeout` within this, whatever the database does.
- */
+// A load balancer gives a check a few seconds; a stopped PostgreSQL would hold it 15 s.
 const healthDatabaseWaitMs = 1500;
 
 type Probe = { failed: false } | { failed: true; error: unknown };
@@ -29,9 +24,7 @@ const healthResponse = z.object({
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  // The free space is read at most once a second, and callers meanwhile share that reading: a
-  // monitor needs no fresher answer, and a statfs per request was about a quarter of this
-  // route's cost under load.
+  // Read at most once a second and shared: a monitor needs no fresher answer, and statfs costs.
   let diskReading: Promise<boolean> | null = null;
   let diskReadAt = -Infinity;
   function lowOnDisk(file: string): Promise<boolean> {
@@ -46,8 +39,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     return diskReading;
   }
 
-  // One query at a time, shared by the checks that come while it runs: checks every few seconds
-  // against a database that does not answer must not take a pool connection each.
+  // Shared, so checks against a database that does not answer do not take a connection each.
   let probe: Promise<Probe> | null = null;
   function probeDatabase(): Promise<Probe> {
     probe ??= sql`select 1`

@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 
-/** Claims a key for a first request; false when it was claimed before (by this one or another). */
 export async function claimKey(
   db: Kysely<Database>,
   row: { userId: string; key: string; requestHash: string; now: number },
@@ -58,7 +57,6 @@ export async function releaseKey(db: Kysely<Database>, userId: string, key: stri
     .execute();
 }
 
-/** Kept answers older than `before`, and claims never answered (the process ended) older than `staleBefore`. */
 export async function deleteOldKeys(
   db: Kysely<Database>,
   limits: { before: number; staleBefore: number },

@@ -1,6 +1,5 @@
 export interface IdempotencyKeysTable {
   user_id: string;
-  /** What the client sent in Idempotency-Key: unique per user, not across users. */
   key: string;
   /** SHA-256 of the method, path and body: the same key with another request is refused. */
   request_hash: string;

@@ -17,29 +17,24 @@ declare module 'fastify' {
     idempotency?: boolean;
   }
   interface FastifyRequest {
-    /** Set when this request is the first with its Idempotency-Key: its answer is kept. */
     idempotencyKey: { userId: string; key: string } | null;
   }
 }
 
-/** Answers are kept this long: far longer than any retry of a lost answer takes. */
 const keepMs = 24 * 3_600_000;
-/** A claim still unanswered after this long belongs to a process that ended: a retry may take it. */
+/** Unanswered after this long, a claim's process has ended: a retry may take it. */
 const staleMs = 60_000;
 const sweepIntervalMs = 10 * 60_000;
 const keyPattern = /^[\w-]{8,128}$/;
-/** Answers not worth replaying: a retry should be judged afresh. */
 const notKept = new Set([408, 429]);
 
-/** Bytes hashed per turn of the event loop: about 0.6 ms of work on our machines. */
 const hashedPerTurn = 1024 * 1024;
 
 export async function requestHash(request: FastifyRequest): Promise<string> {
   const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
   const { body } = request;
   if (!Buffer.isBuffer(body)) return hash.update(JSON.stringify(body ?? null)).digest('hex');
-  // A body handed on unparsed (an import's or a restore's) is the bytes as sent, up to 64 MiB:
-  // hashed in one piece, 32 MB held the thread that answers everyone about 20 ms.
+  // An unparsed body may be 64 MiB: hashed in pieces, so it never holds the thread for long.
   for (let start = 0; start < body.length; start += hashedPerTurn) {
     if (start > 0) await nextTurn();
     hash.update(body.subarray(start, start + hashedPerTurn));
@@ -47,12 +42,7 @@ export async function requestHash(request: FastifyRequest): Promise<string> {
   return hash.digest('hex');
 }
 
-/**
- * Idempotency-Key for every POST of a signed-in user, whatever the route: the first request with a
- * key runs and its answer (success or refusal) is kept; a retry with the same key and the same
- * request gets that answer again without running; the same key with another request is refused.
- * Routes need not know: it sits around them as hooks, after the session check has named the user.
- */
+/** As hooks around every signed-in POST, so routes need not know. */
 export function idempotency(app: FastifyInstance): void {
   const { kysely: db } = app.db;
   app.decorateRequest('idempotencyKey', null);

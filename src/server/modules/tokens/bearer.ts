@@ -8,19 +8,15 @@ import { findTokenWithUser, touchToken } from './tokens.repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set when the request was authenticated by a bearer token (then `user` is its owner). */
     accessToken: { id: string; readOnly: boolean; hash: string } | null;
   }
 }
 
-/** Writing last_used_at on every request would turn each read into a write; once a minute is enough. */
+// Writing last_used_at on every request would turn each read into a write.
 const touchIntervalMs = 60_000;
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/**
- * The secret of an `Authorization: Bearer` header, or null when there is none. Any other scheme
- * (a proxy's Basic authentication in front of the app) is not ours and is left alone.
- */
+/** Any other scheme (a proxy's Basic authentication) is not ours and is left alone. */
 export function bearerSecret(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
@@ -32,11 +28,7 @@ export function hasSessionCookie(request: FastifyRequest): boolean {
   return request.cookies[sessionCookieName] !== undefined;
 }
 
-/**
- * A request with a bearer token and no session cookie. A browser page of another site cannot
- * send one without our permission (the Authorization header needs a CORS preflight we never
- * grant), and no cookie rides along, so the cross-site check has nothing to protect there.
- */
+/** Needs no cross-site check: another site's page cannot send Authorization without a preflight. */
 export function isBearerOnly(request: FastifyRequest): boolean {
   return bearerSecret(request) !== null && !hasSessionCookie(request);
 }
@@ -50,7 +42,7 @@ function invalidToken(): AppError {
   );
 }
 
-/** The owner of a live token, or null: read from the database every time, so revoking is immediate. */
+/** Read from the database every time, so revoking is immediate. */
 async function lookUp(request: FastifyRequest, tokenHash: string) {
   const row = await findTokenWithUser(request.server.db.kysely, tokenHash);
   if (!row) return null;
@@ -58,14 +50,9 @@ async function lookUp(request: FastifyRequest, tokenHash: string) {
   return row;
 }
 
-/**
- * Bearer tokens on every route of `api` (the /api scope): the token's owner becomes the request's
- * user before any route's own guard runs, so routes need not know how the user was named.
- */
 export async function bearerTokens(api: FastifyInstance): Promise<void> {
   api.decorateRequest('accessToken', null);
-  // Counted in this process's memory, like the live stream caps: a limit per token that costs no
-  // database write per request. Behind several instances each counts its own share.
+  // In memory, so it costs no write per request; behind several instances each counts its own.
   await api.register(fastifyRateLimit, { global: false });
   const limit = api.createRateLimit({
     keyGenerator: (request) => `token:${request.accessToken?.id ?? ''}`,

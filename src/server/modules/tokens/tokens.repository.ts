@@ -27,7 +27,6 @@ export async function listTokens(db: Kysely<Database>, userId: string): Promise<
     .execute();
 }
 
-/** Deletes one of this user's tokens; false when they have none with that id. */
 export async function deleteToken(
   db: Kysely<Database>,
   userId: string,
@@ -41,7 +40,6 @@ export async function deleteToken(
   return result.numDeletedRows > 0n;
 }
 
-/** Deletes every token of this user; returns their ids, to end their live streams. */
 export async function deleteTokensOfUser(db: Kysely<Database>, userId: string): Promise<string[]> {
   const rows = await db
     .deleteFrom('access_tokens')
@@ -72,7 +70,6 @@ export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string)
   );
 }
 
-/** Of these tokens, the ones that still work (not revoked, not expired), with their owners. */
 export async function findLiveTokens(
   db: Kysely<Database>,
   ids: readonly string[],

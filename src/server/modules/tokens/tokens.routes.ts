@@ -8,7 +8,6 @@ import {
 import { currentUser, requireSession } from '../auth/session.ts';
 import { issueToken, listOwnerTokens, revokeToken, tokenStreamKey } from './tokens.ts';
 
-/** In the OpenAPI document: these routes take the session cookie only. */
 const sessionOnly = [{ sessionCookie: [] }];
 
 export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -59,7 +58,6 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const ownerId = currentUser(request).id;
       await revokeToken(db, ownerId, request.params.id);
-      // Its live streams on this instance end now; other instances notice at their next heartbeat.
       app.feed.endSession(ownerId, tokenStreamKey(request.params.id));
       return reply.status(204).send();
     },

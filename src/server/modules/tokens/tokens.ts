@@ -1,5 +1,4 @@
-// What the token routes use of the access_tokens table. Tokens are credentials, like sessions,
-// not an owner's data: they change here, outside the owner's write path, and record no event.
+// Tokens are credentials, not an owner's data: they change outside the write path, with no event.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import {
@@ -41,7 +40,6 @@ function toAccessToken(
   };
 }
 
-/** Makes a token: its secret is returned once and only its hash is kept. */
 export async function issueToken(
   db: Kysely<Database>,
   userId: string,
@@ -88,31 +86,21 @@ export async function listOwnerTokens(
   return (await listTokens(db, userId)).map(toAccessToken);
 }
 
-/** Deletes the token at once: the next request with it is refused. */
 export async function revokeToken(db: Kysely<Database>, userId: string, id: string): Promise<void> {
   if (!/^[\w-]{22}$/.test(id) || !(await deleteToken(db, userId, id))) {
     throw new AppError(404, 'not_found', 'Token not found');
   }
 }
 
-/**
- * Revokes every token of the user (their password has changed: a token made with a stolen
- * session must not outlive it). Returns the tokens' stream keys, to end their live streams.
- */
 export async function revokeAllTokens(db: Kysely<Database>, userId: string): Promise<string[]> {
   return (await deleteTokensOfUser(db, userId)).map(tokenStreamKey);
 }
 
-/** The key a token's live streams are counted and ended under, beside sessions' token hashes. */
 export const tokenStreamKey = (tokenId: string) => `${tokenStreamPrefix}${tokenId}`;
 const tokenStreamPrefix = 'token:';
-/** Of the live streams' keys, the tokens' ones (a session's key is a hash, with no colon). */
+/** A session's key is a hash, with no colon. */
 export const isTokenStreamKey = (key: string) => key.startsWith(tokenStreamPrefix);
 
-/**
- * For the live feed's heartbeat: which of these token stream keys still belong to a working
- * token, each with its owner's id. Checked in batches, all of an instance's streams at once.
- */
 export async function liveTokenOwners(
   db: Kysely<Database>,
   streamKeys: readonly string[],

@@ -1,17 +1,10 @@
 import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-/** A section of a JSON export: a value written at once, or items read a page at a time. */
 export type JsonSection =
   [key: string, value: unknown] | [key: string, items: AsyncIterable<unknown>];
 
-/**
- * Items per chunk handed to the socket, each chunk made in a turn of its own: large enough to
- * write efficiently, small in memory, and quick to turn into text, so that other requests wait
- * little behind an export (about 15 µs an item: 1.5 ms a chunk). Without a turn between chunks,
- * they followed one another as promise callbacks, never giving way, whenever the next page had
- * already been read.
- */
+// Each chunk gets a turn of its own: promise callbacks alone never give way to other requests.
 export const itemsPerChunk = 100;
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<unknown> =>
@@ -42,15 +35,11 @@ async function* jsonText(sections: JsonSection[]): AsyncGenerator<string> {
   yield separator === '{' ? '{}' : '}';
 }
 
-/**
- * One JSON object written section by section, in the given key order: the arrays are read and
- * sent a page at a time, so an export's memory does not grow with the owner's data.
- */
+/** Page by page, so an export's memory does not grow with the owner's data. */
 export function jsonStream(sections: JsonSection[]): Readable {
   return Readable.from(jsonText(sections));
 }
 
-/** Text made from items in chunks (`format` turns one chunk of items into text), as a stream. */
 export function textStream<T>(
   head: string,
   items: AsyncIterable<T>,

@@ -6,21 +6,12 @@ import {
   type ImportRowResult,
 } from '../../../shared/schemas/clients.ts';
 
-/**
- * Rows checked in one turn of the event loop. At 500 a turn took 2-2.5 ms (7-10 ms with a garbage
- * collection), and a request arriving meanwhile needs two or three turns to be answered: health
- * checks during an import waited 5 ms or more about twice as often as with 100
- * (docs/performance.md).
- */
+// Small, so requests arriving during an import are not held up (docs/performance.md).
 const rowsPerTurn = 100;
 
-/** One row of an import checked with the Add Client form's schema: the client, or its errors. */
 export type CheckedRow = { client: ClientInput } | { errors: Record<string, string> };
 
-/**
- * Checks an import's rows with the same schema as the Add Client form, a few at a time. Needs no
- * database, so it runs before the import's transaction (`flagDuplicates` then runs in it).
- */
+/** Needs no database, so it runs before the import's transaction. */
 export async function checkRowsAsForm(rows: readonly unknown[]): Promise<CheckedRow[]> {
   const checked: CheckedRow[] = [];
   for (const [row, raw] of rows.entries()) {
@@ -38,7 +29,6 @@ export async function checkRowsAsForm(rows: readonly unknown[]): Promise<Checked
   return checked;
 }
 
-/** Flags the duplicates of `existing` (the owner's e-mails, folded) and of earlier rows. */
 export function flagDuplicates(
   checked: readonly CheckedRow[],
   { existing, skipDuplicates }: { existing: ReadonlySet<string>; skipDuplicates: boolean },
@@ -65,7 +55,6 @@ export function flagDuplicates(
   return { results, accepted };
 }
 
-/** Both checks of an import's rows at once (`checkRowsAsForm`, then `flagDuplicates`). */
 export async function checkImportRows(
   rows: readonly unknown[],
   options: { existing: ReadonlySet<string>; skipDuplicates: boolean },
@@ -73,11 +62,7 @@ export async function checkImportRows(
   return flagDuplicates(await checkRowsAsForm(rows), options);
 }
 
-/**
- * The answer's rows, checked against their schema and turned into JSON a slice at a time: the
- * route's serializer would check all 20,000 in one piece, holding the event loop for 12-30 ms,
- * and `JSON.stringify` of them all took another 3-5 ms.
- */
+/** A slice at a time: the route's serializer would hold the event loop for every row at once. */
 export async function importResultsJson(results: readonly ImportRowResult[]): Promise<string> {
   const slices: string[] = [];
   for (let start = 0; start < results.length; start += rowsPerTurn) {

@@ -1,8 +1,5 @@
-// The import as one command of the write path. It takes the request's body as bytes, so on SQLite
-// everything an import costs (parsing 20,000 rows, checking them, writing them, writing the
-// answer's rows) runs in the writer's thread, never on the thread that answers other requests.
-// Parsing and checking the rows against the form come first, outside the transaction (on SQLite
-// while other owners' writes hold the connection); only what needs the owner's clients runs in it.
+// Bytes in, so on SQLite all an import costs runs in the writer's thread; only what needs the
+// owner's clients runs in the transaction (decision 023).
 import { importBodySchema, type ImportResult } from '../../../shared/schemas/clients.ts';
 import { AppError } from '../../errors.ts';
 import { addImportedClients } from '../clients/clients.commands.ts';
@@ -12,15 +9,10 @@ import { readPreferences } from '../settings/settings.queries.ts';
 import { parseJsonBody } from './chunked-json-body.ts';
 import { checkRowsAsForm, flagDuplicates, importResultsJson } from './import-rows.ts';
 
-/** The import's answer, its rows already JSON text (`importResultsJson`). */
 export interface ImportAnswer extends Omit<ImportResult, 'results'> {
   resultsJson: string;
 }
 
-/**
- * The body as the route's schema describes it, its rows checked with the form's schema, or the
- * validation answer naming each field.
- */
 async function readImportBody(bytes: Uint8Array) {
   const parsed = importBodySchema.safeParse(await parseJsonBody(bytes));
   if (parsed.success) return { ...parsed.data, rows: await checkRowsAsForm(parsed.data.rows) };
@@ -32,10 +24,6 @@ async function readImportBody(bytes: Uint8Array) {
   });
 }
 
-/**
- * Checks an import's rows against the owner's clients as they are in this transaction, and writes
- * the valid ones unless it is a preview (`dryRun`), which changes nothing.
- */
 export const importFile = readingCommand(
   'transfer.importFile',
   readImportBody,

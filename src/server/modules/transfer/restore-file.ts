@@ -10,7 +10,6 @@ import type { MessageValues, Text } from '../../i18n.ts';
 import type { RestorePlan } from './restore-plan.ts';
 import { recordedSign, type EntryKind, type RecordedKind } from '../../../shared/schemas/ledger.ts';
 
-/** Problems named in the message; all of them (up to this many) go in `fields`. */
 const namedInMessage = 5;
 const namedInFields = 50;
 
@@ -22,7 +21,6 @@ const problem = (where: string, text: string, values?: MessageValues): Problem =
 
 function refuse(problems: Problem[]): never {
   const shown = problems.slice(0, namedInMessage).map(([where, what]) => ({
-    // Field messages are sentences, except the specification's own lower-case fragments.
     text: /[.!?]$/.test(what.text) ? '{where}: {problem}' : '{where}: {problem}.',
     values: { where, problem: what },
   }));
@@ -40,7 +38,6 @@ function refuse(problems: Problem[]): never {
   );
 }
 
-/** `clients[3].email`, as a person can find it in the file. */
 function pathText(path: readonly PropertyKey[]): string {
   return (
     path
@@ -50,7 +47,6 @@ function pathText(path: readonly PropertyKey[]): string {
   );
 }
 
-/** The file's own claims first: a file from elsewhere or a newer Balance says so plainly. */
 function checkFormat(body: unknown): void {
   const head = body as { format?: unknown; version?: unknown } | null;
   if (typeof head !== 'object' || head === null || head.format !== exportFormat)
@@ -71,12 +67,7 @@ function checkFormat(body: unknown): void {
     ]);
 }
 
-/**
- * The ledger signs each amount by its effect on the balance: a charge adds, a payment or a credit
- * takes away (`recordedSign`); an opening balance or an adjustment may go either way, and a void
- * must undo the entry it names. The API writes no other sign, and a file that did would restore a
- * payment that raises what the client owes.
- */
+// A file with another sign than the API writes would restore a payment that raises what is owed.
 const wrongSign: Record<RecordedKind, Text> = {
   charge: { text: 'a charge adds to what the client owes: its amount must be above 0' },
   payment: { text: 'a payment takes from what the client owes: its amount must be below 0' },
@@ -84,7 +75,6 @@ const wrongSign: Record<RecordedKind, Text> = {
 };
 const isRecordedKind = (kind: EntryKind): kind is RecordedKind => Object.hasOwn(recordedSign, kind);
 
-/** What only the file as a whole can show: links between its parts, and balances that add up. */
 function crossCheck(file: ExportFile): Problem[] {
   const problems: Problem[] = [];
   const clients = new Map<string, { index: number; currency: string; balance: number }>();
@@ -95,8 +85,7 @@ function crossCheck(file: ExportFile): Problem[] {
   });
   if (file.version >= 2 && file.entries === undefined)
     problems.push(problem('entries', 'missing: an export of version 2 carries the ledger'));
-  // A void may come before the entry it names: an export lists each client's entries by day, and
-  // an entry dated tomorrow (the browser's day may be ahead) can be voided today.
+  // A void may come first: an entry dated tomorrow (the browser's day) can be voided today.
   const entries = new Map<
     number,
     { clientId: string; kind: string; amount: number; voided: boolean }
@@ -159,11 +148,7 @@ function crossCheck(file: ExportFile): Problem[] {
 
 const time = (iso: string) => Date.parse(iso);
 
-/**
- * The file's entries in its order, but a void that comes before the entry it names moved to just
- * after it (no void names a void: `crossCheck`), so that the restore can link it. The rest keep
- * their order, and with it the order of the entries within a day.
- */
+/** Each early void moved just after its entry, so the restore can link it. */
 function voidsAfterTheirEntries<Entry extends { id: number; voidOf: number | null }>(
   entries: readonly Entry[],
 ): Entry[] {
@@ -187,11 +172,7 @@ function voidsAfterTheirEntries<Entry extends { id: number; voidOf: number | nul
   return ordered;
 }
 
-/**
- * Reads an owner's export file (any version up to ours) into what the restore writes, or refuses
- * it with every problem named. A version-1 file has no ledger: each balance other than 0 becomes
- * an opening entry on the day the client was last changed, as the ledger's migration did.
- */
+/** A version-1 file's balances become opening entries, as the ledger's migration did. */
 export function readExportFile(body: unknown): RestorePlan {
   checkFormat(body);
   const parsed = exportFileSchema.safeParse(body);

@@ -13,12 +13,10 @@ import { countClients, takenClientIds, toSnapshot } from '../clients/clients.que
 import { allocate, type Allocation } from '../ledger/ageing.ts';
 import { addRestoredEntry, type NewEntry } from '../ledger/ledger.commands.ts';
 
-/** An owner's export file, checked and read (transfer/restore-file.ts): what a restore writes. */
 export interface RestorePlan {
   version: number;
   exportedAt: string | null;
   exportedFrom: string | null;
-  /** How many of `entries` a version-1 file's balances became. */
   openingsFromBalances: number;
   clients: (ClientSnapshot & {
     id: string;
@@ -26,7 +24,6 @@ export interface RestorePlan {
     createdAt: number;
     updatedAt: number;
   })[];
-  /** In the file's order, but each void after the entry it names (`voidOf` is a file id). */
   entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
   history: {
     clientId: string | null;
@@ -40,10 +37,7 @@ export interface RestorePlan {
   settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
 }
 
-/**
- * Restoring twice must not double anything, so a restore goes only into an account with no
- * clients and no history (settings changes aside): a new account, or one on a fresh instance.
- */
+// Only into an empty account, so that restoring twice cannot double anything.
 export const notEmpty = () =>
   new AppError(
     409,
@@ -59,17 +53,12 @@ async function checkTarget(db: Reader, ownerId: string, plan: RestorePlan) {
     hasClientHistory(db, ownerId),
   ]);
   if (clients > 0 || history) throw notEmpty();
-  // The account is empty, so a taken id is another account's: that client gets a new one.
   return takenClientIds(
     db,
     plan.clients.map((client) => client.id),
   );
 }
 
-/**
- * What of each restored client's ledger is unpaid, worked out from the file (by file ids) as the
- * ledger commands would: entries left in an earlier currency are owed by nobody.
- */
 function ageingOf(plan: RestorePlan): Map<string, Allocation> {
   const currencyOf = new Map(plan.clients.map((client) => [client.id, client.currency]));
   const linesOf = new Map<string, Parameters<typeof allocate>[0][number][]>();
@@ -97,7 +86,6 @@ function summary(plan: RestorePlan, renumbered: number, restored: boolean): Rest
   };
 }
 
-/** What a restore of this file into the owner's account would bring back; changes nothing. */
 export async function previewRestore(
   db: Reader,
   ownerId: string,
@@ -107,12 +95,7 @@ export async function previewRestore(
   return summary(plan, taken.size, false);
 }
 
-/**
- * Brings an export file back into an empty account, in the change's transaction (all or
- * nothing): clients (with their ids where free), their ledgers, the history with its original
- * times, and the settings. After the history, each client gets a `restored` event, so the list's
- * cache and live streams see them. The restore's command (transfer/restore.commands.ts) runs it.
- */
+/** Each client gets a `restored` event after its history, so caches and live streams see it. */
 export async function restoreInto(
   context: ChangeContext,
   ownerId: string,
@@ -135,7 +118,6 @@ export async function restoreInto(
     })),
   );
 
-  // Entry ids are the instance's own: each gets a new one, and voids follow their entry's.
   const entryIds = new Map<number, number>();
   for (const entry of plan.entries) {
     const id = await addRestoredEntry(trx, {
@@ -148,7 +130,6 @@ export async function restoreInto(
     });
     entryIds.set(entry.fileId, id);
   }
-  // A deleted client's entries are not in the file, though its history names them: 0, no id.
   const entryId = (id: number) => entryIds.get(id) ?? 0;
 
   const history: NewEvent[] = plan.history.map((event) => ({
@@ -165,8 +146,7 @@ export async function restoreInto(
     at: event.at,
   }));
   await record(history);
-  // Recording took the owner's turn: a restore of the same account that committed while this
-  // one was writing shows now, and this one gives way rather than doubling the clients.
+  // Recording took the owner's turn: a restore committed meanwhile shows now; this one gives way.
   if ((await countClients(trx, { ownerId })) !== plan.clients.length) throw notEmpty();
   await record(
     plan.clients.map((client) => ({

@@ -1,6 +1,4 @@
-// The restore as one command of the write path. It takes the export file as the request's bytes
-// (up to 64 MiB), so on SQLite its parsing, its checks and its writing all run in the writer's
-// thread: the thread that answers every other request only passes the bytes on.
+// Bytes in, so on SQLite parsing, checks and writing all run in the writer's thread.
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { notEmpty, previewRestore, restoreInto } from './restore-plan.ts';
@@ -8,15 +6,10 @@ import { readingCommand, unchanged, type Unchanged } from '../events/write-path.
 import { parseJsonBody } from './chunked-json-body.ts';
 import { readExportFile } from './restore-file.ts';
 
-/** The export file, read from its bytes and checked, and whether only a preview is asked. */
 async function readRestore(body: Uint8Array, dryRun: boolean) {
   return { plan: readExportFile(await parseJsonBody(body)), dryRun };
 }
 
-/**
- * Brings the file back into the owner's empty account, or on a preview (`dryRun`) only says what
- * it would bring back, changing nothing.
- */
 export const restoreFile = readingCommand(
   'transfer.restoreFile',
   readRestore,
@@ -30,16 +23,13 @@ export const restoreFile = readingCommand(
       : restoreInto(context, ownerId, plan),
 );
 
-/** The restore's answer, with a conflict over its client ids told as the account not being empty. */
 export async function notEmptyOnTakenIds(
   restore: Promise<RestoreSummary>,
 ): Promise<RestoreSummary> {
   try {
     return await restore;
   } catch (error) {
-    // On PostgreSQL, another restore of the same file inserted these client ids first and has
-    // committed (on SQLite the writer runs one restore after the other, and the second is refused
-    // as the account is no longer empty).
+    // PostgreSQL only: another restore of the same file took these ids first and committed.
     if (isUniqueViolation(error)) throw notEmpty();
     throw error;
   }

@@ -12,7 +12,6 @@ import { readAllEvents } from '../events/events.queries.ts';
 import { readBusiness, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';
 
-/** The header row of our CSV, which the import recognises again. */
 export const csvColumns = [
   'First name',
   'Last name',
@@ -22,7 +21,6 @@ export const csvColumns = [
   'Currency',
 ] as const;
 
-/** The header row of the ledger's CSV: one line per entry, client by client in date order. */
 export const entryCsvColumns = [
   'First name',
   'Last name',
@@ -37,14 +35,10 @@ export const entryCsvColumns = [
   'Voids entry',
 ] as const;
 
-/**
- * Clients read per page of an export: a chunk's worth (export-stream.ts), as each page is turned
- * into clients in one go when it arrives.
- */
+// A chunk's worth (export-stream.ts): each page is turned into clients in one go.
 const exportBatch = itemsPerChunk;
 const byteOrderMark = '\uFEFF';
 
-/** Every client of the filter in name order, the next page read while this one is sent. */
 async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: ClientFilter) {
   const read = (cursor: string | undefined) => {
     const page = listClientsPage(db, filter, {
@@ -53,8 +47,7 @@ async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: Cl
       cursor,
       limit: exportBatch,
     });
-    // Handled here at once: a read that fails while its page waits, or after the download was
-    // cancelled, must not count as an unhandled rejection. Awaiting it below still throws.
+    // So a read failing while it waits (or after a cancel) is no unhandled rejection.
     page.catch(() => undefined);
     return page;
   };
@@ -66,7 +59,6 @@ async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: Cl
   }
 }
 
-/** An entry as the JSON export carries it. */
 async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
   for await (const entry of entries) {
     yield {
@@ -90,7 +82,6 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  // The owner's clients as a spreadsheet: the current filter or all, amounts as decimal text.
   app.get(
     '/clients/export.csv',
     { schema: { querystring: clientListQuerySchema } },
@@ -125,8 +116,6 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // Every ledger entry of the owner's, client by client in date order, streamed a page at a
-  // time; amounts signed by their effect on the balance.
   app.get('/entries/export.csv', async (request, reply) => {
     const head = byteOrderMark + stringify([], { header: true, columns: [...entryCsvColumns] });
     const body = textStream(head, readOwnerEntries(db, currentUser(request).id), (entries) =>
@@ -152,8 +141,6 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(body);
   });
 
-  // Everything of the owner's, to keep or to take elsewhere; clients, entries and history are
-  // streamed.
   app.get('/export.json', async (request, reply) => {
     const user = currentUser(request);
     const [preferences, rates, business] = await Promise.all([
