@@ -48,10 +48,6 @@ import { restoreRoutes } from './modules/transfer/restore.routes.ts';
 import { transferRoutes } from './modules/transfer/transfer.routes.ts';
 import { checkJsonShape } from './json-shape.ts';
 
-/**
- * The SQLite worker threads' entry, which hands the writer the write path's commands. The tests
- * and `npm run dev` run the .ts files; the bundle has it beside main.js.
- */
 const sqliteThread = new URL(
   import.meta.url.endsWith('.ts') ? './sqlite-thread.ts' : './sqlite-thread.js',
   import.meta.url,
@@ -62,36 +58,23 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     feed: ChangeFeed;
-    /** The one way an owner's data changes (modules/events/write-path.ts). */
     writes: WritePath<WriteCommand>;
-    /** Sends the server's e-mail; null when SMTP is not configured (mail/mailer.ts). */
     mailer: Mailer | null;
-    /** Every route as registered (method and full path), for the authorization matrix test. */
     routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
 export interface AppOptions {
   config: Config;
-  /** Folder of the built browser app; null serves the API only. */
   clientDir?: string | null;
-  /** Pino options, or false for no logging (the tests' default). */
   logger?: boolean | Record<string, unknown>;
-  /**
-   * Called when a fault leaves the app unable to serve its data (an SQLite worker thread
-   * crashed): `npm start` ends the process so the supervisor starts a clean one
-   * (docs/decisions/009-*.md). Health answers 503 meanwhile.
-   */
+  /** `npm start` ends the process so the supervisor starts a clean one (decision 009). */
   onFatal?: (error: Error) => void;
 }
 
-/** Request bodies are small forms; anything larger is refused before it is parsed. */
 const bodyLimitBytes = 64 * 1024;
 
-/**
- * Whether a request is for the API, judged on the path as the router decodes it: `/%61pi/...`
- * reaches the same routes as `/api/...` and must be answered the same way.
- */
+/** Judged as the router decodes it: `/%61pi/...` reaches the same routes as `/api/...`. */
 function isApiPath(url: string): boolean {
   const rawPath = url.split('?', 1)[0] ?? '';
   let decoded = rawPath;
@@ -108,7 +91,6 @@ function errorReply(code: AppError['code'], message: string, fields?: Record<str
   return { error: fields ? { code, message, fields } : { code, message } };
 }
 
-/** Fastify's own refusals of a request, by its error code, as the answer says them. */
 const fastifyClientErrors: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'The request body is not valid JSON',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'The request body is empty, but it was sent as JSON',
@@ -118,7 +100,6 @@ const fastifyClientErrors: Record<string, string> = {
   FST_ERR_MAX_PARAM_LENGTH: 'The address of the request is too long',
 };
 
-/** An error answer in the request's language (Accept-Language; English when absent). */
 function localErrorReply(
   request: { headers: Record<string, string | string[] | undefined> },
   code: AppError['code'],
@@ -164,19 +145,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logController: new OneLinePerRequest(),
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: bodyLimitBytes,
-    // A client must send its whole request (headers and body) in time; a slow upload that never
-    // finishes would otherwise hold its connection for ever. Answered 408 by Node.
+    // Else a slow upload that never finishes holds its connection for ever.
     requestTimeout: config.requestTimeoutMs,
     http: {
       headersTimeout: Math.min(config.requestTimeoutMs, 10_000),
-      // Node checks the timeouts above on this beat (30 s by default, far beyond a short limit).
+      // Node's default, 30 s, is far beyond a short limit.
       connectionsCheckingInterval: Math.min(config.requestTimeoutMs / 2, 2000),
     },
-    // Fastify closes idle keep-alive sockets on close() and waits for requests in flight.
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true },
-    // A path the router cannot even decode (a malformed %-escape) is answered before any hook
-    // runs: it gets our error shape and our security headers here.
+    // Answered before any hook runs: our error shape and security headers are set here.
     frameworkErrors: (error, request, reply) => {
       const message = fastifyClientErrors[error.code] ?? 'The address of the request is not valid';
       void (reply as FastifyReply)
@@ -188,8 +166,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   limitConnections(app.server, config);
   app.setValidatorCompiler(validatorCompiler);
-  // Fastify's own JSON parser, once the body's nesting is checked: a 64 KiB body of brackets is
-  // harmless to parse, but every JSON body the server takes has the same limit.
+  // Nesting checked first: every JSON body the server takes has the same limit.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
@@ -199,8 +176,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       done(error as Error, undefined);
       return;
     }
-    // Typed for a string, but secure-json-parse, under it, reads bytes as well; it answers
-    // through `done`, at once.
+    // Typed for a string, but secure-json-parse, under it, reads bytes as well.
     void parseJson(request, body as unknown as string, done);
   });
   app.setSerializerCompiler(serializerCompiler);
@@ -214,7 +190,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const db = createDb(
     config.database,
-    // A lost connection is met again by the request that uses it (answered 503): a warning here.
+    // The request that meets it answers 503: only a warning here.
     (error) => app.log.warn({ err: error }, 'database connection lost'),
     config.databaseTimeouts,
     (error) => {
@@ -243,7 +219,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const feed = new ChangeFeed(db, app.log, {
     heartbeatMs: config.liveHeartbeatMs,
-    // A stream is kept by its session's token hash or, opened with an access token, by the token.
     liveSessions: async (keys) => {
       const tokenKeys = keys.filter(isTokenStreamKey);
       const sessionKeys = keys.filter((key) => !isTokenStreamKey(key));
@@ -263,7 +238,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   await app.register(fastifyCookie);
-  // Set before routing, so every answer has them, errors and 404s too.
+  // Before routing, so errors and 404s have them too.
   app.addHook('onRequest', (request, reply, done) => {
     void reply.headers(fixedHeaders);
     if (isApiPath(request.url)) void reply.header('cache-control', 'no-store');
@@ -271,8 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   if (config.allowedHosts.length > 0) {
     const allowed = new Set(config.allowedHosts);
-    // A request for another host name reached us by DNS rebinding or a misrouted proxy: links
-    // and origin checks built from its Host header would be wrong, so it gets nothing.
+    // DNS rebinding or a misrouted proxy: links and origin checks from its Host would be wrong.
     app.addHook('onRequest', async (request) => {
       if (!allowed.has(request.host.toLowerCase())) {
         throw new AppError(421, 'forbidden', 'This server does not answer for that host name');
@@ -281,7 +255,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    // Every error is answered in the request's language, here and only here.
     const locale = requestLocale(request);
     if (error instanceof AppError) {
       if (error.headers) void reply.headers(error.headers);
@@ -302,8 +275,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         .send(localErrorReply(request, 'payload_too_large', 'The request body is too large'));
     }
     if (status >= 400 && status < 500) {
-      // Fastify's own refusals (malformed JSON, wrong content type), said in our words so they
-      // can be translated; Fastify's English stays in the log for whoever wrote the request.
+      // In our words, to be translated; Fastify's English stays in the log.
       request.log.info({ code: error.code, detail: error.message }, 'request refused');
       const message = fastifyClientErrors[error.code] ?? 'The server could not read this request';
       return reply.status(status).send(localErrorReply(request, 'validation', message));
@@ -335,7 +307,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       .send(localErrorReply(request, 'internal', 'Something went wrong on the server'));
   });
 
-  // A write that succeeds after a disk-full error shows that space is back (SQLite recovers by itself).
+  // A write that succeeds shows that space is back (SQLite recovers by itself).
   app.addHook('onResponse', (request, reply, done) => {
     if (
       db.health.diskFull &&
@@ -384,12 +356,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     await app.register(fastifyStatic, {
       root: clientDir,
       index: 'index.html',
-      // The build leaves .br and .gz copies beside each file; browsers get the smallest they accept.
       preCompressed: true,
       // The build keeps source maps for whoever runs the server, not for every visitor.
       allowedPath: (pathName: string) => !pathName.toLowerCase().endsWith('.map'),
       setHeaders: (reply: { header(name: string, value: string): unknown }, filePath: string) => {
-        // Vite names built assets by content hash, so they never change under one name.
+        // Named by content hash: they never change under one name.
         const hashed = filePath.includes(`${path.sep}assets${path.sep}`);
         reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
@@ -402,7 +373,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const isApi = isApiPath(request.url);
     const wantsPage = request.method === 'GET' || request.method === 'HEAD';
     if (!isApi && wantsPage && clientDir && indexHtml && existsSync(indexHtml)) {
-      // Every other path is a screen of the single-page app: a deep link works after a reload.
+      // A screen of the single-page app: a deep link works after a reload.
       return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
     }
     return reply.status(404).send(

@@ -3,33 +3,28 @@ import { Migrator } from 'kysely/migration';
 import type { Database, Db, Dialect } from './database.ts';
 import { migrations } from './migrations/index.ts';
 
-// The instance backup: every row of every table as JSON lines, readable by either database.
-// Taken in one read transaction (a snapshot on both databases) while the server writes;
-// restored only into an empty database with no server running, so the rows are written
-// straight into the tables: no owner's live data is changing while that happens.
+// Restored only into an empty database with no server running, so rows go straight into the
+// tables, not through the write path.
 
 export const archiveFormat = 'balance-backup';
 export const archiveVersion = 1;
 
-/** The first line of an archive. */
 export interface ArchiveHeader {
   format: typeof archiveFormat;
   version: number;
   takenAt: string;
   dialect: Dialect;
-  /** The migrations the database had run, in order: the schema the rows belong to. */
   migrations: string[];
-  /** Each table's id counter when the backup was taken (it may be past the highest id). */
+  /** It may be past the highest id. */
   sequences: Record<string, number>;
 }
 
-/** Then, per table: this line, its rows as arrays in `columns` order, one per line. */
 interface TableLine {
   table: string;
   columns: string[];
 }
 
-/** The last line: a file cut short has none, and is refused. */
+/** A file cut short has none, and is refused. */
 interface EndLine {
   end: true;
   rows: Record<string, number>;
@@ -40,10 +35,7 @@ type Row = Record<string, unknown>;
 
 const migrationTables = new Set(['kysely_migration', 'kysely_migration_lock']);
 
-/**
- * SQLite's search index (the FTS5 table and the tables it keeps its data in) is made from
- * `clients` by triggers: a restore fills it again as the clients go in, so it is not archived.
- */
+/** Triggers fill SQLite's search index again as the clients are restored. */
 export const isDerivedTable = (name: string) =>
   name === 'clients_search' || name.startsWith('clients_search_');
 
@@ -58,7 +50,6 @@ async function tableNames(db: Executor): Promise<string[]> {
     .filter((name) => !migrationTables.has(name) && !isDerivedTable(name));
 }
 
-/** Tables in an order that inserts every referenced row before the rows that point at it. */
 async function insertOrder(db: Executor, dialect: Dialect, tables: string[]): Promise<string[]> {
   const { rows } =
     dialect === 'sqlite'
@@ -88,7 +79,6 @@ async function insertOrder(db: Executor, dialect: Dialect, tables: string[]): Pr
   return ordered;
 }
 
-/** The primary key's columns: rows are read in that order, a page at a time. */
 async function primaryKey(db: Executor, dialect: Dialect, table: string): Promise<string[]> {
   if (dialect === 'sqlite') {
     const { rows } = await sql<{ name: string; pk: number }>`
@@ -104,7 +94,6 @@ async function primaryKey(db: Executor, dialect: Dialect, table: string): Promis
   return rows.map((row) => row.name);
 }
 
-/** Each id counter: SQLite's AUTOINCREMENT records, PostgreSQL's serial sequences. */
 async function readSequences(db: Executor, dialect: Dialect): Promise<Record<string, number>> {
   if (dialect === 'sqlite') {
     const exists = await sql<{ n: number }>`
@@ -141,7 +130,6 @@ async function serialColumns(
 
 const pageSize = 2000;
 
-/** Every row of a table, a page at a time along its primary key. */
 async function* tableRows(db: Executor, table: string, key: string[]): AsyncGenerator<Row[]> {
   if (key.length === 0) {
     const { rows } = await sql<Row>`select * from ${sql.table(table)}`.execute(db);
@@ -173,10 +161,7 @@ async function appliedMigrations(db: Executor): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-/**
- * Writes the whole database as archive lines to `write`, from one snapshot: REPEATABLE READ on
- * PostgreSQL, one read transaction on SQLite (WAL gives it a fixed view until it ends).
- */
+/** One snapshot while the server writes: REPEATABLE READ, or SQLite's read transaction in WAL. */
 export async function writeArchive(
   db: Db,
   write: (line: string) => Promise<void>,
@@ -219,7 +204,6 @@ export async function writeArchive(
   });
 }
 
-/** How many rows the database holds outside the migration records: 0 means empty. */
 export async function countRows(db: Executor): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   for (const table of await tableNames(db)) {
@@ -272,7 +256,7 @@ async function migrateTo(db: Kysely<Database>, name: string | null): Promise<voi
     });
 }
 
-/** Rows per INSERT: inside both databases' limits on bound parameters. */
+/** Inside both databases' limits on bound parameters. */
 const insertRowsFor = (columns: number) => Math.max(1, Math.min(500, Math.floor(30_000 / columns)));
 
 async function insertRows(trx: Executor, table: string, columns: string[], rows: unknown[][]) {
@@ -288,7 +272,6 @@ async function insertRows(trx: Executor, table: string, columns: string[], rows:
   }
 }
 
-/** Puts each id counter at least past the highest id restored, and where the backup had it. */
 async function resetSequences(
   trx: Executor,
   dialect: Dialect,
@@ -322,11 +305,7 @@ export interface RestoreSummary {
   rows: Record<string, number>;
 }
 
-/**
- * Restores archive lines into `db`, which must hold no rows. Runs the migrations up to the
- * backup's schema, writes every table in one transaction, resets the id counters, then runs any
- * newer migrations, so an older backup comes in the way its data would have been upgraded.
- */
+/** Newer migrations run after, so an older backup comes in as its data would have been upgraded. */
 export async function restoreArchive(
   db: Db,
   lines: AsyncIterable<string>,

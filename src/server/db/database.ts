@@ -24,14 +24,12 @@ export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
   config: DatabaseConfig;
-  /** Read by /api/health. */
   health: {
-    /** Set when a write met a full disk, cleared by the next write that succeeds. */
+    /** Cleared by the next write that succeeds. */
     diskFull: boolean;
-    /** Set when an SQLite worker thread ended unasked (it crashed): what stopped. */
     stopped: string | null;
   };
-  /** SQLite's worker threads, for the fault tests that crash one. */
+  /** For the fault tests that crash a thread. */
   sqlite?: SqliteWorkerDialect;
 }
 
@@ -68,7 +66,6 @@ export function createDb(
   onPoolError: (error: Error) => void = () => {},
   timeouts: DatabaseTimeouts = defaultTimeouts,
   onWorkerStopped: (error: Error) => void = () => {},
-  /** SQLite: the worker threads' entry file, which hands the writer its commands (sqlite-dialect.ts). */
   sqliteThread?: URL,
 ): Db {
   if (config.dialect === 'postgres') {
@@ -77,19 +74,15 @@ export function createDb(
       types: pgTypes,
       max: 10,
       connectionTimeoutMillis: timeouts.connectMs,
-      // The server ends a slow statement and a transaction left idle (its locks with it) ...
       statement_timeout: timeouts.statementMs,
       idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
-      // ... and pg gives up on a server that does not answer at all (stopped, or cut off).
       query_timeout: timeouts.statementMs + readTimeoutGraceMs,
       keepAlive: true,
     });
     // An idle client that loses its connection emits 'error'; unheard, it would crash the process.
     pool.on('error', onPoolError);
     pool.on('connect', (client) => {
-      // So does a client that is checked out but between queries (inside a transaction, say):
-      // the pool listens only to idle ones. pg marks such a client unusable and the pool drops
-      // it when it is released.
+      // The pool hears only idle clients; a checked-out one's error would crash it too.
       client.on('error', onPoolError);
       discardOnReadTimeout(client);
     });
@@ -119,12 +112,7 @@ export function createDb(
   };
 }
 
-/**
- * After a read timeout the connection is still waiting for its answer, and pg would queue every
- * later query behind it (node-postgres issue 3399): a connection lost without a reset would fail
- * every request that drew it from the pool until the system's keep-alive ended it, hours later.
- * Cutting it makes pg mark the client unusable, so the pool replaces it.
- */
+/** After a read timeout pg queues every later query behind the lost one (node-postgres 3399). */
 function discardOnReadTimeout(client: pg.PoolClient): void {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   (client as { query: unknown }).query = (...args: unknown[]) => {

@@ -1,4 +1,3 @@
-/** True when the error is a unique-constraint violation, on either SQLite or PostgreSQL. */
 export function isUniqueViolation(error: unknown, constraintHint?: string): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message, constraint } = error as {
@@ -13,10 +12,6 @@ export function isUniqueViolation(error: unknown, constraintHint?: string): bool
   return unique && (constraintHint === undefined || text.includes(constraintHint));
 }
 
-/**
- * True when the error is a foreign-key violation, on either SQLite or PostgreSQL: a row that
- * refers to one that is gone, such as a user deleted while their request was running.
- */
 export function isForeignKeyViolation(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message } = error as { code?: unknown; message?: unknown };
@@ -26,12 +21,9 @@ export function isForeignKeyViolation(error: unknown): boolean {
   );
 }
 
-/** What a database failure means for the request that met it, when it is not a bug of ours. */
 export type DatabaseFault = 'unavailable' | 'disk_full';
 
-// PostgreSQL error classes and codes that say the server, not the query, is the problem:
-// connection exceptions (08), operator intervention (57P01-57P03: terminated, crashed,
-// starting up), too many connections, and our own timeouts (statement, idle in transaction).
+// The server, not the query, is the problem: also our own statement and idle timeouts.
 const pgUnavailableCodes = new Set(['57P01', '57P02', '57P03', '57P04', '53300', '57014', '25P03']);
 const socketCodes = new Set([
   'ECONNREFUSED',
@@ -53,7 +45,6 @@ const pgConnectionMessages = [
 const sqliteBusy = 5;
 const sqliteFull = 13;
 
-/** Classifies a database error: the database cannot be reached, or its disk is full; null otherwise. */
 export function databaseFault(error: unknown, depth = 0): DatabaseFault | null {
   if (typeof error !== 'object' || error === null || depth > 4) return null;
   const { code, errcode, message, cause, errors } = error as {

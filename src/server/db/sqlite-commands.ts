@@ -1,8 +1,5 @@
-// The writer thread's side of commands (docs/decisions/014-commands-in-the-sqlite-writer.md): a
-// command of the write path runs here, on the writer's own connection, inside the group
-// transaction the writer has open, so none of its statements crosses between threads. This room
-// knows no command: what runs them (`RunCommand`) is handed to the writer from above, by the
-// thread's entry (src/server/sqlite-thread.ts).
+// On the writer's own connection, so no statement crosses threads (decision 014). This room
+// knows no command: the thread's entry (src/server/sqlite-thread.ts) hands them over.
 import {
   Kysely,
   SqliteAdapter,
@@ -18,54 +15,32 @@ import { AppError, type AppErrorData } from '../errors.ts';
 import type { Database } from './database.ts';
 import { runStatement, toQueryResult, type SqliteConnection } from './sqlite.ts';
 
-/** What a command gave: its value and whether it changed anything, or the AppError it threw. */
 export type CommandResult =
   { ok: true; value: unknown; changed: boolean } | { ok: false; app: AppErrorData };
 
-/**
- * Where a command's transaction sits in the writer's group transaction:
- * - `group`: the command is the group's first work, so the group's transaction is its own. It
- *   opens no savepoint; should it fail or change nothing, the writer rolls back the group's
- *   transaction, which holds nothing else.
- * - `savepoint`: others' work came first; the command's is a savepoint after theirs.
- *
- * A savepoint costs a copy of every page the command changes that was there before it began
- * (SQLite rolls back to them), kept in the writer's memory (`temp_store`, sqlite.ts). For an
- * import into a large list that is most of the list's index pages: each import left the server
- * tens of megabytes larger, which the allocator did not give back.
- */
+/** `group`: first in its group, in no savepoint, whose page copies would cost memory (decision 008). */
 export type CommandPlace = 'group' | 'savepoint';
 
-/** A command whose arguments have been read: its one transaction on `kysely`, and what it gave. */
 export type ReadyCommand = (
   kysely: Kysely<Database>,
 ) => Promise<{ value: unknown; changed: boolean }>;
 
-/**
- * Makes the command named `name` ready to run: reads its arguments (an import's body parsed and
- * checked) outside any transaction, as on PostgreSQL. Made above this room, of the write path's
- * table of commands (`runnerOf` in modules/events/write-path.ts); a command's AppError is thrown
- * as it is.
- */
+/** Reads the arguments outside any transaction, as on PostgreSQL. */
 export type PrepareCommand = (
   name: string,
   ownerId: string,
   args: unknown[],
 ) => Promise<ReadyCommand>;
 
-/** How the writer loads its `PrepareCommand`, when the first command arrives. */
 export type LoadCommands = () => Promise<PrepareCommand>;
 
-/** A command ready to run, or the AppError its reading threw (nothing left to run). */
 export type PreparedCommand = ReadyCommand | { ok: false; app: AppErrorData };
 
-/** The writer's side: commands read, then run on its connection at the place the writer gives. */
 export interface CommandRunner {
   prepare(name: string, ownerId: string, args: unknown[]): Promise<PreparedCommand>;
   run(command: PreparedCommand, place: CommandPlace): Promise<CommandResult>;
 }
 
-/** The savepoint of a command that runs after other work of its group. */
 const savepoint = 'command';
 
 class InThreadConnection implements DatabaseConnection {
@@ -76,8 +51,7 @@ class InThreadConnection implements DatabaseConnection {
   }
 
   executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    // A full disk or an I/O error makes SQLite roll back the whole transaction: a command that
-    // carried on would have each later statement committed on its own.
+    // After a full disk rolled back the transaction, each later statement would commit alone.
     if (!this.#db.isTransaction) {
       throw new Error('the transaction was lost under this command: it can write nothing more');
     }
@@ -93,11 +67,7 @@ class InThreadConnection implements DatabaseConnection {
 class InThreadDriver implements Driver {
   readonly #db: SqliteConnection;
   readonly #connection: InThreadConnection;
-  /**
-   * Where the running command's transaction sits. Set before each command: the writer runs one
-   * command at a time, each to its end, so one driver (and the statements compiled for its
-   * adapter) serves both places.
-   */
+  /** One driver serves both places: the writer runs one command at a time. */
   place: CommandPlace = 'savepoint';
 
   constructor(db: SqliteConnection) {
@@ -112,17 +82,14 @@ class InThreadDriver implements Driver {
   }
 
   async beginTransaction(): Promise<void> {
-    // At the top of its group, the group's transaction (begun by the writer) is the command's.
     if (this.place === 'savepoint') this.#db.exec(`savepoint ${savepoint}`);
   }
 
   async commitTransaction(): Promise<void> {
-    // The group's COMMIT, once the group is done, makes it durable.
     if (this.place === 'savepoint') this.#db.exec(`release ${savepoint}`);
   }
 
   async rollbackTransaction(): Promise<void> {
-    // At the top of its group, the writer ends the group's transaction once the command is done.
     if (this.place === 'group') return;
     // A full disk or an I/O error may already have rolled back the whole group, savepoint and all.
     if (this.#db.isTransaction) this.#db.exec(`rollback to ${savepoint}; release ${savepoint}`);
@@ -157,16 +124,11 @@ class InThreadDialect implements Dialect {
   }
 }
 
-/** An AppError as a result that crosses to the request thread, where it is thrown again. */
 function refusal(error: unknown): { ok: false; app: AppErrorData } {
   if (error instanceof AppError) return { ok: false, app: error.toData() };
   throw error;
 }
 
-/**
- * Prepares commands with `prepare` and runs them on the writer's connection, which must have its
- * group transaction open when one runs (`place` says whether the command is its first work).
- */
 export function commandRunner(db: SqliteConnection, prepare: PrepareCommand): CommandRunner {
   const driver = new InThreadDriver(db);
   const kysely = new Kysely<Database>({ dialect: new InThreadDialect(driver) });

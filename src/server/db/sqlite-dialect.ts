@@ -24,27 +24,13 @@ import type {
   WorkerRole,
 } from './sqlite-worker.ts';
 
-/**
- * Read-only connections beside the writer. Two keep a slow read (a search over a very long
- * list, a page of an export) from holding up every other read on this two-core machine
- * (docs/decisions/008-sqlite-in-worker-threads.md).
- */
+/** Two, so a slow read cannot hold up every other read (decision 008). */
 const readerCount = 2;
 
-/**
- * A group commits at 6 transactions, or 10 ms after it began, whichever comes first. Six, not
- * more: with 64, ten clients' balance changes went in one group (about 2 ms of work, then a
- * 0.75 ms commit), and the writer then sat idle about 2 ms while all ten answers went back and
- * the clients' next requests came in. Capped at six, the first answers make that trip while
- * the writer runs the rest: 2,580/s against 2,130/s (docs/performance.md).
- */
+/** Six, so the first answers make their round trip while the writer runs the rest (decision 008). */
 export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10 };
 
-/**
- * The entry of threads whose writer runs no command, for those who open the database without the
- * app; the app hands its own (src/server/sqlite-thread.ts). The tests and `npm run dev` run the .ts
- * files; the bundle has the entries beside main.js.
- */
+/** For those who open the database without the app; the app hands its own (sqlite-thread.ts). */
 const threadWithoutCommands = new URL(
   import.meta.url.endsWith('.ts')
     ? './sqlite-thread-without-commands.ts'
@@ -54,7 +40,6 @@ const threadWithoutCommands = new URL(
 
 type Request = WorkerRequest extends infer R ? (R extends unknown ? Omit<R, 'id'> : never) : never;
 
-/** An error from the worker, rebuilt with the fields callers look at (message, SQLite codes). */
 class SqliteWorkerError extends Error {
   code?: string;
   errcode?: number;
@@ -64,12 +49,7 @@ class SqliteWorkerError extends Error {
 
 type Outcome = QueryOutcome | CommandOutcome | undefined;
 
-/**
- * The memory of a command's argument that can move to the writer rather than be copied: bytes
- * (an import's or a restore's body, up to 64 MiB) that are the whole of their memory. Copying
- * 32 MB held the request thread for about 20 ms; moving it takes well under one. Bytes that
- * share their memory with others (Node's pool of small Buffers) are copied as before.
- */
+/** Moved, not copied, to spare the request thread (decision 014); pooled Buffers are copied. */
 function movableMemory(argument: unknown): ArrayBuffer[] {
   if (!ArrayBuffer.isView(argument)) return [];
   const { buffer, byteOffset, byteLength } = argument;
@@ -78,7 +58,6 @@ function movableMemory(argument: unknown): ArrayBuffer[] {
     : [];
 }
 
-/** One worker thread and the requests it has not answered yet. */
 class WorkerLink {
   readonly #worker: Worker;
   readonly #waiting = new Map<
@@ -89,9 +68,7 @@ class WorkerLink {
   #nextId = 1;
   #stopped: Error | null = null;
   #closing = false;
-  /** Requests made during this turn of the event loop, sent together at its end. */
   #outbox: WorkerRequest[] = [];
-  /** The memory the outbox's requests move to the thread rather than copy (`request`). */
   #moving = new Set<ArrayBuffer>();
 
   constructor(
@@ -137,22 +114,17 @@ class WorkerLink {
     }
   }
 
-  /** Requests sent and not answered yet: readers are chosen by it. */
   get busy(): number {
     return this.#waiting.size;
   }
 
-  /**
-   * Sends a request with the next message; `move` is memory of its arguments that goes to the
-   * thread rather than being copied there (the caller's views of it are empty afterwards).
-   */
+  /** The caller's views of `move` are empty afterwards. */
   request(request: Request, move: readonly ArrayBuffer[] = []): Promise<Outcome> {
     if (this.#stopped) return Promise.reject(this.#stopped);
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
-      // One message per turn, whatever the requests in it (each message costs both threads a
-      // wake-up): under load, the requests that arrived together share one.
+      // One message per turn: each message costs both threads a wake-up.
       this.#outbox.push({ ...request, id });
       for (const memory of move) this.#moving.add(memory);
       if (this.#outbox.length === 1) setImmediate(this.#flush);
@@ -168,8 +140,7 @@ class WorkerLink {
     try {
       this.#worker.postMessage(requests, moving);
     } catch {
-      // Memory that cannot move (already moved, or marked so) is copied instead; what cannot
-      // be sent at all fails its requests, never the process.
+      // Memory that cannot move is copied; what cannot be sent fails its requests, not the process.
       try {
         this.#worker.postMessage(requests);
       } catch (error) {
@@ -185,16 +156,13 @@ class WorkerLink {
     await this.#worker.terminate();
   }
 
-  /** Ends the thread at once, as a crash inside it would (the fault tests use it). */
   async crash(): Promise<void> {
     await this.#worker.terminate();
   }
 }
 
-/** A query's reply carries what its statement gave (only a command's carries anything else). */
 const queryResult = <R>(outcome: Outcome) => toQueryResult<R>(outcome as QueryOutcome | undefined);
 
-/** Reads outside a transaction may go to a reader, which sees only committed data. */
 function isRead(query: CompiledQuery): boolean {
   return (
     SelectQueryNode.is(query.query) || (RawNode.is(query.query) && /^\s*select\b/i.test(query.sql))
@@ -205,7 +173,6 @@ let nextTransaction = 1;
 
 class WorkerConnection implements DatabaseConnection {
   readonly #driver: SqliteWorkerDriver;
-  /** The writer's transaction this connection is in, if any. */
   transaction: number | null = null;
 
   constructor(driver: SqliteWorkerDriver) {
@@ -237,7 +204,6 @@ class SqliteWorkerDriver implements Driver {
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
   #writer: WorkerLink | null = null;
   #readers: WorkerLink[] = [];
-  /** Readers running a read of the slow lane, and such reads waiting for their turn. */
   readonly #slowLaneOn = new Set<WorkerLink>();
   readonly #slowLaneWaiting: (() => void)[] = [];
 
@@ -258,10 +224,6 @@ class SqliteWorkerDriver implements Driver {
     return this.#writer;
   }
 
-  /**
-   * The least busy reader not running a slow read (the least busy of all if each is); the
-   * writer where there is none (an in-memory database).
-   */
   reader(): WorkerLink {
     let best: WorkerLink | undefined;
     for (const reader of this.#readers) {
@@ -273,10 +235,7 @@ class SqliteWorkerDriver implements Driver {
     return best ?? this.writer;
   }
 
-  /**
-   * A read of the slow lane (slow-read-lane.ts). At most all readers but one run such reads at a time,
-   * the others wait here in turn, so quick reads always have a reader that answers them at once.
-   */
+  /** All readers but one at most, so quick reads always find a reader free. */
   async slowRead(request: Request): Promise<Outcome> {
     const lanes = Math.max(1, this.#readers.length - 1);
     while (this.#slowLaneOn.size >= lanes)
@@ -352,17 +311,13 @@ class SqliteWorkerDriver implements Driver {
   }
 }
 
-/** Several connections: reads run beside the writer, so Kysely must not queue them behind it. */
+/** Reads run beside the writer, so Kysely must not queue them behind it. */
 class SqliteWorkerAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
     return true;
   }
 }
 
-/**
- * Kysely on SQLite with every query in a worker thread: one writer that commits transactions in
- * groups, and readers for reads outside transactions. The request thread never waits on SQLite.
- */
 export class SqliteWorkerDialect implements Dialect {
   readonly #thread: URL;
   readonly #file: string;
@@ -370,12 +325,7 @@ export class SqliteWorkerDialect implements Dialect {
   readonly #onStopped: (role: WorkerRole, error: Error) => void;
   #driver: SqliteWorkerDriver | null = null;
 
-  /**
-   * `group` bounds a group commit; the tests widen it to watch a group form at their pace.
-   * `onStopped` hears of a worker thread that ended without being closed (it crashed): from then
-   * on every query it would have run fails, so the caller must not carry on as if healthy.
-   * `thread` is the worker threads' entry file: the app's hands the writer its commands.
-   */
+  /** `onStopped`: a thread crashed, every query it would run fails: do not carry on as healthy. */
   constructor(
     file: string,
     group: GroupLimits = defaultGroupLimits,
@@ -393,10 +343,6 @@ export class SqliteWorkerDialect implements Dialect {
     return this.#driver;
   }
 
-  /**
-   * Runs the command of the write path named `name` in the writer thread (sqlite-commands.ts),
-   * answered once its commit is on disk. An AppError it threw is thrown here again.
-   */
   async runCommand<T>(
     name: string,
     ownerId: string,
@@ -415,7 +361,7 @@ export class SqliteWorkerDialect implements Dialect {
     }
   }
 
-  /** Ends the writer thread at once, as a crash inside it would: for the fault tests. */
+  /** For the fault tests. */
   async crashWriter(): Promise<void> {
     await this.#driver?.writer.crash();
   }

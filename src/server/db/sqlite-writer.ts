@@ -1,6 +1,4 @@
-// The one writer of an SQLite file, run in its worker thread (sqlite-worker.ts): transactions and
-// commands wait their turn for the connection, and those that arrive together are committed in
-// groups, each answered only once its group's COMMIT is on disk (docs/decisions/008-*.md).
+// Group commit: each answered only once its group's COMMIT is on disk (decision 008).
 import { WriterQueue } from './writer-queue.ts';
 import type {
   CommandPlace,
@@ -11,10 +9,8 @@ import type {
 import { runStatement, type SqliteConnection } from './sqlite.ts';
 import type { GroupLimits, WorkerError, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 
-/** Bytes (an import's or a restore's body): the argument of a large write. */
 const isLarge = (value: unknown): boolean => ArrayBuffer.isView(value);
 
-/** An error as it can cross to the request thread. */
 export function describeError(error: unknown): WorkerError {
   if (!(error instanceof Error)) return { message: String(error) };
   const { code, errcode, errstr } = error as Error & {
@@ -22,11 +18,9 @@ export function describeError(error: unknown): WorkerError {
     errcode?: number;
     errstr?: string;
   };
-  // The stack says where in a command a bug is; the request thread logs it.
   return { message: error.message, code, errcode, errstr, name: error.name, stack: error.stack };
 }
 
-/** Work waiting for the writer's connection: a transaction to begin, a command, or one statement. */
 type Unit =
   | { kind: 'transaction'; id: number; tx: number }
   | {
@@ -35,58 +29,35 @@ type Unit =
       name: string;
       ownerId: string;
       args: unknown[];
-      /** Set once a large command's arguments were read aside (`#prepareAside`). */
       prepared?: PreparedCommand;
     }
   | { kind: 'statement'; id: number; sql: string; parameters: unknown[] };
 
-/** `#active` while a command runs: no transaction of the request thread has this number. */
 const commandRunning = -1;
 
-/** Whose work a unit is, for the turns: only commands name their owner. */
 const ownerOf = (unit: Unit): string => (unit.kind === 'command' ? unit.ownerId : '');
 
-/** The answer to work that a close found waiting or under way. */
 const closingError: WorkerError = { message: 'the database is closing' };
 
-/**
- * How long (milliseconds) the writer works through waiting commands before it lets in the messages
- * that arrived meanwhile: until it does, another owner's write that has arrived is not yet
- * waiting, and cannot have its turn.
- */
+/** Until the writer takes in new messages, another owner's write cannot have its turn. */
 const turnMs = 2;
 
-/**
- * The one writer. Only one transaction holds the connection at a time (its queries interleave
- * with the request thread's decisions, or, for a command, it runs here whole); the others wait
- * their turn in `waiting`, taken one owner after another. A transaction that commits releases
- * its savepoint and waits in `unsynced` for the shared COMMIT, which runs as soon as nothing
- * else is waiting, or when the group is full.
- */
 export class Writer {
   readonly #db: SqliteConnection;
   readonly #send: (reply: WorkerReply) => void;
   readonly #limits: GroupLimits;
   readonly #waiting = new WriterQueue<Unit>();
-  /** Answers held back until the shared COMMIT is on disk. */
   #unsynced: WorkerReply[] = [];
   #groupOpen = false;
   #groupStartedAt = 0;
   #active: number | null = null;
-  /** Set when the shared transaction was lost under the active one: it can only fail now. */
   #doomed: WorkerError | null = null;
   #commitQueued = false;
-  /** Handed by the thread's entry; null where it was given none (no command is run then). */
   readonly #loadCommands: LoadCommands | null;
-  /**
-   * Loaded before the first command runs (readers, and a writer that runs none, never load the
-   * modules). A command holds the connection until it ends: messages that arrive while it awaits
-   * (its statements, or the import's turns between pieces of its work) wait in `waiting`.
-   */
+  /** Loaded lazily: readers, and a writer that runs no command, never load the modules. */
   #runner: CommandRunner | null = null;
   #runnerLoading = false;
   #closed = false;
-  /** When the writer last took in messages (`turnMs`). */
   #turnStartedAt = performance.now();
   #pumpScheduled = false;
 
@@ -129,13 +100,9 @@ export class Writer {
         this.#rollback(request.id, request.tx);
         break;
       case 'close': {
-        // A group is committed, unless work is still under way in it (a transaction still open,
-        // an import between its pieces): closing the file then undoes the group, and every
-        // transaction of it fails, as does that work when it next asks for anything.
+        // With work still under way in the group, closing the file undoes it: all of it fails.
         if (this.#groupOpen && this.#active === null) this.#commitGroup();
         else if (this.#groupOpen) this.#groupLost(new Error(closingError.message));
-        // Work that arrived with the close, or waits behind that work, is refused, not left
-        // unanswered.
         for (const unit of this.#waiting.takeWhere(() => true)) {
           this.#send({ id: unit.id, ok: false, error: closingError });
         }
@@ -152,11 +119,7 @@ export class Writer {
     this.#waiting.push(ownerOf(unit), unit);
   }
 
-  /**
-   * Starts the waiting work in the thread's next turn, once every message that has arrived is
-   * waiting too: run here, in the message's own turn, the work would go ahead of the messages
-   * behind it, and those owners would never get their turns.
-   */
+  /** Run in the message's own turn, work would go ahead of the owners whose messages are behind. */
   #pumpNextTurn(): void {
     if (this.#pumpScheduled) return;
     this.#pumpScheduled = true;
@@ -184,10 +147,6 @@ export class Writer {
     }
   }
 
-  /**
-   * Ends `tx`, which must be the active transaction; null (and answered) when it is not. Returns
-   * whether the shared transaction was lost under it, in which case nothing of it remains.
-   */
   #end(id: number, tx: number): { lost: WorkerError | null } | null {
     if (tx !== this.#active) {
       this.#send({ id, ok: false, error: { message: `transaction ${tx} is not active` } });
@@ -232,7 +191,6 @@ export class Writer {
     }
   }
 
-  /** Starts waiting work while the connection is free, and commits when the group is done. */
   #pump(): void {
     if (this.#closed) return;
     while (this.#active === null && this.#waiting.length > 0 && !this.#groupFull()) {
@@ -281,21 +239,15 @@ export class Writer {
     }
   }
 
-  /**
-   * Goes on with the waiting work after a command. A command's end comes in the same turn of the
-   * thread's event loop as its start, so after `turnMs` of them the next waits for a turn in which
-   * the messages that arrived meanwhile are taken in, and their owners get their turns too.
-   */
+  /** A command ends in the turn it started, so after `turnMs` of them new messages are let in. */
   #carryOn(): void {
     if (performance.now() - this.#turnStartedAt < turnMs) this.#pump();
     else this.#pumpNextTurn();
   }
 
-  /** Whether `unit` must not join the open group: the group is committed before it runs. */
+  /** A large command runs in no savepoint, for memory (sqlite-commands.ts). */
   #startsOwnGroup(unit: Unit): boolean {
     if (unit.kind !== 'command') return false;
-    // A large argument (an import's or a restore's body): the command
-    // runs at the top of the group's transaction, in no savepoint (sqlite-commands.ts says why).
     return unit.args.some(isLarge);
   }
 
@@ -320,7 +272,6 @@ export class Writer {
     return true;
   }
 
-  /** Loads the commands the thread's entry handed over, then starts the waiting work again. */
   #loadRunner(): void {
     if (this.#runnerLoading) return;
     this.#runnerLoading = true;
@@ -348,12 +299,7 @@ export class Writer {
     );
   }
 
-  /**
-   * Reads a large command's arguments (an import's or a restore's body: parsed and checked)
-   * without holding the connection: between the turns its reading takes, other owners' work runs,
-   * and the command then waits its owner's turn like any other. Held for the whole command, the
-   * reading kept every other owner's payment waiting for it (docs/decisions/022-*.md).
-   */
+  /** Read without holding the connection, so other owners' work runs meanwhile (decision 023). */
   #prepareAside(unit: Extract<Unit, { kind: 'command' }>): void {
     const runner = this.#runner;
     if (!runner) throw new Error('the commands are not loaded');
@@ -362,7 +308,6 @@ export class Writer {
         if (this.#closed) {
           this.#send({ id: unit.id, ok: false, error: closingError });
         } else if (typeof prepared !== 'function') {
-          // Refused on what it read (a body that is not an import): nothing to write.
           this.#send({
             id: unit.id,
             ok: false,
@@ -380,11 +325,6 @@ export class Writer {
     );
   }
 
-  /**
-   * A command, whole: its value is answered with the group's commit, like a transaction's. A
-   * command runs its statements here without waiting on anything else, so it holds the
-   * connection only as long as it computes.
-   */
   async #runCommand(unit: Extract<Unit, { kind: 'command' }>, place: CommandPlace): Promise<void> {
     let reply: WorkerReply;
     let thrown: unknown = null;
@@ -402,23 +342,19 @@ export class Writer {
       thrown = error;
       reply = { id: unit.id, ok: false, error: describeError(error) };
     }
-    // Closed while the command waited between pieces of its work: its group is gone, and with
-    // it whatever the command did.
+    // Closed while the command awaited: its group, and its work, are gone.
     if (this.#closed) {
       this.#send(reply.ok ? { id: unit.id, ok: false, error: closingError } : reply);
       return;
     }
-    // At the top of its group, a command that failed or changed nothing is undone by rolling back
-    // the group's transaction, which holds nothing else: the group simply ends. (Its driver leaves
-    // that to this writer, so a transaction SQLite lost under the command is told apart below.)
+    // At the top of its group, the group's transaction holds nothing else: roll it back.
     if (place === 'group' && !changed && this.#db.isTransaction) {
       this.#db.exec('rollback');
       this.#groupOpen = false;
       this.#send(reply);
       return;
     }
-    // A full disk or an I/O error rolls back the whole group, whether the command threw it or
-    // caught it: the others of the group fail too, and this one is never answered as saved.
+    // A full disk or an I/O error lost the whole group, even if the command caught it.
     if (this.#groupOpen && !this.#db.isTransaction) {
       const lost = thrown ?? new Error('the transaction was lost under this command');
       this.#send({ id: unit.id, ok: false, error: describeError(lost) });
@@ -430,7 +366,6 @@ export class Writer {
     }
   }
 
-  /** A statement outside any transaction: its own savepoint, answered with the group. */
   #runLoneStatement(unit: Extract<Unit, { kind: 'statement' }>): void {
     this.#db.exec('savepoint s');
     try {
@@ -459,11 +394,7 @@ export class Writer {
     for (const answer of answers) this.#send(answer);
   }
 
-  /**
-   * Some errors (a full disk, an I/O error) make SQLite roll back the whole transaction, and with
-   * it every transaction of the group that released its savepoint: those fail, unanswered until
-   * now, and so does the rest of the active one.
-   */
+  /** A full disk or an I/O error rolls back the whole group, released savepoints included. */
   #checkGroupSurvived(error: unknown): void {
     if (!this.#groupOpen || this.#db.isTransaction) return;
     if (this.#active !== null) this.#doomed = describeError(error);

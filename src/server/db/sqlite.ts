@@ -23,7 +23,6 @@ class NodeSqliteStatement {
 
   constructor(statement: StatementSync) {
     this.#statement = statement;
-    // A statement that yields columns is a reader (SELECT, or anything with RETURNING).
     this.reader = statement.columns().length > 0;
   }
 
@@ -44,28 +43,17 @@ export interface SqliteConnection {
   exec(sql: string): void;
 }
 
-/**
- * Opens an SQLite file through node:sqlite. The app's connections live in worker threads
- * (`sqlite-worker.ts`, `sqlite-dialect.ts`); a read-only one serves reads beside the writer.
- */
 export function openSqlite(file: string, options: { readOnly?: boolean } = {}): SqliteConnection {
   const readOnly = options.readOnly ?? false;
   if (file !== ':memory:' && !readOnly) {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   }
   const raw = new DatabaseSync(file, { timeout: busyTimeoutMs, readOnly });
-  // WAL lets readers run beside the writer; FULL syncs the WAL on every commit, so an
-  // acknowledged write survives a power cut, not only a crash of the process.
+  // FULL: an acknowledged write survives a power cut, not only a crash of the process.
   if (!readOnly) raw.exec('PRAGMA journal_mode = WAL');
   raw.exec('PRAGMA synchronous = FULL');
   raw.exec('PRAGMA foreign_keys = ON');
-  // Each transaction of a group commit is a savepoint, and SQLite keeps a copy of each page a
-  // savepoint changes (once, however often it changes) so it can roll back to it. Past 64 KiB
-  // that copy went to a temporary file, written and read again within the group: it now stays
-  // in memory until the group ends. The commit synced to disk is the WAL's, untouched by this.
-  // Half the time of a balance change's statements went there (docs/performance.md). A command
-  // that opens its group takes no savepoint (sqlite-commands.ts): only a statement that writes
-  // many rows keeps such copies then, and only until it ends.
+  // Savepoints' page copies stay off a temporary file; the WAL's durability is untouched.
   if (!readOnly) raw.exec('PRAGMA temp_store = MEMORY');
   const statements = new StatementCache(raw);
   return {
@@ -82,15 +70,9 @@ export function openSqlite(file: string, options: { readOnly?: boolean } = {}): 
   };
 }
 
-/** How many distinct statements stay compiled; the app's queries are far fewer. */
 const cachedStatements = 500;
 
-/**
- * Compiled statements by SQL text. Kysely asks for a new statement for every query; compiling the
- * same text again each time was about a tenth of a simple request's cost. Reusing one is safe
- * because each connection runs one query at a time (in its own worker thread), and node:sqlite
- * resets a statement when all() or run() returns.
- */
+/** Safe: a connection runs one query at a time, and node:sqlite resets a statement after it. */
 class StatementCache {
   readonly #database: DatabaseSync;
   readonly #statements = new LRUCache<string, NodeSqliteStatement>({ max: cachedStatements });
@@ -113,14 +95,12 @@ class StatementCache {
   }
 }
 
-/** What one statement gave: its rows, or what it changed. */
 export interface QueryOutcome {
   rows: unknown[];
   changes?: number | bigint;
   lastInsertRowid?: number | bigint;
 }
 
-/** Runs one statement on a connection (compiled once per SQL text). */
 export function runStatement(
   db: SqliteConnection,
   sql: string,
@@ -132,7 +112,6 @@ export function runStatement(
   return { rows: [], changes, lastInsertRowid };
 }
 
-/** A statement's outcome as Kysely takes it. */
 export function toQueryResult<R>(outcome: QueryOutcome | undefined): QueryResult<R> {
   if (!outcome) return { rows: [] };
   const { rows, changes, lastInsertRowid } = outcome;

@@ -1,34 +1,18 @@
 import { LRUCache } from 'lru-cache';
 
-/** An owner with work waiting, in the heap of turns. */
 interface Turn {
   owner: string;
-  /** When the owner was last served; -1 if never (or forgotten). */
+  /** -1: never served (or forgotten). */
   served: number;
-  /** Breaks ties between owners never served: the first to come goes first. */
   came: number;
 }
 
-/**
- * Work waiting for SQLite's one writer, taken by turns: the next unit is the first of the owner
- * with work waiting who was served least recently, so an owner with many writes waiting delays
- * another owner's write by about the one of its own that is running, not by all of them, and no
- * owner waits for ever (an owner's work keeps its order). Work that names no owner (the request
- * thread's own transactions: sign-ins, sessions) takes its turns under the key ''.
- */
+/** Least recently served owner first, so one owner's many writes cannot hold up another's (decision 008). */
 export class WriterQueue<T> {
-  /** Each owner's waiting work. */
   readonly #queues = new Map<string, T[]>();
-  /**
-   * The owners with work waiting, by when they were last served: a binary heap, so that a burst
-   * from thousands of owners costs each turn a few steps, not a walk over them all.
-   */
+  /** A heap: a burst from thousands of owners costs a turn a few steps, not a walk over them all. */
   readonly #heap: Turn[] = [];
-  /**
-   * When each owner was last served (a count of units taken), for the most recent `servedKept`
-   * owners. Read with `peek`, so only serving an owner makes it recent: the one forgotten is the
-   * one served longest ago, and it stays the oldest (one never served counts as -1).
-   */
+  /** Read with `peek`, so only serving makes an owner recent, and the one forgotten stays oldest. */
   readonly #served: LRUCache<string, number>;
   #taken = 0;
   #came = 0;
@@ -53,13 +37,11 @@ export class WriterQueue<T> {
     this.#heapPush({ owner, served: this.#served.peek(owner) ?? -1, came: this.#came++ });
   }
 
-  /** The unit `shift` would take, left waiting. */
   peek(): T | undefined {
     const next = this.#heap[0];
     return next && this.#queues.get(next.owner)?.[0];
   }
 
-  /** The first unit of the owner with work waiting who was served least recently. */
   shift(): T | undefined {
     const next = this.#heapPop();
     if (!next) return undefined;
@@ -74,7 +56,6 @@ export class WriterQueue<T> {
     return item;
   }
 
-  /** Takes every waiting unit that passes `test` out of the turns, in no particular order. */
   takeWhere(test: (item: T) => boolean): T[] {
     const taken: T[] = [];
     for (const [owner, queue] of this.#queues) {

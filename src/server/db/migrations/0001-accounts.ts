@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
 // Frozen once landed: change the schema with a new migration, never by editing this one.
-// Types are limited to what both SQLite and PostgreSQL accept; times are epoch milliseconds.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

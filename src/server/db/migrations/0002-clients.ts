@@ -1,8 +1,6 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
-// Frozen once landed. Money is BIGINT minor units. `events` is the append-only log of every
-// change of an owner's data (a client's history is its slice of it); ids increase, so a live
-// reader can resume after the last one it saw.
+// Frozen once landed. Event ids increase, so a live reader can resume after the last it saw.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -22,7 +20,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'bigint', (col) => col.notNull())
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
     .execute();
-  // The owner's list, in name order, is read straight from this index.
   await db.schema
     .createIndex('clients_owner_name')
     .on('clients')

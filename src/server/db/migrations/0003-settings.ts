@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. Preferences follow the user; the registration switch belongs to the
-// instance; exchange rates are each owner's own, as exact decimal text.
+// Frozen once landed. Exchange rates are exact decimal text.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. Each sort of the dashboard reads one of these in order, a page at a time,
-// so the first page of 100,000 clients costs as little as the first page of 100.
+// Frozen once landed. Each sort reads one in order, so a first page costs the same at any size.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

@@ -1,8 +1,6 @@
 import { PostgresAdapter, sql, type Kysely } from 'kysely';
 
-// Frozen once landed. A client's balance becomes the sum of its ledger entries (kept on the
-// client row as well, in the same transaction as each entry). Every balance that exists when this
-// runs becomes an opening-balance entry; the history of how it got there stays in `events`.
+// Frozen once landed. Each existing balance becomes an opening entry; its history stays in events.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -18,7 +16,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       col.notNull().references('clients.id').onDelete('cascade'),
     )
     .addColumn('kind', 'text', (col) => col.notNull())
-    // Minor units of `currency`, signed by the effect on the balance.
     .addColumn('amount', 'bigint', (col) => col.notNull())
     // The client's currency when the entry was made: amounts mean nothing without it.
     .addColumn('currency', 'text', (col) => col.notNull())
@@ -31,7 +28,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_by', 'text', (col) => col.references('users.id').onDelete('set null'))
     .addColumn('created_at', 'bigint', (col) => col.notNull())
     .execute();
-  // A client's ledger in date order, read straight from this index.
   await db.schema
     .createIndex('entries_client')
     .on('entries')
@@ -41,7 +37,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // An entry is voided at most once, even by two requests at the same moment.
   await db.schema.createIndex('entries_void_of').on('entries').column('void_of').unique().execute();
 
-  // The ledger entry an event recorded (JSON), so the history can say what was paid or charged.
   await db.schema.alterTable('events').addColumn('detail', 'text').execute();
 
   // The stored balance was last set on the day the client was last updated: that is its date.

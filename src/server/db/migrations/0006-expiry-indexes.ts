@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. Expired sessions and login counts are deleted by age every few minutes;
-// these keep that sweep from reading the whole table.
+// Frozen once landed. The sweep by age every few minutes need not read the whole table.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('sessions_last_seen').on('sessions').column('last_seen_at').execute();

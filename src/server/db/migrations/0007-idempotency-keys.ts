@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. The first answer to each POST a signed-in user sent with an
-// Idempotency-Key, so a retry of it (its answer lost on the way) gets that answer again instead
-// of doing the work twice.
+// Frozen once landed. A retry whose answer was lost gets it again instead of doing the work twice.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -10,7 +8,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('user_id', 'text', (col) => col.notNull().references('users.id').onDelete('cascade'))
     .addColumn('key', 'text', (col) => col.notNull())
     .addColumn('request_hash', 'text', (col) => col.notNull())
-    // Null while the first request is still being answered.
     .addColumn('status', 'integer')
     .addColumn('content_type', 'text')
     .addColumn('body', 'text')

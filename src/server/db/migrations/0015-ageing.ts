@@ -1,9 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen once landed. Ageing: what part of each entry is still unpaid (payments and credits
-// settle the oldest amounts owed first) is kept on the entry, and the earliest day an unpaid
-// amount fell due on the client, so the dashboard's overdue column, filter and buckets are
-// read from an index instead of worked out from every entry on every request.
+// Frozen once landed. Kept, so the ageing is read from an index, not worked out on every request.
 
 interface Line {
   id: number;
@@ -14,7 +11,7 @@ interface Line {
   void_of: number | null;
 }
 
-/** The allocation as it stood when this migration was written (kept here, frozen with it). */
+/** Frozen with this migration. */
 function allocate(lines: Line[]) {
   const voided = new Set(lines.flatMap((line) => (line.void_of === null ? [] : [line.void_of])));
   const live = lines.filter((line) => line.void_of === null && !voided.has(line.id));
@@ -43,7 +40,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('open_amount', 'bigint', (col) => col.notNull().defaultTo(0))
     .execute();
   await db.schema.alterTable('clients').addColumn('oldest_due_on', 'text').execute();
-  // Only the unpaid entries: the ageing buckets read these and nothing else.
   await db.schema
     .createIndex('entries_open')
     .on('entries')

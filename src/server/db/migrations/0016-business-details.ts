@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. The owner's business name and address, which statements show: kept with
-// the owner's other preferences, empty until the owner fills them in.
+// Frozen once landed.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

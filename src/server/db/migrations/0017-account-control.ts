@@ -1,8 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. Accounts an owner and the administrator control: which device each
-// session is on, when an account was last seen and whether it is disabled, and the one-time
-// links (password resets, invitations), each stored as the SHA-256 of its token only.
+// Frozen once landed. One-time links keep only their token's SHA-256.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('sessions').addColumn('user_agent', 'text').execute();

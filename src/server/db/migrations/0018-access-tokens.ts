@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. Personal access tokens for the API: like sessions, only the SHA-256 of the
-// secret is kept, so a copy of the database yields no usable token.
+// Frozen once landed. Only the secret's SHA-256: a copy of the database yields no usable token.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -12,9 +11,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('token_hash', 'text', (col) => col.notNull().unique())
     .addColumn('read_only', 'integer', (col) => col.notNull())
     .addColumn('created_at', 'bigint', (col) => col.notNull())
-    // Null until first used; then written at most once a minute.
+    // Written at most once a minute.
     .addColumn('last_used_at', 'bigint')
-    // Null: the token works until it is revoked.
     .addColumn('expires_at', 'bigint')
     .execute();
   await db.schema.createIndex('access_tokens_user').on('access_tokens').column('user_id').execute();

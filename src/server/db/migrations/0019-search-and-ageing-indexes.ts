@@ -1,23 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 
-// Frozen once landed. Covering indexes for the ageing and the overdue filter (below), and a
-// trigram index for the client list's search, so a search over a very long
-// list reads the few rows that can match instead of every row of the owner. The search itself
-// is unchanged (the LIKE conditions in clients.repository.ts still decide); the index only
-// narrows the rows they are tried on, so it may match more but never less.
-//
-// SQLite: an FTS5 table with the trigram tokenizer over the three searched columns, kept by
-// triggers in the same transaction as every write of a client. It reads its text from `clients`
-// (external content), so `insert into clients_search(clients_search) values ('rebuild')` makes
-// it anew should it ever drift (docs/performance.md).
-//
-// PostgreSQL: GIN indexes with pg_trgm's operator class, which the planner uses for
-// `like '%...%'`. Creating the extension needs the right to do so (it is trusted since
-// PostgreSQL 13: the database's owner may); without it the migration leaves searches unindexed
-// and they scan the owner's clients as before.
+// Frozen once landed. The trigram index only narrows the rows the LIKE conditions are tried on:
+// it may match more, never less. SQLite's FTS5 table has external content, so 'rebuild' remakes it.
 
 async function isPostgres(db: Kysely<unknown>): Promise<boolean> {
-  // SQLite has no schemas; PostgreSQL names one for every table.
   const tables = await db.introspection.getTables();
   return tables.some((table) => table.name === 'clients' && table.schema !== undefined);
 }
@@ -25,12 +11,7 @@ async function isPostgres(db: Kysely<unknown>): Promise<boolean> {
 const searchedText = (row: 'new' | 'old') =>
   sql.raw(`${row}.rowid, ${row}.name_key, ${row}.email, ${row}.phone`);
 
-/**
- * Indexes that hold everything the dashboard's ageing and its overdue filter read, so that with a
- * million entries they read one index and never the rows (docs/performance.md has the figures):
- * the ageing sums each unpaid entry's open amount by currency and due day; the overdue filter
- * counts and sums the overdue clients' balances by currency. Each replaces a narrower index.
- */
+/** Covering: with a million entries the ageing reads one index, never the rows. */
 async function coveringIndexes(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createIndex('entries_ageing')
@@ -70,8 +51,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     );
     return;
   }
-  // detail=none keeps the index small (about half the size of the table); the LIKE conditions
-  // check each candidate, so positions in the text are never needed.
+  // detail=none: the LIKE conditions check each candidate, so positions are never needed.
   await sql`create virtual table clients_search using fts5(
     name_key, email, phone,
     content='clients', content_rowid='rowid', tokenize='trigram', detail='none'

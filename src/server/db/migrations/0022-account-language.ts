@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. The language the owner chose for the app, kept with the account so every
-// device they sign in on shows it; null (the default) follows each browser's own language.
+// Frozen once landed. On the account, so every device shows it; null follows the browser.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('user_preferences').addColumn('language', 'text').execute();

@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Frozen once landed. How the owner's clients pay (a bank account, a payment link, any text),
-// printed on statements under the amount due; empty until the owner fills it in.
+// Frozen once landed.
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

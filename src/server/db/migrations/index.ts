@@ -16,7 +16,7 @@ import * as accountLanguage from './0022-account-language.ts';
 import * as clientIndexes from './0023-client-indexes.ts';
 import * as paymentDetails from './0024-payment-details.ts';
 
-/** Every migration in order; the key is its permanent name. */
+/** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
   '0001-accounts': accounts,
   '0002-clients': clients,

@@ -11,10 +11,9 @@ import type { EventsTable } from './events.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
-/** Rows per INSERT: well inside both databases' limits on bound parameters. */
+/** Well inside both databases' limits on bound parameters. */
 const insertBatch = 500;
 
-/** One change as the log keeps it. */
 export interface NewEvent {
   clientId: string | null;
   action: EventAction;
@@ -22,16 +21,11 @@ export interface NewEvent {
   before: ClientSnapshot | null;
   after: ClientSnapshot | null;
   entry?: EntryDetail | null;
-  /** When it happened, if not at the change's own moment: a restored history keeps its times. */
+  /** A restored history keeps its times. */
   at?: number;
 }
 
-/**
- * On PostgreSQL an owner's writers take turns until commit, so the owner's event ids are
- * committed in increasing order and a reader resuming after id N can never miss a smaller id
- * committed later; it also means every command reads the owner's data as the last one left it.
- * (SQLite has one writer at a time already.)
- */
+/** Ids commit in order: a reader resuming after id N never misses a smaller one committed later. */
 export async function lockOwnerLog(
   trx: Transaction<Database>,
   dialect: Dialect,
@@ -42,13 +36,7 @@ export async function lockOwnerLog(
   }
 }
 
-/**
- * A change's first statement: whether the owner still exists. On PostgreSQL it also holds the
- * owner's row (FOR KEY SHARE, which the owner's other writers share and only the account's
- * deletion waits for) until the change commits. Every change takes the owner's row before any
- * other lock and the deletion takes it first too (`lockOwnerForRemoval`), so the two cannot each
- * hold what the other waits for; a change that begins after the deletion finds no owner.
- */
+/** Taken before any other lock, as the deletion does, so the two cannot deadlock. */
 export async function holdOwner(
   trx: Transaction<Database>,
   dialect: Dialect,
@@ -59,11 +47,6 @@ export async function holdOwner(
   return row !== undefined;
 }
 
-/**
- * The account's deletion takes the owner's row first (PostgreSQL): it waits for the owner's
- * changes already running, which hold it shared, and every later change waits for it and then
- * finds no owner (`holdOwner`). (SQLite's one writer runs them one after the other anyway.)
- */
 export async function lockOwnerForRemoval(
   trx: Transaction<Database>,
   dialect: Dialect,
@@ -74,7 +57,6 @@ export async function lockOwnerForRemoval(
   }
 }
 
-/** An event's row as every insert writes it. */
 export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
   owner_id: ownerId,
   client_id: event.clientId,
@@ -86,7 +68,6 @@ export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
   detail: event.entry ? JSON.stringify(event.entry) : null,
 });
 
-/** Appends events of one owner inside the caller's transaction, a few hundred rows a statement. */
 export async function insertEvents(
   trx: Transaction<Database>,
   ownerId: string,
@@ -103,7 +84,6 @@ export async function insertEvents(
   }
 }
 
-/** Whether the owner's log holds anything but changes of their settings. */
 export async function hasClientHistory(db: Executor, ownerId: string): Promise<boolean> {
   const row = await db
     .selectFrom('events')
@@ -124,7 +104,6 @@ export async function latestEventId(db: Kysely<Database>, ownerId: string): Prom
   return Number(row?.id ?? 0);
 }
 
-/** How many of the owner's events came after `afterId`, counting no further than `cap`. */
 export async function countEventsAfter(
   db: Executor,
   ownerId: string,
@@ -173,7 +152,6 @@ function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
   };
 }
 
-/** A client's slice of the log, newest first; it outlives the client. */
 export async function readClientHistory(
   db: Executor,
   ownerId: string,
@@ -189,15 +167,9 @@ export async function readClientHistory(
   return rows.map(toHistoryEntry);
 }
 
-/**
- * Events read at a time for an export: one chunk of its text (`itemsPerChunk` in
- * transfer/export-stream.ts). A larger page outlives several turns of the event loop while it
- * is turned into text, and V8 then grows its young generation: with 1,000 the JSON export of
- * 1,000,000 clients took 106-159 MB more memory, with 100 about 42 MB.
- */
+/** One chunk of export text: a larger page makes V8 grow its young generation (decision 016). */
 const exportBatch = 100;
 
-/** The owner's whole log, oldest first, for their data export, read a page at a time. */
 export async function* readAllEvents(db: Executor, ownerId: string) {
   let afterId = 0;
   for (;;) {
@@ -209,7 +181,6 @@ export async function* readAllEvents(db: Executor, ownerId: string) {
       .orderBy('id')
       .limit(exportBatch)
       .execute();
-    // One at a time as they are asked for: the export turns them into text a chunk per turn.
     for (const row of rows) yield { ...toHistoryEntry(row), clientId: row.client_id };
     const last = rows[rows.length - 1];
     if (!last || rows.length < exportBatch) return;

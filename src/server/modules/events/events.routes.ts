@@ -6,7 +6,7 @@ import { tokenStreamKey } from '../tokens/tokens.ts';
 import { countEventsAfter, latestEventId } from './events.queries.ts';
 import type { Subscriber } from './feed.ts';
 
-/** A client further behind than this reloads its data instead of replaying every event. */
+/** Further behind, a client reloads its data instead of replaying every event. */
 export const maxReplay = 1000;
 
 function parseLastEventId(value: unknown): number | null {
@@ -17,28 +17,23 @@ function parseLastEventId(value: unknown): number | null {
 export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
 
-  // The query is checked like any other; a Last-Event-ID that is not a whole number only starts
-  // the stream afresh.
   const streamOptions = { onRequest: requireUser, schema: { querystring: eventStreamQuerySchema } };
 
   app.get('/events', streamOptions, async (request, reply) => {
     const ownerId = currentUser(request).id;
-    // A stream opened with a token is counted and ended with that token, as a browser's is with
-    // its session, and the feed's heartbeat rechecks the token: revoked or expired, it ends.
+    // The heartbeat rechecks a token as it does a session: revoked or expired, the stream ends.
     const { accessToken } = request;
     const streamKey = accessToken
       ? tokenStreamKey(accessToken.id)
       : (request.sessionTokenHash ?? '');
-    // The browser resends Last-Event-ID when it reconnects by itself; the app passes it in the
-    // query when it opens a new stream after being offline.
+    // The app passes it in the query when it opens a new stream after being offline.
     const { query } = request;
     const resumeFrom = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
     const latest = await latestEventId(db, ownerId);
     const behind =
       resumeFrom === null ? 0 : await countEventsAfter(db, ownerId, resumeFrom, maxReplay + 1);
 
-    // Checked right before the stream joins the feed, with no wait in between, so streams
-    // opened at once cannot all slip under the limits.
+    // No wait before the stream joins, so streams opened at once cannot all slip under the limits.
     const open = app.feed.openStreams(ownerId, streamKey);
     if (
       open.session >= app.config.liveStreamsPerSession ||
@@ -63,8 +58,6 @@ export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       connection: 'keep-alive',
       'x-accel-buffering': 'no',
     });
-    // A reader that does not keep up is not buffered for: the feed skips it until its
-    // connection drains, and it then catches up from the log.
     let backedUp = false;
     const write = (text: string | Buffer) => {
       if (raw.writableEnded || raw.write(text) || backedUp) return;
@@ -96,7 +89,6 @@ export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
 
     write('retry: 2000\n\n');
     if (resumeFrom === null || resumeFrom > latest) {
-      // A fresh start: the client loads its data now; everything after `latest` comes here.
       write(`id: ${latest}\nevent: ready\ndata: {}\n\n`);
     } else if (behind > maxReplay) {
       write(`id: ${latest}\nevent: reload\ndata: {}\n\n`);
@@ -104,10 +96,8 @@ export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
       subscriber.lastId = resumeFrom;
     }
 
-    // The feed's heartbeat keeps the stream alive and ends it with its session (feed.ts).
     request.raw.once('close', () => subscriber.close());
     app.feed.subscribe(subscriber);
-    // Anything after the resume point (or committed since `latest` was read) goes out now.
     app.feed.wake(ownerId);
   });
 };

@@ -6,44 +6,29 @@ import type { ChangeEvent, ChangesSummary } from '../../../shared/schemas/events
 import type { Database, Db } from '../../db/database.ts';
 import { readEventsAfter } from './events.repository.ts';
 
-/** One open live stream: it has seen the owner's events up to `lastId`. */
 export interface Subscriber {
   ownerId: string;
-  /** The session the stream was opened with: it ends with it. */
   sessionTokenHash: string;
   lastId: number;
-  /**
-   * Several changes waiting for this stream go as one `changes` frame (changesFrame) rather
-   * than a frame each: the web app asks for it, as it only needs to know what to fetch again.
-   */
+  /** The web app only needs to know what to fetch again: one `changes` frame for several. */
   readonly summarize: boolean;
-  /**
-   * Writes frames of the stream, already in the Server-Sent Events format: as bytes when the
-   * same frames go to many streams, so they are encoded once.
-   */
   write(frames: string | Buffer): void;
-  /**
-   * True while the stream's connection has not taken what was written before (a slow reader):
-   * it is skipped, not buffered for, and wakes its owner again once it has drained.
-   */
+  /** A slow reader is skipped, not buffered for, and wakes its owner again once drained. */
   readonly backedUp: boolean;
-  /** Ends the stream; `sessionEnded` tells the browser not to come back with this session. */
+  /** `sessionEnded` tells the browser not to come back with this session. */
   close(sessionEnded?: boolean): void;
 }
 
 export interface FeedOptions {
-  /** How often every stream gets a keep-alive, its session is checked, and its owner woken. */
   heartbeatMs: number;
-  /** Which of these sessions are still live, each with its user's id: one query for them all. */
+  /** One query for them all. */
   liveSessions(tokenHashes: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
 
-/** The frame that carries one event to a stream. */
 export function changeFrame(event: ChangeEvent): string {
   return `id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** The frame that carries several events to a stream that summarizes (see ChangesSummary). */
 export function changesFrame(events: readonly ChangeEvent[]): string {
   const id = events.at(-1)?.id ?? 0;
   const deleted = new Set<string>();
@@ -70,14 +55,8 @@ const fanOutSlice = 64;
 const maxRestMs = 500;
 
 /**
- * Tells every open stream of an owner about that owner's new events. The events themselves are
- * always read from the database, so a wake-up that is lost or doubled costs nothing but time.
- * With PostgreSQL, wake-ups travel between instances by LISTEN/NOTIFY.
- *
- * One heartbeat per instance keeps every stream alive: it checks the sessions of all open
- * streams in one query, ends the streams of sessions that have ended (signed out elsewhere,
- * expired), pings the others and wakes every owner, so a lost wake-up costs one heartbeat.
- * Its cost grows with the streams only by a write to each, never by a query each.
+ * Events are always read from the database, so a lost or doubled wake-up costs only time (at most
+ * a heartbeat, which wakes every owner). The heartbeat costs a write per stream, never a query.
  */
 export class ChangeFeed {
   readonly #db: Kysely<Database>;
@@ -107,11 +86,6 @@ export class ChangeFeed {
     if (this.#connectionString) await this.#listen();
   }
 
-  /**
-   * One beat (the timer calls it; so may a test): the sessions of every open stream are checked
-   * in one query, streams of ended sessions end, the others get a keep-alive, every owner is
-   * woken. A beat still running when the next is due is not doubled.
-   */
   heartbeat(): Promise<void> {
     this.#beating ??= this.#beat()
       .catch((error: unknown) => this.#log.error({ err: error }, 'live stream heartbeat failed'))
@@ -128,8 +102,7 @@ export class ChangeFeed {
     try {
       users = await this.#options.liveSessions([...checked]);
     } catch (error) {
-      // The database is away: keep the streams (they would only reconnect and be refused) and
-      // still send the keep-alives, so proxies leave them open.
+      // The database is away: keep the streams (they would only reconnect and be refused).
       this.#log.warn({ err: error }, 'live stream session check failed');
     }
     let written = 0;
@@ -149,22 +122,16 @@ export class ChangeFeed {
     this.#wakeAll();
   }
 
-  /**
-   * Inside a change's transaction, on PostgreSQL: the NOTIFY is sent when the transaction
-   * commits (never if it rolls back) and costs the write no round trip of its own after it.
-   * Every instance's listener, this one's too, turns it into a wake-up.
-   */
+  /** NOTIFY in the transaction: sent only on commit, and no round trip of its own after it. */
   async announce(trx: Transaction<Database>, ownerId: string): Promise<void> {
     if (this.#dialect === 'postgres')
       await sql`select pg_notify(${channel}, ${ownerId})`.execute(trx);
   }
 
-  /** After a commit on SQLite: wakes this owner's streams (PostgreSQL was told by announce()). */
   committed(ownerId: string): void {
     if (this.#dialect !== 'postgres') this.wake(ownerId);
   }
 
-  /** How many streams this owner, and this one session of theirs, have open here. */
   openStreams(ownerId: string, sessionTokenHash: string): { owner: number; session: number } {
     const set = this.#subscribers.get(ownerId);
     let session = 0;
@@ -185,14 +152,12 @@ export class ChangeFeed {
     if (set?.size === 0) this.#subscribers.delete(subscriber.ownerId);
   }
 
-  /** Ends this instance's streams of a session that has just ended (others notice at their next heartbeat). */
   endSession(ownerId: string, sessionTokenHash: string): void {
     for (const subscriber of [...(this.#subscribers.get(ownerId) ?? [])]) {
       if (subscriber.sessionTokenHash === sessionTokenHash) subscriber.close(true);
     }
   }
 
-  /** Ends this instance's streams of an owner whose account is gone. */
   endOwner(ownerId: string): void {
     for (const subscriber of [...(this.#subscribers.get(ownerId) ?? [])]) subscriber.close(true);
   }
@@ -203,7 +168,6 @@ export class ChangeFeed {
     return count;
   }
 
-  /** Sends the owner's streams whatever they have not seen; one database read serves them all. */
   wake(ownerId: string): void {
     if (!this.#subscribers.has(ownerId)) return;
     if (this.#pumping.has(ownerId)) {
@@ -219,12 +183,7 @@ export class ChangeFeed {
     this.#pumping.set(ownerId, run);
   }
 
-  /**
-   * A fan-out, then a rest as long as it took (within a bound) before the next one for this
-   * owner: wake-ups meanwhile are gathered into the next fan-out, one write per stream, and the
-   * fan-out never holds more than about half of the thread that answers requests, however many
-   * streams an owner has and however fast the writes come.
-   */
+  /** Resting as long as it took keeps the fan-out to about half of the request thread. */
   async #pumpAndRest(ownerId: string): Promise<void> {
     const started = performance.now();
     await this.#pump(ownerId);
@@ -243,11 +202,7 @@ export class ChangeFeed {
       const events = await readEventsAfter(this.#db, ownerId, from, batchSize);
       if (events.length === 0) return;
       const last = events[events.length - 1]?.id ?? from;
-      // Streams that have seen the same events get the same bytes: built and encoded once per
-      // starting point and kind of stream (not once per stream), and sent in one write per
-      // stream, whatever the number of events. A stream that summarizes gets one small frame
-      // for them all: with thousands of streams, the bytes of a frame each, copied to every
-      // socket, were most of the fan-out's cost.
+      // Encoded once per starting point and kind of stream, not once per stream.
       const encoded = new Map<string, Buffer>();
       for (const [index, subscriber] of subscribers.entries()) {
         const seen = subscriber.lastId;
@@ -277,7 +232,6 @@ export class ChangeFeed {
     for (const ownerId of this.#subscribers.keys()) this.wake(ownerId);
   }
 
-  /** Listens for wake-ups from every instance; a lost connection is made again, then we catch up. */
   async #listen(): Promise<void> {
     if (this.#closed || !this.#connectionString) return;
     const client = new pg.Client({ connectionString: this.#connectionString });
@@ -309,12 +263,10 @@ export class ChangeFeed {
     this.#wakeAll();
   }
 
-  /** True while the PostgreSQL listener is connected (always true on SQLite, which needs none). */
   get listening(): boolean {
     return this.#connectionString === null || this.#listener !== null;
   }
 
-  /** The listener's server process id, so a test can cut its connection. */
   async listenerPid(): Promise<number | null> {
     const listener = this.#listener;
     if (!listener) return null;
@@ -322,7 +274,6 @@ export class ChangeFeed {
     return result.rows[0]?.pid ?? null;
   }
 
-  /** Ends every stream and stops listening; the app's close waits for nothing of ours after this. */
   async close(): Promise<void> {
     this.#closed = true;
     if (this.#reconnectTimer) clearTimeout(this.#reconnectTimer);

@@ -1,19 +1,11 @@
 /**
- * Lets at most `limit` changes of one owner run at a time, the rest waiting here in the order
- * they came, each at most `waitMs` (then it is refused, as a change that waited as long for a
- * connection would be). On PostgreSQL a change holds one of the pool's few connections for as
- * long as it runs, and an owner's changes take turns on the owner's lock anyway
- * (`lockOwnerLog`): without a gate, one owner's burst of slow changes would take every
- * connection, most of them only to wait for that lock, and every other owner's requests would
- * wait for a connection behind them. (On SQLite the writer takes owners by turns itself:
- * db/writer-queue.ts.) A change must not start another change of its owner inside it: with the
- * places taken, the inner one would wait for the outer one to end.
+ * Without it, one owner's burst would take every pool connection only to wait on the owner's lock.
+ * A change must not start another of its owner's inside it: the inner one would wait for ever.
  */
 export class OwnerConcurrencyLimit {
   readonly #limit: number;
   readonly #waitMs: number;
   readonly #refusal: () => Error;
-  /** Owners with a change running; each is forgotten when its last one ends. */
   readonly #owners = new Map<string, { running: number; waiting: (() => void)[] }>();
 
   constructor(limit: number, waitMs: number, refusal: () => Error) {
@@ -51,7 +43,6 @@ export class OwnerConcurrencyLimit {
     });
   }
 
-  /** Owners with a change running or waiting here. */
   get owners(): number {
     return this.#owners.size;
   }

@@ -16,10 +16,7 @@ import {
   writePreferences,
 } from './settings.repository.ts';
 
-/**
- * Saves the settings screen: the user's preferences and rates, and the registration switch when
- * the administrator sent one (the route has checked who may).
- */
+/** The route has checked who may send the registration switch. */
 export const saveSettings = command(
   'settings.save',
   async (context, userId, update: SettingsUpdate): Promise<void> => {
@@ -30,10 +27,7 @@ export const saveSettings = command(
   },
 );
 
-/**
- * A rate is one that was taken: its day must have begun somewhere. The browser's today may be a
- * day ahead of the server's (time zones); anything later has not happened yet.
- */
+/** The browser's today may be a day ahead of the server's; anything later has not happened yet. */
 function checkRateDates(rates: ExchangeRate[], now: number): void {
   const latest = addDays(utcDay(now), 1);
   const fields = Object.fromEntries(
@@ -47,10 +41,7 @@ function checkRateDates(rates: ExchangeRate[], now: number): void {
     throw new AppError(400, 'validation', 'A rate is dated in the future', { fields });
 }
 
-/**
- * The owner's preferences, rates and business details (when given) as one step of a larger
- * change (a restore from an export file), in its transaction; it records the settings change like the screen does.
- */
+/** One step of a larger change (a restore from an export file), in its transaction. */
 export async function writeOwnerSettings(
   { trx, record, now }: ChangeContext,
   userId: string,
@@ -68,7 +59,6 @@ export async function writeOwnerSettings(
   });
 }
 
-/** Keeps the app's language with the account, so every device the owner signs in on shows it. */
 export const saveLanguage = command(
   'settings.saveLanguage',
   async ({ trx, record, now }, userId, language: Locale | null): Promise<void> => {

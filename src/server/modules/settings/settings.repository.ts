@@ -79,7 +79,7 @@ export async function writeBusiness(
     .execute();
 }
 
-/** The language kept with the account; null (also for a value no longer spoken) follows the browser. */
+/** Null, also for a language no longer offered, follows the browser. */
 export async function readLanguage(db: Executor, userId: string): Promise<Locale | null> {
   const row = await db
     .selectFrom('user_preferences')
@@ -103,7 +103,6 @@ export async function writeLanguage(
     .execute();
 }
 
-/** Registration is open unless the administrator has closed it. */
 export async function readAllowRegistration(db: Executor): Promise<boolean> {
   const row = await db
     .selectFrom('instance_settings')
@@ -140,7 +139,6 @@ export async function readRates(db: Executor, ownerId: string): Promise<Exchange
   }));
 }
 
-/** Replaces the owner's rates with the given set. */
 export async function replaceRates(
   db: Executor,
   ownerId: string,

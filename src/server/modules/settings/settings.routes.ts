@@ -19,8 +19,7 @@ import {
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
 
-  // Public: the signed-out navbar needs to know whether to offer Join, the login page whether
-  // "Forgot password?" can e-mail a link.
+  // Public: signed out, Join and "Forgot password?" are offered only where they work.
   app.get(
     '/settings/public',
     { schema: { security: [], response: { 200: publicSettingsSchema } } },
@@ -72,7 +71,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  // Apart from the screen's Save: choosing a language shows the app in it at once, and keeps it.
+  // Apart from Save: choosing a language shows the app in it at once.
   app.put(
     '/settings/language',
     {

@@ -5,17 +5,14 @@ export interface UserPreferencesTable {
   user_id: string;
   disable_balance_on_add: number;
   disable_balance_on_edit: number;
-  /** Shown on statements; '' when not given. */
   business_name: Generated<string>;
   business_address: Generated<string>;
-  /** How clients pay, printed under a statement's amount due; '' when not given. */
   business_payment_details: Generated<string>;
-  /** The app's language for this owner (a Locale); null follows the browser. */
   language: Generated<string | null>;
   updated_at: number;
 }
 
-/** Settings of the whole instance, one row per key; a missing key has its default. */
+/** A missing key has its default. */
 export interface InstanceSettingsTable {
   key: 'allow_registration';
   value: string;
@@ -27,7 +24,6 @@ export interface ExchangeRatesTable {
   currency: Currency;
   /** How many US dollars one unit is worth, as exact decimal text ("0.00074"). */
   usd_per_unit: string;
-  /** The day the rate was taken, YYYY-MM-DD. */
   rate_date: string;
 }
 

@@ -19,29 +19,17 @@ type Job = {
 type Slot = { worker: Worker; job: Job | null; idleTimer: NodeJS.Timeout | null };
 
 export interface PdfRendererOptions {
-  /** Worker threads at most (default 2). */
   workers?: number;
-  /** A worker with nothing to do this long is ended, giving its memory back (default 30 s). */
   idleMs?: number;
 }
 
-/**
- * Makes statement PDFs in worker threads, fairly between owners (decision 019). A large
- * statement takes seconds, so one thread for the instance made every other owner's PDF wait
- * behind one owner's burst. Here each owner has at most one PDF in the making; the rest wait in
- * the owner's own queue, and a free thread takes the next owner in turn. With two threads,
- * one owner's large statements hold one of them and another owner's PDF starts on the other
- * at once. Threads start when a PDF is asked for and end after a while with nothing to do, so
- * an idle server holds none (each keeps the fonts it has read while it lives). A thread that
- * fails answers what it was making with an error and is replaced at the next PDF.
- */
+/** Fair between owners: one PDF each in the making, owners in turn (decision 019). */
 export class PdfRenderer {
   readonly #maxWorkers: number;
   readonly #idleMs: number;
   readonly #slots = new Set<Slot>();
-  /** Owners with PDFs waiting, in the order they take turns (a Map keeps insertion order). */
+  /** A Map keeps insertion order: the order of the turns. */
   readonly #waiting = new Map<string, Job[]>();
-  /** Owners with a PDF in the making. */
   readonly #busyOwners = new Set<string>();
   #nextId = 1;
   #closed = false;
@@ -51,7 +39,6 @@ export class PdfRenderer {
     this.#idleMs = options.idleMs ?? 30_000;
   }
 
-  /** The statement as a PDF in a language (the owner's, as the request asks for it). */
   render(ownerId: string, statement: Statement, locale: Locale): Promise<Buffer> {
     if (this.#closed) return Promise.reject(new Error('the PDF renderer was closed'));
     return new Promise((resolve, reject) => {
@@ -78,7 +65,6 @@ export class PdfRenderer {
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
   }
 
-  /** Gives free threads (starting one if allowed) to owners whose turn it is. */
   #dispatch() {
     for (const [ownerId, queue] of this.#waiting) {
       if (this.#busyOwners.has(ownerId)) continue;
@@ -138,7 +124,6 @@ export class PdfRenderer {
     slot.job = null;
   }
 
-  /** Ends a thread that had nothing to do for `idleMs`. */
   #end(slot: Slot) {
     if (slot.job || !this.#slots.delete(slot)) return;
     void slot.worker.terminate();

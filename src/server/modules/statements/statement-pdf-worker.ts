@@ -1,6 +1,4 @@
-// A worker thread that makes statement PDFs (statement-pdf-renderer.ts): laying out text in a
-// font with Hangul takes long enough (about 0.25 s for 200 entries) that it must not run on the
-// thread that answers requests.
+// Laying out a PDF takes too long for the thread that answers requests (decision 019).
 import { parentPort } from 'node:worker_threads';
 import type { Locale } from '../../../shared/locales.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';

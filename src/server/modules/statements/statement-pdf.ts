@@ -14,11 +14,8 @@ import { translate } from '../../i18n.ts';
 const require = createRequire(import.meta.url);
 
 /**
- * Noto Sans KR (OFL) covers Latin, Hangul and ₩, so names and amounts in any of our currencies
- * render: cut down to what a statement needs (assets/fonts/README.md), found through the
- * package's "#fonts/*" import from the .ts files and from the server bundle alike; read once,
- * kept for the next statement. Its digits all have one width, so columns of figures line up
- * without a `tnum` feature (which it lacks); it has no Ł, Ś or Ş.
+ * Noto Sans KR covers Latin, Hangul and ₩ (assets/fonts/README.md); its digits share one width,
+ * so figures line up without `tnum`, which it lacks. It has no Ł, Ś or Ş.
  */
 let fonts: { regular: Buffer; bold: Buffer } | null = null;
 function statementFonts() {
@@ -33,10 +30,8 @@ const margin = 50;
 const black = '#000000';
 const grey = '#555555';
 const rule = '#bbbbbb';
-/** The one colour on the page: what is overdue. */
 const overdueRed = '#b00020';
 
-/** A day as the screens of the language write it: "May 1, 2025", "2025. 5. 1.", "1 Mei 2025". */
 export function dayIn(locale: Locale, day: string): string {
   return new Intl.DateTimeFormat(intlLocales[locale], {
     dateStyle: 'medium',
@@ -53,16 +48,9 @@ interface Column {
 interface Row {
   cells: string[];
   bold?: boolean;
-  /** Cells (by index) written in the overdue colour. */
   red?: number[];
 }
 
-/**
- * The statement as a PDF (A4), made here on the server with the fonts above embedded, in the
- * owner's language: the business and the client, the amount due with how to pay, the open
- * items, the activity of the period and the ageing. Figures carry no symbol (the currency is
- * named once at the top), credits are in parentheses and zero is an empty cell.
- */
 export async function statementPdf(statement: Statement, locale: Locale = 'en'): Promise<Buffer> {
   const { client, period, business, ageing, amountDue } = statement;
   const intl = intlLocales[locale];
@@ -111,7 +99,6 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     doc.moveDown(0.3);
   };
 
-  // The business on the left, what this is on the right; then the client.
   const top = margin;
   const half = width / 2 - 10;
   doc
@@ -145,7 +132,6 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   if (client.phone) doc.text(client.phone, { width });
   doc.moveDown(1);
 
-  // The amount due: what to pay, what of it is overdue, by when, and how.
   const boxTop = doc.y;
   const pad = 10;
   const leftWidth = 200;
@@ -210,7 +196,6 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   doc.x = margin;
   doc.y = boxBottom;
 
-  /** A table that starts again with its header on each new page. */
   const table = (columns: Column[], rows: Row[]) => {
     const size = 8.5;
     const heightOf = (cells: string[], font: 'body' | 'bold') => {
@@ -263,7 +248,6 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     doc.fillColor(black);
   };
 
-  // What is still unpaid, item by item: this alone explains an old balance.
   heading(translate(locale, 'Open items'));
   if (statement.openItems.length === 0) note(translate(locale, 'Nothing is unpaid.'));
   else
@@ -291,7 +275,6 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
       })),
     );
 
-  // The period, oldest first, from the balance brought forward to the closing balance.
   heading(translate(locale, 'Activity in the period'));
   table(
     [
@@ -335,8 +318,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   );
   if (statement.lines.length === 0) note(translate(locale, 'No entries in this period'));
 
-  // The ageing: what was unpaid on the last day, by how long past due. A label that wraps
-  // (Malay's "Jumlah terhutang") pushes every figure down rather than running into its own.
+  // A label that wraps (Malay's) pushes every figure down rather than running into its own.
   const labels = [
     ...Object.values(statementBucketLabels).map((label) => translate(locale, label)),
     translate(locale, 'Total owed'),

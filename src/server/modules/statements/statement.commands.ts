@@ -1,11 +1,7 @@
 import type { WritePath } from '../events/write-path.ts';
 import { findClient, toSnapshot } from '../clients/clients.queries.ts';
 
-/**
- * Records in the client's history that a statement went to `sentTo`, once the mail server has
- * accepted it. Nothing of the client changes; the snapshot keeps the address it went to. A
- * client deleted while the mail was on its way still gets the line (its history outlives it).
- */
+/** A client deleted while the mail was on its way still gets the line: its history outlives it. */
 export async function recordStatementSent(
   writes: WritePath<never>,
   ownerId: string,

@@ -29,7 +29,6 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     await pdfs.close();
   });
 
-  /** The statement a request asks for; 404 for a client the owner does not have. */
   async function statementFor(
     request: FastifyRequest,
     id: string,
@@ -93,8 +92,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(pdf);
     },
   );
-  // E-mails the statement's PDF to the client; recorded in the history only once the mail
-  // server has accepted it. Nothing is recorded when it refuses or cannot be reached.
+  // Recorded in the history only once the mail server has accepted it.
   app.post(
     '/clients/:id/statement/send',
     {

@@ -12,7 +12,7 @@ import { allocate, bucketBounds, dueDay, type AgeingBucket } from '../ledger/age
 import { findClient } from '../clients/clients.queries.ts';
 import { statementLines } from '../ledger/ledger.queries.ts';
 
-/** Which bucket an amount falling due on `due` is in on `day` (the same bounds as the dashboard). */
+/** The same bounds as the dashboard. */
 function bucketOf(due: string, day: string): AgeingBucket {
   const bounds = bucketBounds(day);
   if (due >= day) return 'current';
@@ -23,14 +23,9 @@ function bucketOf(due: string, day: string): AgeingBucket {
 }
 
 /**
- * A client's statement for a period, worked out from the ledger as it stood at the end of the
- * period: the entries dated before it make the balance brought forward; the open items and the
- * ageing are the allocation (oldest first) of the entries up to its last day, so a statement of
- * a past month shows what was owed and overdue then, not now. An entry voided by then and its
- * void are left out: the client is shown neither a mistake nor its correction, and as they add
- * up to nothing every figure stays right. Only entries in the client's currency count: any
- * others are an opening balance and its void from before a change of currency.
- * Answers null for a client the owner does not have.
+ * As the ledger stood at the period's end, so a past month shows what was owed then. A voided
+ * entry and its void add up to nothing: both are left out. Entries in another currency are an
+ * opening balance and its void from before a change of currency.
  */
 export async function readStatement(
   db: Kysely<Database>,
