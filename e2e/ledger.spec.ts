@@ -78,19 +78,21 @@ test.describe('the ledger', () => {
     await expect(flash(page, 'Credit added')).toBeVisible();
     await expect(balance).toHaveText('$399.50');
 
-    // Newest first, each with the balance after it.
+    // Oldest first, as the statement and the entries CSV: each with the balance after it.
     await expect(rows(page)).toHaveCount(4);
-    await expect(rows(page).nth(0)).toContainText('Credit');
-    await expect(rows(page).nth(0)).toContainText('-$20.50');
-    await expect(rows(page).nth(0)).toContainText('$399.50');
-    await expect(rows(page).nth(1)).toContainText('Payment · ref 123');
-    await expect(rows(page).nth(1)).toContainText('$420.00');
-    await expect(rows(page).nth(2)).toContainText('Charge · Invoice 41 · due');
-    await expect(rows(page).nth(2)).toContainText('$620.00');
+    await expect(rows(page).nth(0)).toContainText('Opening balance');
+    await expect(rows(page).nth(0)).toContainText('$500.00');
+    await expect(rows(page).nth(1)).toContainText('Charge · Invoice 41 · due');
+    await expect(rows(page).nth(1)).toContainText('$620.00');
+    await expect(rows(page).nth(2)).toContainText('Payment · ref 123');
+    await expect(rows(page).nth(2)).toContainText('$420.00');
+    await expect(rows(page).nth(3)).toContainText('Credit');
+    await expect(rows(page).nth(3)).toContainText('-$20.50');
+    await expect(rows(page).nth(3)).toContainText('$399.50');
 
     // Void the payment: the modal asks for a reason first.
     await rows(page)
-      .nth(1)
+      .nth(2)
       .getByRole('button', { name: /^Void payment/ })
       .click();
     const dialog = page.getByRole('dialog', { name: 'Void entry?' });
@@ -102,14 +104,41 @@ test.describe('the ledger', () => {
     await expect(flash(page, 'Entry voided')).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(balance).toHaveText('$599.50');
+
+    // The payment and its void sit together, greyed, with no balance of their own; the credit
+    // after them counts from the charge as if the payment had never been.
     await expect(rows(page)).toHaveCount(5);
-    await expect(rows(page).first()).toContainText('Void of payment');
-    await expect(rows(page).first()).toContainText('Cheque bounced');
-    await expect(rows(page).nth(2)).toContainText('Voided');
-    await expect(
-      page.getByText('Entry voided (Cheque bounced): balance $399.50 → $599.50'),
-    ).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('ledger.png'), fullPage: true });
+    const payment = rows(page).nth(2);
+    const reversal = rows(page).nth(3);
+    await expect(payment).toContainText('Payment · ref 123');
+    await expect(payment).toContainText('Voided');
+    await expect(reversal).toContainText('Void of payment');
+    await expect(reversal).toContainText('Cheque bounced');
+    for (const row of [payment, reversal]) {
+      await expect(row).toHaveAttribute('data-voided-pair', 'true');
+      await expect(row.getByRole('cell').nth(1)).toHaveClass(/text-body-secondary/);
+      await expect(row.getByRole('cell').nth(3)).toHaveText('');
+      await expect(row.getByRole('button', { name: /^Void/ })).toHaveCount(0);
+    }
+    await expect(rows(page).nth(4)).toContainText('Credit');
+    await expect(rows(page).nth(4).getByRole('cell').nth(3)).toHaveText('$599.50');
+    await expect(rows(page).nth(1).getByRole('cell').nth(3)).toHaveText('$620.00');
+
+    // History holds no ledger line: only the client's being added.
+    const history = page.getByRole('list', { name: 'History, newest first' });
+    await expect(history.getByRole('listitem')).toHaveCount(1);
+    await expect(history).toContainText('Added with a balance of $500.00');
+    await expect(page.getByText(/balance \$399\.50 → \$599\.50/)).toHaveCount(0);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath('ledger-1280.png'), fullPage: true });
+    // On a phone the pair stays readable and nothing scrolls sideways.
+    await page.setViewportSize({ width: 375, height: 800 });
+    await expect(reversal).toContainText('Void of payment');
+    await page.screenshot({ path: testInfo.outputPath('ledger-375.png'), fullPage: true });
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
 
     await page.getByRole('link', { name: 'Back to dashboard' }).click();
     await expect(page.getByRole('heading', { name: /Total Owed/ })).toContainText('$599.50');
@@ -310,8 +339,8 @@ test.describe('the ledger', () => {
     await expect(first).toHaveURL('/');
     await second.reload();
     await expect(second.getByTestId('client-balance')).toHaveText('$450.00');
-    await expect(rows(second).first()).toContainText('Adjustment');
-    await expect(rows(second).first()).toContainText('$50.00');
+    await expect(rows(second).last()).toContainText('Adjustment');
+    await expect(rows(second).last()).toContainText('$50.00');
   });
 
   test('two tabs recording payments at once both land', async ({ context }) => {

@@ -78,7 +78,9 @@ test('download all my data, restore it into a new account from Settings, and not
     .getByRole('link')
     .first()
     .click();
-  await expect(page.getByText('Payment of $234.50 (Bank transfer) recorded')).toBeVisible();
+  await expect(
+    page.getByTestId('ledger-entry').filter({ hasText: 'Payment · Bank transfer' }),
+  ).toContainText('-$234.50');
   await expect(
     page.getByText('Restored from an export file with a balance of $1,000.00'),
   ).toBeVisible();

@@ -34,49 +34,68 @@ const event = (overrides: Partial<HistoryEntry>): HistoryEntry => ({
 });
 
 describe('the history list', () => {
-  it('says what each ledger change did to the balance', () => {
+  it('leaves out what the ledger shows: entries, voids, the balance set by hand', () => {
+    const payment = {
+      entryId: 7,
+      kind: 'payment' as const,
+      amount: -20_000,
+      currency: 'USD' as const,
+      date: '2026-11-03',
+      note: 'ref 123',
+      voidOf: null,
+    };
     render(
       <ClientHistory
         entries={[
+          event({ id: 5, action: 'edited', before: snapshot(30_000), after: snapshot(45_000) }),
           event({
-            id: 2,
-            action: 'entry_recorded',
+            id: 4,
+            action: 'balance_changed',
             before: snapshot(50_000),
             after: snapshot(30_000),
-            entry: {
-              entryId: 7,
-              kind: 'payment',
-              amount: -20_000,
-              currency: 'USD',
-              date: '2026-11-03',
-              note: 'ref 123',
-              voidOf: null,
-            },
           }),
           event({
             id: 3,
             action: 'entry_voided',
             before: snapshot(30_000),
             after: snapshot(50_000),
-            entry: {
-              entryId: 8,
-              kind: 'void',
-              amount: 20_000,
-              currency: 'USD',
-              date: '2026-11-04',
-              note: 'Cheque bounced',
-              voidOf: 7,
-            },
+            entry: { ...payment, entryId: 8, kind: 'void', amount: 20_000, voidOf: 7 },
+          }),
+          event({
+            id: 2,
+            action: 'entry_recorded',
+            before: snapshot(50_000),
+            after: snapshot(30_000),
+            entry: payment,
           }),
         ]}
       />,
     );
+    expect(screen.queryAllByRole('listitem')).toHaveLength(0);
+    expect(screen.getByText(/^Nothing here beyond the ledger yet/)).toBeInTheDocument();
+  });
+
+  it("keeps edits of the client's details, without the balance the ledger already shows", () => {
+    render(
+      <ClientHistory
+        entries={[
+          event({
+            id: 6,
+            action: 'edited',
+            before: snapshot(30_000),
+            after: { ...snapshot(45_000), phone: '+44 20 7946 0999' },
+          }),
+          event({ id: 5, action: 'edited', before: snapshot(30_000), after: snapshot(30_000) }),
+          event({ id: 1, action: 'created', after: snapshot(50_000) }),
+        ]}
+      />,
+    );
+    expect(screen.getAllByRole('listitem')).toHaveLength(3);
     expect(
-      screen.getByText('Payment of $200.00 (ref 123) recorded: balance $500.00 → $300.00'),
+      screen.getByText('Edited: Phone “+44 20 7946 0018” → “+44 20 7946 0999”'),
     ).toBeInTheDocument();
-    expect(
-      screen.getByText('Entry voided (Cheque bounced): balance $300.00 → $500.00'),
-    ).toBeInTheDocument();
+    expect(screen.getByText('Saved without changes')).toBeInTheDocument();
+    expect(screen.getByText('Added with a balance of $500.00')).toBeInTheDocument();
   });
 
   it('says a client came back from an export file, with the balance it came back with', () => {
@@ -98,15 +117,9 @@ describe('the history list', () => {
   it('speaks the shown language, with amounts written as it writes them', async () => {
     await loadLocale('ko');
     i18n.activate('ko');
-    render(
-      <ClientHistory
-        entries={[
-          event({ action: 'balance_changed', before: snapshot(50_000), after: snapshot(-2_000) }),
-        ]}
-      />,
-    );
-    const [before, after] = [50_000, -2_000].map((minor) => formatMoney(minor, 'USD', 'ko-KR'));
-    expect(screen.getByText(`잔액이 ${before}에서 ${after}(으)로 변경됨`)).toBeInTheDocument();
+    render(<ClientHistory entries={[event({ action: 'created', after: snapshot(-2_000) })]} />);
+    const balance = formatMoney(-2_000, 'USD', 'ko-KR');
+    expect(screen.getByText(`잔액 ${balance}(으)로 추가됨`)).toBeInTheDocument();
   });
 
   it('shows a change it does not know plainly instead of failing', () => {

@@ -17,6 +17,31 @@ function fieldLabels(t: Texts['t']): Record<keyof ClientSnapshot, string> {
   };
 }
 
+/** What an edit may change that the ledger does not show: its balance and currency are entries. */
+const detailFields = ['firstName', 'lastName', 'email', 'phone'] as const;
+
+const changedDetails = (before: ClientSnapshot, after: ClientSnapshot) =>
+  detailFields.filter((field) => before[field] !== after[field]);
+
+/** The actions the ledger above already shows as entries. */
+const ledgerActions = new Set<string>(['entry_recorded', 'entry_voided', 'balance_changed']);
+
+/**
+ * What the History card adds to the ledger: the client's details, sends and the like. An edit
+ * that only set the balance or the currency is left out (the ledger holds its adjustment); one
+ * saved with nothing changed stays, as the owner did save it.
+ */
+export function beyondLedger(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return entries.filter((entry) => {
+    if (ledgerActions.has(entry.action)) return false;
+    if (entry.action !== 'edited' || !entry.before || !entry.after) return true;
+    const savedUnchanged = (Object.keys(entry.after) as (keyof ClientSnapshot)[]).every(
+      (field) => entry.before?.[field] === entry.after?.[field],
+    );
+    return savedUnchanged || changedDetails(entry.before, entry.after).length > 0;
+  });
+}
+
 /** A sentence for each change; one this version does not know is still shown, plainly. */
 export function describe(entry: HistoryEntry, { t, format }: Texts): string {
   const { before, after } = entry;
@@ -79,22 +104,14 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
     case 'edited': {
       if (!before || !after) return t('clients.history.edited');
       const labels = fieldLabels(t);
-      const changed = (Object.keys(labels) as (keyof ClientSnapshot)[]).filter(
-        (field) => before[field] !== after[field],
-      );
+      const changed = changedDetails(before, after);
       if (changed.length === 0) return t('clients.history.saved-unchanged');
       const changes = changed.map((field) =>
-        field === 'balance' || field === 'currency'
-          ? t('clients.history.amount-changed', {
-              field: labels[field],
-              before: money(before),
-              after: money(after),
-            })
-          : t('clients.history.field-changed', {
-              field: labels[field],
-              before: before[field],
-              after: after[field],
-            }),
+        t('clients.history.field-changed', {
+          field: labels[field],
+          before: before[field],
+          after: after[field],
+        }),
       );
       return t('clients.history.edited-fields', { changes: changes.join('; ') });
     }
@@ -103,24 +120,30 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
   }
 }
 
+/** The client's history beside the ledger: only what the ledger does not show. */
 export function ClientHistory({ entries }: { entries: HistoryEntry[] }) {
   const texts = useI18n();
   const { t, format } = texts;
+  const shown = beyondLedger(entries);
   return (
     <section aria-labelledby="history-heading" className="mt-4">
       <h2 id="history-heading" className="h6">
         {t('clients.history.heading')}
       </h2>
-      <ol className="list-group" aria-label={t('clients.history.label')}>
-        {entries.map((entry) => (
-          <li key={entry.id} className="list-group-item d-flex flex-column flex-sm-row gap-sm-3">
-            <time dateTime={entry.at} className="text-body-secondary text-nowrap small">
-              {format.moment(entry.at)}
-            </time>
-            <span>{describe(entry, texts)}</span>
-          </li>
-        ))}
-      </ol>
+      {shown.length === 0 ? (
+        <p className="text-body-secondary small">{t('clients.history.only-ledger')}</p>
+      ) : (
+        <ol className="list-group" aria-label={t('clients.history.label')}>
+          {shown.map((entry) => (
+            <li key={entry.id} className="list-group-item d-flex flex-column flex-sm-row gap-sm-3">
+              <time dateTime={entry.at} className="text-body-secondary text-nowrap small">
+                {format.moment(entry.at)}
+              </time>
+              <span>{describe(entry, texts)}</span>
+            </li>
+          ))}
+        </ol>
+      )}
     </section>
   );
 }

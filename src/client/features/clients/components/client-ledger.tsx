@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Client } from '../../../../shared/schemas/clients.ts';
@@ -10,6 +10,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useVoidEntry } from '../api/mutations.ts';
 import { entryKindTexts } from './entry-kind-texts.ts';
+import { ledgerRows } from './ledger-rows.ts';
 
 type Texts = ReturnType<typeof useI18n>;
 
@@ -111,19 +112,37 @@ function VoidDialog({
   );
 }
 
-/** The client's entries, newest first, each with the balance after it. */
+/** Rows shown at first and added by each "show earlier": the newest, where an owner works. */
+const ledgerPageRows = 100;
+
+/**
+ * The client's entries oldest first, as the statement and the entries CSV list them, each with
+ * the balance after it; a voided entry and its void sit together, greyed, outside that balance.
+ */
 export function ClientLedger({ client, entries }: { client: Client; entries: Entry[] }) {
   const [voiding, setVoiding] = useState<Entry | null>(null);
+  const [shownRows, setShownRows] = useState(ledgerPageRows);
   const texts = useI18n();
   const { t, format } = texts;
   const kinds = entryKindTexts(t);
-  const byId = new Map(entries.map((entry) => [entry.id, entry]));
+  const byId = useMemo(() => new Map(entries.map((entry) => [entry.id, entry])), [entries]);
+  const rows = useMemo(() => ledgerRows(entries), [entries]);
+  const hiddenRows = Math.max(0, rows.length - shownRows);
 
   return (
     <section aria-labelledby="ledger-heading" className="mt-4">
       <h2 id="ledger-heading" className="h6">
         {t('clients.ledger.heading')}
       </h2>
+      {hiddenRows > 0 && (
+        <button
+          type="button"
+          className="btn btn-link btn-sm px-0 mb-1"
+          onClick={() => setShownRows((count) => count + ledgerPageRows)}
+        >
+          {t('clients.ledger.show-earlier', { count: hiddenRows })}
+        </button>
+      )}
       {entries.length === 0 ? (
         <p className="text-body-secondary small">{t('clients.ledger.empty')}</p>
       ) : (
@@ -149,15 +168,24 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
             </tr>
           </thead>
           <tbody>
-            {entries.map((entry) => {
+            {rows.slice(hiddenRows).map(({ entry, voidedPair, runningBalance }) => {
               const voided = entry.voidedBy !== null;
               const canVoid =
                 entry.kind !== 'void' && !voided && entry.currency === client.currency;
-              const running = format.money(BigInt(entry.runningBalance), entry.currency);
+              const running =
+                runningBalance === null ? '' : format.money(runningBalance, entry.currency);
+              // Bootstrap's secondary text on the cells: a row's colour does not reach them.
+              const grey = voidedPair ? ' text-body-secondary' : '';
               return (
-                <tr key={entry.id} data-testid="ledger-entry">
-                  <td className="text-nowrap d-none d-sm-table-cell">{format.day(entry.date)}</td>
-                  <td className="text-break">
+                <tr
+                  key={entry.id}
+                  data-testid="ledger-entry"
+                  data-voided-pair={voidedPair || undefined}
+                >
+                  <td className={`text-nowrap d-none d-sm-table-cell${grey}`}>
+                    {format.day(entry.date)}
+                  </td>
+                  <td className={`text-break${grey}${entry.kind === 'void' ? ' ps-3' : ''}`}>
                     <div className="d-sm-none text-body-secondary">{format.day(entry.date)}</div>
                     {describeEntry(entry, byId, texts)}
                     {voided && (
@@ -166,17 +194,15 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
                       </span>
                     )}
                   </td>
-                  <td className="text-end text-nowrap">
-                    <span
-                      className={
-                        voided ? 'text-decoration-line-through text-body-secondary' : undefined
-                      }
-                    >
+                  <td className={`text-end text-nowrap${grey}`}>
+                    <span className={voidedPair ? 'text-decoration-line-through' : undefined}>
                       {format.money(entry.amount, entry.currency)}
                     </span>
-                    <div className="d-sm-none text-body-secondary">
-                      {t('clients.ledger.balance-after', { balance: running })}
-                    </div>
+                    {running && (
+                      <div className="d-sm-none text-body-secondary">
+                        {t('clients.ledger.balance-after', { balance: running })}
+                      </div>
+                    )}
                   </td>
                   <td className="text-end text-nowrap d-none d-sm-table-cell">{running}</td>
                   <td className="text-end">
