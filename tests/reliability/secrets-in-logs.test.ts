@@ -143,7 +143,7 @@ describe.each(['info', 'trace'] as const)('the log at level %s', (logLevel) => {
       (await send('POST', '/api/auth/forgot-password', { payload: { email: ownerEmail } }))
         .statusCode,
     ).toBe(202);
-    await vi.waitFor(() => expect(smtp.received).toHaveLength(1));
+    await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000 });
     const mailedLink = /https?:\/\/\S+/.exec(smtp.received[0]?.text ?? '')?.[0] ?? '';
     const mailedPath = mailedLink.slice(publicUrl.length);
     const mailedToken = keep('the mailed reset token', mailedPath.split('/').pop() ?? '');

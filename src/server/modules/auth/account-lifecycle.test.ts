@@ -129,7 +129,9 @@ describe('deleting an account while its tokens write', () => {
         }
       };
       const writers = tokens.map(writer);
-      await vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(writersPerRound * 2));
+      await vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(writersPerRound * 2), {
+        timeout: 10_000,
+      });
       const deletion = await call({
         method: 'DELETE',
         url: '/api/account',
@@ -179,7 +181,7 @@ describe('deleting an account while its session makes tokens', () => {
         }
       };
       const makers = Array.from({ length: 4 }, maker);
-      await vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(8));
+      await vi.waitFor(() => expect(started).toBeGreaterThanOrEqual(8), { timeout: 10_000 });
       const deletion = await call({
         method: 'DELETE',
         url: '/api/account',
@@ -285,7 +287,7 @@ async function forgottenPasswordLink(email: string): Promise<string> {
     payload: { email },
   });
   expect(asked.statusCode).toBe(202);
-  await vi.waitFor(() => expect(smtp.received.length).toBe(before + 1));
+  await vi.waitFor(() => expect(smtp.received.length).toBe(before + 1), { timeout: 10_000 });
   const text = smtp.received[before]?.text ?? '';
   return /\/reset-password\/([\w-]{43})/.exec(text)?.[1] ?? '';
 }

@@ -54,7 +54,7 @@ describe('forgot password, with a mail server and PUBLIC_URL', () => {
       expect(response.statusCode).toBe(202);
       expect(response.json()).toEqual(answer);
 
-      await vi.waitFor(() => expect(smtp.received).toHaveLength(1));
+      await vi.waitFor(() => expect(smtp.received).toHaveLength(1), { timeout: 10_000 });
       const [mail] = smtp.received;
       expect(mail?.to).toMatchObject({ value: [{ address: user.email }] });
       expect(mail?.from?.value).toEqual([{ name: 'Balance', address: 'accounts@example.com' }]);
