@@ -106,7 +106,8 @@ test.describe('the client life cycle', () => {
     await expect(page).toHaveURL('/');
     await page
       .getByRole('row', { name: /Augusta Lovelace/ })
-      .getByRole('link').first()
+      .getByRole('link')
+      .first()
       .click();
     await expect(page.getByText('Edited: First name “Ada” → “Augusta”')).toBeVisible();
 
@@ -222,7 +223,8 @@ test.describe('ownership', () => {
     await addClient(first, ada);
     await first
       .getByRole('row', { name: /Ada Lovelace/ })
-      .getByRole('link').first()
+      .getByRole('link')
+      .first()
       .click();
     await expect(first).toHaveURL(/\/client\/[\w-]{22}$/);
     const id = first.url().split('/client/')[1] ?? '';
@@ -264,7 +266,8 @@ test.describe('two tabs editing one client', () => {
     await addClient(tabA, ada);
     await tabA
       .getByRole('row', { name: /Ada Lovelace/ })
-      .getByRole('link').first()
+      .getByRole('link')
+      .first()
       .click();
     await expect(tabA).toHaveURL(/\/client\/[\w-]{22}$/);
     const editUrl = tabA.url().replace('/client/', '/client/edit/');
@@ -292,7 +295,8 @@ test.describe('two tabs editing one client', () => {
     await expect(flash(tabB, 'Client Updated')).toBeVisible();
     await tabB
       .getByRole('row', { name: /Augusta Lovelace/ })
-      .getByRole('link').first()
+      .getByRole('link')
+      .first()
       .click();
     await expect(tabB.getByText('Contact Phone: +1 555 010 2030')).toBeVisible();
   });

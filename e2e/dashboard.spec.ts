@@ -95,9 +95,10 @@ test.describe('the dashboard answers who owes what', () => {
     await seedTwelveClients(page);
     await page.goto('/');
     const colour = async (currency: string, term: string) =>
-      (await figure(page, currency, term).locator('span').first()).evaluate(
-        (node) => getComputedStyle(node).color,
-      );
+      figure(page, currency, term)
+        .locator('span')
+        .first()
+        .evaluate((node) => getComputedStyle(node).color);
     const body = await page.locator('body').evaluate((node) => getComputedStyle(node).color);
     const red = await page
       .getByTestId('client-table')

@@ -154,7 +154,8 @@ test.describe('keyboard and screen reader', () => {
     await page.getByRole('link', { name: 'Cancel' }).click();
     await page
       .getByRole('row', { name: /Jane Doe/ })
-      .getByRole('link').first()
+      .getByRole('link')
+      .first()
       .click();
     await expect(page).toHaveTitle('Jane Doe · Balance');
     await expect(page.getByRole('heading', { level: 1, name: 'Jane Doe' })).toBeFocused();
