@@ -69,7 +69,7 @@ test.describe('the client life cycle', () => {
       'Total Owed: $1,234.50',
     );
 
-    await row.getByRole('link', { name: 'Details' }).click();
+    await row.getByRole('link').first().click();
     await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
     await expect(page.getByText(/^client id: [\w-]{22}$/)).toBeVisible();
     await expect(
@@ -90,7 +90,7 @@ test.describe('the client life cycle', () => {
     await expect(page).toHaveURL('/');
     await expect(row).toContainText('-$20.00');
 
-    await row.getByRole('link', { name: 'Details' }).click();
+    await row.getByRole('link').first().click();
     await expect(balance).toHaveText('-$20.00');
     await expect(balance).toHaveCSS('color', 'rgb(6, 118, 71)');
     await expect(page.locator('[data-balance]')).toHaveText('-$20.00 credit');
@@ -110,7 +110,8 @@ test.describe('the client life cycle', () => {
     await expect(page).toHaveURL('/');
     await page
       .getByRole('row', { name: /Augusta Lovelace/ })
-      .getByRole('link', { name: 'Details' })
+      .getByRole('link')
+      .first()
       .click();
     await expect(page.getByText('Edited: First name “Ada” → “Augusta”')).toBeVisible();
 
@@ -226,7 +227,8 @@ test.describe('ownership', () => {
     await addClient(first, ada);
     await first
       .getByRole('row', { name: /Ada Lovelace/ })
-      .getByRole('link', { name: 'Details' })
+      .getByRole('link')
+      .first()
       .click();
     await expect(first).toHaveURL(/\/client\/[\w-]{22}$/);
     const id = first.url().split('/client/')[1] ?? '';
@@ -268,7 +270,8 @@ test.describe('two tabs editing one client', () => {
     await addClient(tabA, ada);
     await tabA
       .getByRole('row', { name: /Ada Lovelace/ })
-      .getByRole('link', { name: 'Details' })
+      .getByRole('link')
+      .first()
       .click();
     await expect(tabA).toHaveURL(/\/client\/[\w-]{22}$/);
     const editUrl = tabA.url().replace('/client/', '/client/edit/');
@@ -296,7 +299,8 @@ test.describe('two tabs editing one client', () => {
     await expect(flash(tabB, 'Client Updated')).toBeVisible();
     await tabB
       .getByRole('row', { name: /Augusta Lovelace/ })
-      .getByRole('link', { name: 'Details' })
+      .getByRole('link')
+      .first()
       .click();
     await expect(tabB.getByText('Contact Phone: +1 555 010 2030')).toBeVisible();
   });

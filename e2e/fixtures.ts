@@ -44,7 +44,7 @@ export const flash = (page: Page, text: string) => page.locator('.flash-bar').ge
 
 /** The rows of the dashboard's client table (not of the other tables on the page). */
 export const clientRows = (page: Page) =>
-  page.getByRole('table', { name: 'Clients' }).locator('tbody tr');
+  page.getByRole('table', { name: 'Clients', exact: true }).locator('tbody tr');
 
 export const test = base;
 export { expect };

@@ -80,7 +80,7 @@ test.describe('live updates', () => {
     );
 
     // The watcher opens the details; the actor edits, changes the balance, then deletes.
-    await row.getByRole('link', { name: 'Details' }).click();
+    await row.getByRole('link').first().click();
     await expect(watcher).toHaveURL(/\/client\/[\w-]{22}$/);
     const id = watcher.url().split('/client/')[1] ?? '';
     const balance = watcher.getByTestId('client-balance');

@@ -141,7 +141,8 @@ test.describe('the dashboard overview', () => {
 
     await page
       .getByRole('row', { name: /Bob Overview/ })
-      .getByRole('link', { name: 'Details' })
+      .getByRole('link')
+      .first()
       .click();
     await page.getByRole('button', { name: 'Edit balance' }).click();
     await page.getByLabel('New balance').fill('300');

@@ -51,18 +51,21 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
 // its list load side by side, so neither moves the other when it arrives. Their texts are the
 // first page's (src/client/locales/<language>/*.json): no other page's texts are fetched.
 const SignedInDashboard = lazy(async () => {
-  const [{ DashboardOverview }, { ClientDashboard }] = await Promise.all([
+  const [{ DashboardOverview }, { ClientDashboard, useListFiltered }] = await Promise.all([
     loadChunk(() => import('../../features/overview/components/dashboard-overview.tsx')),
     loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
   ]);
-  return {
-    default: () => (
+  // The list first, with its summary strip: the overview's cards and charts come after it.
+  function SignedIn() {
+    const filtered = useListFiltered();
+    return (
       <>
-        <DashboardOverview />
         <ClientDashboard />
+        <DashboardOverview filtered={filtered} />
       </>
-    ),
-  };
+    );
+  }
+  return { default: SignedIn };
 });
 
 export function DashboardPage() {

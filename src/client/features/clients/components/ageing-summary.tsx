@@ -5,9 +5,10 @@ import { useAgeing } from '../api/queries.ts';
 
 /**
  * How long what is owed has been overdue, per currency: the buckets add up to what the clients
- * with a balance above 0 owe. Payments settle the oldest amounts first.
+ * with a balance above 0 owe. Payments settle the oldest amounts first. It always covers all
+ * clients, so under a search or filter its caption says so.
  */
-export function AgeingSummary() {
+export function AgeingSummary({ filtered }: { filtered: boolean }) {
   const { t, format } = useI18n();
   const buckets = useAgeingBuckets();
   const ageing = useAgeing();
@@ -16,14 +17,16 @@ export function AgeingSummary() {
   return (
     // It scrolls sideways on a phone: a keyboard must be able to reach and scroll it too.
     <div
-      className="table-responsive mb-3 scroll-region"
+      className="table-responsive mt-3 mb-3 scroll-region"
       role="region"
       aria-label={t('dashboard.ageing.label')}
       tabIndex={0}
     >
-      <table className="table table-sm small mb-0 text-nowrap" data-testid="ageing">
+      <table className="table table-sm small mb-0 text-nowrap tabular" data-testid="ageing">
         <caption className="caption-top text-body-secondary py-1">
-          {t('dashboard.ageing.caption', { date: dayText(data.asOf, format) })}
+          {t(filtered ? 'dashboard.ageing.caption-unfiltered' : 'dashboard.ageing.caption', {
+            date: dayText(data.asOf, format),
+          })}
         </caption>
         <thead>
           <tr>

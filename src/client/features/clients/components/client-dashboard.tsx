@@ -15,8 +15,6 @@ import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 const searchDelayMs = 250;
 
-/** The export takes the same filter as the list (sorting aside). */
-
 /** The dashboard's view lives in the address bar, so it can be bookmarked and survives a reload. */
 function useListParams(): [
   ClientListParams,
@@ -47,6 +45,12 @@ function useListParams(): [
       { replace: true },
     );
   return [params, update];
+}
+
+/** Whether a search or filter narrows the list (the summaries that do not follow say so). */
+export function useListFiltered(): boolean {
+  const [params] = useListParams();
+  return Boolean(params.q || params.currency || params.owes || params.overdue);
 }
 
 /**
@@ -152,130 +156,124 @@ export function ClientDashboard() {
 
   return (
     <>
-      <h1 className="mb-3">{t('dashboard.title')}</h1>
-      <div className="row g-4">
-        {/* First in the page's order, so the New button comes before the table for a keyboard;
-          beside it on wide screens. */}
-        <aside className="col-12 col-md-3 order-1 order-md-2">
+      {/* The actions come before the search for a keyboard, and the list right after the search:
+        what the owner opens the app for is a few Tabs and no scrolling away. */}
+      <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
+        <h1 className="mb-0">{t('dashboard.title')}</h1>
+        <div className="d-flex flex-wrap gap-2">
           <Link
             to="/client/add"
-            className="btn btn-success w-100 d-inline-flex align-items-center justify-content-center gap-1"
+            className="btn btn-success d-inline-flex align-items-center justify-content-center gap-1 px-4"
           >
             <Plus size={18} className="icon" aria-hidden />
             {t('dashboard.new')}
           </Link>
-          <div className="d-flex d-md-grid gap-2 mt-2">
-            <a
-              className="btn btn-outline-secondary btn-sm flex-fill"
-              href={apiAddress(apiRoutes.exportClientsCsv, {
-                query: {
-                  q: params.q,
-                  currency: params.currency,
-                  owes: params.owes,
-                  overdue: params.overdue,
-                },
-              })}
-              download
-            >
-              <Download size={14} className="icon me-1" aria-hidden />
-              {filtered ? t('dashboard.export-filtered') : t('dashboard.export')}
-            </a>
-            <Link to="/client/import" className="btn btn-outline-secondary btn-sm flex-fill">
-              <Upload size={14} className="icon me-1" aria-hidden />
-              {t('dashboard.import')}
-            </Link>
-          </div>
-        </aside>
-        <div className="col-12 col-md-9 order-2 order-md-1">
-          <div className="row g-2 mb-3" role="search">
-            <div className="col-12 col-lg-6">
-              <SearchBox
-                key={params.q ?? ''}
-                value={params.q ?? ''}
-                onSearch={(q) => update({ q })}
-              />
-            </div>
-            <div className="col-6 col-lg-3">
-              <select
-                className="form-select"
-                aria-label={t('dashboard.currency')}
-                value={currencyShown}
-                onChange={(event) => {
-                  showCurrency(event.target.value);
-                  update({ currency: event.target.value || undefined });
-                }}
-              >
-                <option value="">{t('dashboard.all-currencies')}</option>
-                {currencies.map((currency) => (
-                  <option key={currency} value={currency}>
-                    {currencyLabel[currency]}
-                  </option>
-                ))}
-              </select>
-            </div>
-            <div className="col-6 col-lg-3 d-flex flex-column justify-content-center">
-              <FilterCheckbox
-                label={t('dashboard.filter.owes')}
-                checked={params.owes === 'true'}
-                onChange={(checked) => update({ owes: checked ? 'true' : undefined })}
-              />
-              <FilterCheckbox
-                label={t('dashboard.filter.overdue')}
-                checked={params.overdue === 'true'}
-                onChange={(checked) => update({ overdue: checked ? 'true' : undefined })}
-              />
-            </div>
-          </div>
-          {list.isPending ? (
-            <PageLoading />
-          ) : list.isError ? (
-            <PageLoadError error={list.error} onRetry={() => void list.refetch()} />
-          ) : (
-            <>
-              <TotalOwed
-                totals={firstPage?.totals ?? []}
-                converted={firstPage?.converted ?? null}
-              />
-              <AgeingSummary />
-              {filtered && (
-                <p className="small text-body-secondary" role="status">
-                  {t('dashboard.filter.totals', { count: firstPage?.count ?? 0 })}{' '}
-                  <Link to="/">{t('dashboard.filter.clear')}</Link>
-                </p>
-              )}
-              {clients.length === 0 && filtered ? (
-                <p className="text-body-secondary">{t('dashboard.filter.no-match')}</p>
-              ) : (
-                <ClientTable
-                  clients={clients}
-                  asOf={firstPage?.asOf ?? localToday()}
-                  sort={params.sort ?? 'name'}
-                  dir={params.dir ?? 'asc'}
-                  onSort={onSort}
-                />
-              )}
-              <div ref={sentinel} />
-              {hasNextPage && (
-                <div className="text-center">
-                  <button
-                    type="button"
-                    className="btn btn-outline-secondary btn-sm"
-                    disabled={isFetchingNextPage}
-                    onClick={() => void fetchNextPage()}
-                  >
-                    {isFetchingNextPage
-                      ? t('common.loading')
-                      : t('dashboard.load-more', {
-                          shown: format.number(clients.length),
-                          count: format.number(firstPage?.count ?? 0),
-                        })}
-                  </button>
-                </div>
-              )}
-            </>
-          )}
+          <a
+            className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+            href={apiAddress(apiRoutes.exportClientsCsv, {
+              query: {
+                q: params.q,
+                currency: params.currency,
+                owes: params.owes,
+                overdue: params.overdue,
+              },
+            })}
+            download
+          >
+            <Download size={14} className="icon me-1" aria-hidden />
+            {filtered ? t('dashboard.export-filtered') : t('dashboard.export')}
+          </a>
+          <Link
+            to="/client/import"
+            className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+          >
+            <Upload size={14} className="icon me-1" aria-hidden />
+            {t('dashboard.import')}
+          </Link>
         </div>
       </div>
+      <div className="row g-2 mb-2" role="search">
+        <div className="col-12 col-md-6">
+          <SearchBox key={params.q ?? ''} value={params.q ?? ''} onSearch={(q) => update({ q })} />
+        </div>
+        <div className="col-6 col-md-3">
+          <select
+            className="form-select"
+            aria-label={t('dashboard.currency')}
+            value={currencyShown}
+            onChange={(event) => {
+              showCurrency(event.target.value);
+              update({ currency: event.target.value || undefined });
+            }}
+          >
+            <option value="">{t('dashboard.all-currencies')}</option>
+            {currencies.map((currency) => (
+              <option key={currency} value={currency}>
+                {currencyLabel[currency]}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="col-6 col-md-3 d-flex flex-column justify-content-center">
+          <FilterCheckbox
+            label={t('dashboard.filter.owes')}
+            checked={params.owes === 'true'}
+            onChange={(checked) => update({ owes: checked ? 'true' : undefined })}
+          />
+          <FilterCheckbox
+            label={t('dashboard.filter.overdue')}
+            checked={params.overdue === 'true'}
+            onChange={(checked) => update({ overdue: checked ? 'true' : undefined })}
+          />
+        </div>
+      </div>
+      {list.isPending ? (
+        <PageLoading />
+      ) : list.isError ? (
+        <PageLoadError error={list.error} onRetry={() => void list.refetch()} />
+      ) : (
+        <>
+          <div className="summary-strip mb-2" data-testid="summary-strip">
+            <TotalOwed totals={firstPage?.totals ?? []} converted={firstPage?.converted ?? null} />
+            {filtered && (
+              <p className="small text-body-secondary mb-0" role="status">
+                {t('dashboard.filter.totals', { count: firstPage?.count ?? 0 })}{' '}
+                <Link to="/">{t('dashboard.filter.clear')}</Link>
+              </p>
+            )}
+          </div>
+          {clients.length === 0 && filtered ? (
+            <p className="text-body-secondary">{t('dashboard.filter.no-match')}</p>
+          ) : (
+            <ClientTable
+              clients={clients}
+              asOf={firstPage?.asOf ?? localToday()}
+              sort={params.sort ?? 'name'}
+              dir={params.dir ?? 'asc'}
+              onSort={onSort}
+            />
+          )}
+          <div ref={sentinel} />
+          {hasNextPage && (
+            <div className="text-center">
+              <button
+                type="button"
+                className="btn btn-outline-secondary btn-sm"
+                disabled={isFetchingNextPage}
+                onClick={() => void fetchNextPage()}
+              >
+                {isFetchingNextPage
+                  ? t('common.loading')
+                  : t('dashboard.load-more', {
+                      shown: format.number(clients.length),
+                      count: format.number(firstPage?.count ?? 0),
+                    })}
+              </button>
+            </div>
+          )}
+          <AgeingSummary filtered={filtered} />
+        </>
+      )}
     </>
   );
 }

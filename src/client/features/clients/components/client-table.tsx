@@ -1,7 +1,6 @@
 import { displayName } from '../../../../shared/names.ts';
 import { Link } from 'react-router';
 import { daysBetween } from '../../../../shared/dates.ts';
-import { ChevronRight } from 'lucide-react';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import type { Client, ClientSort } from '../../../../shared/schemas/clients.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -67,7 +66,10 @@ export function ClientTable(props: ClientTableProps) {
           {t('dashboard.table.sort-note', { dir: props.dir })}
         </p>
       )}
-      <table className="table table-striped align-middle mb-0" data-testid="client-table">
+      <table
+        className="table table-striped align-middle mb-0 tabular client-table"
+        data-testid="client-table"
+      >
         <caption className="visually-hidden">{t('dashboard.title')}</caption>
         <thead>
           <tr>
@@ -88,9 +90,6 @@ export function ClientTable(props: ClientTableProps) {
             <th scope="col" className="text-end d-none d-sm-table-cell">
               {t('dashboard.table.overdue')}
             </th>
-            <th scope="col" style={{ width: '1%' }}>
-              <span className="visually-hidden">{t('dashboard.table.details')}</span>
-            </th>
           </tr>
         </thead>
         <tbody>
@@ -99,9 +98,21 @@ export function ClientTable(props: ClientTableProps) {
             return (
               <tr key={client.id}>
                 {/* A long name wraps rather than pushing the balance off a phone's screen. */}
-                <td className="text-break">{displayName(client)}</td>
+                <td className="text-break">
+                  <Link to={`/client/${client.id}`} className="fw-semibold">
+                    {displayName(client)}
+                  </Link>
+                </td>
                 {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
-                <td className="text-break d-none d-md-table-cell">{client.email}</td>
+                <td className="cell-ellipsis d-none d-md-table-cell">
+                  <a
+                    href={`mailto:${client.email}`}
+                    title={client.email}
+                    className="link-body-emphasis"
+                  >
+                    {client.email}
+                  </a>
+                </td>
                 <td className="text-end text-nowrap">
                   <BalanceAmount
                     minor={client.balance}
@@ -116,15 +127,6 @@ export function ClientTable(props: ClientTableProps) {
                 </td>
                 <td className="text-end text-nowrap text-danger d-none d-sm-table-cell">
                   {overdue !== null && t('dashboard.table.days', { days: overdue })}
-                </td>
-                <td className="text-end">
-                  <Link
-                    to={`/client/${client.id}`}
-                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center text-nowrap"
-                  >
-                    <span className="label-sm-up">{t('dashboard.table.details')}</span>
-                    <ChevronRight size={16} className="icon" aria-hidden />
-                  </Link>
                 </td>
               </tr>
             );

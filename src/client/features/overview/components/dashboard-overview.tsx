@@ -3,7 +3,7 @@ import { loadChunk } from '../../../lib/load-chunk.ts';
 import { Link } from 'react-router';
 import { currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
-import { BalanceAmount } from '../../../components/balance-amount.tsx';
+import { displayName } from '../../../../shared/names.ts';
 import { dayText, usdEstimate } from '../../../components/formats.ts';
 import { PageLoadError } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -24,6 +24,11 @@ function Figure({ term, children }: { term: string; children: React.ReactNode })
   );
 }
 
+/** The card's "Total Owed": what clients owe less credits held, the list's "Total Owed:" line. */
+export function totalOwed(row: Pick<Overview['currencies'][number], 'owed' | 'credits'>): bigint {
+  return BigInt(row.owed) - BigInt(row.credits);
+}
+
 function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
   const { t, format } = useI18n();
   const { currency } = row;
@@ -34,15 +39,16 @@ function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
         <div className="card-body">
           <h3 className="h6 card-title">{currencyLabel[currency]}</h3>
           <dl className="mb-0">
+            {/* Outside the list SPEC.md's red-or-green rule gives way to meaning: owed and not
+              yet due is neutral, overdue red, credits green. */}
             <Figure term={t('overview.owed-to-you')}>
-              {/* A total, not a balance: its term already says which way it runs. */}
-              <span className={BigInt(row.owed) > 0n ? 'text-owed fw-semibold' : undefined}>
-                {money(row.owed)}
-              </span>
+              <span className="fw-semibold">{money(row.owed)}</span>
             </Figure>
             <Figure term={t('overview.clients-owing')}>{format.number(row.clientsOwing)}</Figure>
             <Figure term={t('overview.overdue')}>
-              {money(row.overdue)}
+              <span className={BigInt(row.overdue) > 0n ? 'text-owed' : undefined}>
+                {money(row.overdue)}
+              </span>
               {row.clientsOverdue > 0 && (
                 <>
                   {' '}
@@ -65,6 +71,7 @@ function CurrencyCard({ row }: { row: Overview['currencies'][number] }) {
                 </>
               )}
             </Figure>
+            <Figure term={t('overview.total-owed')}>{money(totalOwed(row).toString())}</Figure>
           </dl>
         </div>
       </section>
@@ -82,10 +89,11 @@ function DebtorList({ debtors }: { debtors: Overview['largestDebtors']['debtors'
           className="d-flex flex-wrap justify-content-between column-gap-3 py-1 border-bottom"
         >
           <Link to={`/client/${debtor.id}`} className="text-break">
-            {debtor.firstName} {debtor.lastName}
+            {displayName(debtor)}
           </Link>
           <span className="text-end">
-            <BalanceAmount minor={debtor.balance} currency={debtor.currency} />
+            {/* Owed, not necessarily overdue: neutral, as on the cards. */}
+            <span className="fw-semibold">{format.money(debtor.balance, debtor.currency)}</span>
             {debtor.usdValue !== null && debtor.currency !== 'USD' && (
               <small className="d-block text-body-secondary">
                 {usdEstimate(BigInt(debtor.usdValue), format)}
@@ -113,9 +121,9 @@ function LargestDebtors({ largest }: { largest: Overview['largestDebtors'] }) {
         ) : largest.ranking === 'converted' ? (
           <>
             <p className="small text-body-secondary">
-              {t('overview.largest.converted', {
-                date: largest.ratesDate ? dayText(largest.ratesDate, format) : '',
-              })}
+              {largest.ratesDate
+                ? t('overview.largest.converted', { date: dayText(largest.ratesDate, format) })
+                : t('overview.largest.converted-undated')}
             </p>
             <DebtorList debtors={largest.debtors} />
           </>
@@ -176,7 +184,7 @@ function ChartsPlaceholder() {
  * The top of the signed-in dashboard: per currency what is owed, overdue and held as credit,
  * the largest debtors, and the pictures of the total over time and of the ageing.
  */
-export function DashboardOverview() {
+export function DashboardOverview({ filtered }: { filtered: boolean }) {
   const { t } = useI18n();
   const overview = useOverview();
   const headingId = useId();
@@ -186,10 +194,15 @@ export function DashboardOverview() {
   if (!overview.data || overview.data.currencies.length === 0) return null;
   const { data } = overview;
   return (
-    <section className="mb-4" aria-labelledby={headingId} data-testid="overview">
-      <h2 id={headingId} className="h5 mb-3">
+    <section className="mt-4 mb-4" aria-labelledby={headingId} data-testid="overview">
+      <h2 id={headingId} className="h5 mb-2">
         {t('overview.title')}
       </h2>
+      {filtered && (
+        <p className="small text-body-secondary" data-testid="overview-not-filtered">
+          {t('overview.not-filtered')}
+        </p>
+      )}
       <div className="row g-3 mb-3">
         {data.currencies.map((row) => (
           <CurrencyCard key={row.currency} row={row} />
