@@ -2,6 +2,7 @@ import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
 import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useAgeing } from '../api/queries.ts';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 
 /**
  * How long what is owed has been overdue, per currency: the buckets add up to what the clients
@@ -15,13 +16,7 @@ export function AgeingSummary({ filtered }: { filtered: boolean }) {
   const data = ageing.data;
   if (!data || data.currencies.length === 0) return null;
   return (
-    // It scrolls sideways on a phone: a keyboard must be able to reach and scroll it too.
-    <div
-      className="table-responsive mt-3 mb-3 scroll-region"
-      role="region"
-      aria-label={t('dashboard.ageing.label')}
-      tabIndex={0}
-    >
+    <ScrollRegion label={t('dashboard.ageing.label')} className="mt-3 mb-3">
       <table className="table table-sm small mb-0 text-nowrap tabular" data-testid="ageing">
         <caption className="caption-top text-body-secondary py-1">
           {t(filtered ? 'dashboard.ageing.caption-unfiltered' : 'dashboard.ageing.caption', {
@@ -51,6 +46,6 @@ export function AgeingSummary({ filtered }: { filtered: boolean }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

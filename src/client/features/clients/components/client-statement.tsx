@@ -27,6 +27,7 @@ import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { statementFilePath, useSendStatement, useStatement } from '../api/statement.ts';
 import { ClientNotFound } from './client-not-found.tsx';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 
 const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
 
@@ -409,12 +410,7 @@ function StatementBody({ statement }: { statement: Statement }) {
         {statement.openItems.length === 0 ? (
           <p className="text-body-secondary">{t('statement.nothing-unpaid')}</p>
         ) : (
-          <div
-            className="table-responsive scroll-region"
-            tabIndex={0}
-            role="region"
-            aria-label={t('statement.open-items')}
-          >
+          <ScrollRegion label={t('statement.open-items')}>
             <table
               className="table table-sm statement-table tabular"
               aria-label={t('statement.open-items')}
@@ -454,17 +450,11 @@ function StatementBody({ statement }: { statement: Statement }) {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
 
         <h2 className="h6 mt-3">{t('statement.activity')}</h2>
-        {/* Focusable, so a keyboard can scroll a table wider than a phone. */}
-        <div
-          className="table-responsive scroll-region"
-          tabIndex={0}
-          role="region"
-          aria-label={t('statement.entries')}
-        >
+        <ScrollRegion label={t('statement.entries')}>
           <table
             className="table table-sm statement-table tabular"
             aria-label={t('statement.entries')}
@@ -520,7 +510,7 @@ function StatementBody({ statement }: { statement: Statement }) {
               </tr>
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
 
         <h2 className="h6 mt-3">{t('statement.ageing.heading', { day: day(ageing.asOf) })}</h2>
         {/* Six columns do not fit a phone: there the buckets are a list. */}
@@ -538,12 +528,7 @@ function StatementBody({ statement }: { statement: Statement }) {
             <dd className="mb-0 text-nowrap">{figure(ageing.owed)}</dd>
           </div>
         </dl>
-        <div
-          className="table-responsive scroll-region d-none d-sm-block"
-          tabIndex={0}
-          role="region"
-          aria-label={t('statement.ageing.label')}
-        >
+        <ScrollRegion label={t('statement.ageing.label')} className="d-none d-sm-block">
           <table className="table table-sm mb-0 tabular" aria-label={t('statement.ageing.label')}>
             <thead>
               <tr>
@@ -571,7 +556,7 @@ function StatementBody({ statement }: { statement: Statement }) {
               </tr>
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
         <p className="small text-body-secondary mt-3 mb-0">
           {t('statement.figures-note', { currency: currencyLabel[client.currency] })}
         </p>

@@ -15,6 +15,7 @@ import {
   quoteProblem,
   type QuoteProblem,
 } from '../csv-mapping.ts';
+import { ScrollRegion } from '../../../components/scroll-region.tsx';
 
 interface ParsedFile {
   name: string;
@@ -324,13 +325,10 @@ export function ImportClients() {
                     : t('transfer.summary.duplicates-imported', { valid, invalid, duplicates })}
                 </p>
                 {problems.length > 0 && (
-                  // A scrolling box a keyboard can reach and scroll, named for a screen reader.
-                  <div
-                    className="table-responsive mb-3 scroll-region"
+                  <ScrollRegion
+                    label={t('transfer.problems.label')}
+                    className="mb-3"
                     style={{ maxHeight: '20rem' }}
-                    role="region"
-                    aria-label={t('transfer.problems.label')}
-                    tabIndex={0}
                   >
                     <table className="table table-sm">
                       <thead>
@@ -372,7 +370,7 @@ export function ImportClients() {
                         {t('transfer.problems.more', { count: problems.length - shownProblems })}
                       </p>
                     )}
-                  </div>
+                  </ScrollRegion>
                 )}
                 <button
                   type="button"
