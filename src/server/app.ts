@@ -211,7 +211,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     throw error;
   }
 
-  const mailer = createMailer(config.mail);
+  const mailer = await createMailer(config.mail);
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => {
     mailer?.close();

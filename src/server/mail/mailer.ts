@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { MailConfig } from '../config.ts';
 
 export interface MailAttachment {
@@ -39,8 +38,10 @@ export interface Mailer {
   close(): void;
 }
 
-export function createMailer(config: MailConfig | null): Mailer | null {
+export async function createMailer(config: MailConfig | null): Promise<Mailer | null> {
   if (!config) return null;
+  // Loaded only when mail is configured: it is 13 MB of an idle server's memory otherwise.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(
     {
       url: config.url,
