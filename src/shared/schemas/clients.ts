@@ -185,8 +185,32 @@ export type BalanceForm = z.input<ReturnType<typeof balanceFormSchema>>;
  * checked against the chosen currency's decimals.
  */
 export const clientFormSchema = z
-  .object({ ...contactShape, balance: z.string() })
-  .check(balanceTypedIn((form) => form.currency));
+  .object({
+    ...contactShape,
+    balance: z.string(),
+    // Only the Add form has these: what the balance typed is, as an opening balance.
+    openingDate: z.optional(z.string().check(z.trim())),
+    openingDueDate: z.optional(z.string().check(z.trim())),
+    openingReference: z.optional(referenceField),
+  })
+  .check(
+    balanceTypedIn((form) => form.currency),
+    z.superRefine((form, context) => {
+      const issue = (path: string, message: string, input: string) =>
+        context.addIssue({ code: 'custom', path: [path], message, input });
+      const { openingDate = '', openingDueDate = '' } = form;
+      if (openingDate !== '' && !isCalendarDate(openingDate))
+        issue('openingDate', 'Enter a date as YYYY-MM-DD.', openingDate);
+      if (openingDueDate !== '' && !isCalendarDate(openingDueDate))
+        issue('openingDueDate', 'Enter a date as YYYY-MM-DD.', openingDueDate);
+      else if (openingDueDate !== '' && openingDate !== '' && openingDueDate < openingDate)
+        issue(
+          'openingDueDate',
+          'The due date cannot be before the date of the balance.',
+          openingDueDate,
+        );
+    }),
+  );
 export type ClientForm = z.input<typeof clientFormSchema>;
 
 export const clientIdParams = z.object({ id: z.string() });
