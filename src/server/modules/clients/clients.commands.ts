@@ -106,7 +106,8 @@ export const editClient = command(
           'cannot change once payments, charges, credits or adjustments are recorded',
         );
       const reason = `Currency changed to ${currencyLabel[next.currency]}`;
-      for (const opening of await liveOpenings(trx, ownerId, id)) {
+      const openings = await liveOpenings(trx, ownerId, id);
+      for (const opening of openings) {
         await addEntry(
           trx,
           ownerId,
@@ -122,12 +123,21 @@ export const editClient = command(
           now,
         );
       }
+      // The balance opens again as it was brought in: as of the same day, due when it was.
+      const first = openings[0];
       if (next.balance !== 0)
         entry = await addEntry(
           trx,
           ownerId,
           id,
-          { kind: 'opening', amount: next.balance, currency: next.currency, date: today },
+          {
+            kind: 'opening',
+            amount: next.balance,
+            currency: next.currency,
+            date: first?.occurred_on ?? today,
+            dueDate: first?.due_on ?? null,
+            reference: first?.reference ?? '',
+          },
           now,
         );
     } else if (next.balance !== current.balance) {

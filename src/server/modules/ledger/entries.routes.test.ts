@@ -641,6 +641,35 @@ describe('opening balances', () => {
     expect(overdue.clients.map((found) => found.id).sort()).toEqual([client.id, plain.id].sort());
   });
 
+  it('keep their date, due date and reference when the currency changes', async () => {
+    const owner = await joinAs(testApp.app);
+    const today = utcDay();
+    const client = await add(owner.cookie, {
+      balance: 100_00,
+      currency: 'USD',
+      openingDate: addDays(today, -60),
+      openingDueDate: addDays(today, -45),
+      openingReference: 'B/F',
+    });
+    const edited = (
+      await injectOk(testApp.app, 'PUT', `/api/clients/${client.id}`, owner.cookie, {
+        ...buildClient({ balance: 130_000, currency: 'KRW' }),
+        email: client.email,
+        version: client.version,
+      })
+    ).json<Client>();
+    expect(edited.oldestDueDate).toBe(addDays(today, -45));
+    const [opening] = (await entriesOf(owner.cookie, client.id)).filter(
+      (entry) => entry.kind === 'opening' && entry.currency === 'KRW',
+    );
+    expect(opening).toMatchObject({
+      amount: 130_000,
+      date: addDays(today, -60),
+      dueDate: addDays(today, -45),
+      reference: 'B/F',
+    });
+  });
+
   it('refuses a date in the future or a due date before it with 400 naming the field, and writes nothing', async () => {
     const owner = await joinAs(testApp.app);
     const today = utcDay();
