@@ -28,11 +28,13 @@ describe('the Add form’s opening balance', () => {
     currency: 'USD' as const,
     balance: '120.00',
   };
-  const errorsOf = (values: Record<string, string>) => {
+  const errorsOf = (values: Record<string, string>): Record<string, string> => {
     const result = clientFormSchema.safeParse({ ...form, ...values });
     return result.success
       ? {}
-      : Object.fromEntries(result.error.issues.map((issue) => [issue.path[0], issue.message]));
+      : Object.fromEntries(
+          result.error.issues.map((issue) => [String(issue.path[0]), issue.message]),
+        );
   };
 
   it('takes an optional date, a due date not before it and a short reference', () => {
