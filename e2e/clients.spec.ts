@@ -363,3 +363,21 @@ test.describe('guarded routes', () => {
     await expect(flash(page, 'Your session has ended. Please log in again.')).toBeVisible();
   });
 });
+
+test('a balance added with the client is an opening balance as of its day, due when it says', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  await page.goto('/client/add');
+  await fillClientForm(page, { ...ada, balance: '500' });
+  await page.getByLabel('As of').fill('2026-01-15');
+  await page.getByLabel('Due date (optional)').fill('2026-02-14');
+  await page.getByLabel('Reference (optional)').fill('B/F 2025');
+  await page.screenshot({ path: 'test-results/add-client-opening.png', fullPage: true });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.screenshot({ path: 'test-results/add-client-opening-375.png', fullPage: true });
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('New Client Added')).toBeVisible();
+  await page.getByRole('link', { name: /Ada Lovelace/ }).click();
+  await expect(page.getByText(/Opening balance · B\/F 2025 · due/)).toBeVisible();
+});

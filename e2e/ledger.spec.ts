@@ -34,7 +34,7 @@ async function recordEntry(
   await form.getByLabel(/^Amount/).fill(fields.amount);
   if (fields.date) await form.getByLabel('Date', { exact: true }).fill(fields.date);
   if (fields.dueDate) await form.getByLabel('Due date (optional)').fill(fields.dueDate);
-  if (fields.note) await form.getByLabel('Note or reference (optional)').fill(fields.note);
+  if (fields.note) await form.getByLabel('Note (optional)').fill(fields.note);
   await form.getByRole('button', { name: action }).click();
   return form;
 }
@@ -152,19 +152,19 @@ test.describe('the ledger', () => {
     await form.getByRole('button', { name: 'Record payment' }).click();
     await expect(form.getByText('Enter an amount.')).toBeVisible();
     await form.getByLabel(/^Amount/).fill('10.5');
-    await form.getByLabel('Note or reference (optional)').focus();
+    await form.getByLabel('Note (optional)').focus();
     await expect(form.getByText('KRW has no decimal places.')).toBeVisible();
 
     // The network fails: nothing is recorded, the form keeps the amount and the note.
     await page.route('**/api/clients/*/entries', (route) => route.abort('connectionfailed'));
     await form.getByLabel(/^Amount/).fill('15,000');
-    await form.getByLabel('Note or reference (optional)').fill('bank transfer');
+    await form.getByLabel('Note (optional)').fill('bank transfer');
     await form.getByRole('button', { name: 'Record payment' }).click();
     // Nothing is owed: the payment would leave a credit, which is asked about first.
     await form.getByRole('button', { name: 'Record anyway' }).click();
     await expect(flash(page, 'Recording Failed')).toBeVisible();
     await expect(form.getByLabel(/^Amount/)).toHaveValue('15,000');
-    await expect(form.getByLabel('Note or reference (optional)')).toHaveValue('bank transfer');
+    await expect(form.getByLabel('Note (optional)')).toHaveValue('bank transfer');
     await expect(page.getByTestId('client-balance')).toHaveText('₩0');
 
     await page.unroute('**/api/clients/*/entries');

@@ -76,3 +76,46 @@ test('export, change the file, import it back with a bad row and a duplicate, pr
   await expect(page.getByRole('row', { name: /Grace Hopper/ })).toContainText('$1,250.75');
   await expect(clientRows(page)).toHaveCount(3);
 });
+
+test('an import with as-of, due date and reference columns ages the balances it brings in', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  const day = (daysFromToday: number) =>
+    new Date(Date.now() + daysFromToday * 86_400_000).toISOString().slice(0, 10);
+  const file =
+    'First name,Last name,Email,Phone,Balance,Currency,As of,Due date,Reference\n' +
+    `Min,Kim,min@seoul.example,010-1234-5678,"2,300,000",KRW,${day(-120)},${day(-100)},INV-2025-07\n` +
+    `Ji-woo,Park,jiwoo@seoul.example,010-2345-6789,"900,000",KRW,${day(-20)},,\n` +
+    `Hana,Lee,hana@seoul.example,010-3456-7890,"500,000",KRW,${day(-5)},${day(25)},INV-2025-11\n`;
+  await page.goto('/');
+  await page.getByRole('link', { name: 'Import CSV' }).click();
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'opening.csv', mimeType: 'text/csv', buffer: Buffer.from(file) });
+  await expect(page.getByText('Columns of opening.csv (3 rows)')).toBeVisible();
+  await expect(page.getByLabel('As of (optional)')).toHaveValue('6');
+  await expect(page.getByLabel('Due date (optional)')).toHaveValue('7');
+  await expect(page.getByLabel('Reference (optional)')).toHaveValue('8');
+  await page.screenshot({ path: 'test-results/import-opening-mapping.png', fullPage: true });
+  await page.getByRole('button', { name: 'Check rows' }).click();
+  await page.getByRole('button', { name: 'Import 3 clients' }).click();
+  await expect(flash(page, '3 clients imported')).toBeVisible();
+
+  // Two are overdue: one due 100 days ago, one due on its own date 20 days ago.
+  const overview = (await (await page.request.get('/api/overview')).json()) as {
+    currencies: { clientsOverdue: number; buckets: Record<string, string> }[];
+  };
+  expect(overview.currencies[0]).toMatchObject({
+    clientsOverdue: 2,
+    buckets: {
+      current: '500000',
+      days1to30: '900000',
+      days31to60: '0',
+      days61to90: '0',
+      over90: '2300000',
+    },
+  });
+  await page.getByRole('link', { name: /Min Kim|Kim Min/ }).click();
+  await expect(page.getByText(/Opening balance · INV-2025-07/)).toBeVisible();
+});

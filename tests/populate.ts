@@ -6,7 +6,7 @@ import { injectOk } from './http.ts';
 
 /**
  * Gives an owner a bit of everything through the real routes: clients in several currencies,
- * charges with due dates, payments, a credit, a void, a currency change, a balance set by hand,
+ * an opening balance as of an earlier day, charges with due dates and references, payments, a credit, a void, a currency change, a balance set by hand,
  * a deleted client (whose history stays) and settings with exchange rates.
  */
 export async function fillAccount(app: FastifyInstance, cookie: string): Promise<Client[]> {
@@ -15,7 +15,14 @@ export async function fillAccount(app: FastifyInstance, cookie: string): Promise
   const entry = async (id: string, body: object) =>
     (await injectOk(app, 'POST', `/api/clients/${id}/entries`, cookie, body)).json<RecordedEntry>();
 
-  const ada = await add({ firstName: 'Ada', balance: 120_00, currency: 'USD' });
+  const ada = await add({
+    firstName: 'Ada',
+    balance: 120_00,
+    currency: 'USD',
+    openingDate: '2025-12-01',
+    openingDueDate: '2025-12-31',
+    openingReference: 'B/F 2025',
+  });
   const min = await add({ firstName: 'Min', balance: 3_000_000, currency: 'KRW' });
   const siti = await add({ firstName: 'Siti', balance: 0, currency: 'MYR' });
   const gone = await add({ firstName: 'Gone', balance: 5_00, currency: 'CAD' });
@@ -26,6 +33,7 @@ export async function fillAccount(app: FastifyInstance, cookie: string): Promise
     date: '2026-01-10',
     dueDate: '2026-02-10',
     note: 'January work',
+    reference: 'INV-0001',
   });
   await entry(ada.id, { kind: 'payment', amount: 60_00, date: '2026-01-20', note: 'Cheque' });
   await injectOk(

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { addDays, isCalendarDate } from '../dates.ts';
 import { currencies, maxAmountMinor, parseAmount, type Currency } from '../money.ts';
 import { isSyllabicName } from '../names.ts';
 import { emailField } from './auth.ts';
@@ -75,12 +76,64 @@ export const balanceMinorField = z
     z.maximum(maxAmountMinor, 'This amount is too large.'),
   );
 
-/** POST /api/clients: the balance in minor units of the client's currency; omitted means 0. */
-export const clientInputSchema = z.object({
-  ...contactShape,
-  balance: z.optional(balanceMinorField),
-});
+export const dateField = z
+  .string('Enter a date as YYYY-MM-DD.')
+  .check(z.trim(), z.refine(isCalendarDate, 'Enter a date as YYYY-MM-DD.'));
+
+export const entryReferenceMaxLength = 40;
+
+/** The owner's own number for an entry (an invoice's, a cheque's); '' when none. */
+export const referenceField = z
+  .string()
+  .check(
+    z.trim(),
+    noControlCharacters,
+    z.maxLength(entryReferenceMaxLength, `Use at most ${entryReferenceMaxLength} characters.`),
+  );
+
+/**
+ * POST /api/clients (and each row of an import): the balance in minor units of the client's
+ * currency, omitted meaning 0, and what the opening balance it becomes is: the day it stood
+ * ("as of", today when left out), when it is due (on that day when left out) and a reference.
+ */
+export const clientInputSchema = z
+  .object({
+    ...contactShape,
+    balance: z.optional(balanceMinorField),
+    openingDate: z.optional(dateField),
+    openingDueDate: z.optional(z.nullable(dateField)),
+    openingReference: z.optional(referenceField),
+  })
+  .check(
+    z.superRefine((client, context) => {
+      if (client.openingDueDate && client.openingDate && client.openingDueDate < client.openingDate)
+        context.addIssue({
+          code: 'custom',
+          path: ['openingDueDate'],
+          message: 'The due date cannot be before the date of the balance.',
+          input: client.openingDueDate,
+        });
+    }),
+  );
 export type ClientInput = z.infer<typeof clientInputSchema>;
+
+/**
+ * What is wrong with an opening balance's dates on `today` (the server's UTC day; the browser's
+ * may be a day ahead): a day that has not come yet, a typing slip before 1900, or a due date
+ * before the balance's own date. Empty when nothing is.
+ */
+export function openingDateProblems(
+  client: Pick<ClientInput, 'openingDate' | 'openingDueDate'>,
+  today: string,
+): Record<string, string> {
+  const problems: Record<string, string> = {};
+  const date = client.openingDate ?? today;
+  if (date > addDays(today, 1)) problems.openingDate = 'The date cannot be in the future.';
+  else if (date < '1900-01-01') problems.openingDate = 'Use a date in 1900 or later.';
+  if (client.openingDueDate && client.openingDueDate < date)
+    problems.openingDueDate = 'The due date cannot be before the date of the balance.';
+  return problems;
+}
 
 /** PUT /api/clients/:id: the whole client, with the version it was read at. */
 export const clientUpdateSchema = z.object({
@@ -132,8 +185,32 @@ export type BalanceForm = z.input<ReturnType<typeof balanceFormSchema>>;
  * checked against the chosen currency's decimals.
  */
 export const clientFormSchema = z
-  .object({ ...contactShape, balance: z.string() })
-  .check(balanceTypedIn((form) => form.currency));
+  .object({
+    ...contactShape,
+    balance: z.string(),
+    // Only the Add form has these: what the balance typed is, as an opening balance.
+    openingDate: z.optional(z.string().check(z.trim())),
+    openingDueDate: z.optional(z.string().check(z.trim())),
+    openingReference: z.optional(referenceField),
+  })
+  .check(
+    balanceTypedIn((form) => form.currency),
+    z.superRefine((form, context) => {
+      const issue = (path: string, message: string, input: string) =>
+        context.addIssue({ code: 'custom', path: [path], message, input });
+      const { openingDate = '', openingDueDate = '' } = form;
+      if (openingDate !== '' && !isCalendarDate(openingDate))
+        issue('openingDate', 'Enter a date as YYYY-MM-DD.', openingDate);
+      if (openingDueDate !== '' && !isCalendarDate(openingDueDate))
+        issue('openingDueDate', 'Enter a date as YYYY-MM-DD.', openingDueDate);
+      else if (openingDueDate !== '' && openingDate !== '' && openingDueDate < openingDate)
+        issue(
+          'openingDueDate',
+          'The due date cannot be before the date of the balance.',
+          openingDueDate,
+        );
+    }),
+  );
 export type ClientForm = z.input<typeof clientFormSchema>;
 
 export const clientIdParams = z.object({ id: z.string() });

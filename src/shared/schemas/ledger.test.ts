@@ -36,6 +36,7 @@ describe('the entry form', () => {
       date: '2026-11-22',
       dueDate: '',
       note: '',
+      reference: '',
       ...form,
     });
     return result.success
@@ -46,7 +47,10 @@ describe('the entry form', () => {
   };
 
   it('takes an amount in the currency’s decimals, today or earlier, and a due date after it', () => {
-    expect(errorsOf({ amount: '1,200.50', dueDate: '2026-12-31' })).toEqual({});
+    expect(errorsOf({ amount: '1,200.50', dueDate: '2026-12-31', reference: 'INV-7' })).toEqual({});
+    expect(errorsOf({ amount: '5', reference: 'x'.repeat(41) })).toEqual({
+      reference: 'Use at most 40 characters.',
+    });
     expect(errorsOf({ amount: '' })).toEqual({ amount: 'Enter an amount.' });
     expect(errorsOf({ amount: '0' })).toEqual({ amount: 'Enter an amount above 0.' });
     expect(errorsOf({ amount: '-3' })).toEqual({ amount: 'Enter an amount above 0.' });

@@ -1,7 +1,15 @@
 import { z } from 'zod/mini';
 import { isCalendarDate } from '../dates.ts';
 import { maxAmountMinor, parseAmount, type Currency } from '../money.ts';
-import { clientSchema, currencyField, noControlCharacters } from './clients.ts';
+import {
+  clientSchema,
+  currencyField,
+  dateField,
+  noControlCharacters,
+  referenceField,
+} from './clients.ts';
+
+export { entryReferenceMaxLength } from './clients.ts';
 
 /**
  * Why a client owes what they owe. The balance is the sum of the entries' amounts; each amount is
@@ -29,10 +37,6 @@ export const recordedSign: Record<RecordedKind, 1 | -1> = { charge: 1, payment: 
 
 export const entryNoteMaxLength = 200;
 
-const dateField = z
-  .string('Enter a date as YYYY-MM-DD.')
-  .check(z.trim(), z.refine(isCalendarDate, 'Enter a date as YYYY-MM-DD.'));
-
 const noteField = z
   .string()
   .check(
@@ -56,6 +60,8 @@ export const entryInputSchema = z
     /** Only a charge has one: when it is to be paid. */
     dueDate: z.optional(z.nullable(dateField)),
     note: z.optional(noteField),
+    /** An invoice number or the like. */
+    reference: z.optional(referenceField),
   })
   .check(
     z.superRefine((entry, context) => {
@@ -102,6 +108,7 @@ export const entrySchema = z.object({
   date: z.string(),
   dueDate: z.nullable(z.string()),
   note: z.string(),
+  reference: z.string(),
   /** On a void: the entry it reverses. */
   voidOf: z.nullable(z.number()),
   /** On a voided entry: the void that reverses it. */
@@ -145,6 +152,7 @@ export const entryFormSchema = (currency: Currency, today: () => string) =>
       date: dateField,
       dueDate: z.string().check(z.trim()),
       note: noteField,
+      reference: referenceField,
     })
     .check(
       z.superRefine((form, context) => {

@@ -7,7 +7,12 @@ import {
 } from './clients.ts';
 import { isCalendarDate } from '../dates.ts';
 import { eventActions } from './events.ts';
-import { entryDetailSchema, entryKinds, entryNoteMaxLength } from './ledger.ts';
+import {
+  entryDetailSchema,
+  entryKinds,
+  entryNoteMaxLength,
+  entryReferenceMaxLength,
+} from './ledger.ts';
 import {
   businessSchema,
   exchangeRateSchema,
@@ -16,12 +21,12 @@ import {
 } from './settings.ts';
 
 // The owner's JSON export ("Download all my data") as the restore reads it back. Version 1 had
-// no ledger entries; version 2 added them. The checks are about the shape and sense of the data,
+// no ledger entries; version 2 added them; version 3 added each entry's reference. The checks are about the shape and sense of the data,
 // not today's form rules: what was saved once comes back even if a rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 2;
+export const exportVersion = 3;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -57,6 +62,8 @@ export const exportedEntrySchema = z.object({
   currency: currencyField,
   date: day,
   dueDate: z.nullable(day),
+  /** Left out by files before version 3. */
+  reference: z.optional(text(entryReferenceMaxLength)),
   note: text(entryNoteMaxLength),
   voidOf: z.nullable(z.int('Use a whole number.')),
   enteredAt: moment,

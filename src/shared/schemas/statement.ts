@@ -105,8 +105,8 @@ export type StatementLine = z.infer<typeof statementLineSchema>;
 
 /**
  * An amount still (partly) unpaid at the end of the period: a charge, an opening balance or an
- * adjustment that added to what is owed. Its reference is the entry's note: entries have no
- * reference of their own yet.
+ * adjustment that added to what is owed. Its reference is the entry's own, or its note when it
+ * has none.
  */
 export const statementOpenItemSchema = z.object({
   id: z.number(),

@@ -22,6 +22,7 @@ export function ClientAddPage() {
       title={t('clients.add.heading')}
       cancelTo="/"
       initialValues={emptyClientForm}
+      openingFields
       balanceDisabled={settings.data.preferences.disableBalanceOnAdd}
       onSubmit={async (client) => {
         try {

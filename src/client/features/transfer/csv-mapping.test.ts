@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { quoteProblem } from './csv-mapping.ts';
+import { guessMapping, quoteProblem, toImportRow } from './csv-mapping.ts';
 
 describe('quoteProblem', () => {
   it('names a quote that is never closed, which would swallow the rows after it', () => {
@@ -20,5 +20,54 @@ describe('quoteProblem', () => {
     );
     expect(parsed.data).toHaveLength(3);
     expect(quoteProblem(parsed.errors)).toBeNull();
+  });
+});
+
+describe('an opening balance from a CSV line', () => {
+  const header = [
+    'First name',
+    'Last name',
+    'Email',
+    'Phone',
+    'Balance',
+    'Currency',
+    'As of',
+    'Due date',
+    'Reference',
+  ];
+
+  it('finds the optional date, due date and reference columns by their names', () => {
+    expect(guessMapping(header)).toMatchObject({
+      balance: 4,
+      openingDate: 6,
+      openingDueDate: 7,
+      openingReference: 8,
+    });
+    // A file without them maps them to nothing.
+    expect(guessMapping(header.slice(0, 6))).toMatchObject({
+      openingDate: null,
+      openingDueDate: null,
+      openingReference: null,
+    });
+  });
+
+  it('sends them when a line has them and leaves them out when the cells are empty', () => {
+    const mapping = guessMapping(header);
+    const line = ['김', '민', 'min@example.com', '010-1234-5678', '370,000', 'KRW'];
+    expect(toImportRow([...line, '2026-01-31', '2026-03-02', 'INV-7'], mapping).row).toEqual({
+      firstName: '김',
+      lastName: '민',
+      email: 'min@example.com',
+      phone: '010-1234-5678',
+      currency: 'KRW',
+      balance: 370_000,
+      openingDate: '2026-01-31',
+      openingDueDate: '2026-03-02',
+      openingReference: 'INV-7',
+    });
+    const bare = toImportRow([...line, '', ' ', ''], mapping).row;
+    expect(Object.keys(bare)).not.toContain('openingDate');
+    expect(Object.keys(bare)).not.toContain('openingDueDate');
+    expect(Object.keys(bare)).not.toContain('openingReference');
   });
 });

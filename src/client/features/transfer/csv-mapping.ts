@@ -9,6 +9,9 @@ export const importFields = [
   'phone',
   'balance',
   'currency',
+  'openingDate',
+  'openingDueDate',
+  'openingReference',
 ] as const;
 export type ImportField = (typeof importFields)[number];
 
@@ -19,6 +22,9 @@ const headerWords: Record<ImportField, string[]> = {
   phone: ['phone', 'phonenumber', 'telephone', 'tel', 'mobile'],
   balance: ['balance', 'amount', 'owed', 'amountowed', 'due'],
   currency: ['currency', 'currencycode', 'ccy'],
+  openingDate: ['asof', 'balanceasof', 'date', 'balancedate', 'openingdate'],
+  openingDueDate: ['duedate', 'dueon', 'payby', 'paymentdue'],
+  openingReference: ['reference', 'ref', 'invoice', 'invoiceno', 'invoicenumber'],
 };
 
 /** Column index of each field, guessed from the header ("First name", "first_name", "E-mail"…). */
@@ -34,7 +40,8 @@ export function guessMapping(header: string[]): Record<ImportField, number | nul
 
 /**
  * One CSV line as the body the Add Client route takes: the currency by ISO code ("RM" is MYR),
- * the balance in minor units when it reads as an amount. What cannot be read is passed on as
+ * the balance in minor units when it reads as an amount, with its date, due date and reference
+ * when the file has them. What cannot be read is passed on as
  * it is, so the server's check names it.
  */
 export function toImportRow(
@@ -55,6 +62,9 @@ export function toImportRow(
     if (parsed.ok) balance = parsed.minor;
     else balanceError = parsed.error;
   }
+  // An empty date or reference is left out: as of today, due on that day, no reference.
+  const optional = (field: 'openingDate' | 'openingDueDate' | 'openingReference') =>
+    cell(field) === '' ? {} : { [field]: cell(field) };
   const row = {
     firstName: cell('firstName'), // i18n-ignore: a field's name, not shown
     lastName: cell('lastName'), // i18n-ignore: a field's name, not shown
@@ -62,6 +72,9 @@ export function toImportRow(
     phone: cell('phone'),
     currency,
     balance,
+    ...optional('openingDate'),
+    ...optional('openingDueDate'),
+    ...optional('openingReference'),
   };
   return { row, balanceError };
 }

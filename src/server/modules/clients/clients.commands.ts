@@ -6,7 +6,13 @@ import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
 import { fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { command, type ChangeContext } from '../events/write-path.ts';
-import { addEntry, addOpenings, reallocate, settleChange } from '../ledger/ledger.commands.ts';
+import {
+  addEntry,
+  addOpenings,
+  openingOf,
+  reallocate,
+  settleChange,
+} from '../ledger/ledger.commands.ts';
 import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
@@ -32,10 +38,12 @@ export const addClient = command(
     // With the preference on, the form has no balance and a hand-made request cannot add one.
     const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
     const opening = disableBalanceOnAdd ? 0 : (input.balance ?? 0);
+    const terms = openingOf(input, now);
     const client = await insertClient(trx, {
       ...input,
       balance: opening,
       id: newId(),
+      openingDueDay: terms.dueDay,
       ownerId,
       now,
     });
@@ -50,7 +58,9 @@ export const addClient = command(
               kind: 'opening',
               amount: opening,
               currency: client.currency,
-              date: utcDay(now),
+              date: terms.date,
+              dueDate: terms.dueDate,
+              reference: terms.reference,
               // A new client's only entry: unpaid as far as it is owed (its row says the same).
               openAmount: Math.max(opening, 0),
             },
@@ -96,7 +106,8 @@ export const editClient = command(
           'cannot change once payments, charges, credits or adjustments are recorded',
         );
       const reason = `Currency changed to ${currencyLabel[next.currency]}`;
-      for (const opening of await liveOpenings(trx, ownerId, id)) {
+      const openings = await liveOpenings(trx, ownerId, id);
+      for (const opening of openings) {
         await addEntry(
           trx,
           ownerId,
@@ -112,12 +123,21 @@ export const editClient = command(
           now,
         );
       }
+      // The balance opens again as it was brought in: as of the same day, due when it was.
+      const first = openings[0];
       if (next.balance !== 0)
         entry = await addEntry(
           trx,
           ownerId,
           id,
-          { kind: 'opening', amount: next.balance, currency: next.currency, date: today },
+          {
+            kind: 'opening',
+            amount: next.balance,
+            currency: next.currency,
+            date: first?.occurred_on ?? today,
+            dueDate: first?.due_on ?? null,
+            reference: first?.reference ?? '',
+          },
           now,
         );
     } else if (next.balance !== current.balance) {
@@ -186,6 +206,7 @@ export async function addImportedClients(
     ...row,
     balance: disableBalanceOnAdd ? 0 : (row.balance ?? 0),
     id: newId(),
+    openingDueDay: openingOf(row, now).dueDay,
   }));
   await insertClients(trx, ownerId, clients, now);
   await addOpenings(trx, ownerId, clients, now);

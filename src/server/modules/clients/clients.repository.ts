@@ -48,11 +48,14 @@ export function toSnapshot(client: ClientValues): ClientSnapshot {
 const nameKey = (firstName: string, lastName: string) =>
   `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
 
+/** What a new client's row needs beyond its values: the day its opening balance falls due. */
+export type NewClient = ClientValues & { id: string; openingDueDay?: string };
+
 /**
- * A new client's row: version 1, created and updated now. Its only entry is its opening balance,
- * dated today: if it is owed, it is owed from today.
+ * A new client's row: version 1, created and updated now. Its only entry is its opening balance:
+ * if it is owed, it is owed from its due day (today when none is given).
  */
-export function newClientRow(client: ClientValues & { id: string }, ownerId: string, now: number) {
+export function newClientRow(client: NewClient, ownerId: string, now: number) {
   return {
     id: client.id,
     owner_id: ownerId,
@@ -60,7 +63,7 @@ export function newClientRow(client: ClientValues & { id: string }, ownerId: str
     version: 1,
     created_at: now,
     updated_at: now,
-    oldest_due_on: client.balance > 0 ? utcDay(now) : null,
+    oldest_due_on: client.balance > 0 ? (client.openingDueDay ?? utcDay(now)) : null,
   };
 }
 
@@ -266,7 +269,7 @@ export async function findClient(
 
 export async function insertClient(
   db: Executor,
-  client: ClientValues & { id: string; ownerId: string; now: number },
+  client: NewClient & { ownerId: string; now: number },
 ): Promise<Client> {
   const row = await db
     .insertInto('clients')
@@ -337,7 +340,7 @@ const insertBatch = 500;
 export async function insertClients(
   trx: Transaction<Database>,
   ownerId: string,
-  clients: (ClientValues & { id: string })[],
+  clients: NewClient[],
   now: number,
 ): Promise<void> {
   for (let start = 0; start < clients.length; start += insertBatch) {

@@ -555,23 +555,27 @@ describe('exports', () => {
   it('carry the ledger: every entry in the JSON export and in the entries CSV', async () => {
     const owner = await joinAs(testApp.app);
     const paidOn = addDays(utcDay(), -19);
+    const openedOn = addDays(utcDay(), -30);
     const client = await add(owner.cookie, {
       firstName: 'Ji-woo',
       lastName: '=Kim',
       balance: 30_000,
       currency: 'KRW',
+      openingDate: openedOn,
+      openingReference: 'B/F',
     });
     const { entry: payment } = await record(owner.cookie, client.id, {
       kind: 'payment',
       amount: 5_000,
       date: paidOn,
-      note: 'ref 123',
+      note: 'thank you',
+      reference: '=CHQ 123',
     });
     const exported = (await injectOk(testApp.app, 'GET', '/api/export.json', owner.cookie)).json<{
       version: number;
       entries: { clientId: string; kind: string; amount: number; note: string; date: string }[];
     }>();
-    expect(exported.version).toBe(2);
+    expect(exported.version).toBe(3);
     expect(
       exported.entries.map(({ clientId, kind, amount, note, date }) => ({
         clientId,
@@ -581,17 +585,120 @@ describe('exports', () => {
         date,
       })),
     ).toEqual([
-      { clientId: client.id, kind: 'payment', amount: -5_000, note: 'ref 123', date: paidOn },
-      { clientId: client.id, kind: 'opening', amount: 30_000, note: '', date: utcDay() },
+      { clientId: client.id, kind: 'opening', amount: 30_000, note: '', date: openedOn },
+      { clientId: client.id, kind: 'payment', amount: -5_000, note: 'thank you', date: paidOn },
     ]);
 
     const csv = await injectOk(testApp.app, 'GET', '/api/entries/export.csv', owner.cookie);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.replace('\uFEFF', '').trim().split(/\r?\n/);
     expect(lines).toEqual([
-      'First name,Last name,Email,Date,Kind,Amount,Currency,Due date,Note,Entry,Voids entry',
-      `Ji-woo,'=Kim,${client.email},${paidOn},Payment,-5000,KRW,,ref 123,${payment.entryId},`,
-      `Ji-woo,'=Kim,${client.email},${utcDay()},Opening balance,30000,KRW,,,${payment.entryId - 1},`,
+      'First name,Last name,Email,Date,Kind,Amount,Currency,Due date,Reference,Note,Entry,Voids entry',
+      `Ji-woo,'=Kim,${client.email},${openedOn},Opening balance,30000,KRW,,B/F,,${payment.entryId - 1},`,
+      `Ji-woo,'=Kim,${client.email},${paidOn},Payment,-5000,KRW,,'=CHQ 123,thank you,${payment.entryId},`,
     ]);
+  });
+});
+
+describe('opening balances', () => {
+  it('are dated as of the day given and due on it, or on their due date, and sort by their date', async () => {
+    const owner = await joinAs(testApp.app);
+    const today = utcDay();
+    const client = await add(owner.cookie, {
+      balance: 100_00,
+      currency: 'USD',
+      openingDate: addDays(today, -60),
+      openingDueDate: addDays(today, -45),
+      openingReference: 'Brought forward',
+    });
+    // Owed since its due day, 45 days ago: overdue now, not "current" as typed today.
+    expect(client.oldestDueDate).toBe(addDays(today, -45));
+    await record(owner.cookie, client.id, {
+      kind: 'charge',
+      amount: 20_00,
+      date: addDays(today, -50),
+      reference: 'INV-0042',
+    });
+    await record(owner.cookie, client.id, { kind: 'charge', amount: 5_00 });
+    // Newest first, the running balance in date order: the back-dated charge comes after the
+    // opening balance, which is older.
+    const entries = await entriesOf(owner.cookie, client.id);
+    expect(
+      entries.map((entry) => [entry.kind, entry.date, entry.reference, entry.runningBalance]),
+    ).toEqual([
+      ['charge', today, '', '12500'],
+      ['charge', addDays(today, -50), 'INV-0042', '12000'],
+      ['opening', addDays(today, -60), 'Brought forward', '10000'],
+    ]);
+    expect(entries[2]?.dueDate).toBe(addDays(today, -45));
+
+    // Without a due date an opening balance is due on its own date.
+    const plain = await add(owner.cookie, { balance: 10_00, openingDate: addDays(today, -10) });
+    expect(plain.oldestDueDate).toBe(addDays(today, -10));
+    const overdue = (
+      await injectOk(testApp.app, 'GET', '/api/clients?overdue=true', owner.cookie)
+    ).json<{ clients: Client[] }>();
+    expect(overdue.clients.map((found) => found.id).sort()).toEqual([client.id, plain.id].sort());
+  });
+
+  it('keep their date, due date and reference when the currency changes', async () => {
+    const owner = await joinAs(testApp.app);
+    const today = utcDay();
+    const client = await add(owner.cookie, {
+      balance: 100_00,
+      currency: 'USD',
+      openingDate: addDays(today, -60),
+      openingDueDate: addDays(today, -45),
+      openingReference: 'B/F',
+    });
+    const edited = (
+      await injectOk(testApp.app, 'PUT', `/api/clients/${client.id}`, owner.cookie, {
+        ...buildClient({ balance: 130_000, currency: 'KRW' }),
+        email: client.email,
+        version: client.version,
+      })
+    ).json<Client>();
+    expect(edited.oldestDueDate).toBe(addDays(today, -45));
+    const [opening] = (await entriesOf(owner.cookie, client.id)).filter(
+      (entry) => entry.kind === 'opening' && entry.currency === 'KRW',
+    );
+    expect(opening).toMatchObject({
+      amount: 130_000,
+      date: addDays(today, -60),
+      dueDate: addDays(today, -45),
+      reference: 'B/F',
+    });
+  });
+
+  it('refuses a date in the future or a due date before it with 400 naming the field, and writes nothing', async () => {
+    const owner = await joinAs(testApp.app);
+    const today = utcDay();
+    const cases: [Partial<ClientInput>, string, string][] = [
+      [{ openingDate: addDays(today, 3) }, 'openingDate', 'The date cannot be in the future.'],
+      [{ openingDate: '1899-12-31' }, 'openingDate', 'Use a date in 1900 or later.'],
+      [{ openingDate: '2026-02-30' }, 'openingDate', 'Enter a date as YYYY-MM-DD.'],
+      [
+        { openingDate: '2026-03-10', openingDueDate: '2026-03-01' },
+        'openingDueDate',
+        'The due date cannot be before the date of the balance.',
+      ],
+      [
+        { openingDueDate: addDays(today, -1) },
+        'openingDueDate',
+        'The due date cannot be before the date of the balance.',
+      ],
+      [{ openingReference: 'x'.repeat(41) }, 'openingReference', 'Use at most 40 characters.'],
+    ];
+    for (const [values, field, message] of cases) {
+      const response = await call('POST', '/api/clients', owner.cookie, buildClient(values));
+      expect(response.statusCode, JSON.stringify(values)).toBe(400);
+      expect(response.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+        [field]: message,
+      });
+    }
+    const list = (await injectOk(testApp.app, 'GET', '/api/clients', owner.cookie)).json<{
+      count: number;
+    }>();
+    expect(list.count).toBe(0);
   });
 });

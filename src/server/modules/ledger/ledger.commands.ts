@@ -1,7 +1,11 @@
 import type { Transaction } from 'kysely';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import { maxAmountMinor, type Currency } from '../../../shared/money.ts';
-import type { BalanceUpdate, Client } from '../../../shared/schemas/clients.ts';
+import {
+  openingDateProblems,
+  type BalanceUpdate,
+  type Client,
+} from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import { recordedSign, type EntryInput, type EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Database } from '../../db/database.ts';
@@ -182,6 +186,7 @@ export interface EntryOf {
   date: string;
   dueDate?: string | null;
   note?: string;
+  reference?: string;
   voidOf?: number | null;
 }
 
@@ -203,6 +208,7 @@ export async function addEntry(
       date: entry.date,
       dueDate: entry.dueDate ?? null,
       note: entry.note ?? '',
+      reference: entry.reference ?? '',
       voidOf: entry.voidOf ?? null,
       createdBy: ownerId,
       openAmount: entry.openAmount ?? 0,
@@ -281,6 +287,7 @@ export const recordEntry = command(
         date,
         dueDate: input.kind === 'charge' ? (input.dueDate ?? null) : null,
         note: input.note ?? '',
+        reference: input.reference ?? '',
       },
       now,
     );
@@ -334,14 +341,34 @@ export const voidEntry = command(
   },
 );
 
+/** How an opening balance was given: the form's or an import row's fields. */
+export interface OpeningTerms {
+  openingDate?: string | undefined;
+  openingDueDate?: string | null | undefined;
+  openingReference?: string | undefined;
+}
+
+/**
+ * An opening balance's date (today when not given), due date (null: due on its date) and
+ * reference, and the day it falls due; refused with the field named when a date is wrong.
+ */
+export function openingOf(terms: OpeningTerms, now: number) {
+  const today = utcDay(now);
+  const [field, problem] = Object.entries(openingDateProblems(terms, today))[0] ?? [];
+  if (field && problem) throw fieldError(field, problem);
+  const date = terms.openingDate ?? today;
+  const dueDate = terms.openingDueDate ?? null;
+  return { date, dueDate, reference: terms.openingReference ?? '', dueDay: dueDate ?? date };
+}
+
 /**
  * The opening balances of clients brought in at once (an import): each balance other than 0,
- * dated today, unpaid as far as it is owed.
+ * dated as given (today when not), unpaid as far as it is owed.
  */
 export async function addOpenings(
   trx: Trx,
   ownerId: string,
-  clients: readonly { id: string; balance: number; currency: Currency }[],
+  clients: readonly ({ id: string; balance: number; currency: Currency } & OpeningTerms)[],
   now: number,
 ): Promise<void> {
   const openings: NewEntry[] = clients.flatMap((client) =>
@@ -354,8 +381,7 @@ export async function addOpenings(
             kind: 'opening' as const,
             amount: client.balance,
             currency: client.currency,
-            date: utcDay(now),
-            dueDate: null,
+            ...openingOf(client, now),
             note: '',
             voidOf: null,
             createdBy: ownerId,

@@ -24,6 +24,7 @@ export interface NewEntry {
   date: string;
   dueDate: string | null;
   note: string;
+  reference?: string;
   voidOf: number | null;
   createdBy: string;
   /** What of it is unpaid from the start: only a new client's opening balance knows at once. */
@@ -40,6 +41,7 @@ export const toEntryRow = (entry: NewEntry, now: number) => ({
   occurred_on: entry.date,
   due_on: entry.dueDate,
   note: entry.note,
+  reference: entry.reference ?? '',
   void_of: entry.voidOf,
   created_by: entry.createdBy,
   created_at: now,
@@ -263,6 +265,7 @@ export async function listEntries(
     date: row.occurred_on,
     dueDate: row.due_on,
     note: row.note,
+    reference: row.reference,
     voidOf: row.void_of,
     voidedBy: row.voided_by,
     enteredBy: row.entered_by,
@@ -303,6 +306,7 @@ function entriesOfClients(db: Executor, ownerId: string) {
         'e.occurred_on as date',
         'e.due_on as dueDate',
         'e.note',
+        'e.reference',
         'e.void_of as voidOf',
         'e.created_at as createdAt',
       ])
@@ -426,6 +430,7 @@ export async function statementLines(
       'occurred_on as date',
       'due_on as dueDate',
       'note',
+      'reference',
       'void_of as voidOf',
     ])
     .where('client_id', '=', clientId)

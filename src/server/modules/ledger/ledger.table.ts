@@ -15,6 +15,8 @@ export interface EntriesTable {
   occurred_on: string;
   due_on: string | null;
   note: string;
+  /** The owner's own number for it (an invoice's); '' when none. */
+  reference: Generated<string>;
   void_of: number | null;
   created_by: string | null;
   created_at: number;

@@ -39,7 +39,7 @@ beforeAll(async () => {
     { kind: 'payment', amount: 3_000, date: '2025-03-20' },
     { kind: 'charge', amount: 20_000, date: '2025-04-05', dueDate: '2025-05-05', note: 'April' },
     { kind: 'payment', amount: 5_000, date: '2025-04-15', note: 'thanks' },
-    { kind: 'charge', amount: 8_000, date: '2025-05-20' },
+    { kind: 'charge', amount: 8_000, date: '2025-05-20', reference: 'INV-2025-05' },
     { kind: 'charge', amount: 4_000, date: '2025-06-25', dueDate: '2025-07-25' },
     { kind: 'charge', amount: 999, date: '2025-07-10' },
   ];
@@ -70,8 +70,8 @@ describe('a client statement', () => {
       ['2025-06-25', 4_000, '32766', 'Charge'],
     ]);
     expect(statement.closingBalance).toBe('32766');
-    // What is still unpaid on 30 June, item by item: the March charge's 7.66 left (its
-    // reference is its note: entries have no reference of their own yet).
+    // What is still unpaid on 30 June, item by item: the March charge's 7.66 left (a reference
+    // is the entry's own, or its note when it has none).
     expect(statement.openItems.map(({ id: _, ...item }) => item)).toEqual([
       {
         kind: 'charge',
@@ -97,7 +97,7 @@ describe('a client statement', () => {
       {
         kind: 'charge',
         date: '2025-05-20',
-        reference: '',
+        reference: 'INV-2025-05',
         dueDate: '2025-05-20',
         amount: 8_000,
         paid: 0,

@@ -82,7 +82,8 @@ export async function readStatement(
       id: line.id,
       kind: line.kind,
       date: line.date,
-      reference: line.note,
+      // An entry from before references were kept has its note as the nearest thing.
+      reference: line.reference || line.note,
       dueDate: due,
       amount: line.amount,
       paid: line.amount - unpaid,

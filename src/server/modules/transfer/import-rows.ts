@@ -1,6 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { utcDay } from '../../../shared/dates.ts';
 import {
   clientInputSchema,
+  openingDateProblems,
   importRowResultSchema,
   type ClientInput,
   type ImportRowResult,
@@ -12,13 +14,18 @@ const rowsPerTurn = 100;
 export type CheckedRow = { client: ClientInput } | { errors: Record<string, string> };
 
 /** Needs no database, so it runs before the import's transaction. */
-export async function checkRowsAsForm(rows: readonly unknown[]): Promise<CheckedRow[]> {
+export async function checkRowsAsForm(
+  rows: readonly unknown[],
+  now = Date.now(),
+): Promise<CheckedRow[]> {
+  const today = utcDay(now);
   const checked: CheckedRow[] = [];
   for (const [row, raw] of rows.entries()) {
     if (row > 0 && row % rowsPerTurn === 0) await nextTurn();
     const parsed = clientInputSchema.safeParse(raw);
     if (parsed.success) {
-      checked.push({ client: parsed.data });
+      const problems = openingDateProblems(parsed.data, today);
+      checked.push(Object.keys(problems).length > 0 ? { errors: problems } : { client: parsed.data });
       continue;
     }
     const errors: Record<string, string> = {};

@@ -198,8 +198,9 @@ export function readExportFile(body: unknown): RestorePlan {
           voidOf: null,
           createdAt: time(client.updatedAt),
         }))
-    : voidsAfterTheirEntries(file.entries).map(({ id, enteredAt, ...entry }) => ({
+    : voidsAfterTheirEntries(file.entries).map(({ id, enteredAt, reference, ...entry }) => ({
         ...entry,
+        reference: reference ?? '',
         fileId: id,
         createdAt: time(enteredAt),
       }));

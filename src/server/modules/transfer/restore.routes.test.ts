@@ -93,7 +93,7 @@ describe('restoring an export into an account', () => {
     const preview = await restore(fresh, target.cookie, exported, true);
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json<RestoreSummary>()).toEqual({
-      version: 2,
+      version: 3,
       exportedAt: exported.exportedAt,
       exportedFrom: owner.email,
       clients: 3,
@@ -237,6 +237,37 @@ describe('restoring an export into an account', () => {
         }),
       ]);
     }
+  });
+
+  it('keeps references and opening dates, and reads a version-2 file, which has no references', async () => {
+    const entries = exported.entries ?? [];
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        kind: 'opening',
+        date: '2025-12-01',
+        dueDate: '2025-12-31',
+        reference: 'B/F 2025',
+      }),
+    );
+    expect(entries).toContainEqual(
+      expect.objectContaining({ kind: 'charge', reference: 'INV-0001' }),
+    );
+    const target = await joinAs(source.app);
+    const v2 = {
+      ...exported,
+      version: 2,
+      entries: entries.map(({ reference: _reference, ...entry }) => entry),
+    };
+    expect((await restore(source.app, target.cookie, v2)).statusCode).toBe(200);
+    const again: ExportFile = (
+      await injectOk(source.app, 'GET', '/api/export.json', target.cookie)
+    ).json();
+    expect(again.version).toBe(3);
+    expect(new Set(again.entries?.map((entry) => entry.reference))).toEqual(new Set(['']));
+    // Everything else as it was (the clients' ids are renumbered: they are taken here).
+    const kept = (entry: Record<string, unknown>) =>
+      [entry.kind, entry.amount, entry.date, entry.dueDate, entry.note].join(' ');
+    expect(again.entries?.map(kept)).toEqual(entries.map(kept));
   });
 
   it('restores a void that the export lists before the entry it reverses', async () => {
@@ -401,7 +432,7 @@ describe('restoring an export into an account', () => {
     expect(other.json()).toMatchObject({
       error: { message: expect.stringContaining('not a Balance export') as string },
     });
-    const newer = await restore(source.app, target.cookie, { ...exported, version: 3 });
+    const newer = await restore(source.app, target.cookie, { ...exported, version: 4 });
     expect(newer.json()).toMatchObject({
       error: { message: expect.stringContaining('written by a newer Balance') as string },
     });

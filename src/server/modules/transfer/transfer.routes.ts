@@ -6,6 +6,7 @@ import { toDecimalText } from '../../../shared/money.ts';
 import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
+import { exportVersion } from '../../../shared/schemas/restore.ts';
 import { listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
 import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
@@ -30,6 +31,7 @@ export const entryCsvColumns = [
   'Amount',
   'Currency',
   'Due date',
+  'Reference',
   'Note',
   'Entry',
   'Voids entry',
@@ -69,6 +71,7 @@ async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
       currency: entry.currency,
       date: entry.date,
       dueDate: entry.dueDate,
+      reference: entry.reference,
       note: entry.note,
       voidOf: entry.voidOf,
       enteredAt: new Date(entry.createdAt).toISOString(),
@@ -129,6 +132,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
           toDecimalText(entry.amount, entry.currency),
           entry.currency,
           entry.dueDate ?? '',
+          protectCell(entry.reference),
           protectCell(entry.note),
           String(entry.id),
           entry.voidOf === null ? '' : String(entry.voidOf),
@@ -150,8 +154,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
     ]);
     const body = jsonStream([
       ['format', 'balance-export'],
-      // 2: adds the ledger's entries.
-      ['version', 2],
+      ['version', exportVersion],
       ['exportedAt', new Date().toISOString()],
       ['account', { email: user.email }],
       ['settings', { preferences, rates, business }],

@@ -5,9 +5,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, parseAmount } from '../../../../shared/money.ts';
 import {
   clientFormSchema,
+  entryReferenceMaxLength,
   type ClientForm as ClientFormValues,
   type ClientInput,
 } from '../../../../shared/schemas/clients.ts';
+import { localToday } from '../../../../shared/dates.ts';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -21,14 +23,19 @@ export const emptyClientForm: ClientFormValues = {
   phone: '',
   balance: '',
   currency: 'USD',
+  openingDate: '',
+  openingDueDate: '',
+  openingReference: '',
 };
 
 interface ClientFormProps {
   title: string;
   initialValues: ClientFormValues;
   /** Receives the client with its balance in minor units; rejects with ApiError on failure. */
-  onSubmit: (client: Required<ClientInput>) => Promise<unknown>;
+  onSubmit: (client: ClientInput & { balance: number }) => Promise<unknown>;
   balanceDisabled?: boolean;
+  /** The Add form: the balance is an opening balance, with its date, due date and reference. */
+  openingFields?: boolean;
   /** Why the currency cannot change, if it cannot (shown under it). */
   currencyLockedBecause?: string | null;
   /** Shown above the fields, e.g. after a conflict. */
@@ -38,7 +45,17 @@ interface ClientFormProps {
 }
 
 // i18n-ignore: the form's field names, not shown
-const fieldNames = ['firstName', 'lastName', 'email', 'phone', 'balance', 'currency'] as const;
+const fieldNames = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'balance',
+  'currency',
+  'openingDate',
+  'openingDueDate',
+  'openingReference',
+] as const;
 type FieldName = (typeof fieldNames)[number];
 
 /** The Add Client and Edit Client form, with the validation messages of the specification. */
@@ -47,6 +64,7 @@ export function ClientForm({
   initialValues,
   onSubmit,
   balanceDisabled = false,
+  openingFields = false,
   currencyLockedBecause = null,
   notice,
   cancelTo,
@@ -80,8 +98,16 @@ export function ClientForm({
     setServerError(null);
     const balance = parseAmount(values.balance, values.currency);
     if (!balance.ok) return setError('balance', { type: 'parse', message: balance.error });
+    const { openingDate = '', openingDueDate = '', openingReference = '', ...contact } = values;
+    const opening = openingFields && !balanceDisabled && balance.minor !== 0;
     try {
-      await onSubmit({ ...values, balance: balance.minor });
+      await onSubmit({
+        ...contact,
+        balance: balance.minor,
+        ...(opening && openingDate !== '' ? { openingDate } : {}),
+        ...(opening && openingDueDate !== '' ? { openingDueDate } : {}),
+        ...(opening && openingReference !== '' ? { openingReference } : {}),
+      });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       if (error.code !== 'conflict') setServerError(error.message);
@@ -202,6 +228,31 @@ export function ClientForm({
                   )}
                 </div>
               </div>
+              {openingFields && !balanceDisabled && (
+                <fieldset className="row">
+                  <legend className="form-text mb-2">{t('clients.opening.legend')}</legend>
+                  <FormField
+                    className="col-12 col-sm-4 mb-3"
+                    label={t('clients.opening.date')}
+                    type="date"
+                    max={localToday()}
+                    {...field('openingDate')}
+                  />
+                  <FormField
+                    className="col-12 col-sm-4 mb-3"
+                    label={t('clients.entry.due-date')}
+                    type="date"
+                    {...field('openingDueDate')}
+                  />
+                  <FormField
+                    className="col-12 col-sm-4 mb-3"
+                    label={t('clients.entry.reference')}
+                    autoComplete="off"
+                    maxLength={entryReferenceMaxLength}
+                    {...field('openingReference')}
+                  />
+                </fieldset>
+              )}
               <div className="d-flex gap-2">
                 <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
                   {t('clients.form.submit')}

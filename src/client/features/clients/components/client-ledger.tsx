@@ -28,6 +28,7 @@ function describeEntry(entry: Entry, byId: Map<number, Entry>, { t, format }: Te
     return entry.note ? t('clients.ledger.with-note', { text, note: entry.note }) : text;
   }
   const parts: string[] = [kinds[entry.kind].label];
+  if (entry.reference) parts.push(entry.reference);
   if (entry.note) parts.push(entry.note);
   if (entry.dueDate) parts.push(t('clients.ledger.due', { date: format.day(entry.dueDate) }));
   return parts.join(' · ');

@@ -7,6 +7,7 @@ import type { Client } from '../../../../shared/schemas/clients.ts';
 import {
   entryFormSchema,
   entryNoteMaxLength,
+  entryReferenceMaxLength,
   parseEntryAmount,
   type EntryForm as EntryFormValues,
   type RecordedKind,
@@ -32,7 +33,7 @@ export function entryTexts(t: Translate): Record<RecordedKind, { action: string;
 }
 
 // i18n-ignore: the form's field names, not shown
-const fieldNames = ['amount', 'date', 'dueDate', 'note'] as const;
+const fieldNames = ['amount', 'date', 'dueDate', 'note', 'reference'] as const;
 type FieldName = (typeof fieldNames)[number];
 
 /** The same day a year later (or earlier, with -1): both YYYY-MM-DD, compared as text. */
@@ -80,7 +81,7 @@ export function EntryForm({
   } = useForm<EntryFormValues>({
     resolver: zodResolver(schema),
     mode: 'onTouched', // i18n-ignore: a react-hook-form mode
-    defaultValues: { amount: '', date: localToday(), dueDate: '', note: '' },
+    defaultValues: { amount: '', date: localToday(), dueDate: '', note: '', reference: '' },
   });
   // The amount is what the owner came to type: focus goes there as the form opens.
   useEffect(() => setFocus('amount'), [setFocus]);
@@ -132,6 +133,7 @@ export function EntryForm({
         amount,
         date: values.date,
         note: values.note,
+        ...(values.reference !== '' ? { reference: values.reference } : {}),
         ...(kind === 'charge' && values.dueDate !== '' ? { dueDate: values.dueDate } : {}),
       });
     } catch (error) {
@@ -229,13 +231,19 @@ export function EntryForm({
           />
         )}
         <FormField
-          className={kind === 'charge' ? 'col-12 col-sm-6 mb-3' : 'col-12 mb-3'}
-          label={t('clients.entry.note')}
+          className="col-12 col-sm-6 mb-3"
+          label={t('clients.entry.reference')}
           autoComplete="off"
-          maxLength={entryNoteMaxLength}
-          {...field('note')}
+          maxLength={entryReferenceMaxLength}
+          {...field('reference')}
         />
       </div>
+      <FormField
+        label={t('clients.entry.note')}
+        autoComplete="off"
+        maxLength={entryNoteMaxLength}
+        {...field('note')}
+      />
       {checks ? (
         <div className="alert alert-warning py-2 mb-0">
           <div role="alert">

@@ -51,6 +51,9 @@ function useImportTexts() {
     phone: t('transfer.field.phone'),
     balance: t('transfer.field.balance'),
     currency: t('transfer.field.currency'),
+    openingDate: t('transfer.field.opening-date'),
+    openingDueDate: t('transfer.field.opening-due-date'),
+    openingReference: t('transfer.field.opening-reference'),
   };
   const errorText = (error: ImportError): string => {
     switch (error.kind) {
