@@ -31,6 +31,7 @@ const entries: Entry[] = Array.from({ length: 130 }, (_, index) => ({
   date: new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10),
   dueDate: null,
   note: `Invoice ${index + 1}`,
+  reference: '',
   voidOf: null,
   voidedBy: null,
   enteredBy: null,

@@ -7,6 +7,7 @@ const entry = (overrides: Partial<Entry> & Pick<Entry, 'id' | 'amount' | 'date'>
   currency: 'USD',
   dueDate: null,
   note: '',
+  reference: '',
   voidOf: null,
   voidedBy: null,
   enteredBy: null,
