@@ -1,11 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import { protectCell } from '../../../shared/csv.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { toDecimalText } from '../../../shared/money.ts';
+import { displayName } from '../../../shared/names.ts';
 import {
   statementBucketLabels,
   type Statement,
   type StatementBuckets,
 } from '../../../shared/schemas/statement.ts';
+import { translate } from '../../i18n.ts';
 
 const byteOrderMark = '\uFEFF';
 
@@ -20,7 +23,7 @@ export interface FileName {
 
 export function statementFileName(statement: Statement, extension: 'csv' | 'pdf'): FileName {
   const { client, period } = statement;
-  const written = `${client.firstName} ${client.lastName}`.replace(unsafeInFileName, '').trim();
+  const written = displayName(client).replace(unsafeInFileName, '').trim();
   const exact = [...written].slice(0, 60).join('').trim().replace(/\s+/gu, '-');
   const ascii = exact
     .normalize('NFKD')
@@ -44,26 +47,30 @@ export function attachmentHeader({ exact, ascii }: FileName): string {
 }
 
 /**
- * In English whatever the owner's language: programs read it (decision 012). Text from the
- * database is made safe from formulas.
+ * Labels in the statement's language; dates (ISO) and amounts (decimal text, no symbol) stay as a
+ * spreadsheet or a program reads them. Text from the database is made safe from formulas.
  */
-export function statementCsv(statement: Statement): string {
+export function statementCsv(statement: Statement, locale: Locale): string {
   const { client, period, business, ageing, amountDue } = statement;
   const currency = client.currency;
   const amount = (minor: number | string) => toDecimalText(BigInt(minor), currency);
+  const say = (english: string, values?: Record<string, string>) =>
+    translate(locale, english, values);
   const rows: string[][] = [
-    ['Statement of account', `${period.from} to ${period.to}`],
-    ['From', protectCell(business.name), protectCell(business.address.replaceAll('\n', ', '))],
-    ['Client', protectCell(`${client.firstName} ${client.lastName}`), protectCell(client.email)],
-    ['Currency', currency],
+    [say('Statement of account'), say('{from} to {to}', { from: period.from, to: period.to })],
+    [say('From'), protectCell(business.name), protectCell(business.address.replaceAll('\n', ', '))],
+    [say('Client'), protectCell(displayName(client)), protectCell(client.email)],
+    [say('Currency'), currency],
     [],
-    ['Amount due', amount(amountDue.amount)],
-    ['Overdue', amount(amountDue.overdue)],
-    ['Pay by', amountDue.payBy ?? ''],
-    ['Payment details', protectCell(business.paymentDetails.replaceAll('\n', ', '))],
+    [say('Amount due'), amount(amountDue.amount)],
+    [say('Overdue'), amount(amountDue.overdue)],
+    [say('Pay by'), amountDue.payBy === 'now' ? say('now') : (amountDue.payBy ?? '')],
+    [say('Payment details'), protectCell(business.paymentDetails.replaceAll('\n', ', '))],
     [],
-    ['Open items'],
-    ['Date', 'Reference', 'Due date', 'Amount', 'Paid', 'Remaining', 'Days overdue'],
+    [say('Open items')],
+    ['Date', 'Reference', 'Due date', 'Amount', 'Paid', 'Remaining', 'Days overdue'].map((c) =>
+      say(c),
+    ),
     ...statement.openItems.map((item) => [
       item.date,
       protectCell(item.reference),
@@ -74,9 +81,9 @@ export function statementCsv(statement: Statement): string {
       String(item.daysOverdue),
     ]),
     [],
-    ['Activity in the period'],
-    ['Date', 'Description', 'Due date', 'Amount', 'Balance'],
-    [period.from, 'Balance brought forward', '', '', amount(statement.openingBalance)],
+    [say('Activity in the period')],
+    ['Date', 'Description', 'Due date', 'Amount', 'Balance'].map((c) => say(c)),
+    [period.from, say('Balance brought forward'), '', '', amount(statement.openingBalance)],
     ...statement.lines.map((line) => [
       line.date,
       protectCell(line.description),
@@ -84,9 +91,13 @@ export function statementCsv(statement: Statement): string {
       amount(line.amount),
       amount(line.balance),
     ]),
-    [period.to, 'Closing balance', '', '', amount(statement.closingBalance)],
+    [period.to, say('Closing balance'), '', '', amount(statement.closingBalance)],
     [],
-    [`Ageing on ${ageing.asOf}`, ...Object.values(statementBucketLabels), 'Total owed'],
+    [
+      say('Ageing on {day}', { day: ageing.asOf }),
+      ...Object.values(statementBucketLabels).map((label) => say(label)),
+      say('Total owed'),
+    ],
     [
       '',
       ...(Object.keys(statementBucketLabels) as (keyof StatementBuckets)[]).map((bucket) =>

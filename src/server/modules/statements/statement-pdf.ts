@@ -9,6 +9,7 @@ import {
   type Statement,
   type StatementBuckets,
 } from '../../../shared/schemas/statement.ts';
+import { displayName } from '../../../shared/names.ts';
 import { translate } from '../../i18n.ts';
 
 const require = createRequire(import.meta.url);
@@ -66,7 +67,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     from: day(period.from),
     to: day(period.to),
   });
-  const clientName = `${client.firstName} ${client.lastName}`;
+  const clientName = displayName(client);
 
   const { regular, bold } = statementFonts();
   const doc = new PDFDocument({

@@ -376,6 +376,32 @@ describe('a statement to download', () => {
     expect(lines.at(-1)).toBe(',0.00,123.45,0.00,0.00,0.00,123.45');
   });
 
+  it('as CSV in Korean and Malay: labels in the language, a Korean name family name first', async () => {
+    const client = await add(owner.cookie, { firstName: '지우', lastName: '김', balance: 0 });
+    await record(owner.cookie, client.id, { kind: 'charge', amount: 50_000, date: '2025-05-02' });
+    const csvIn = async (lang: string) =>
+      (
+        await injectOk(
+          testApp.app,
+          'GET',
+          `/api/clients/${client.id}/statement.csv?from=2025-05-01&to=2025-05-31&lang=${lang}`,
+          owner.cookie,
+        )
+      ).body
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .split('\n');
+    const korean = await csvIn('ko');
+    expect(korean).toContain(`고객,김지우,${client.email}`);
+    expect(korean).toContain('청구 금액,500.00');
+    expect(korean).toContain('미결제 항목');
+    const malay = await csvIn('ms');
+    expect(malay).toContain(`Pelanggan,김지우,${client.email}`);
+    expect(malay).toContain('Jumlah perlu dibayar,500.00');
+    // Dates and amounts stay as a spreadsheet reads them, whatever the language.
+    expect(malay).toContain('2025-05-31,Baki akhir,,,500.00');
+  });
+
   it('as PDF: names in Hangul and other scripts, ₩ amounts, opening and closing balances', async () => {
     const seller = await joinAs(testApp.app);
     await injectOk(testApp.app, 'PUT', '/api/settings', seller.cookie, {

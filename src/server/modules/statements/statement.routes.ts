@@ -72,7 +72,7 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', attachmentHeader(statementFileName(statement, 'csv')))
-        .send(statementCsv(statement));
+        .send(statementCsv(statement, request.query.lang ?? requestLocale(request)));
     },
   );
 

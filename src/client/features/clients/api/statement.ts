@@ -7,12 +7,11 @@ import { clientsKey } from './queries.ts';
 
 /** The address of a statement's file, for a download link. */
 export function statementFilePath(id: string, period: StatementPeriod, form: 'csv' | 'pdf') {
-  const query = { from: period.from, to: period.to };
-  if (form === 'csv') return apiAddress(apiRoutes.statementCsv, { params: { id }, query });
   // A link's download sends the browser's language, not the one the app is shown in.
-  return apiAddress(apiRoutes.statementPdf, {
+  const query = { from: period.from, to: period.to, lang: currentLocale() };
+  return apiAddress(form === 'csv' ? apiRoutes.statementCsv : apiRoutes.statementPdf, {
     params: { id },
-    query: { ...query, lang: currentLocale() },
+    query,
   });
 }
 

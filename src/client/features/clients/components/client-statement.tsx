@@ -28,6 +28,7 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 import { statementFilePath, useSendStatement, useStatement } from '../api/statement.ts';
 import { ClientNotFound } from './client-not-found.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
+import { displayName } from '../../../../shared/names.ts';
 
 const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
 
@@ -357,9 +358,7 @@ function StatementBody({ statement }: { statement: Statement }) {
             </p>
           </div>
         </header>
-        <p className="mb-0 fw-semibold">
-          {client.firstName} {client.lastName}
-        </p>
+        <p className="mb-0 fw-semibold">{displayName(client)}</p>
         {client.email && <p className="mb-0 small">{client.email}</p>}
         {client.phone && <p className="small">{client.phone}</p>}
 
