@@ -15,6 +15,7 @@ import * as entriesByDay from './0021-entries-by-day.ts';
 import * as accountLanguage from './0022-account-language.ts';
 import * as clientIndexes from './0023-client-indexes.ts';
 import * as paymentDetails from './0024-payment-details.ts';
+import * as ledgerMonths from './0026-ledger-months.ts';
 
 /** Every migration in order; the key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0022-account-language': accountLanguage,
   '0023-client-indexes': clientIndexes,
   '0024-payment-details': paymentDetails,
+  '0026-ledger-months': ledgerMonths,
 };

@@ -6,7 +6,13 @@ import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
 import { fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { command, type ChangeContext } from '../events/write-path.ts';
-import { addEntry, addOpenings, reallocate, settleChange } from '../ledger/ledger.commands.ts';
+import {
+  addEntry,
+  addOpenings,
+  reallocate,
+  removeClientMonths,
+  settleChange,
+} from '../ledger/ledger.commands.ts';
 import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
@@ -160,6 +166,7 @@ export const deleteClient = command(
   'clients.delete',
   async ({ trx, record }, ownerId, id: string): Promise<void> => {
     const current = await currentClient(trx, ownerId, id);
+    await removeClientMonths(trx, ownerId, id);
     if (!(await deleteClientRow(trx, ownerId, id))) throw clientNotFound();
     await record({
       clientId: id,
