@@ -43,7 +43,7 @@ async function keptMonths(ownerId: string): Promise<MonthTotals> {
     .execute();
   return Object.fromEntries(
     rows
-      .map((row) => [
+      .map((row): [string, string] => [
         `${row.currency} ${row.month}`,
         (BigInt(row.high) * 2n ** 32n + BigInt(row.low)).toString(),
       ])
