@@ -9,6 +9,8 @@ import { currentUser, requireUser } from '../auth/session.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import { ledgerByMonthSince } from '../ledger/ledger.queries.ts';
 import { ageingSums, bucketsAsText, type BucketSums } from './ageing-sums.ts';
+import { latestEventId } from '../events/events.queries.ts';
+import { sharedWhileRunning } from './shared-work.ts';
 import {
   largestDebtors,
   overdueClientsByCurrency,
@@ -115,9 +117,19 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
     return ageing;
   });
 
+  // Every open dashboard asks again on each change it hears of: those asking about the same
+  // change share one working out. Keyed by the owner's latest event, read first, so an answer
+  // is never older than the change a caller has seen.
+  const sharedOverview = sharedWhileRunning<Overview>();
+
   app.get('/overview', { schema: { response: { 200: overviewSchema } } }, async (request) => {
     const ownerId = currentUser(request).id;
     const asOf = utcDay();
+    const key = `${ownerId} ${asOf} ${await latestEventId(db, ownerId)}`;
+    return sharedOverview(key, () => overviewOf(ownerId, asOf));
+  });
+
+  async function overviewOf(ownerId: string, asOf: string): Promise<Overview> {
     const [positions, overdueClients, ageing, rateRows] = await Promise.all([
       positionsByCurrency(db, ownerId),
       overdueClientsByCurrency(db, ownerId, asOf),
@@ -157,5 +169,5 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       history: await history(ownerId, asOf, positions),
     };
     return overview;
-  });
+  }
 };
