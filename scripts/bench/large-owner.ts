@@ -171,7 +171,7 @@ async function recordPayment(baseUrl: string, cookie: string, clientId: string):
 }
 
 /**
- * `payments` payments one after another (each waits for the last one's answer) while five
+ * `payments` payments one after another (each sent 200 ms after the last one's answer) while five
  * dashboards each ask for the overview whenever a payment has answered since their last ask, as
  * an open dashboard does on each change it hears of.
  */
@@ -197,6 +197,8 @@ async function fiveDashboards(
   };
   const open = Array.from({ length: 5 }, dashboard);
   for (let index = 0; index < payments; index++) {
+    // Five a second, as a busy till would record them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
     await recordPayment(baseUrl, cookie, clientId);
     made += 1;
     const waiting = wake;
