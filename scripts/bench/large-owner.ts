@@ -20,6 +20,12 @@ export interface LargeOwnerResult {
   entries: number;
   seedMs: number;
   timed: Timed[];
+  /**
+   * GET /api/overview as five open dashboards ask for it after each change, while payments keep
+   * arriving one after another: each dashboard asks again as soon as a payment has answered since
+   * its last ask.
+   */
+  dashboards: { payments: number; samples: number; p50Ms: number; p95Ms: number; maxMs: number };
   /** Single searches, each a text never asked before. */
   searches: { text: string; ms: number; count: number }[];
   /** Twenty different searches sent at once, health probed meanwhile. */
@@ -101,6 +107,8 @@ export async function largeOwner(options: {
   for (const [index, row] of timed.entries())
     row.recomputedMs = [...(recomputed[index] ?? [])].sort((a, b) => a - b)[1] ?? NaN;
 
+  const dashboards = await fiveDashboards(baseUrl, owner.cookie, someone, 40);
+
   // Searches as an owner types them: part of an e-mail, a surname, two letters, a typo that
   // matches nothing. Each text is new.
   const searches: LargeOwnerResult['searches'] = [];
@@ -146,7 +154,68 @@ export async function largeOwner(options: {
     entries: options.entries,
     seedMs,
     timed,
+    dashboards,
     searches,
     parallel,
+  };
+}
+
+async function recordPayment(baseUrl: string, cookie: string, clientId: string): Promise<void> {
+  const recorded = await fetch(`${baseUrl}/api/clients/${clientId}/entries`, {
+    method: 'POST',
+    headers: { cookie, 'content-type': 'application/json' },
+    body: JSON.stringify({ kind: 'payment', amount: 1 }),
+  });
+  if (recorded.status !== 201)
+    throw new Error(`recording a payment answered ${recorded.status}: ${await recorded.text()}`);
+}
+
+/**
+ * `payments` payments one after another (each sent 200 ms after the last one's answer) while five
+ * dashboards each ask for the overview whenever a payment has answered since their last ask, as
+ * an open dashboard does on each change it hears of.
+ */
+async function fiveDashboards(
+  baseUrl: string,
+  cookie: string,
+  clientId: string,
+  payments: number,
+): Promise<LargeOwnerResult['dashboards']> {
+  let made = 0;
+  let done = false;
+  let wake: (() => void)[] = [];
+  const changed = () => new Promise<void>((resolve) => wake.push(resolve));
+  const times: number[] = [];
+  const dashboard = async () => {
+    let seen = 0;
+    while (!done) {
+      if (made === seen) await changed();
+      if (done) return;
+      seen = made;
+      times.push((await timedGet(`${baseUrl}/api/overview`, cookie)).ms);
+    }
+  };
+  const open = Array.from({ length: 5 }, dashboard);
+  for (let index = 0; index < payments; index++) {
+    // Five a second, as a busy till would record them.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await recordPayment(baseUrl, cookie, clientId);
+    made += 1;
+    const waiting = wake;
+    wake = [];
+    for (const resolve of waiting) resolve();
+  }
+  done = true;
+  for (const resolve of wake) resolve();
+  await Promise.all(open);
+  const sorted = [...times].sort((a, b) => a - b);
+  const at = (share: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))] ?? NaN;
+  return {
+    payments,
+    samples: sorted.length,
+    p50Ms: at(0.5),
+    p95Ms: at(0.95),
+    maxMs: sorted.at(-1) ?? NaN,
   };
 }

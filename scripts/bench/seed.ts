@@ -74,6 +74,19 @@ function rowInserter(db: DatabaseSync, table: string) {
   };
 }
 
+/**
+ * The owner's month figures made again from the entries, as the ledger's write path keeps them
+ * beside each entry (migration 0026 fills them the same way).
+ */
+function keepLedgerMonths(db: DatabaseSync, ownerId: string): void {
+  db.prepare('delete from ledger_months where owner_id = ?').run(ownerId);
+  db.prepare(
+    `insert into ledger_months (owner_id, currency, month, high, low)
+     select owner_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
+     from entries where owner_id = ? group by owner_id, currency, substr(occurred_on, 1, 7)`,
+  ).run(ownerId);
+}
+
 /** The history's record of a client added with `entry` as its opening, as `clients.add` makes it. */
 const createdEvent = (client: ClientSnapshot & { id: string }, entry?: EntryDetail | null) => ({
   clientId: client.id,
@@ -162,6 +175,7 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
         insertEvent(toEventRow(ownerId, createdAt, createdEvent(client, entry)));
         ids.push(client.id);
       }
+      keepLedgerMonths(db, ownerId);
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
@@ -294,6 +308,7 @@ export function seedLedgers({
           insertEntry({ id: line.id, ...row });
         }
       }
+      keepLedgerMonths(db, ownerId);
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');

@@ -16,6 +16,7 @@ import * as accountLanguage from './0022-account-language.ts';
 import * as clientIndexes from './0023-client-indexes.ts';
 import * as paymentDetails from './0024-payment-details.ts';
 import * as entryReferences from './0025-entry-references.ts';
+import * as ledgerMonths from './0026-ledger-months.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -36,4 +37,5 @@ export const migrations: Record<string, Migration> = {
   '0023-client-indexes': clientIndexes,
   '0024-payment-details': paymentDetails,
   '0025-entry-references': entryReferences,
+  '0026-ledger-months': ledgerMonths,
 };

@@ -11,6 +11,7 @@ import {
   addOpenings,
   openingOf,
   reallocate,
+  removeClientMonths,
   settleChange,
 } from '../ledger/ledger.commands.ts';
 import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
@@ -180,6 +181,7 @@ export const deleteClient = command(
   'clients.delete',
   async ({ trx, record }, ownerId, id: string): Promise<void> => {
     const current = await currentClient(trx, ownerId, id);
+    await removeClientMonths(trx, ownerId, id);
     if (!(await deleteClientRow(trx, ownerId, id))) throw clientNotFound();
     await record({
       clientId: id,

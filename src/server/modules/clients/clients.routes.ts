@@ -6,14 +6,10 @@ import {
   clientListQuerySchema,
   clientListSchema,
   clientSchema,
-  type Ageing,
-  type AgeingBucketName,
-  ageingSchema,
   type ClientList,
   clientUpdateSchema,
 } from '../../../shared/schemas/clients.ts';
 import { utcDay } from '../../../shared/dates.ts';
-import { currencies } from '../../../shared/money.ts';
 import { historyListSchema } from '../../../shared/schemas/events.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
 import { AppError } from '../../errors.ts';
@@ -29,7 +25,6 @@ import {
   type ClientFilter,
 } from './clients.queries.ts';
 import { checkedClientId as clientId, clientNotFound } from './current-client.ts';
-import { ageingByCurrency } from '../ledger/ledger.queries.ts';
 import { gzipIfAccepted } from './gzip-answer.ts';
 
 type ListSummary = Pick<ClientList, 'count' | 'totals' | 'converted'>;
@@ -121,40 +116,6 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
         .send(bytes);
     },
   );
-
-  /** The ageing of the owner's unpaid amounts. */
-  app.get('/ageing', { schema: { response: { 200: ageingSchema } } }, async (request) => {
-    const ownerId = currentUser(request).id;
-    const asOf = utcDay();
-    const rows = await ageingByCurrency(db, ownerId, asOf);
-    const ageing: Ageing = {
-      asOf,
-      currencies: currencies.flatMap((currency) => {
-        const mine = rows.filter((row) => row.currency === currency);
-        if (mine.length === 0) return [];
-        const sumOf = (bucket: AgeingBucketName) =>
-          mine.filter((row) => row.bucket === bucket).reduce((sum, row) => sum + row.total, 0n);
-        const buckets = {
-          current: sumOf('current'),
-          days1to30: sumOf('days1to30'),
-          days31to60: sumOf('days31to60'),
-          days61to90: sumOf('days61to90'),
-          over90: sumOf('over90'),
-        };
-        const owed = Object.values(buckets).reduce((sum, value) => sum + value, 0n);
-        return [
-          {
-            currency,
-            owed: owed.toString(),
-            buckets: Object.fromEntries(
-              Object.entries(buckets).map(([name, value]) => [name, value.toString()]),
-            ) as Ageing['currencies'][number]['buckets'],
-          },
-        ];
-      }),
-    };
-    return ageing;
-  });
 
   app.get(
     '/clients/:id',

@@ -16,6 +16,7 @@ import { toSnapshot } from '../clients/clients.queries.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import { allocate, dueDay } from './ageing.ts';
+import { addToLedgerMonths, removeClientFromLedgerMonths } from './ledger-months.repository.ts';
 import {
   applyToBalance,
   findEntry,
@@ -394,4 +395,8 @@ export async function addOpenings(
 
 /** One entry of an export file, as it was (restore); answers its new id. */
 export const addRestoredEntry = insertRestoredEntry;
+/** A restore's entries, added to the month figures once all are in. */
+export const addRestoredMonths = addToLedgerMonths;
+/** A client's entries, taken out of the month figures before the client goes. */
+export const removeClientMonths = removeClientFromLedgerMonths;
 export type { NewEntry };

@@ -8,3 +8,4 @@ export {
   readOwnerEntries,
   statementLines,
 } from './ledger.repository.ts';
+export { ledgerByMonthSince } from './ledger-months.repository.ts';

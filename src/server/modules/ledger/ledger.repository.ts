@@ -7,6 +7,7 @@ import type { Database } from '../../db/database.ts';
 import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import { toClient } from '../clients/clients.queries.ts';
 import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
+import { addToLedgerMonths } from './ledger-months.repository.ts';
 import type { EntriesTable } from './ledger.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -72,12 +73,14 @@ export async function insertEntry(
     .returningAll()
     .executeTakeFirst();
   if (!inserted) throw new Error('the new entry came back empty');
+  await addToLedgerMonths(trx, [entry]);
   return inserted;
 }
 
 /**
  * An entry brought back from an export file, at the time it was first entered; answers its new
- * id (ids are the instance's own), which a later void in the file needs.
+ * id (ids are the instance's own), which a later void in the file needs. The restore adds all its
+ * entries to the month figures at once (`addToLedgerMonths`): one statement, not one an entry.
  */
 export async function insertRestoredEntry(
   trx: Transaction<Database>,
@@ -104,6 +107,7 @@ export async function insertEntries(
       .values(entries.slice(start, start + insertBatch).map((entry) => toEntryRow(entry, now)))
       .execute();
   }
+  await addToLedgerMonths(trx, entries);
 }
 
 /** One entry of the owner's client, with the id of the void that reverses it, if any. */

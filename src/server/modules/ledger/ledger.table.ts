@@ -24,6 +24,18 @@ export interface EntriesTable {
   open_amount: Generated<number>;
 }
 
+/** Each month's net change of an owner's balances in one currency (migration 0026). */
+export interface LedgerMonthsTable {
+  owner_id: string;
+  currency: Currency;
+  /** YYYY-MM */
+  month: string;
+  /** The sums of the amounts' high 32 bits and low 32 bits: the month's net is high × 2^32 + low. */
+  high: number | string | bigint;
+  low: number | string | bigint;
+}
+
 export interface LedgerTables {
   entries: EntriesTable;
+  ledger_months: LedgerMonthsTable;
 }

@@ -1,7 +1,6 @@
 // What the overview's routes read: figures across all of an owner's clients.
 export {
   largestDebtors,
-  ledgerByMonthSince,
   overdueClientsByCurrency,
   positionsByCurrency,
   type CurrencyPosition,

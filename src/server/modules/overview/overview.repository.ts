@@ -2,7 +2,7 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
 
-type Executor = Kysely<Database> | Transaction<Database>;
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 // SQLite's SUM fails past 2^63, so every sum of amounts here is taken as two sums, of the high
 // and of the low 32 bits (neither can overflow below 2^31 rows), joined exactly with BigInt.
@@ -97,34 +97,4 @@ export async function largestDebtors(
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
-}
-
-/**
- * The owner's entries dated from `firstMonthStart` (YYYY-MM-DD, a first of the month) on, summed
- * per currency and month (YYYY-MM): a few rows per currency, read along the entries_owner_day
- * index alone. Voids are entries too, so a voided amount drops out from the void's date on.
- */
-export async function ledgerByMonthSince(
-  db: Executor,
-  ownerId: string,
-  firstMonthStart: string,
-): Promise<{ currency: Currency; month: string; total: bigint }[]> {
-  const amount = sql`amount`;
-  const rows = await db
-    .selectFrom('entries')
-    .select([
-      'currency',
-      sql<string>`substr(occurred_on, 1, 7)`.as('month'),
-      highOf(amount).as('high'),
-      lowOf(amount).as('low'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .where('occurred_on', '>=', firstMonthStart)
-    .groupBy(['currency', sql`2`])
-    .execute();
-  return rows.map((row) => ({
-    currency: row.currency,
-    month: row.month,
-    total: joinHalves(row.high, row.low),
-  }));
 }

@@ -283,6 +283,12 @@ describe('GET /api/overview', () => {
           ),
         )}`.execute(db);
     }
+    // And the month figures the write path keeps beside its entries.
+    await sql`insert into ledger_months (owner_id, currency, month, high, low)
+      select owner_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
+      from entries where owner_id = ${userId} group by owner_id, currency, substr(occurred_on, 1, 7)`.execute(
+      db,
+    );
 
     const overview = await overviewOf(cookie);
     expect(overview.currencies).toEqual([

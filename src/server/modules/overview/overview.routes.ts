@@ -4,12 +4,15 @@ import { currencies, type Currency } from '../../../shared/money.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { ageingBuckets } from '../ledger/ageing.ts';
 import { overviewMonths, overviewSchema, type Overview } from '../../../shared/schemas/overview.ts';
+import { ageingSchema, type Ageing } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { readRates } from '../settings/settings.queries.ts';
-import { ageingByCurrency } from '../ledger/ledger.queries.ts';
+import { ledgerByMonthSince } from '../ledger/ledger.queries.ts';
+import { ageingSums, bucketsAsText, type BucketSums } from './ageing-sums.ts';
+import { latestEventId } from '../events/events.queries.ts';
+import { sharedWhileRunning } from './shared-work.ts';
 import {
   largestDebtors,
-  ledgerByMonthSince,
   overdueClientsByCurrency,
   positionsByCurrency,
   type CurrencyPosition,
@@ -30,7 +33,7 @@ function usdValue(balance: number, currency: Currency, rates: Partial<Record<Cur
   return convertToUsd([{ currency, total: BigInt(balance) }], rates)?.usdMinor ?? null;
 }
 
-/** GET /api/overview: the dashboard's summary (see overviewSchema). */
+/** GET /api/overview, the dashboard's summary (see overviewSchema), and GET /api/ageing. */
 export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
@@ -73,9 +76,8 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   /**
-   * The sum of all balances at each of the last months' ends. A balance is the sum of its
-   * client's entries, so the total at a month's end is today's total less the entries dated
-   * after it: only the last year of entries is read, however long the ledger.
+   * The sum of all balances at each of the last months' ends: today's total less the net
+   * changes of the months after it, which the ledger's write path keeps per month.
    */
   async function history(
     ownerId: string,
@@ -86,7 +88,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
     const months = Array.from({ length: overviewMonths }, (_, index) =>
       monthStart(first, index).slice(0, 7),
     );
-    const rows = await ledgerByMonthSince(db, ownerId, first);
+    const rows = await ledgerByMonthSince(db, ownerId, first.slice(0, 7));
     const series = currencies.flatMap((currency) => {
       const position = positions.find((candidate) => candidate.currency === currency);
       const now = position ? position.owed - position.credits : 0n;
@@ -101,13 +103,37 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
     return { months, series };
   }
 
+  app.get('/ageing', { schema: { response: { 200: ageingSchema } } }, async (request) => {
+    const asOf = utcDay();
+    const sums = await ageingSums(db, currentUser(request).id, asOf);
+    const ageing: Ageing = {
+      asOf,
+      currencies: [...sums].map(([currency, buckets]) => ({
+        currency,
+        owed: ageingBuckets.reduce((sum, name) => sum + buckets[name], 0n).toString(),
+        buckets: bucketsAsText(buckets),
+      })),
+    };
+    return ageing;
+  });
+
+  // Every open dashboard asks again on each change it hears of: those asking about the same
+  // change share one working out. Keyed by the owner's latest event, read first, so an answer
+  // is never older than the change a caller has seen.
+  const sharedOverview = sharedWhileRunning<Overview>();
+
   app.get('/overview', { schema: { response: { 200: overviewSchema } } }, async (request) => {
     const ownerId = currentUser(request).id;
     const asOf = utcDay();
+    const key = `${ownerId} ${asOf} ${await latestEventId(db, ownerId)}`;
+    return sharedOverview(key, () => overviewOf(ownerId, asOf));
+  });
+
+  async function overviewOf(ownerId: string, asOf: string): Promise<Overview> {
     const [positions, overdueClients, ageing, rateRows] = await Promise.all([
       positionsByCurrency(db, ownerId),
       overdueClientsByCurrency(db, ownerId, asOf),
-      ageingByCurrency(db, ownerId, asOf),
+      ageingSums(db, ownerId, asOf),
       readRates(db, ownerId),
     ]);
     const rates = Object.fromEntries(rateRows.map((rate) => [rate.currency, rate]));
@@ -119,16 +145,13 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       currencies: currencies.flatMap((currency) => {
         const position = positions.find((candidate) => candidate.currency === currency);
         if (!position) return [];
-        const bucket = (name: (typeof ageingBuckets)[number]) =>
-          ageing
-            .filter((row) => row.currency === currency && row.bucket === name)
-            .reduce((sum, row) => sum + row.total, 0n);
-        const buckets = Object.fromEntries(
-          ageingBuckets.map((name) => [name, bucket(name).toString()]),
-        ) as Overview['currencies'][number]['buckets'];
+        const sums =
+          ageing.get(currency) ??
+          (Object.fromEntries(ageingBuckets.map((name) => [name, 0n])) as BucketSums);
         const overdue = ageingBuckets
           .filter((name) => name !== 'current')
-          .reduce((sum, name) => sum + bucket(name), 0n);
+          .reduce((sum, name) => sum + sums[name], 0n);
+        const buckets = bucketsAsText(sums);
         return [
           {
             currency,
@@ -146,5 +169,5 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
       history: await history(ownerId, asOf, positions),
     };
     return overview;
-  });
+  }
 };

@@ -11,7 +11,7 @@ import { writeOwnerSettings } from '../settings/settings.commands.ts';
 import { addRestoredClients } from '../clients/clients.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
 import { allocate, type Allocation } from '../ledger/ageing.ts';
-import { addRestoredEntry, type NewEntry } from '../ledger/ledger.commands.ts';
+import { addRestoredEntry, addRestoredMonths, type NewEntry } from '../ledger/ledger.commands.ts';
 
 export interface RestorePlan {
   version: number;
@@ -130,6 +130,10 @@ export async function restoreInto(
     });
     entryIds.set(entry.fileId, id);
   }
+  await addRestoredMonths(
+    trx,
+    plan.entries.map((entry) => ({ ...entry, ownerId })),
+  );
   const entryId = (id: number) => entryIds.get(id) ?? 0;
 
   const history: NewEvent[] = plan.history.map((event) => ({

@@ -1,0 +1,111 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Currency } from '../../../shared/money.ts';
+import type { Database } from '../../db/database.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const half = 2 ** 32;
+
+/** What of an entry the month figures need. */
+export interface MonthAmount {
+  ownerId: string;
+  currency: Currency;
+  /** YYYY-MM-DD */
+  date: string;
+  amount: number;
+}
+
+/**
+ * Adds entries to their months' net changes, in the caller's transaction: every insert of
+ * entries does, so the figures move with the ledger (`sign` -1 takes them out again, as a
+ * client's deletion takes its entries). Amounts are split as the migration split them.
+ */
+export async function addToLedgerMonths(
+  trx: Transaction<Database>,
+  entries: readonly MonthAmount[],
+  sign: 1 | -1 = 1,
+): Promise<void> {
+  const sums = new Map<
+    string,
+    { ownerId: string; currency: Currency; month: string; high: number; low: number }
+  >();
+  for (const entry of entries) {
+    const month = entry.date.slice(0, 7);
+    const key = `${entry.ownerId} ${entry.currency} ${month}`;
+    const sum = sums.get(key) ?? {
+      ownerId: entry.ownerId,
+      currency: entry.currency,
+      month,
+      high: 0,
+      low: 0,
+    };
+    const high = Math.floor(entry.amount / half);
+    sum.high += sign * high;
+    sum.low += sign * (entry.amount - high * half);
+    sums.set(key, sum);
+  }
+  for (const sum of sums.values()) {
+    await trx
+      .insertInto('ledger_months')
+      .values({
+        owner_id: sum.ownerId,
+        currency: sum.currency,
+        month: sum.month,
+        high: sum.high,
+        low: sum.low,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['owner_id', 'currency', 'month']).doUpdateSet((eb) => ({
+          high: eb(eb.ref('ledger_months.high'), '+', eb.ref('excluded.high')),
+          low: eb(eb.ref('ledger_months.low'), '+', eb.ref('excluded.low')),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** Takes a client's entries out of the month figures, before the client and its ledger go. */
+export async function removeClientFromLedgerMonths(
+  trx: Transaction<Database>,
+  ownerId: string,
+  clientId: string,
+): Promise<void> {
+  const entries = await trx
+    .selectFrom('entries')
+    .select(['currency', 'occurred_on as date', 'amount'])
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .execute();
+  await addToLedgerMonths(
+    trx,
+    entries.map((entry) => ({ ownerId, ...entry, amount: Number(entry.amount) })),
+    -1,
+  );
+}
+
+/**
+ * The net change of the owner's balances per currency and month (YYYY-MM), from `firstMonth` on:
+ * a dozen rows per currency, however long the ledger.
+ */
+export async function ledgerByMonthSince(
+  db: Executor,
+  ownerId: string,
+  firstMonth: string,
+): Promise<{ currency: Currency; month: string; total: bigint }[]> {
+  const rows = await db
+    .selectFrom('ledger_months')
+    .select([
+      'currency',
+      'month',
+      sql<string>`cast(high as text)`.as('high'),
+      sql<string>`cast(low as text)`.as('low'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .where('month', '>=', firstMonth)
+    .execute();
+  return rows.map((row) => ({
+    currency: row.currency,
+    month: row.month,
+    total: BigInt(row.high) * BigInt(half) + BigInt(row.low),
+  }));
+}
