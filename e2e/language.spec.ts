@@ -99,3 +99,21 @@ test('Bahasa Melayu picked in Settings right after the page loads stays picked a
     page.removeAllListeners('request');
   }
 });
+
+// The navbar's select (signed out) had the same fault: it showed English until the Malay texts came.
+test('Bahasa Melayu picked in the navbar before signing in stays picked while its texts load', async ({
+  page,
+}) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/assets\/ms-[\w-]+\.js$/, async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto('/login');
+  await page.getByLabel('Language').selectOption('ms');
+  await expect(page.getByLabel('Language')).toHaveValue('ms');
+  release();
+  await expect(page.locator('html')).toHaveAttribute('lang', /^ms/);
+  await expect(page.getByLabel('Bahasa')).toHaveValue('ms');
+});

@@ -1,6 +1,6 @@
-import { useId } from 'react';
+import { useId, useRef, useState } from 'react';
 import { isLocale, localeNames, locales, type Locale } from '../../shared/locales.ts';
-import { changeLocale } from './i18n.ts';
+import { changeLocale, loadLocale } from './i18n.ts';
 import { useI18n } from './use-i18n.ts';
 
 /**
@@ -16,6 +16,10 @@ export function LanguageSelect({
 }) {
   const { t, locale } = useI18n();
   const id = useId();
+  // The pick is shown from the moment it is made: bound to the shown language alone, the select
+  // went back to the old one while the new one's texts loaded. A later pick wins.
+  const [picked, setPicked] = useState<Locale | null>(null);
+  const latest = useRef<Locale | null>(null);
   return (
     <span className={className}>
       <label htmlFor={id} className="visually-hidden">
@@ -24,11 +28,24 @@ export function LanguageSelect({
       <select
         id={id}
         className="form-select form-select-sm"
-        value={locale}
+        value={picked ?? locale}
         onChange={(event) => {
           const chosen = event.target.value;
           if (!isLocale(chosen)) return;
-          void changeLocale(chosen).then(() => onChosen?.(chosen));
+          latest.current = chosen;
+          setPicked(chosen);
+          void loadLocale(chosen).then(
+            async () => {
+              if (latest.current !== chosen) return;
+              await changeLocale(chosen);
+              setPicked(null);
+              onChosen?.(chosen);
+            },
+            // Its texts could not be fetched (offline): the select shows the language in use.
+            () => {
+              if (latest.current === chosen) setPicked(null);
+            },
+          );
         }}
       >
         {locales.map((option) => (
