@@ -378,6 +378,9 @@ test('a balance added with the client is an opening balance as of its day, due w
   await page.screenshot({ path: 'test-results/add-client-opening-375.png', fullPage: true });
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByText('New Client Added')).toBeVisible();
-  await page.getByRole('link', { name: /Ada Lovelace/ }).click();
+  await page
+    .getByTestId('client-table')
+    .getByRole('link', { name: /Ada Lovelace/ })
+    .click();
   await expect(page.getByText(/Opening balance · B\/F 2025 · due/)).toBeVisible();
 });

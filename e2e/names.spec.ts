@@ -28,7 +28,7 @@ test.describe('names in Korean', () => {
     await expect(page).toHaveURL('/');
     const row = page.getByRole('row', { name: /김서연/ });
     await expect(row).toBeVisible();
-    await row.getByRole('link').last().click();
+    await row.getByRole('link', { name: '김서연' }).click();
     await expect(page.getByRole('heading', { level: 1, name: '김서연' })).toBeVisible();
     await expect(page).toHaveTitle(/^김서연/);
   });

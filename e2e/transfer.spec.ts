@@ -116,6 +116,9 @@ test('an import with as-of, due date and reference columns ages the balances it 
       over90: '2300000',
     },
   });
-  await page.getByRole('link', { name: /Min Kim|Kim Min/ }).click();
+  await page
+    .getByTestId('client-table')
+    .getByRole('link', { name: /Min Kim|Kim Min/ })
+    .click();
   await expect(page.getByText(/Opening balance · INV-2025-07/)).toBeVisible();
 });
