@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clientFormSchema } from './schemas/clients.ts';
-import { displayName, isSyllabicName } from './names.ts';
+import { displayName, foldText, isSyllabicName, nameSortKey } from './names.ts';
 
 describe('displayName', () => {
   it('shows a Korean name family name first, without a space', () => {
@@ -12,6 +12,19 @@ describe('displayName', () => {
     expect(displayName({ firstName: 'Ada', lastName: 'Lovelace' })).toBe('Ada Lovelace');
     expect(displayName({ firstName: 'Seoyeon', lastName: '김' })).toBe('Seoyeon 김');
     expect(displayName({ firstName: '明', lastName: '李' })).toBe('明 李');
+  });
+});
+
+describe('nameSortKey', () => {
+  it('takes accents and case off, and makes compatibility forms plain', () => {
+    expect(nameSortKey({ firstName: 'Émilie', lastName: 'DUBOIS' })).toBe('emilie dubois');
+    expect(nameSortKey({ firstName: 'Łukasz', lastName: 'Ångström' })).toBe('lukasz angstrom');
+    expect(foldText('ﬁona Ｗei Straße Øre')).toBe('fiona wei strasse ore');
+  });
+
+  it('keeps Hangul and Kana whole, a Korean name family name first', () => {
+    expect(nameSortKey({ firstName: '민준', lastName: '김' })).toBe('김민준');
+    expect(foldText('ガ')).toBe('ガ');
   });
 });
 

@@ -94,7 +94,7 @@ export function Layout() {
         {t('layout.skip-to-main')}
       </a>
       <Navbar
-        email={session.data?.user?.email ?? null}
+        email={session.isPending ? undefined : (session.data?.user?.email ?? null)}
         isAdmin={session.data?.user?.isAdmin ?? false}
         // Until the switch is known, Join stays hidden rather than flashing in and out.
         showJoin={publicSettings.data?.allowRegistration ?? false}

@@ -6,8 +6,13 @@ import { LanguageSelect } from '../i18n/language-select.tsx';
 import { useI18n } from '../i18n/use-i18n.ts';
 
 interface NavbarProps {
-  /** The signed-in user's e-mail, or null when signed out. */
-  email: string | null;
+  /**
+   * The signed-in user's e-mail, null when signed out, undefined while the session is not known
+   * yet: then neither the visitor's items nor the user's are shown. The visitor's language menu,
+   * shown to a signed-in user while their session loaded, took a pick meant for Settings and
+   * vanished with it (issue 43).
+   */
+  email: string | null | undefined;
   /** Whether the signed-in user is the instance's administrator (sees Users). */
   isAdmin: boolean;
   /** Whether the Join link is offered to a signed-out visitor. */
@@ -63,7 +68,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
             </li>
           </ul>
           <ul className="navbar-nav">
-            {email !== null ? (
+            {email === undefined ? null : email !== null ? (
               <>
                 {/* A flex item, so the e-mail lines up with the links beside it. */}
                 {isAdmin && (

@@ -8,6 +8,7 @@ import type {
 } from '../../../shared/schemas/clients.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
+import { foldText, nameSortKey } from '../../../shared/names.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import type { ClientsTable } from './clients.table.ts';
@@ -45,9 +46,6 @@ export function toSnapshot(client: ClientValues): ClientSnapshot {
   return { firstName, lastName, email, phone, balance, currency };
 }
 
-const nameKey = (firstName: string, lastName: string) =>
-  `${firstName} ${lastName}`.normalize('NFC').toLowerCase();
-
 /** What a new client's row needs beyond its values: the day its opening balance falls due. */
 export type NewClient = ClientValues & { id: string; openingDueDay?: string };
 
@@ -71,7 +69,7 @@ function columnsOf(values: ClientValues) {
   return {
     first_name: values.firstName,
     last_name: values.lastName,
-    name_key: nameKey(values.firstName, values.lastName),
+    name_key: nameSortKey(values),
     email: values.email,
     phone: values.phone,
     balance: values.balance,
@@ -118,6 +116,16 @@ export function trigramQuery(search: string): string | null {
   return [...pieces].map((piece) => `"${piece.replaceAll('"', '""')}"`).join(' AND ');
 }
 
+/** The trigram query for a search whose folded form (for names) may differ from the typed one. */
+function searchTrigrams(typed: string, folded: string): string | null {
+  const asTyped = trigramQuery(typed);
+  if (folded === typed) return asTyped;
+  const asFolded = trigramQuery(folded);
+  // One of the two too short for a trigram: that one could match any row, so nothing narrows.
+  if (asTyped === null || asFolded === null) return null;
+  return `(${asTyped}) OR (${asFolded})`;
+}
+
 function filtered(db: Executor, filter: ClientFilter, manyMatches = false) {
   let query = db.selectFrom('clients').where('owner_id', '=', filter.ownerId);
   if (filter.currency) query = query.where('currency', '=', filter.currency);
@@ -132,8 +140,12 @@ function filtered(db: Executor, filter: ClientFilter, manyMatches = false) {
   }
   const search = filter.search?.trim().normalize('NFC').toLowerCase();
   if (search) {
+    // Names are kept folded (nameSortKey), so the search for them is folded the same way: "emilie"
+    // finds Émilie and "Émilie" finds Emilie. E-mails and phone numbers are matched as typed.
+    const name = foldText(search);
     const pattern = `%${escapeLike(search)}%`;
-    const trigrams = filter.dialect === 'sqlite' ? trigramQuery(search) : null;
+    const namePattern = `%${escapeLike(name)}%`;
+    const trigrams = filter.dialect === 'sqlite' ? searchTrigrams(search, name) : null;
     if (trigrams) {
       query = query.where(
         sql<boolean>`clients.rowid in (select rowid from clients_search where clients_search match ${trigrams})`,
@@ -141,7 +153,7 @@ function filtered(db: Executor, filter: ClientFilter, manyMatches = false) {
     }
     query = query.where(
       (eb) =>
-        sql<boolean>`(${eb.ref('name_key')} like ${pattern} escape '\\' or lower(${eb.ref('email')}) like ${pattern} escape '\\' or ${eb.ref('phone')} like ${pattern} escape '\\')`,
+        sql<boolean>`(${eb.ref('name_key')} like ${namePattern} escape '\\' or lower(${eb.ref('email')}) like ${pattern} escape '\\' or ${eb.ref('phone')} like ${pattern} escape '\\')`,
     );
   }
   return query;

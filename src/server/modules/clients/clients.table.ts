@@ -6,7 +6,7 @@ export interface ClientsTable {
   owner_id: string;
   first_name: string;
   last_name: string;
-  /** "first last" folded to lower case: the list's sort order on both databases. */
+  /** The name as shown, folded (`nameSortKey`): the list's sort order and its name search on both databases. */
   name_key: string;
   email: string;
   phone: string;

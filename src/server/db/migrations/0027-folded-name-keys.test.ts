@@ -1,0 +1,102 @@
+import { Migrator } from 'kysely/migration';
+import { sql } from 'kysely';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../../tests/db.ts';
+import { createDb, type Db } from '../database.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { migrations } from './index.ts';
+
+let database: TestDatabase | undefined;
+let db: Db | undefined;
+
+afterEach(async () => {
+  await db?.kysely.destroy();
+  await database?.drop();
+});
+
+describe('the folded name keys migration', () => {
+  it('works out again the key of every client made before it, beyond one batch', async () => {
+    database = await createTestDatabase();
+    db = createDb(database.config);
+    const migrator = new Migrator({
+      db: db.kysely,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+    });
+    expect((await migrator.migrateTo('0026-ledger-months')).error).toBeUndefined();
+    const kysely = db.kysely;
+    await kysely
+      .insertInto('users')
+      .values({
+        id: 'owner',
+        email: 'owner@example.com',
+        email_key: 'owner@example.com',
+        password_hash: 'x',
+        is_admin: 1,
+        created_at: 0,
+      })
+      .execute();
+    const named: [string, string][] = [
+      ['Zoë', 'Saldaña'],
+      ['Émilie', 'Dubois'],
+      ['민준', '김'],
+      ['Łukasz', 'Nowak'],
+      ['Wei', 'Ming'],
+    ];
+    // Keys as the code before wrote them: "first last", lower-cased only. More rows than one batch.
+    const rows = [
+      ...named,
+      ...Array.from({ length: 1200 }, (_, index): [string, string] => ['Ana', `Núñez ${index}`]),
+    ].map(([firstName, lastName], index) => ({
+      id: `c${String(index).padStart(5, '0')}`,
+      owner_id: 'owner',
+      first_name: firstName,
+      last_name: lastName,
+      name_key: `${firstName} ${lastName}`.normalize('NFC').toLowerCase(),
+      email: `c${index}@example.com`,
+      phone: '0123456789',
+      balance: 0,
+      currency: 'USD' as const,
+      version: 1,
+      created_at: 0,
+      updated_at: 0,
+    }));
+    for (let start = 0; start < rows.length; start += 200)
+      await kysely
+        .insertInto('clients')
+        .values(rows.slice(start, start + 200))
+        .execute();
+
+    await migrateToLatest(kysely);
+
+    const keys = await kysely
+      .selectFrom('clients')
+      .select(['id', 'name_key'])
+      .orderBy('name_key')
+      .orderBy('id')
+      .execute();
+    expect(keys.slice(0, 2).map((row) => row.name_key)).toEqual(['ana nunez 0', 'ana nunez 1']);
+    expect(keys.find((row) => row.id === 'c01204')?.name_key).toBe('ana nunez 1199');
+    expect(keys.slice(-5).map((row) => row.name_key)).toEqual([
+      'emilie dubois',
+      'lukasz nowak',
+      'wei ming',
+      'zoe saldana',
+      '김민준',
+    ]);
+    if (testDialect === 'sqlite') {
+      // The search's trigram table follows the new keys (its trigger fires on the update).
+      const found = await sql<{ id: string }>`
+        select clients.id from clients where clients.rowid in
+          (select rowid from clients_search where clients_search match '"emi" AND "ili" AND "lie"')`.execute(
+        kysely,
+      );
+      expect(found.rows.map((row) => row.id)).toEqual(['c00001']);
+    } else {
+      // Compared by code point, as on SQLite, whatever the database's own collation.
+      const column = await sql<{ collation: string }>`
+        select collation_name as collation from information_schema.columns
+        where table_name = 'clients' and column_name = 'name_key'`.execute(kysely);
+      expect(column.rows[0]?.collation).toBe('C');
+    }
+  });
+});
