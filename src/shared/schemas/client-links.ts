@@ -7,9 +7,7 @@ export const clientLinkExpiryDays = [7, 30, 90] as const;
 /** POST /api/clients/:id/link: a new link, replacing the client's current one. */
 export const clientLinkInputSchema = z.object({
   expiresInDays: z.optional(
-    z.nullable(
-      z.literal(clientLinkExpiryDays, 'Choose 7, 30 or 90 days, or null for no expiry.'),
-    ),
+    z.nullable(z.literal(clientLinkExpiryDays, 'Choose 7, 30 or 90 days, or null for no expiry.')),
   ),
 });
 export type ClientLinkInput = z.infer<typeof clientLinkInputSchema>;

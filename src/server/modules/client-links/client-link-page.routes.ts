@@ -8,7 +8,11 @@ import { checkLinkGuesses, countLinkGuess } from '../auth/throttle.ts';
 import { hashToken } from '../auth/session.ts';
 import { readClientLanguage } from '../clients/clients.queries.ts';
 import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
-import { attachmentHeader, statementCsv, statementFileName } from '../statements/statement-files.ts';
+import {
+  attachmentHeader,
+  statementCsv,
+  statementFileName,
+} from '../statements/statement-files.ts';
 import { PdfRenderer } from '../statements/statement-pdf-renderer.ts';
 import { readStatement } from '../statements/statement.ts';
 import { linkState } from './client-link.ts';
@@ -49,7 +53,11 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     locale: Locale,
     reason: Parameters<typeof plainLinkPage>[1],
     business = '',
-  ) => reply.status(status).type('text/html; charset=utf-8').send(plainLinkPage(locale, reason, business));
+  ) =>
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(plainLinkPage(locale, reason, business));
 
   /** The live link the address holds, or null once the answer (a plain page) was sent. */
   async function openLink(
@@ -113,14 +121,12 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
       request.log.warn({ err: error }, 'a client link was opened but could not be recorded');
     }
     const base = `/c/${request.params.secret}`;
-    return reply
-      .type('text/html; charset=utf-8')
-      .send(
-        statementLinkPage(statement, locale, {
-          pdf: `${base}/statement.pdf`,
-          csv: `${base}/statement.csv`,
-        }),
-      );
+    return reply.type('text/html; charset=utf-8').send(
+      statementLinkPage(statement, locale, {
+        pdf: `${base}/statement.pdf`,
+        csv: `${base}/statement.csv`,
+      }),
+    );
   });
 
   app.get<{ Params: Params }>('/c/:secret/statement.pdf', hidden, async (request, reply) => {

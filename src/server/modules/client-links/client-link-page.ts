@@ -94,11 +94,7 @@ export type PlainPageReason = 'ended' | 'unknown' | 'rate_limited';
  * What a link that opens nothing shows. An ended (revoked or expired) link names its business; an
  * unknown one names nobody, so a guess learns nothing.
  */
-export function plainLinkPage(
-  locale: Locale,
-  reason: PlainPageReason,
-  businessName = '',
-): string {
+export function plainLinkPage(locale: Locale, reason: PlainPageReason, businessName = ''): string {
   const say = (english: string, values?: MessageValues) => translate(locale, english, values);
   const title = say('This link cannot be opened');
   let text: string;
@@ -256,7 +252,9 @@ export function statementLinkPage(
         )}${cell(figure(line.amount), 'end nowrap')}${cell(figure(line.balance), 'end nowrap')}</tr>`,
     ),
     ...(statement.lines.length === 0
-      ? [`<tr>${cell('')}<td colspan="4" class="muted">${escapeHtml(say('No entries in this period'))}</td></tr>`]
+      ? [
+          `<tr>${cell('')}<td colspan="4" class="muted">${escapeHtml(say('No entries in this period'))}</td></tr>`,
+        ]
       : []),
     `<tr class="strong">${cell(day(period.to), 'nowrap')}${cell(say('Closing balance'))}${cell('')}${cell('')}${cell(
       figure(statement.closingBalance),

@@ -67,10 +67,7 @@ export async function touchLastOpened(
     .set({ last_opened_at: now })
     .where('id', '=', id)
     .where((where) =>
-      where.or([
-        where('last_opened_at', 'is', null),
-        where('last_opened_at', '<=', now - everyMs),
-      ]),
+      where.or([where('last_opened_at', 'is', null), where('last_opened_at', '<=', now - everyMs)]),
     )
     .execute();
 }

@@ -5,10 +5,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { pdfText } from '../../../../tests/pdf-text.ts';
 import { snapshotDatabase } from '../../../../tests/reliability/database-snapshot.ts';
-import type {
-  ClientLinkState,
-  CreatedClientLink,
-} from '../../../shared/schemas/client-links.ts';
+import type { ClientLinkState, CreatedClientLink } from '../../../shared/schemas/client-links.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import { linkGuessLimit } from '../auth/throttle.ts';
 
@@ -65,7 +62,8 @@ async function createLink(body: object = {}, clientId = client.id): Promise<Crea
   return response.json<CreatedClientLink>();
 }
 
-const open = (path: string, address = freshAddress()) => inject('GET', path, null, undefined, address);
+const open = (path: string, address = freshAddress()) =>
+  inject('GET', path, null, undefined, address);
 
 const linkEvents = async (action: string) =>
   (
@@ -173,7 +171,10 @@ describe('a client link', () => {
     expect(page.body).toContain('ask Hana Studio');
     const state = await inject('GET', `/api/clients/${client.id}/link`, owner);
     expect(state.json<ClientLinkState>().link?.expired).toBe(true);
-    expect((await inject('POST', `/api/clients/${client.id}/link`, owner, { expiresInDays: 5 })).statusCode).toBe(400);
+    expect(
+      (await inject('POST', `/api/clients/${client.id}/link`, owner, { expiresInDays: 5 }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('keeps only the secret’s hash: the secret is in no table', async () => {
@@ -197,7 +198,8 @@ describe('a client link', () => {
     const { path } = await createLink();
     const address = freshAddress();
     // A good link opened often is no guess.
-    for (let index = 0; index < 3; index++) expect((await open(path, address)).statusCode).toBe(200);
+    for (let index = 0; index < 3; index++)
+      expect((await open(path, address)).statusCode).toBe(200);
     for (let guess = 0; guess < linkGuessLimit; guess++) {
       const miss = await open(`/c/${'B'.repeat(42)}${guess % 10}`, address);
       expect(miss.statusCode).toBe(404);
@@ -235,7 +237,12 @@ describe('a client link', () => {
 
   it('lets no other owner make, read or revoke a client’s link, and shows only its own client', async () => {
     const { path } = await createLink();
-    const theirs = await inject('POST', '/api/clients', other, buildClient({ lastName: 'Otherone' }));
+    const theirs = await inject(
+      'POST',
+      '/api/clients',
+      other,
+      buildClient({ lastName: 'Otherone' }),
+    );
     const theirClient = theirs.json<Client>();
     const before = await snapshotDatabase(testApp.app);
     for (const [method, url, body] of [
@@ -256,7 +263,10 @@ describe('a client link', () => {
   });
 
   it('is made and revoked with an access token too', async () => {
-    const token = await inject('POST', '/api/tokens', owner, { name: 'link', access: 'read-write' });
+    const token = await inject('POST', '/api/tokens', owner, {
+      name: 'link',
+      access: 'read-write',
+    });
     const { secret } = token.json<{ secret: string }>();
     const made = await testApp.app.inject({
       method: 'POST',
