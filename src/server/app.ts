@@ -29,6 +29,8 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { forgotPasswordRoutes } from './modules/auth/forgot-password.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { liveSessionUsers } from './modules/auth/session.ts';
+import { clientLinkPageRoutes } from './modules/client-links/client-link-page.routes.ts';
+import { clientLinksRoutes } from './modules/client-links/client-links.routes.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
 import { ledgerRoutes } from './modules/ledger/ledger.routes.ts';
 import { overviewRoutes } from './modules/overview/overview.routes.ts';
@@ -339,6 +341,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(ledgerRoutes);
       await api.register(overviewRoutes);
       await api.register(statementRoutes);
+      await api.register(clientLinksRoutes);
       await api.register(settingsRoutes);
       await api.register(eventsRoutes);
       await api.register(transferRoutes);
@@ -349,6 +352,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     { prefix: '/api' },
   );
+  // Outside /api: a client's page, with no session, no cookie and a policy of its own.
+  await app.register(clientLinkPageRoutes);
 
   const clientDir = options.clientDir ?? null;
   const indexHtml = clientDir ? path.join(clientDir, 'index.html') : null;

@@ -8,6 +8,8 @@ const secretParameter =
 /** A password in a URL: `postgres://user:password@host`, `smtps://user:password@host`. */
 const urlPassword = /(\b[a-z][\w+.-]*:\/\/[^/\s:@"\\]*:)([^@\s/"\\]+)@/gi;
 const resetPath = /(\/reset-password\/)[^/?#\s"\\]+/gi;
+/** A client link's page and its files: `/c/<secret>`, `/c/<secret>/statement.pdf`. */
+const clientLinkPath = /(\/c\/)[^/?#\s"\\]+/gi;
 const accessToken = /\bbal_[\w-]+/g;
 // No word or identifier of ours mixes cases and digits at a token's length (ids are 22).
 const randomToken = /(?<![\w-])(?=[\w-]*[a-z])(?=[\w-]*[A-Z])(?=[\w-]*\d)[\w-]{32,}(?![\w-])/g;
@@ -17,6 +19,7 @@ export function redactSecrets(text: string): string {
     .replace(urlPassword, `$1${redacted}@`)
     .replace(secretParameter, `$1$2=${redacted}`)
     .replace(resetPath, `$1${redacted}`)
+    .replace(clientLinkPath, `$1${redacted}`)
     .replace(accessToken, `bal_${redacted}`)
     .replace(randomToken, redacted);
 }

@@ -1,5 +1,15 @@
 // One table, so a command missing here does not compile where it is called.
-import { addClient, deleteClient, editClient } from './modules/clients/clients.commands.ts';
+import {
+  createClientLink,
+  recordLinkOpened,
+  revokeClientLink,
+} from './modules/client-links/client-links.commands.ts';
+import {
+  addClient,
+  deleteClient,
+  editClient,
+  setClientLanguage,
+} from './modules/clients/clients.commands.ts';
 import { runnerOf } from './modules/events/write-path.ts';
 import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
 import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
@@ -17,6 +27,10 @@ export const writeCommands = [
   saveLanguage,
   importFile,
   restoreFile,
+  setClientLanguage,
+  createClientLink,
+  revokeClientLink,
+  recordLinkOpened,
 ] as const;
 
 export type WriteCommand = (typeof writeCommands)[number];

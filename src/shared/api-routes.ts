@@ -35,6 +35,12 @@ import type {
   importBodySchema,
   importResultSchema,
 } from './schemas/clients.ts';
+import type {
+  clientLanguageUpdateSchema,
+  clientLinkInputSchema,
+  clientLinkStateSchema,
+  createdClientLinkSchema,
+} from './schemas/client-links.ts';
 import type { eventStreamQuerySchema, historyListSchema } from './schemas/events.ts';
 import type { languageUpdateSchema } from './schemas/language.ts';
 import type {
@@ -267,6 +273,25 @@ export const apiRoutes = {
     path: '/api/clients/:id/statement/send',
     body: schema<typeof statementSendSchema>(),
     answer: schema<typeof statementSentSchema>(),
+  },
+
+  clientLink: {
+    method: 'GET',
+    path: '/api/clients/:id/link',
+    answer: schema<typeof clientLinkStateSchema>(),
+  },
+  createClientLink: {
+    method: 'POST',
+    path: '/api/clients/:id/link',
+    body: schema<typeof clientLinkInputSchema>(),
+    answer: schema<typeof createdClientLinkSchema>(),
+  },
+  revokeClientLink: { method: 'DELETE', path: '/api/clients/:id/link' },
+  setClientLanguage: {
+    method: 'PUT',
+    path: '/api/clients/:id/language',
+    body: schema<typeof clientLanguageUpdateSchema>(),
+    answer: schema<typeof clientLanguageUpdateSchema>(),
   },
 
   tokens: { method: 'GET', path: '/api/tokens', answer: schema<typeof accessTokenListSchema>() },

@@ -184,6 +184,17 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: () => ({ payload: { subject: 'Statement', message: 'Please find it attached.' } }),
   },
+  'PUT /api/clients/:id/language': {
+    access: 'protected',
+    sample: () => ({ payload: { language: 'ko' } }),
+  },
+  'GET /api/clients/:id/link': { access: 'protected' },
+  'POST /api/clients/:id/link': {
+    access: 'protected',
+    sample: () => ({ payload: { expiresInDays: 30 } }),
+  },
+  // After the link is made: the owner's own call revokes it.
+  'DELETE /api/clients/:id/link': { access: 'protected' },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },

@@ -44,6 +44,8 @@ const validBodies: Record<string, () => unknown> = {
     rates: [{ currency: 'KRW', usdPerUnit: '0.00075', date: '2024-05-01' }],
   }),
   'PUT /api/settings/language': () => ({ language: 'ms' }),
+  'PUT /api/clients/:id/language': () => ({ language: 'ko' }),
+  'POST /api/clients/:id/link': () => ({ expiresInDays: 7 }),
   'POST /api/clients/import': () => ({
     rows: [buildClient()],
     dryRun: true,

@@ -237,11 +237,39 @@ describe.each(['info', 'trace'] as const)('the log at level %s', (logLevel) => {
     ).toBe(401);
     await send('GET', '/api/clients', { headers: { ...bearer, cookie: admin } });
 
+    // A client link: made, opened with its files, replaced, and guessed at.
+    const client = await send('POST', '/api/clients', {
+      cookie: admin,
+      payload: {
+        firstName: 'Link',
+        lastName: 'Holder',
+        email: 'link.holder@example.com',
+        phone: '5550102030',
+        currency: 'USD',
+        balance: 500,
+      },
+    });
+    expect(client.statusCode, client.body).toBe(201);
+    const linkUrl = `/api/clients/${client.json<{ id: string }>().id}/link`;
+    const linkPath = (await send('POST', linkUrl, { cookie: admin, payload: {} })).json<{
+      path: string;
+    }>().path;
+    keep('the client link secret', linkPath.split('/').pop() ?? '');
+    expect((await send('GET', linkPath)).statusCode).toBe(200);
+    expect((await send('GET', `${linkPath}/statement.pdf`)).statusCode).toBe(200);
+    expect((await send('GET', `${linkPath}/statement.csv?lang=ko`)).statusCode).toBe(200);
+    await send('POST', linkUrl, { cookie: admin, payload: { expiresInDays: 7 } });
+    expect((await send('GET', linkPath)).statusCode).toBe(410);
+    // A guess with no digit nor capital, unlike most random secrets.
+    const guess = keep('a guessed client link', 'abcdefghij'.repeat(4) + 'abc');
+    expect((await send('GET', `/c/${guess}`)).statusCode).toBe(404);
+
     const log = lines.join('');
     expect(lines.length).toBeGreaterThan(20);
     // The requests are in the log, by their paths with the secrets taken out.
     expect(log).toContain('/reset-password/');
     expect(log).toContain('/join?invite=');
+    expect(log).toContain('/c/[redacted]');
     const leaks = [...secrets]
       .map(([name, value]) => ({ name, parts: partsInLog(log, value) }))
       .filter(({ parts }) => parts.length > 0)

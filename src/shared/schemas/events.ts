@@ -9,7 +9,9 @@ export { entryDetailSchema, type EntryDetail } from './ledger.ts';
  * set by hand (recorded as an adjustment entry); `entry_recorded` and `entry_voided` are the
  * ledger's other changes. `restored` marks a client brought back from an export file, after the
  * history the file carried. `statement_sent` is a statement e-mailed to the client (the snapshot
- * holds the address it went to); it changes nothing of the client.
+ * holds the address it went to); it changes nothing of the client. `link_created`,
+ * `link_revoked` and `link_opened` are the client's private link made (or replaced), revoked,
+ * and opened by the client (at most once an hour); `language_set` is the client's own language.
  */
 export const eventActions = [
   'created',
@@ -22,6 +24,10 @@ export const eventActions = [
   'settings_changed',
   'restored',
   'statement_sent',
+  'link_created',
+  'link_revoked',
+  'link_opened',
+  'language_set',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 

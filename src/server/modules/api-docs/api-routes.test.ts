@@ -1,3 +1,9 @@
+import {
+  clientLanguageUpdateSchema,
+  clientLinkInputSchema,
+  clientLinkStateSchema,
+  createdClientLinkSchema,
+} from '../../../shared/schemas/client-links.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { apiRoutes, type ApiRoute } from '../../../shared/api-routes.ts';
@@ -113,6 +119,10 @@ const schemasOfRoutes = {
   statementCsv: { query: statementQuerySchema },
   statementPdf: { query: statementQuerySchema },
   sendStatement: { body: statementSendSchema, answer: statementSentSchema },
+  clientLink: { answer: clientLinkStateSchema },
+  createClientLink: { body: clientLinkInputSchema, answer: createdClientLinkSchema },
+  revokeClientLink: {},
+  setClientLanguage: { body: clientLanguageUpdateSchema, answer: clientLanguageUpdateSchema },
   tokens: { answer: accessTokenListSchema },
   createToken: { body: accessTokenInputSchema, answer: createdAccessTokenSchema },
   revokeToken: {},

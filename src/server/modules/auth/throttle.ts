@@ -136,3 +136,34 @@ export async function deleteExpiredThrottles(db: Kysely<Database>, now: number):
     .where('window_started_at', '<=', now - longestWindowMs)
     .execute();
 }
+
+// A client link's secret is 256 random bits: the limit is there to make a guesser's flood cost
+// them, not to protect a weak secret. A person with a good link is never counted.
+export const linkGuessLimit = throttlePolicies.address.blockAfter;
+
+/** Refused (429) once the address has missed `linkGuessLimit` times in the window. */
+export async function checkLinkGuesses(
+  db: Kysely<Database>,
+  address: string,
+  now: number,
+): Promise<void> {
+  const row = await db
+    .selectFrom('login_throttle')
+    .select(['failures', 'window_started_at'])
+    .where('key', '=', `link:${address}`)
+    .where('window_started_at', '>', now - throttleWindowMs)
+    .executeTakeFirst();
+  if (row && row.failures >= linkGuessLimit)
+    throw tooMany(
+      'Too many attempts from your address. Please wait and try again.',
+      row.window_started_at + throttleWindowMs - now,
+    );
+}
+
+export async function countLinkGuess(
+  db: Kysely<Database>,
+  address: string,
+  now: number,
+): Promise<void> {
+  await countInWindow(db, `link:${address}`, now, throttleWindowMs);
+}

@@ -3,6 +3,7 @@ import { currencyLabel } from '../../../shared/money.ts';
 import type { Client, ClientInput, ClientUpdate } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
+import type { Locale } from '../../../shared/locales.ts';
 import { fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { command, type ChangeContext } from '../events/write-path.ts';
@@ -23,6 +24,7 @@ import {
   insertRestoredClients,
   toSnapshot,
   updateClientIfVersion,
+  updateClientLanguage,
   type ClientValues,
 } from './clients.repository.ts';
 import { clientNotFound, conflict, currentClient } from './current-client.ts';
@@ -226,3 +228,21 @@ export async function addImportedClients(
 
 /** An export file's clients, with their ids; part of a restore (transfer/restore-plan.ts). */
 export const addRestoredClients = insertRestoredClients;
+
+/** The language the client reads their link's page (and later reminders) in; null: the owner's. */
+export const setClientLanguage = command(
+  'clients.setLanguage',
+  async ({ trx, record }, ownerId, id: string, language: Locale | null): Promise<Locale | null> => {
+    const client = await currentClient(trx, ownerId, id);
+    await updateClientLanguage(trx, ownerId, id, language);
+    const snapshot = toSnapshot(client);
+    await record({
+      clientId: id,
+      action: 'language_set',
+      version: client.version,
+      before: snapshot,
+      after: snapshot,
+    });
+    return language;
+  },
+);

@@ -6,6 +6,7 @@ export {
   InvalidCursorError,
   listClientsPage,
   ownerEmailKeys,
+  readClientLanguage,
   summarizeClients,
   takenClientIds,
   toClient,

@@ -9,6 +9,7 @@ import type {
 import { utcDay } from '../../../shared/dates.ts';
 import { currencies } from '../../../shared/money.ts';
 import { foldText, nameSortKey } from '../../../shared/names.ts';
+import { isLocale, type Locale } from '../../../shared/locales.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import type { ClientsTable } from './clients.table.ts';
@@ -309,6 +310,36 @@ export async function updateClientIfVersion(
     .returningAll()
     .executeTakeFirst();
   return row && toClient(row);
+}
+
+/** The client's own language (null: the owner's); undefined when the owner has no such client. */
+export async function readClientLanguage(
+  db: Executor,
+  ownerId: string,
+  id: string,
+): Promise<Locale | null | undefined> {
+  const row = await db
+    .selectFrom('clients')
+    .select('language')
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return isLocale(row.language) ? row.language : null;
+}
+
+export async function updateClientLanguage(
+  db: Executor,
+  ownerId: string,
+  id: string,
+  language: Locale | null,
+): Promise<void> {
+  await db
+    .updateTable('clients')
+    .set({ language })
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .execute();
 }
 
 export async function deleteClient(db: Executor, ownerId: string, id: string): Promise<boolean> {

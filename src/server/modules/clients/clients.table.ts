@@ -18,6 +18,8 @@ export interface ClientsTable {
   updated_at: number;
   /** The earliest day an amount still unpaid fell due (YYYY-MM-DD); null when nothing is owed. */
   oldest_due_on: Generated<string | null>;
+  /** en, ko or ms: the language the client reads their link's page in; null: the owner's. */
+  language: Generated<string | null>;
 }
 
 export interface ClientTables {

@@ -21,6 +21,7 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
 import { useClient, useClientDeleted, useClientEntries, useClientHistory } from '../api/queries.ts';
 import { ClientHistory } from './client-history.tsx';
+import { ClientLinkCard } from './client-link-card.tsx';
 import { ClientLedger } from './client-ledger.tsx';
 import { EntryForm, entryTexts } from './entry-form.tsx';
 import { ClientNotFound } from './client-not-found.tsx';
@@ -268,6 +269,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
           </div>
         </div>
         {entries.isSuccess && <ClientLedger client={current} entries={entries.data.entries} />}
+        <ClientLinkCard clientId={current.id} />
         {history.isSuccess && <ClientHistory entries={history.data.entries} />}
         <Modal
           open={confirmingDelete}

@@ -90,6 +90,14 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
       return after
         ? t('clients.history.statement-sent-to', { email: after.email })
         : t('clients.history.statement-sent');
+    case 'link_created':
+      return t('clients.history.link-created');
+    case 'link_revoked':
+      return t('clients.history.link-revoked');
+    case 'link_opened':
+      return t('clients.history.link-opened');
+    case 'language_set':
+      return t('clients.history.language-set');
     case 'deleted':
       return before
         ? t('clients.history.deleted-with-balance', { balance: money(before) })

@@ -1,0 +1,154 @@
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { utcDay } from '../../../shared/dates.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import { defaultPeriod } from '../../../shared/schemas/statement.ts';
+import { AppError } from '../../errors.ts';
+import { requestLocale } from '../../i18n.ts';
+import { checkLinkGuesses, countLinkGuess } from '../auth/throttle.ts';
+import { hashToken } from '../auth/session.ts';
+import { readClientLanguage } from '../clients/clients.queries.ts';
+import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
+import {
+  attachmentHeader,
+  statementCsv,
+  statementFileName,
+} from '../statements/statement-files.ts';
+import { PdfRenderer } from '../statements/statement-pdf-renderer.ts';
+import { readStatement } from '../statements/statement.ts';
+import { linkState } from './client-link.ts';
+import { clientLinkPageCsp, plainLinkPage, statementLinkPage } from './client-link-page.ts';
+import { recordLinkOpened } from './client-links.commands.ts';
+import { findLinkBySecretHash } from './client-links.queries.ts';
+import type { ClientLinkRow } from './client-links.repository.ts';
+import { noteLinkOpened } from './link-use.ts';
+
+const secretShape = /^[\w-]{43}$/;
+
+type Params = { secret: string };
+
+/**
+ * The client's side: `/c/:secret` and its two files, for anyone holding the link and nobody else.
+ * No cookie is read or set, the page is kept out of search engines and out of Referer headers,
+ * and a guesser's misses are counted per address like failed logins.
+ */
+export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
+  const { kysely: db } = app.db;
+  // Its own thread: a client's download never waits behind the owners' statements.
+  const pdfs = new PdfRenderer({ workers: 1 });
+  app.addHook('onClose', async () => {
+    await pdfs.close();
+  });
+  app.addHook('onRequest', async (_request, reply) => {
+    void reply.headers({
+      'content-security-policy': clientLinkPageCsp,
+      'referrer-policy': 'no-referrer',
+      'x-robots-tag': 'noindex, nofollow',
+      'cache-control': 'no-store',
+    });
+  });
+
+  const plain = (
+    reply: FastifyReply,
+    status: number,
+    locale: Locale,
+    reason: Parameters<typeof plainLinkPage>[1],
+    business = '',
+  ) =>
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(plainLinkPage(locale, reason, business));
+
+  /** The live link the address holds, or null once the answer (a plain page) was sent. */
+  async function openLink(
+    request: FastifyRequest<{ Params: Params }>,
+    reply: FastifyReply,
+  ): Promise<ClientLinkRow | null> {
+    const now = Date.now();
+    try {
+      await checkLinkGuesses(db, request.ip, now);
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 429) throw error;
+      if (error.headers) void reply.headers(error.headers);
+      await plain(reply, 429, requestLocale(request), 'rate_limited');
+      return null;
+    }
+    const { secret } = request.params;
+    const link = secretShape.test(secret)
+      ? await findLinkBySecretHash(db, hashToken(secret))
+      : undefined;
+    if (!link) {
+      await countLinkGuess(db, request.ip, now);
+      await plain(reply, 404, requestLocale(request), 'unknown');
+      return null;
+    }
+    if (linkState(link, now) !== 'live') {
+      const [business, locale] = await Promise.all([
+        readBusiness(db, link.owner_id),
+        languageOf(request, link),
+      ]);
+      await plain(reply, 410, locale, 'ended', business.name);
+      return null;
+    }
+    return link;
+  }
+
+  async function languageOf(request: FastifyRequest, link: ClientLinkRow): Promise<Locale> {
+    const [own, owners] = await Promise.all([
+      readClientLanguage(db, link.owner_id, link.client_id),
+      readLanguage(db, link.owner_id),
+    ]);
+    return own ?? owners ?? requestLocale(request);
+  }
+
+  async function statementOf(link: ClientLinkRow) {
+    return readStatement(db, link.owner_id, link.client_id, defaultPeriod(utcDay()), false);
+  }
+
+  const hidden = { schema: { hide: true } };
+
+  app.get<{ Params: Params }>('/c/:secret', hidden, async (request, reply) => {
+    const link = await openLink(request, reply);
+    if (!link) return reply;
+    const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
+    if (!statement) return plain(reply, 404, requestLocale(request), 'unknown');
+    const now = Date.now();
+    try {
+      await noteLinkOpened(db, link.id, now);
+      await app.writes.run(recordLinkOpened, link.owner_id, link.id, link.client_id);
+    } catch (error) {
+      // The page is the client's; a history line that could not be written is the log's business.
+      request.log.warn({ err: error }, 'a client link was opened but could not be recorded');
+    }
+    const base = `/c/${request.params.secret}`;
+    return reply.type('text/html; charset=utf-8').send(
+      statementLinkPage(statement, locale, {
+        pdf: `${base}/statement.pdf`,
+        csv: `${base}/statement.csv`,
+      }),
+    );
+  });
+
+  app.get<{ Params: Params }>('/c/:secret/statement.pdf', hidden, async (request, reply) => {
+    const link = await openLink(request, reply);
+    if (!link) return reply;
+    const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
+    if (!statement) return plain(reply, 404, requestLocale(request), 'unknown');
+    const pdf = await pdfs.render(link.owner_id, statement, locale);
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
+      .send(pdf);
+  });
+
+  app.get<{ Params: Params }>('/c/:secret/statement.csv', hidden, async (request, reply) => {
+    const link = await openLink(request, reply);
+    if (!link) return reply;
+    const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
+    if (!statement) return plain(reply, 404, requestLocale(request), 'unknown');
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', attachmentHeader(statementFileName(statement, 'csv')))
+      .send(statementCsv(statement, locale));
+  });
+};

@@ -1,0 +1,2 @@
+// What this module's routes (and later the reminders) read of the client links.
+export { findCurrentLink, findLinkBySecretHash } from './client-links.repository.ts';

@@ -1,0 +1,95 @@
+import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import type { ClientLinksTable } from './client-links.table.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+export type ClientLinkRow = Selectable<ClientLinksTable>;
+
+/** The client's link that is not revoked (expired or not). */
+export async function findCurrentLink(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<ClientLinkRow | undefined> {
+  return db
+    .selectFrom('client_links')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** A disabled account's links stop at once, as its tokens do. */
+export async function findLinkBySecretHash(
+  db: Executor,
+  secretHash: string,
+): Promise<ClientLinkRow | undefined> {
+  return db
+    .selectFrom('client_links')
+    .innerJoin('users', 'users.id', 'client_links.owner_id')
+    .selectAll('client_links')
+    .where('client_links.secret_hash', '=', secretHash)
+    .where('users.disabled_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** Revokes the client's current link, if any; true when there was one. */
+export async function revokeCurrentLink(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('client_links')
+    .set({ revoked_at: now })
+    .where('owner_id', '=', ownerId)
+    .where('client_id', '=', clientId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function insertLink(db: Executor, row: ClientLinksTable): Promise<void> {
+  await db.insertInto('client_links').values(row).execute();
+}
+
+/** At most once a minute per link, whichever instance serves the page. */
+export async function touchLastOpened(
+  db: Executor,
+  id: string,
+  now: number,
+  everyMs: number,
+): Promise<void> {
+  await db
+    .updateTable('client_links')
+    .set({ last_opened_at: now })
+    .where('id', '=', id)
+    .where((where) =>
+      where.or([where('last_opened_at', 'is', null), where('last_opened_at', '<=', now - everyMs)]),
+    )
+    .execute();
+}
+
+/** True when this call claimed the turn to record an "opened" event (one per `everyMs`). */
+export async function claimOpenedEvent(
+  db: Executor,
+  id: string,
+  now: number,
+  everyMs: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('client_links')
+    .set({ opened_recorded_at: now })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .where((where) =>
+      where.or([
+        where('opened_recorded_at', 'is', null),
+        where('opened_recorded_at', '<=', now - everyMs),
+      ]),
+    )
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}

@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  clientLanguageUpdateSchema,
+  clientLinkInputSchema,
+  clientLinkPathPrefix,
+  clientLinkStateSchema,
+  createdClientLinkSchema,
+} from '../../../shared/schemas/client-links.ts';
+import { clientIdParams } from '../../../shared/schemas/clients.ts';
+import { setClientLanguage } from '../clients/clients.commands.ts';
+import { readClientLanguage } from '../clients/clients.queries.ts';
+import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
+import { currentUser, hashToken, requireUser } from '../auth/session.ts';
+import { toClientLink } from './client-link.ts';
+import { createClientLink, revokeClientLink } from './client-links.commands.ts';
+import { findCurrentLink } from './client-links.queries.ts';
+
+const dayMs = 86_400_000;
+
+/** The owner's side: make, read and revoke a client's link, and set the client's language. */
+export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { kysely: db } = app.db;
+  app.addHook('onRequest', requireUser);
+
+  app.get(
+    '/clients/:id/link',
+    {
+      schema: {
+        summary: "The client's private link (never its secret) and the client's language",
+        params: clientIdParams,
+        response: { 200: clientLinkStateSchema },
+      },
+    },
+    async (request) => {
+      const ownerId = currentUser(request).id;
+      const id = checkedClientId(request.params.id);
+      const language = await readClientLanguage(db, ownerId, id);
+      if (language === undefined) throw clientNotFound();
+      const link = await findCurrentLink(db, ownerId, id);
+      return { link: link ? toClientLink(link, Date.now()) : null, language };
+    },
+  );
+
+  app.post(
+    '/clients/:id/link',
+    {
+      schema: {
+        summary:
+          "Make a private link to the client's statement, replacing the one it had; its address is in this answer only",
+        params: clientIdParams,
+        body: clientLinkInputSchema,
+        response: { 201: createdClientLinkSchema },
+      },
+      // The answer holds the secret: it must not be kept for a retry. A retry makes a new link.
+      config: { idempotency: false },
+    },
+    async (request, reply) => {
+      const id = checkedClientId(request.params.id);
+      const secret = randomBytes(32).toString('base64url');
+      const days = request.body.expiresInDays ?? null;
+      const link = await app.writes.run(
+        createClientLink,
+        currentUser(request).id,
+        id,
+        hashToken(secret),
+        days === null ? null : Date.now() + days * dayMs,
+      );
+      return reply.status(201).send({ link, path: `${clientLinkPathPrefix}${secret}` });
+    },
+  );
+
+  app.delete(
+    '/clients/:id/link',
+    {
+      schema: { summary: "Revoke the client's link at once", params: clientIdParams },
+    },
+    async (request, reply) => {
+      const id = checkedClientId(request.params.id);
+      await app.writes.run(revokeClientLink, currentUser(request).id, id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.put(
+    '/clients/:id/language',
+    {
+      schema: {
+        summary: "The client's language for their link's page; null follows the owner's",
+        params: clientIdParams,
+        body: clientLanguageUpdateSchema,
+        response: { 200: clientLanguageUpdateSchema },
+      },
+    },
+    async (request) => {
+      const id = checkedClientId(request.params.id);
+      const language = await app.writes.run(
+        setClientLanguage,
+        currentUser(request).id,
+        id,
+        request.body.language,
+      );
+      return { language };
+    },
+  );
+};
