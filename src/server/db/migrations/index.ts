@@ -17,11 +17,8 @@ import * as clientIndexes from './0023-client-indexes.ts';
 import * as paymentDetails from './0024-payment-details.ts';
 import * as entryReferences from './0025-entry-references.ts';
 import * as ledgerMonths from './0026-ledger-months.ts';
-<<<<<<< HEAD
 import * as foldedNameKeys from './0027-folded-name-keys.ts';
-=======
 import * as clientLinks from './0028-client-links.ts';
->>>>>>> link
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -43,9 +40,6 @@ export const migrations: Record<string, Migration> = {
   '0024-payment-details': paymentDetails,
   '0025-entry-references': entryReferences,
   '0026-ledger-months': ledgerMonths,
-<<<<<<< HEAD
   '0027-folded-name-keys': foldedNameKeys,
-=======
   '0028-client-links': clientLinks,
->>>>>>> link
 };
