@@ -20,6 +20,7 @@ import type { Locale } from '../shared/locales.ts';
 import { secretFreeLogging } from './log-redaction.ts';
 import { OneLinePerRequest } from './request-log.ts';
 import { securityHeaders } from './security-headers.ts';
+import { PdfRenderer } from './modules/statements/statement-pdf-renderer.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
 import { apiDocsRoutes } from './modules/api-docs/api-docs.routes.ts';
 import { openApi } from './modules/api-docs/openapi.ts';
@@ -62,6 +63,8 @@ declare module 'fastify' {
     feed: ChangeFeed;
     writes: WritePath<WriteCommand>;
     mailer: Mailer | null;
+    /** One pool of PDF threads for every statement: the owner's, the client link's, a reminder's. */
+    statementPdfs: PdfRenderer;
     routeTable: ReadonlyArray<{ method: string; url: string }>;
   }
 }
@@ -217,6 +220,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('mailer', mailer);
   app.addHook('onClose', async () => {
     mailer?.close();
+  });
+
+  const statementPdfs = new PdfRenderer();
+  app.decorate('statementPdfs', statementPdfs);
+  app.addHook('onClose', async () => {
+    await statementPdfs.close();
   });
 
   const feed = new ChangeFeed(db, app.log, {

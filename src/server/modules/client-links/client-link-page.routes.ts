@@ -13,13 +13,12 @@ import {
   statementCsv,
   statementFileName,
 } from '../statements/statement-files.ts';
-import { PdfRenderer } from '../statements/statement-pdf-renderer.ts';
 import { readStatement } from '../statements/statement.ts';
 import { linkState } from './client-link.ts';
 import { clientLinkPageCsp, plainLinkPage, statementLinkPage } from './client-link-page.ts';
 import { recordLinkOpened } from './client-links.commands.ts';
 import { findLinkBySecretHash } from './client-links.queries.ts';
-import type { ClientLinkRow } from './client-links.repository.ts';
+import type { ClientLinkRow } from './client-links.queries.ts';
 import { noteLinkOpened } from './link-use.ts';
 
 const secretShape = /^[\w-]{43}$/;
@@ -33,11 +32,7 @@ type Params = { secret: string };
  */
 export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
-  // Its own thread: a client's download never waits behind the owners' statements.
-  const pdfs = new PdfRenderer({ workers: 1 });
-  app.addHook('onClose', async () => {
-    await pdfs.close();
-  });
+  const pdfs = app.statementPdfs;
   app.addHook('onRequest', async (_request, reply) => {
     void reply.headers({
       'content-security-policy': clientLinkPageCsp,

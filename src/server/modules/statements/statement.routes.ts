@@ -18,16 +18,12 @@ import { MailError } from '../../mail/mailer.ts';
 import { checkedClientId as clientId, clientNotFound } from '../clients/current-client.ts';
 import { recordStatementSent } from './statement.commands.ts';
 import { attachmentHeader, statementCsv, statementFileName } from './statement-files.ts';
-import { PdfRenderer } from './statement-pdf-renderer.ts';
 import { readStatement } from './statement.ts';
 
 export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
-  const pdfs = new PdfRenderer();
-  app.addHook('onClose', async () => {
-    await pdfs.close();
-  });
+  const pdfs = app.statementPdfs;
 
   async function statementFor(
     request: FastifyRequest,
