@@ -2,6 +2,14 @@
 import { addClient, deleteClient, editClient } from './modules/clients/clients.commands.ts';
 import { runnerOf } from './modules/events/write-path.ts';
 import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
+import {
+  claimReminders,
+  finishSend,
+  markSentByHand,
+  retakeReminders,
+  saveReminderPlan,
+  setClientReminders,
+} from './modules/reminders/reminders.commands.ts';
 import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
 import { importFile } from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';
@@ -17,6 +25,12 @@ export const writeCommands = [
   saveLanguage,
   importFile,
   restoreFile,
+  saveReminderPlan,
+  setClientReminders,
+  claimReminders,
+  retakeReminders,
+  finishSend,
+  markSentByHand,
 ] as const;
 
 export type WriteCommand = (typeof writeCommands)[number];

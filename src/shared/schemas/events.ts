@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { clientSnapshotSchema } from './clients.ts';
 import { entryDetailSchema } from './ledger.ts';
+import { reminderDetailSchema } from './reminders.ts';
 
 export { entryDetailSchema, type EntryDetail } from './ledger.ts';
 
@@ -9,7 +10,10 @@ export { entryDetailSchema, type EntryDetail } from './ledger.ts';
  * set by hand (recorded as an adjustment entry); `entry_recorded` and `entry_voided` are the
  * ledger's other changes. `restored` marks a client brought back from an export file, after the
  * history the file carried. `statement_sent` is a statement e-mailed to the client (the snapshot
- * holds the address it went to); it changes nothing of the client.
+ * holds the address it went to); it changes nothing of the client. `reminder_sent` and
+ * `reminder_failed` are a payment reminder e-mailed (or marked as sent by hand) and one given up
+ * after its retries (the event's `reminder` says which charges, step and address);
+ * `reminders_changed` turns one client's reminders on or off.
  */
 export const eventActions = [
   'created',
@@ -22,6 +26,9 @@ export const eventActions = [
   'settings_changed',
   'restored',
   'statement_sent',
+  'reminder_sent',
+  'reminder_failed',
+  'reminders_changed',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 
@@ -65,6 +72,8 @@ export const historyEntrySchema = z.object({
   after: z.nullable(clientSnapshotSchema),
   /** The ledger entry the change recorded, if any. */
   entry: z.nullable(entryDetailSchema),
+  /** What a reminder event sent. */
+  reminder: z.optional(reminderDetailSchema),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
