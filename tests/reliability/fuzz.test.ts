@@ -44,6 +44,17 @@ const validBodies: Record<string, () => unknown> = {
     rates: [{ currency: 'KRW', usdPerUnit: '0.00075', date: '2024-05-01' }],
   }),
   'PUT /api/settings/language': () => ({ language: 'ms' }),
+  'PUT /api/reminders/plan': () => ({
+    enabled: false,
+    daysBefore: 3,
+    onDueDate: true,
+    overdueEveryDays: 7,
+    overdueMax: 3,
+    attachPdf: false,
+    timeZone: 'Asia/Seoul',
+  }),
+  'PUT /api/clients/:id/reminders': () => ({ enabled: false }),
+  'POST /api/reminders/due-today/:id/sent': () => ({ charges: [{ entryId: 1, step: 'overdue-1' }] }),
   'POST /api/clients/import': () => ({
     rows: [buildClient()],
     dryRun: true,
