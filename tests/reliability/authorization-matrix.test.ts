@@ -203,7 +203,10 @@ const matrix: Record<string, Declaration> = {
   'GET /api/reminders/due-today': { access: 'protected' },
   'GET /api/reminders/preview': { access: 'protected' },
   'GET /api/clients/:id/reminders': { access: 'protected' },
-  'PUT /api/clients/:id/reminders': { access: 'protected', sample: () => ({ payload: { enabled: true } }) },
+  'PUT /api/clients/:id/reminders': {
+    access: 'protected',
+    sample: () => ({ payload: { enabled: true } }),
+  },
   // Reminders are off: nothing is due, so the owner's own call is refused (409) after the session
   // and the client were accepted.
   'POST /api/reminders/due-today/:id/sent': {

@@ -54,7 +54,9 @@ const validBodies: Record<string, () => unknown> = {
     timeZone: 'Asia/Seoul',
   }),
   'PUT /api/clients/:id/reminders': () => ({ enabled: false }),
-  'POST /api/reminders/due-today/:id/sent': () => ({ charges: [{ entryId: 1, step: 'overdue-1' }] }),
+  'POST /api/reminders/due-today/:id/sent': () => ({
+    charges: [{ entryId: 1, step: 'overdue-1' }],
+  }),
   'POST /api/clients/import': () => ({
     rows: [buildClient()],
     dryRun: true,

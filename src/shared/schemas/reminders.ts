@@ -33,7 +33,9 @@ export const reminderPlanSchema = z.object({
   /** The one switch that pauses every reminder of the owner's. */
   enabled: z.boolean('Use true or false.'),
   daysBefore: z.nullable(
-    z.int(daysBeforeMessage).check(z.minimum(1, daysBeforeMessage), z.maximum(60, daysBeforeMessage)),
+    z
+      .int(daysBeforeMessage)
+      .check(z.minimum(1, daysBeforeMessage), z.maximum(60, daysBeforeMessage)),
   ),
   onDueDate: z.boolean('Use true or false.'),
   overdueEveryDays: z.nullable(
@@ -41,10 +43,9 @@ export const reminderPlanSchema = z.object({
   ),
   overdueMax: z.int(countMessage).check(z.minimum(0, countMessage), z.maximum(20, countMessage)),
   attachPdf: z.boolean('Use true or false.'),
-  timeZone: z.string().check(
-    z.trim(),
-    z.refine(isTimeZone, 'Enter a time zone by its name, such as Asia/Seoul.'),
-  ),
+  timeZone: z
+    .string()
+    .check(z.trim(), z.refine(isTimeZone, 'Enter a time zone by its name, such as Asia/Seoul.')),
 });
 export type ReminderPlan = z.infer<typeof reminderPlanSchema>;
 
@@ -111,7 +112,10 @@ export type DueReminders = z.infer<typeof dueRemindersSchema>;
 export const markSentBodySchema = z.object({
   charges: z
     .array(z.object({ entryId: z.int('Unknown charge.'), step: reminderStepSchema }))
-    .check(z.minLength(1, 'Name at least one charge.'), z.maxLength(200, 'Name at most 200 charges.')),
+    .check(
+      z.minLength(1, 'Name at least one charge.'),
+      z.maxLength(200, 'Name at most 200 charges.'),
+    ),
 });
 export type MarkSentBody = z.infer<typeof markSentBodySchema>;
 export const markedSentSchema = z.object({ marked: z.number() });

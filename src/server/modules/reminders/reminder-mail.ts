@@ -94,22 +94,26 @@ export function leadingStep(charges: readonly { step: string }[]): string {
 }
 
 function day(locale: Locale, text: string): string {
-  return new Intl.DateTimeFormat(intlLocales[locale], { dateStyle: 'medium', timeZone: 'UTC' }).format(
-    new Date(`${text}T00:00:00Z`),
-  );
+  return new Intl.DateTimeFormat(intlLocales[locale], {
+    dateStyle: 'medium',
+    timeZone: 'UTC',
+  }).format(new Date(`${text}T00:00:00Z`));
 }
 
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (character) =>
-      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ?? character,
+      ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[character] ??
+      character,
   );
 
 export function renderReminder(input: ReminderMailInput): ReminderMail {
   const { locale, client } = input;
-  const t = (english: string, values?: Record<string, string>) => translate(locale, english, values);
-  const money = (minor: number | bigint) => formatMoney(minor, client.currency, intlLocales[locale]);
+  const t = (english: string, values?: Record<string, string>) =>
+    translate(locale, english, values);
+  const money = (minor: number | bigint) =>
+    formatMoney(minor, client.currency, intlLocales[locale]);
   const step = leadingStep(input.charges);
   const overdue = step.startsWith('overdue');
   const business = oneLine(input.businessName);
@@ -127,7 +131,9 @@ export function renderReminder(input: ReminderMailInput): ReminderMail {
     ? overdue
       ? t('This is a reminder from {business} that a payment is now overdue.', { business })
       : step === 'due'
-        ? t('This is a friendly reminder from {business} that a payment is due today.', { business })
+        ? t('This is a friendly reminder from {business} that a payment is due today.', {
+            business,
+          })
         : t('This is a friendly reminder from {business} that a payment is due soon.', { business })
     : overdue
       ? t('This is a reminder that a payment is now overdue.')
@@ -146,7 +152,9 @@ export function renderReminder(input: ReminderMailInput): ReminderMail {
     ? t('Please pay as soon as you can.')
     : t('Please pay by {date}.', { date: day(locale, payBy) });
   const details = input.paymentDetails.trim();
-  const linkLine = input.link ? t('Your statement is always here: {link}', { link: input.link }) : null;
+  const linkLine = input.link
+    ? t('Your statement is always here: {link}', { link: input.link })
+    : null;
   const greeting = name ? t('Dear {name},', { name }) : t('Hello,');
   const thanks = t('If you have already paid, thank you, and please disregard this message.');
   const regards = t('Kind regards,');
@@ -179,7 +187,9 @@ export function renderReminder(input: ReminderMailInput): ReminderMail {
     paragraph(opening),
     `<ul>${lines.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
     `<p><strong>${escapeHtml(amountLine)}</strong><br>${escapeHtml(payLine)}</p>`,
-    details ? `<p>${escapeHtml(t('How to pay:'))}<br>${escapeHtml(details).replaceAll('\n', '<br>')}</p>` : '',
+    details
+      ? `<p>${escapeHtml(t('How to pay:'))}<br>${escapeHtml(details).replaceAll('\n', '<br>')}</p>`
+      : '',
     input.link && linkLine
       ? `<p><a href="${escapeHtml(input.link)}">${escapeHtml(linkLine)}</a></p>`
       : '',

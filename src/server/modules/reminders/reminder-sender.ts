@@ -75,12 +75,20 @@ export class ReminderSender {
       );
     for (const stale of await staleMessages(db, this.#now()))
       await this.#sendAgain(stale.ownerId, stale.messageId).catch((error: unknown) =>
-        this.#app.log.warn({ err: error, ownerId: stale.ownerId }, 'a reminder could not be retried'),
+        this.#app.log.warn(
+          { err: error, ownerId: stale.ownerId },
+          'a reminder could not be retried',
+        ),
       );
   }
 
   async #sendDue(ownerId: string, plan: ReminderPlan): Promise<void> {
-    const due = await dueToday(this.#app.db.kysely, ownerId, plan, dayIn(plan.timeZone, this.#now()));
+    const due = await dueToday(
+      this.#app.db.kysely,
+      ownerId,
+      plan,
+      dayIn(plan.timeZone, this.#now()),
+    );
     if (due.length === 0) return;
     const steps = (kind: 'send' | 'skip') =>
       due.flatMap((entry) =>
@@ -172,7 +180,12 @@ export class ReminderSender {
       const delay = retryDelaysMs[attempts - 1];
       await finish(
         delay === undefined
-          ? { kind: 'failed', error: error.message, attempts, detail: { ...detail, error: error.message } }
+          ? {
+              kind: 'failed',
+              error: error.message,
+              attempts,
+              detail: { ...detail, error: error.message },
+            }
           : { kind: 'retry', error: error.message, attempts, nextAttemptAt: this.#now() + delay },
       );
       return;

@@ -17,7 +17,13 @@ export const saveReminderPlan = command(
   'reminders.savePlan',
   async ({ trx, record, now }, ownerId, plan: ReminderPlan): Promise<void> => {
     await writePlan(trx, ownerId, plan, now);
-    await record({ clientId: null, action: 'settings_changed', version: 0, before: null, after: null });
+    await record({
+      clientId: null,
+      action: 'settings_changed',
+      version: 0,
+      before: null,
+      after: null,
+    });
   },
 );
 
@@ -73,7 +79,12 @@ export const claimReminders = command(
       trx,
       ownerId,
       claim.send,
-      { status: 'sending', claimed_by: claim.instanceId, lease_until: claim.leaseUntil, sent_to: null },
+      {
+        status: 'sending',
+        claimed_by: claim.instanceId,
+        lease_until: claim.leaseUntil,
+        sent_to: null,
+      },
       now,
     );
     const byClient = new Map<string, ClaimedMessage['reminders']>();

@@ -37,7 +37,9 @@ export async function readPlan(db: Executor, ownerId: string): Promise<ReminderP
   return row ? toPlan(row) : defaultPlan();
 }
 
-export async function enabledPlans(db: Executor): Promise<{ ownerId: string; plan: ReminderPlan }[]> {
+export async function enabledPlans(
+  db: Executor,
+): Promise<{ ownerId: string; plan: ReminderPlan }[]> {
   const rows = await db.selectFrom('reminder_plans').selectAll().where('enabled', '=', 1).execute();
   return rows.map((row) => ({ ownerId: row.owner_id, plan: toPlan(row) }));
 }
@@ -162,7 +164,9 @@ export async function insertReminders(
       .onConflict((conflict) => conflict.columns(['client_id', 'entry_id', 'step']).doNothing())
       .returning(['id', 'client_id as clientId', 'entry_id as entryId', 'step'])
       .execute();
-    inserted.push(...rows.map((row) => ({ ...row, id: Number(row.id), entryId: Number(row.entryId) })));
+    inserted.push(
+      ...rows.map((row) => ({ ...row, id: Number(row.id), entryId: Number(row.entryId) })),
+    );
   }
   return inserted;
 }
@@ -172,7 +176,11 @@ export async function setMessageId(
   ids: readonly number[],
   messageId: string,
 ): Promise<void> {
-  await trx.updateTable('reminders').set({ message_id: messageId }).where('id', 'in', ids).execute();
+  await trx
+    .updateTable('reminders')
+    .set({ message_id: messageId })
+    .where('id', 'in', ids)
+    .execute();
 }
 
 /** One e-mail whose sender died (lease over) or whose retry has come, not yet taken again. */
@@ -255,10 +263,7 @@ export async function listReminders(
   status: ReminderStatus | undefined,
   limit: number,
 ) {
-  let query = db
-    .selectFrom('reminders')
-    .selectAll()
-    .where('owner_id', '=', ownerId);
+  let query = db.selectFrom('reminders').selectAll().where('owner_id', '=', ownerId);
   query = status ? query.where('status', '=', status) : query.where('status', '!=', 'skipped');
   const rows = await query.orderBy('id', 'desc').limit(limit).execute();
   return rows.map((row) => ({ ...row, id: Number(row.id), entry_id: Number(row.entry_id) }));

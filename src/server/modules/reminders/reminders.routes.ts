@@ -33,8 +33,10 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  app.get('/reminders/plan', { schema: { response: { 200: reminderPlanSchema } } }, async (request) =>
-    readPlan(db, currentUser(request).id),
+  app.get(
+    '/reminders/plan',
+    { schema: { response: { 200: reminderPlanSchema } } },
+    async (request) => readPlan(db, currentUser(request).id),
   );
 
   app.put(
@@ -69,7 +71,12 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const clientId = checkedClientId(request.params.id);
-      await app.writes.run(setClientReminders, currentUser(request).id, clientId, request.body.enabled);
+      await app.writes.run(
+        setClientReminders,
+        currentUser(request).id,
+        clientId,
+        request.body.enabled,
+      );
       return { enabled: request.body.enabled };
     },
   );
@@ -80,7 +87,9 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const ownerId = currentUser(request).id;
       const rows = await listReminders(db, ownerId, request.query.status, listLimit);
-      const clients = await clientsByIds(db, ownerId, [...new Set(rows.map((row) => row.client_id))]);
+      const clients = await clientsByIds(db, ownerId, [
+        ...new Set(rows.map((row) => row.client_id)),
+      ]);
       const names = new Map(clients.map((client) => [client.id, nameOf(client)]));
       return {
         reminders: rows.map((row) => ({
@@ -154,7 +163,13 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
   // Worked through by hand without a mail server; with one, the sender may have it already.
   app.post(
     '/reminders/due-today/:id/sent',
-    { schema: { params: clientIdParams, body: markSentBodySchema, response: { 200: markedSentSchema } } },
+    {
+      schema: {
+        params: clientIdParams,
+        body: markSentBodySchema,
+        response: { 200: markedSentSchema },
+      },
+    },
     async (request) => {
       const ownerId = currentUser(request).id;
       const clientId = checkedClientId(request.params.id);
@@ -168,7 +183,9 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
       );
       if (!entry || missing.length > 0)
         throw new AppError(409, 'conflict', 'These charges have no reminder due today: {charges}', {
-          values: { charges: missing.map((charge) => `${charge.entryId} ${charge.step}`).join(', ') },
+          values: {
+            charges: missing.map((charge) => `${charge.entryId} ${charge.step}`).join(', '),
+          },
         });
       const marked = (steps: typeof entry.send) =>
         steps

@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { testDialect } from '../../../../tests/db.ts';
+import { buildApp } from '../../app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
@@ -31,11 +33,23 @@ const at = (day: string) => Date.parse(`${day}T09:00:00Z`);
 
 async function addClient(testApp: TestApp, cookie: string, extra: Partial<Client> = {}) {
   return (
-    await injectOk(testApp.app, 'POST', '/api/clients', cookie, buildClient({ balance: 0, ...extra }))
+    await injectOk(
+      testApp.app,
+      'POST',
+      '/api/clients',
+      cookie,
+      buildClient({ balance: 0, ...extra }),
+    )
   ).json<Client>();
 }
 
-async function charge(testApp: TestApp, cookie: string, clientId: string, amount: number, dueDate: string) {
+async function charge(
+  testApp: TestApp,
+  cookie: string,
+  clientId: string,
+  amount: number,
+  dueDate: string,
+) {
   return (
     await injectOk(testApp.app, 'POST', `/api/clients/${clientId}/entries`, cookie, {
       kind: 'charge',
@@ -46,7 +60,13 @@ async function charge(testApp: TestApp, cookie: string, clientId: string, amount
   ).json<{ entry: { entryId: number } }>();
 }
 
-async function pay(testApp: TestApp, cookie: string, clientId: string, amount: number, date: string) {
+async function pay(
+  testApp: TestApp,
+  cookie: string,
+  clientId: string,
+  amount: number,
+  date: string,
+) {
   await injectOk(testApp.app, 'POST', `/api/clients/${clientId}/entries`, cookie, {
     kind: 'payment',
     amount,
@@ -74,7 +94,10 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
   const owners: string[] = [];
   afterEach(async () => {
     for (const cookie of owners.splice(0))
-      await injectOk(testApp.app, 'PUT', '/api/reminders/plan', cookie, { ...plan, enabled: false });
+      await injectOk(testApp.app, 'PUT', '/api/reminders/plan', cookie, {
+        ...plan,
+        enabled: false,
+      });
   });
 
   it('sends each step once through a month, stops on payment in full, keeps on after a partial one', async () => {
@@ -136,14 +159,19 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
     );
     expect(sent.map((entry) => entry.reminder?.step)).toEqual(['due', 'before']);
     expect(sent[0]?.reminder).toMatchObject({ sentTo: paysInFull.email, by: 'mail' });
-    const list = (await injectOk(testApp.app, 'GET', '/api/reminders?status=sent', owner.cookie)).json<ReminderList>();
+    const list = (
+      await injectOk(testApp.app, 'GET', '/api/reminders?status=sent', owner.cookie)
+    ).json<ReminderList>();
     expect(list.reminders).toHaveLength(14);
   });
 
   it('sends nothing while the owner has paused all reminders, then only the latest step', async () => {
     const owner = await joinAs(testApp.app);
     owners.push(owner.cookie);
-    await injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, { ...plan, enabled: false });
+    await injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, {
+      ...plan,
+      enabled: false,
+    });
     const client = await addClient(testApp, owner.cookie);
     await charge(testApp, owner.cookie, client.id, 10_000, '2026-02-10');
     let now = at('2026-02-01');
@@ -158,7 +186,9 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
     await sender.runOnce();
     const mails = smtp.received.slice(before);
     expect(mails.map((mail) => mail.subject)).toEqual(['Overdue payment: $100.00']);
-    const all = (await injectOk(testApp.app, 'GET', '/api/reminders?status=skipped', owner.cookie)).json<ReminderList>();
+    const all = (
+      await injectOk(testApp.app, 'GET', '/api/reminders?status=skipped', owner.cookie)
+    ).json<ReminderList>();
     expect(all.reminders.map((reminder) => reminder.step).sort()).toEqual(['before', 'due']);
   });
 
@@ -191,7 +221,9 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
 
   it('retries a refused e-mail after 5 minutes, 30 minutes and 2 hours, then reports it failed', async () => {
     const refusing = await startSmtpServer({ refuse: { code: 550, text: 'mailbox unavailable' } });
-    const refusedApp = await buildTestApp({ config: { mail: { url: refusing.url, from: mailFrom } } });
+    const refusedApp = await buildTestApp({
+      config: { mail: { url: refusing.url, from: mailFrom } },
+    });
     try {
       const owner = await joinAs(refusedApp.app);
       await injectOk(refusedApp.app, 'PUT', '/api/reminders/plan', owner.cookie, plan);
@@ -201,7 +233,9 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
       const sender = new ReminderSender(refusedApp.app, { now: () => now });
       const statuses: string[] = [];
       const status = async () => {
-        const list = (await injectOk(refusedApp.app, 'GET', '/api/reminders', owner.cookie)).json<ReminderList>();
+        const list = (
+          await injectOk(refusedApp.app, 'GET', '/api/reminders', owner.cookie)
+        ).json<ReminderList>();
         statuses.push(`${list.reminders[0]?.status} ${list.reminders[0]?.attempts}`);
       };
       await sender.runOnce();
@@ -214,8 +248,16 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
         await sender.runOnce();
         await status();
       }
-      expect(statuses).toEqual(['retrying 1', 'retrying 1', 'retrying 2', 'retrying 3', 'failed 4']);
-      const failed = (await injectOk(refusedApp.app, 'GET', '/api/reminders?status=failed', owner.cookie)).json<ReminderList>();
+      expect(statuses).toEqual([
+        'retrying 1',
+        'retrying 1',
+        'retrying 2',
+        'retrying 3',
+        'failed 4',
+      ]);
+      const failed = (
+        await injectOk(refusedApp.app, 'GET', '/api/reminders?status=failed', owner.cookie)
+      ).json<ReminderList>();
       expect(failed.reminders[0]?.lastError).toContain('mailbox unavailable');
       const events = await history(refusedApp, owner.cookie, client.id);
       expect(events.find((entry) => entry.action === 'reminder_failed')?.reminder).toMatchObject({
@@ -246,10 +288,19 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
       },
       close: () => {},
     };
-    const killed = new ReminderSender(testApp.app, { now: () => now, mailer: hanging, instanceId: 'killed', leaseMs: 60_000 });
+    const killed = new ReminderSender(testApp.app, {
+      now: () => now,
+      mailer: hanging,
+      instanceId: 'killed',
+      leaseMs: 60_000,
+    });
     void killed.runOnce();
     await reachedMailServer;
-    const survivor = new ReminderSender(testApp.app, { now: () => now, instanceId: 'survivor', leaseMs: 60_000 });
+    const survivor = new ReminderSender(testApp.app, {
+      now: () => now,
+      instanceId: 'survivor',
+      leaseMs: 60_000,
+    });
     const before = smtp.received.length;
     await survivor.runOnce();
     // Still held by the killed instance's lease.
@@ -260,7 +311,9 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
     const mails = smtp.received.slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]?.messageId).toBe(handedOver[0]?.messageId);
-    const sent = (await injectOk(testApp.app, 'GET', '/api/reminders?status=sent', owner.cookie)).json<ReminderList>();
+    const sent = (
+      await injectOk(testApp.app, 'GET', '/api/reminders?status=sent', owner.cookie)
+    ).json<ReminderList>();
     expect(sent.reminders).toHaveLength(1);
   });
 
@@ -274,8 +327,12 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
       payload: { ...plan, timeZone: 'Mars/Olympus' },
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toMatchObject({ error: { fields: { timeZone: expect.any(String) } } });
-    const off = (await injectOk(testApp.app, 'GET', '/api/reminders/plan', owner.cookie)).json<ReminderPlan>();
+    expect(
+      refused.json<{ error: { fields: Record<string, string> } }>().error.fields,
+    ).toHaveProperty('timeZone');
+    const off = (
+      await injectOk(testApp.app, 'GET', '/api/reminders/plan', owner.cookie)
+    ).json<ReminderPlan>();
     expect(off.enabled).toBe(false);
 
     await injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, plan);
@@ -288,8 +345,15 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
       date: today,
       dueDate: due,
     });
-    const preview = (await injectOk(testApp.app, 'GET', '/api/reminders/preview', owner.cookie)).json<ReminderPreview>();
-    expect(preview.reminders.map((item) => item.step)).toEqual(['before', 'due', 'overdue-1', 'overdue-2']);
+    const preview = (
+      await injectOk(testApp.app, 'GET', '/api/reminders/preview', owner.cookie)
+    ).json<ReminderPreview>();
+    expect(preview.reminders.map((item) => item.step)).toEqual([
+      'before',
+      'due',
+      'overdue-1',
+      'overdue-2',
+    ]);
     expect(preview.reminders[1]).toMatchObject({ on: due, clientId: client.id, remaining: 2_500 });
   });
 });
@@ -308,7 +372,9 @@ describe('reminders without a mail server', () => {
     await injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, plan);
     const client = await addClient(testApp, owner.cookie);
     const { entry } = await charge(testApp, owner.cookie, client.id, 12_345, '2026-01-10');
-    const list = (await injectOk(testApp.app, 'GET', '/api/reminders/due-today', owner.cookie)).json<DueReminders>();
+    const list = (
+      await injectOk(testApp.app, 'GET', '/api/reminders/due-today', owner.cookie)
+    ).json<DueReminders>();
     expect(list.mailConfigured).toBe(false);
     expect(list.reminders).toHaveLength(1);
     const [due] = list.reminders;
@@ -319,7 +385,9 @@ describe('reminders without a mail server', () => {
       charges: [{ entryId: entry.entryId, step: 'overdue-2', remaining: 12_345 }],
       subject: 'Overdue payment: $123.45',
     });
-    expect(due?.mailto.startsWith(`mailto:${encodeURIComponent(client.email)}?subject=`)).toBe(true);
+    expect(due?.mailto.startsWith(`mailto:${encodeURIComponent(client.email)}?subject=`)).toBe(
+      true,
+    );
 
     const stale = await testApp.app.inject({
       method: 'POST',
@@ -328,11 +396,19 @@ describe('reminders without a mail server', () => {
       payload: { charges: [{ entryId: entry.entryId, step: 'due' }] },
     });
     expect(stale.statusCode).toBe(409);
-    const marked = await injectOk(testApp.app, 'POST', `/api/reminders/due-today/${client.id}/sent`, owner.cookie, {
-      charges: [{ entryId: entry.entryId, step: 'overdue-2' }],
-    });
+    const marked = await injectOk(
+      testApp.app,
+      'POST',
+      `/api/reminders/due-today/${client.id}/sent`,
+      owner.cookie,
+      {
+        charges: [{ entryId: entry.entryId, step: 'overdue-2' }],
+      },
+    );
     expect(marked.json()).toEqual({ marked: 1 });
-    const after = (await injectOk(testApp.app, 'GET', '/api/reminders/due-today', owner.cookie)).json<DueReminders>();
+    const after = (
+      await injectOk(testApp.app, 'GET', '/api/reminders/due-today', owner.cookie)
+    ).json<DueReminders>();
     expect(after.reminders).toEqual([]);
     const events = await history(testApp, owner.cookie, client.id);
     expect(events[0]).toMatchObject({
@@ -341,3 +417,47 @@ describe('reminders without a mail server', () => {
     });
   });
 });
+
+describe.skipIf(testDialect !== 'postgres')(
+  'two instances on one PostgreSQL database (PostgreSQL only)',
+  () => {
+    it('sends each due reminder exactly once when both run the sender at the same time', async () => {
+      const smtp = await startSmtpServer();
+      const first = await buildTestApp({ config: { mail: { url: smtp.url, from: mailFrom } } });
+      const second = await buildApp({ config: first.app.config });
+      try {
+        const owner = await joinAs(first.app);
+        await injectOk(first.app, 'PUT', '/api/reminders/plan', owner.cookie, plan);
+        const clients: Client[] = [];
+        for (let index = 0; index < 6; index += 1) {
+          const client = await addClient(first, owner.cookie);
+          await charge(first, owner.cookie, client.id, 1_000 + index, '2026-05-10');
+          await charge(first, owner.cookie, client.id, 500, '2026-05-03');
+          clients.push(client);
+        }
+        let now = at('2026-05-07');
+        const senders = [first.app, second].flatMap((app, index) =>
+          [0, 1].map(
+            (copy) => new ReminderSender(app, { now: () => now, instanceId: `i${index}.${copy}` }),
+          ),
+        );
+        for (const day of ['2026-05-07', '2026-05-10', '2026-05-17']) {
+          now = at(day);
+          await Promise.all(senders.map((sender) => sender.runOnce()));
+        }
+        // 05-07: "before" of the one and the second's overdue-1 is not yet (05-10): one e-mail each;
+        // 05-10: "due" of the one, overdue-1 of the other, in one e-mail; 05-17: overdue-1 and -2.
+        expect(smtp.received).toHaveLength(clients.length * 3);
+        expect(new Set(smtp.received.map((mail) => mail.messageId)).size).toBe(clients.length * 3);
+        for (const client of clients)
+          expect(
+            smtp.received.filter((mail) => JSON.stringify(mail.to).includes(client.email)),
+          ).toHaveLength(3);
+      } finally {
+        await second.close();
+        await first.close();
+        await smtp.close();
+      }
+    });
+  },
+);

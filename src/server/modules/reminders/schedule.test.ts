@@ -26,12 +26,12 @@ describe('the reminder schedule', () => {
   });
 
   it('stops after the last overdue reminder, and never goes back to an earlier step', () => {
-    expect(dueSteps([charge], rules, '2026-03-01', new Set([stepKey(1, 'overdue-3')])).send).toEqual(
-      [],
-    );
-    expect(dueSteps([charge], rules, '2026-01-17', new Set([stepKey(1, 'overdue-2')])).send).toEqual(
-      [],
-    );
+    expect(
+      dueSteps([charge], rules, '2026-03-01', new Set([stepKey(1, 'overdue-3')])).send,
+    ).toEqual([]);
+    expect(
+      dueSteps([charge], rules, '2026-01-17', new Set([stepKey(1, 'overdue-2')])).send,
+    ).toEqual([]);
   });
 
   it('follows only the steps the plan has', () => {

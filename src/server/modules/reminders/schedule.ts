@@ -26,7 +26,8 @@ export const stepKey = (entryId: number, step: string) => `${entryId}:${step}`;
 /** A charge's steps in the order they fall due. */
 export function stepsOf(dueOn: string, rules: ScheduleRules): { step: string; on: string }[] {
   const steps: { step: string; on: string }[] = [];
-  if (rules.daysBefore !== null) steps.push({ step: 'before', on: addDays(dueOn, -rules.daysBefore) });
+  if (rules.daysBefore !== null)
+    steps.push({ step: 'before', on: addDays(dueOn, -rules.daysBefore) });
   if (rules.onDueDate) steps.push({ step: 'due', on: dueOn });
   if (rules.overdueEveryDays !== null)
     for (let count = 1; count <= rules.overdueMax; count += 1)
@@ -53,7 +54,11 @@ export function dueSteps(
     const latest = come.at(-1);
     if (!latest) continue;
     const latestIndex = come.length - 1;
-    if (steps.some((step, index) => index >= latestIndex && recorded.has(stepKey(charge.entryId, step.step))))
+    if (
+      steps.some(
+        (step, index) => index >= latestIndex && recorded.has(stepKey(charge.entryId, step.step)),
+      )
+    )
       continue;
     send.push({ entryId: charge.entryId, ...latest });
     for (const earlier of come.slice(0, -1))
