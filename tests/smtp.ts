@@ -14,6 +14,8 @@ export async function startSmtpServer(options: { refuse?: { code: number; text: 
     // Plain text on loopback: the test has no certificate for STARTTLS to check.
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // Looking up the loopback address's name cost about 0.4 s per message here.
+    disableReverseLookup: true,
     onRcptTo(_address, _session, callback) {
       if (!options.refuse) return callback();
       const refusal = Object.assign(new Error(options.refuse.text), {

@@ -42,6 +42,8 @@ import { WritePath } from './modules/events/write-path.ts';
 import type { WriteCommand } from './write-commands.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.ts';
+import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
+import { ReminderSender } from './modules/reminders/reminder-sender.ts';
 import { settingsRoutes } from './modules/settings/settings.routes.ts';
 import { bearerTokens } from './modules/tokens/bearer.ts';
 import { tokensRoutes } from './modules/tokens/tokens.routes.ts';
@@ -75,6 +77,8 @@ export interface AppOptions {
   logger?: boolean | Record<string, unknown>;
   /** `npm start` ends the process so the supervisor starts a clean one (decision 009). */
   onFatal?: (error: Error) => void;
+  /** Send due reminders every minute (`npm start`); tests run their own sender when they need one. */
+  sendReminders?: boolean;
 }
 
 const bodyLimitBytes = 64 * 1024;
@@ -243,6 +247,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('feed', feed);
   app.decorate('writes', new WritePath<WriteCommand>(db, feed));
   await feed.start();
+  if (options.sendReminders) ReminderSender.schedule(app);
   // Live streams never end by themselves: end them first, so close() can finish the rest.
   app.addHook('preClose', async () => {
     await feed.close();
@@ -352,6 +357,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(statementRoutes);
       await api.register(clientLinksRoutes);
       await api.register(settingsRoutes);
+      await api.register(remindersRoutes);
       await api.register(eventsRoutes);
       await api.register(transferRoutes);
       await api.register(importRoutes);

@@ -20,6 +20,7 @@ const app = await buildApp({
   config,
   clientDir: path.resolve(import.meta.dirname, '../../dist/client'),
   logger: true,
+  sendReminders: true,
   // A crashed SQLite thread would fail every query sent to it from now on: start afresh.
   onFatal: (error) => crash('a database thread stopped', error),
 });

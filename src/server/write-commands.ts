@@ -12,6 +12,14 @@ import {
 } from './modules/clients/clients.commands.ts';
 import { runnerOf } from './modules/events/write-path.ts';
 import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
+import {
+  claimReminders,
+  finishSend,
+  markSentByHand,
+  retakeReminders,
+  saveReminderPlan,
+  setClientReminders,
+} from './modules/reminders/reminders.commands.ts';
 import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
 import { importFile } from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';
@@ -31,6 +39,12 @@ export const writeCommands = [
   createClientLink,
   revokeClientLink,
   recordLinkOpened,
+  saveReminderPlan,
+  setClientReminders,
+  claimReminders,
+  retakeReminders,
+  finishSend,
+  markSentByHand,
 ] as const;
 
 export type WriteCommand = (typeof writeCommands)[number];

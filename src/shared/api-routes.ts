@@ -57,6 +57,16 @@ import type {
   settingsUpdateSchema,
 } from './schemas/settings.ts';
 import type {
+  clientRemindersSchema,
+  dueRemindersSchema,
+  markedSentSchema,
+  markSentBodySchema,
+  reminderListQuerySchema,
+  reminderListSchema,
+  reminderPlanSchema,
+  reminderPreviewSchema,
+} from './schemas/reminders.ts';
+import type {
   statementQuerySchema,
   statementSchema,
   statementSendSchema,
@@ -292,6 +302,50 @@ export const apiRoutes = {
     path: '/api/clients/:id/language',
     body: schema<typeof clientLanguageUpdateSchema>(),
     answer: schema<typeof clientLanguageUpdateSchema>(),
+  },
+  reminderPlan: {
+    method: 'GET',
+    path: '/api/reminders/plan',
+    answer: schema<typeof reminderPlanSchema>(),
+  },
+  saveReminderPlan: {
+    method: 'PUT',
+    path: '/api/reminders/plan',
+    body: schema<typeof reminderPlanSchema>(),
+    answer: schema<typeof reminderPlanSchema>(),
+  },
+  clientReminders: {
+    method: 'GET',
+    path: '/api/clients/:id/reminders',
+    answer: schema<typeof clientRemindersSchema>(),
+  },
+  setClientReminders: {
+    method: 'PUT',
+    path: '/api/clients/:id/reminders',
+    body: schema<typeof clientRemindersSchema>(),
+    answer: schema<typeof clientRemindersSchema>(),
+  },
+  reminders: {
+    method: 'GET',
+    path: '/api/reminders',
+    query: schema<typeof reminderListQuerySchema>(),
+    answer: schema<typeof reminderListSchema>(),
+  },
+  remindersDueToday: {
+    method: 'GET',
+    path: '/api/reminders/due-today',
+    answer: schema<typeof dueRemindersSchema>(),
+  },
+  markReminderSent: {
+    method: 'POST',
+    path: '/api/reminders/due-today/:id/sent',
+    body: schema<typeof markSentBodySchema>(),
+    answer: schema<typeof markedSentSchema>(),
+  },
+  reminderPreview: {
+    method: 'GET',
+    path: '/api/reminders/preview',
+    answer: schema<typeof reminderPreviewSchema>(),
   },
 
   tokens: { method: 'GET', path: '/api/tokens', answer: schema<typeof accessTokenListSchema>() },

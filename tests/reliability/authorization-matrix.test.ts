@@ -195,6 +195,35 @@ const matrix: Record<string, Declaration> = {
   },
   // After the link is made: the owner's own call revokes it.
   'DELETE /api/clients/:id/link': { access: 'protected' },
+  'GET /api/reminders/plan': { access: 'protected' },
+  'PUT /api/reminders/plan': {
+    access: 'protected',
+    sample: () => ({
+      payload: {
+        enabled: false,
+        daysBefore: 3,
+        onDueDate: true,
+        overdueEveryDays: 7,
+        overdueMax: 3,
+        attachPdf: false,
+        timeZone: 'UTC',
+      },
+    }),
+  },
+  'GET /api/reminders': { access: 'protected' },
+  'GET /api/reminders/due-today': { access: 'protected' },
+  'GET /api/reminders/preview': { access: 'protected' },
+  'GET /api/clients/:id/reminders': { access: 'protected' },
+  'PUT /api/clients/:id/reminders': {
+    access: 'protected',
+    sample: () => ({ payload: { enabled: true } }),
+  },
+  // Reminders are off: nothing is due, so the owner's own call is refused (409) after the session
+  // and the client were accepted.
+  'POST /api/reminders/due-today/:id/sent': {
+    access: 'protected',
+    sample: ({ entryId }) => ({ payload: { charges: [{ entryId, step: 'due' }] } }),
+  },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },
@@ -556,6 +585,10 @@ describe('the authorization matrix', () => {
       }
       if (key === 'POST /api/clients/:id/statement/send') {
         expect(response.json(), key).toMatchObject({ error: { code: 'mail_not_configured' } });
+        continue;
+      }
+      if (key === 'POST /api/reminders/due-today/:id/sent') {
+        expect(response.json(), key).toMatchObject({ error: { code: 'conflict' } });
         continue;
       }
       expect(response.statusCode, `${key}: ${response.body}`).toBeLessThan(300);

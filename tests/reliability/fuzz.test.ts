@@ -46,6 +46,19 @@ const validBodies: Record<string, () => unknown> = {
   'PUT /api/settings/language': () => ({ language: 'ms' }),
   'PUT /api/clients/:id/language': () => ({ language: 'ko' }),
   'POST /api/clients/:id/link': () => ({ expiresInDays: 7 }),
+  'PUT /api/reminders/plan': () => ({
+    enabled: false,
+    daysBefore: 3,
+    onDueDate: true,
+    overdueEveryDays: 7,
+    overdueMax: 3,
+    attachPdf: false,
+    timeZone: 'Asia/Seoul',
+  }),
+  'PUT /api/clients/:id/reminders': () => ({ enabled: false }),
+  'POST /api/reminders/due-today/:id/sent': () => ({
+    charges: [{ entryId: 1, step: 'overdue-1' }],
+  }),
   'POST /api/clients/import': () => ({
     rows: [buildClient()],
     dryRun: true,

@@ -7,6 +7,7 @@ import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
 import type { IdempotencyTables } from '../modules/idempotency/idempotency.table.ts';
 import type { LedgerTables } from '../modules/ledger/ledger.table.ts';
+import type { ReminderTables } from '../modules/reminders/reminders.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import type { TokenTables } from '../modules/tokens/tokens.table.ts';
 import { SqliteWorkerDialect } from './sqlite-dialect.ts';
@@ -17,6 +18,7 @@ export type Database = AccountTables &
   EventTables &
   IdempotencyTables &
   LedgerTables &
+  ReminderTables &
   SettingsTables &
   TokenTables;
 

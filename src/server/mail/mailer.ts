@@ -10,6 +10,10 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML part beside the plain text. */
+  html?: string;
+  /** The Message-ID header, `<...@domain>`: the same on every attempt of one message. */
+  messageId?: string;
   /** Where the recipient's answer goes (the owner, not the server's own address). */
   replyTo?: string;
   attachments?: MailAttachment[];
@@ -59,6 +63,8 @@ export async function createMailer(config: MailConfig | null): Promise<Mailer | 
           to: message.to,
           subject: message.subject,
           text: message.text,
+          html: message.html,
+          messageId: message.messageId,
           replyTo: message.replyTo,
           attachments: message.attachments,
         });

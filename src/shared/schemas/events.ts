@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { clientSnapshotSchema } from './clients.ts';
 import { entryDetailSchema } from './ledger.ts';
+import { reminderDetailSchema } from './reminders.ts';
 
 export { entryDetailSchema, type EntryDetail } from './ledger.ts';
 
@@ -12,6 +13,10 @@ export { entryDetailSchema, type EntryDetail } from './ledger.ts';
  * holds the address it went to); it changes nothing of the client. `link_created`,
  * `link_revoked` and `link_opened` are the client's private link made (or replaced), revoked,
  * and opened by the client (at most once an hour); `language_set` is the client's own language.
+ * `reminder_sent` and
+ * `reminder_failed` are a payment reminder e-mailed (or marked as sent by hand) and one given up
+ * after its retries (the event's `reminder` says which charges, step and address);
+ * `reminders_changed` turns one client's reminders on or off.
  */
 export const eventActions = [
   'created',
@@ -28,6 +33,9 @@ export const eventActions = [
   'link_revoked',
   'link_opened',
   'language_set',
+  'reminder_sent',
+  'reminder_failed',
+  'reminders_changed',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 
@@ -71,6 +79,8 @@ export const historyEntrySchema = z.object({
   after: z.nullable(clientSnapshotSchema),
   /** The ledger entry the change recorded, if any. */
   entry: z.nullable(entryDetailSchema),
+  /** What a reminder event sent. */
+  reminder: z.optional(reminderDetailSchema),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

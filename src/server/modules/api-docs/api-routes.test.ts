@@ -64,6 +64,16 @@ import {
   statementSendSchema,
   statementSentSchema,
 } from '../../../shared/schemas/statement.ts';
+import {
+  clientRemindersSchema,
+  dueRemindersSchema,
+  markedSentSchema,
+  markSentBodySchema,
+  reminderListQuerySchema,
+  reminderListSchema,
+  reminderPlanSchema,
+  reminderPreviewSchema,
+} from '../../../shared/schemas/reminders.ts';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 
 /** The schemas a route of the table names, as values: the table itself holds only their types. */
@@ -123,6 +133,14 @@ const schemasOfRoutes = {
   createClientLink: { body: clientLinkInputSchema, answer: createdClientLinkSchema },
   revokeClientLink: {},
   setClientLanguage: { body: clientLanguageUpdateSchema, answer: clientLanguageUpdateSchema },
+  reminderPlan: { answer: reminderPlanSchema },
+  saveReminderPlan: { body: reminderPlanSchema, answer: reminderPlanSchema },
+  clientReminders: { answer: clientRemindersSchema },
+  setClientReminders: { body: clientRemindersSchema, answer: clientRemindersSchema },
+  reminders: { query: reminderListQuerySchema, answer: reminderListSchema },
+  remindersDueToday: { answer: dueRemindersSchema },
+  markReminderSent: { body: markSentBodySchema, answer: markedSentSchema },
+  reminderPreview: { answer: reminderPreviewSchema },
   tokens: { answer: accessTokenListSchema },
   createToken: { body: accessTokenInputSchema, answer: createdAccessTokenSchema },
   revokeToken: {},

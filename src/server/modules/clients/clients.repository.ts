@@ -280,6 +280,25 @@ export async function findClient(
   return row && toClient(row);
 }
 
+/** The owner's clients among `ids` (in pieces, well inside both databases' parameter limits). */
+export async function clientsByIds(
+  db: Executor,
+  ownerId: string,
+  ids: readonly string[],
+): Promise<Client[]> {
+  const found: Client[] = [];
+  for (let start = 0; start < ids.length; start += 500) {
+    const rows = await db
+      .selectFrom('clients')
+      .selectAll()
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', ids.slice(start, start + 500))
+      .execute();
+    found.push(...rows.map(toClient));
+  }
+  return found;
+}
+
 export async function insertClient(
   db: Executor,
   client: NewClient & { ownerId: string; now: number },

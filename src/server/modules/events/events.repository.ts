@@ -6,6 +6,7 @@ import type {
   EventAction,
   HistoryEntry,
 } from '../../../shared/schemas/events.ts';
+import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
 
@@ -21,6 +22,7 @@ export interface NewEvent {
   before: ClientSnapshot | null;
   after: ClientSnapshot | null;
   entry?: EntryDetail | null;
+  reminder?: ReminderDetail;
   /** A restored history keeps its times. */
   at?: number;
 }
@@ -65,7 +67,11 @@ export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
   version: event.version,
   before: event.before && JSON.stringify(event.before),
   after: event.after && JSON.stringify(event.after),
-  detail: event.entry ? JSON.stringify(event.entry) : null,
+  detail: event.entry
+    ? JSON.stringify(event.entry)
+    : event.reminder
+      ? JSON.stringify({ reminder: event.reminder })
+      : null,
 });
 
 export async function insertEvents(
@@ -148,8 +154,15 @@ function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
     version: row.version,
     before: parseJson<ClientSnapshot>(row.before),
     after: parseJson<ClientSnapshot>(row.after),
-    entry: parseJson<EntryDetail>(row.detail),
+    ...detailOf(row.detail),
   };
+}
+
+/** The detail column holds an entry, or `{ reminder }` for a reminder's event. */
+function detailOf(text: string | null): Pick<HistoryEntry, 'entry' | 'reminder'> {
+  const detail = parseJson<EntryDetail | { reminder: ReminderDetail }>(text);
+  if (detail && 'reminder' in detail) return { entry: null, reminder: detail.reminder };
+  return { entry: detail };
 }
 
 export async function readClientHistory(

@@ -541,13 +541,13 @@ describe('the history of changes this version does not know', () => {
       .insertInto('events')
       .values(
         // As a newer version of Balance might have written it.
-        buildEventRow(owner.userId, client.id, 'reminder_sent' as 'created', {
+        buildEventRow(owner.userId, client.id, 'invoice_sent' as 'created', {
           version: client.version,
         }),
       )
       .execute();
     const history = await historyOf(owner.cookie, client.id);
-    expect(history[0]).toMatchObject({ action: 'reminder_sent', entry: null });
+    expect(history[0]).toMatchObject({ action: 'invoice_sent', entry: null });
   });
 });
 

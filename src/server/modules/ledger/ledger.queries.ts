@@ -5,6 +5,7 @@ export {
   ledgerShape,
   listEntries,
   liveOpenings,
+  openCharges,
   readOwnerEntries,
   statementLines,
 } from './ledger.repository.ts';

@@ -500,3 +500,28 @@ export async function setOldestDue(
     .where('owner_id', '=', ownerId)
     .execute();
 }
+
+/**
+ * Every entry of the owner's still partly unpaid, as the ledger's allocation keeps it
+ * (`open_amount`): what reminders are about. A voided or fully paid charge is not among them.
+ */
+export async function openCharges(db: Executor, ownerId: string, clientId?: string) {
+  let query = db
+    .selectFrom('entries')
+    .select([
+      'id',
+      'client_id as clientId',
+      'amount',
+      'open_amount as remaining',
+      'currency',
+      'occurred_on as date',
+      'due_on as dueDate',
+      'note',
+      'reference',
+    ])
+    .where('owner_id', '=', ownerId)
+    .where('open_amount', '>', 0);
+  if (clientId !== undefined) query = query.where('client_id', '=', clientId);
+  const rows = await query.orderBy('id').execute();
+  return rows.map((row) => ({ ...row, remaining: Number(row.remaining) }));
+}

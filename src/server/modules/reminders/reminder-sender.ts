@@ -1,0 +1,213 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
+import { MailError, type Mailer } from '../../mail/mailer.ts';
+import { findUserById } from '../auth/accounts.queries.ts';
+import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
+import { dueToday, remindableClients } from './due-reminders.ts';
+import {
+  languageFor,
+  leadingStep,
+  linkFor,
+  messageIdDomain,
+  renderReminder,
+} from './reminder-mail.ts';
+import {
+  claimReminders,
+  finishSend,
+  retakeReminders,
+  type ClaimedMessage,
+  type SendOutcome,
+} from './reminders.commands.ts';
+import { enabledPlans, readPlan, staleMessages } from './reminders.queries.ts';
+import { dayIn, retryDelaysMs } from './schedule.ts';
+
+export interface ReminderSenderOptions {
+  /** The clock the schedule and the leases run on; a test moves it through a month. */
+  now?: () => number;
+  /** Names this instance's claims. */
+  instanceId?: string;
+  /** How long a claim holds before another instance may send it again. */
+  leaseMs?: number;
+  /** The app's unless given (a test gives one that never answers: an instance killed mid-send). */
+  mailer?: Mailer | null;
+}
+
+const runEveryMs = 60_000;
+
+/**
+ * Sends the reminders that are due, exactly once across instances as far as a mail server allows
+ * (decision 029): claim (commit), send, mark sent (commit); an expired claim is sent again with
+ * the same Message-ID.
+ */
+export class ReminderSender {
+  readonly #app: FastifyInstance;
+  readonly #now: () => number;
+  readonly #instanceId: string;
+  readonly #leaseMs: number;
+  readonly #mailer: Mailer | null;
+  readonly #domain: string;
+  #running: Promise<void> | null = null;
+
+  constructor(app: FastifyInstance, options: ReminderSenderOptions = {}) {
+    this.#app = app;
+    this.#now = options.now ?? Date.now;
+    this.#instanceId = options.instanceId ?? randomUUID();
+    this.#leaseMs = options.leaseMs ?? 10 * 60_000;
+    this.#mailer = options.mailer === undefined ? app.mailer : options.mailer;
+    this.#domain = messageIdDomain(app.config.mail?.from);
+  }
+
+  /** One run at a time per instance: a slow mail server never piles runs up. */
+  async runOnce(): Promise<void> {
+    this.#running ??= this.#run().finally(() => {
+      this.#running = null;
+    });
+    return this.#running;
+  }
+
+  async #run(): Promise<void> {
+    if (!this.#mailer) return;
+    const { kysely: db } = this.#app.db;
+    for (const { ownerId, plan } of await enabledPlans(db))
+      await this.#sendDue(ownerId, plan).catch((error: unknown) =>
+        this.#app.log.warn({ err: error, ownerId }, 'reminders could not be claimed'),
+      );
+    for (const stale of await staleMessages(db, this.#now()))
+      await this.#sendAgain(stale.ownerId, stale.messageId).catch((error: unknown) =>
+        this.#app.log.warn(
+          { err: error, ownerId: stale.ownerId },
+          'a reminder could not be retried',
+        ),
+      );
+  }
+
+  async #sendDue(ownerId: string, plan: ReminderPlan): Promise<void> {
+    const due = await dueToday(
+      this.#app.db.kysely,
+      ownerId,
+      plan,
+      dayIn(plan.timeZone, this.#now()),
+    );
+    if (due.length === 0) return;
+    const steps = (kind: 'send' | 'skip') =>
+      due.flatMap((entry) =>
+        entry[kind].map((step) => ({
+          clientId: entry.client.id,
+          entryId: step.entryId,
+          step: step.step,
+          dueOn: step.on,
+        })),
+      );
+    const messages = await this.#app.writes.run(claimReminders, ownerId, {
+      instanceId: this.#instanceId,
+      leaseUntil: this.#now() + this.#leaseMs,
+      domain: this.#domain,
+      send: steps('send'),
+      skip: steps('skip'),
+    });
+    for (const message of messages) await this.#deliver(ownerId, message);
+  }
+
+  async #sendAgain(ownerId: string, messageId: string): Promise<void> {
+    const at = this.#now();
+    const message = await this.#app.writes.run(retakeReminders, ownerId, {
+      messageId,
+      instanceId: this.#instanceId,
+      at,
+      leaseUntil: at + this.#leaseMs,
+    });
+    if (message) await this.#deliver(ownerId, message);
+  }
+
+  /** What is sent is read afresh: a charge paid since the claim is left out, or the whole e-mail. */
+  async #deliver(ownerId: string, message: ClaimedMessage): Promise<void> {
+    const { kysely: db } = this.#app.db;
+    const ids = message.reminders.map((reminder) => reminder.id);
+    const finish = (outcome: SendOutcome) =>
+      this.#app.writes.run(finishSend, ownerId, {
+        clientId: message.clientId,
+        ids,
+        instanceId: this.#instanceId,
+        outcome,
+      });
+    const [plan, [entry], language, business, owner] = await Promise.all([
+      readPlan(db, ownerId),
+      remindableClients(db, ownerId, message.clientId),
+      readLanguage(db, ownerId),
+      readBusiness(db, ownerId),
+      findUserById(db, ownerId),
+    ]);
+    const charges = entry
+      ? message.reminders.flatMap((reminder) => {
+          const charge = entry.charges.find((open) => open.entryId === reminder.entryId);
+          return charge ? [{ ...charge, step: reminder.step }] : [];
+        })
+      : [];
+    if (!plan.enabled || !entry || charges.length === 0) {
+      await finish({ kind: 'cancelled' });
+      return;
+    }
+    const mail = renderReminder({
+      client: entry.client,
+      locale: languageFor(entry.client, language ?? 'en'),
+      businessName: business.name,
+      paymentDetails: business.paymentDetails,
+      amountDue: entry.amountDue,
+      charges,
+      today: dayIn(plan.timeZone, this.#now()),
+      link: linkFor(entry.client),
+    });
+    const detail: ReminderDetail = {
+      step: leadingStep(charges),
+      charges: charges.map(({ entryId, step, reference }) => ({ entryId, step, reference })),
+      sentTo: entry.email,
+      by: 'mail',
+    };
+    try {
+      await this.#mailer!.send({
+        to: entry.email,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: message.messageId,
+        replyTo: owner?.email,
+      });
+    } catch (error) {
+      if (!(error instanceof MailError)) throw error;
+      this.#app.log.warn({ err: error, ownerId }, 'a reminder could not be sent');
+      const attempts = Math.max(...message.reminders.map((reminder) => reminder.attempts)) + 1;
+      const delay = retryDelaysMs[attempts - 1];
+      await finish(
+        delay === undefined
+          ? {
+              kind: 'failed',
+              error: error.message,
+              attempts,
+              detail: { ...detail, error: error.message },
+            }
+          : { kind: 'retry', error: error.message, attempts, nextAttemptAt: this.#now() + delay },
+      );
+      return;
+    }
+    await finish({ kind: 'sent', detail });
+  }
+
+  /** Every minute in every instance; the claims keep them from sending a step twice. */
+  static schedule(app: FastifyInstance, options: ReminderSenderOptions = {}): ReminderSender {
+    const sender = new ReminderSender(app, options);
+    const tick = () =>
+      sender
+        .runOnce()
+        .catch((error: unknown) => app.log.warn({ err: error }, 'the reminders run failed'));
+    const timer = setInterval(() => void tick(), runEveryMs);
+    timer.unref();
+    app.addHook('onReady', async () => {
+      void tick();
+    });
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+    });
+    return sender;
+  }
+}

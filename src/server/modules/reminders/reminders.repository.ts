@@ -1,0 +1,270 @@
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { ReminderPlan, ReminderStatus } from '../../../shared/schemas/reminders.ts';
+import type { Database } from '../../db/database.ts';
+import type { ReminderPlansTable, RemindersTable } from './reminders.table.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Off, the server's time zone, and the steps most owners would pick once they turn it on. */
+export function defaultPlan(): ReminderPlan {
+  return {
+    enabled: false,
+    daysBefore: 3,
+    onDueDate: true,
+    overdueEveryDays: 7,
+    overdueMax: 3,
+    attachPdf: false,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+  };
+}
+
+const toPlan = (row: Selectable<ReminderPlansTable>): ReminderPlan => ({
+  enabled: row.enabled === 1,
+  daysBefore: row.days_before,
+  onDueDate: row.on_due === 1,
+  overdueEveryDays: row.overdue_every_days,
+  overdueMax: row.overdue_max,
+  attachPdf: row.attach_pdf === 1,
+  timeZone: row.time_zone,
+});
+
+export async function readPlan(db: Executor, ownerId: string): Promise<ReminderPlan> {
+  const row = await db
+    .selectFrom('reminder_plans')
+    .selectAll()
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return row ? toPlan(row) : defaultPlan();
+}
+
+export async function enabledPlans(
+  db: Executor,
+): Promise<{ ownerId: string; plan: ReminderPlan }[]> {
+  const rows = await db.selectFrom('reminder_plans').selectAll().where('enabled', '=', 1).execute();
+  return rows.map((row) => ({ ownerId: row.owner_id, plan: toPlan(row) }));
+}
+
+export async function writePlan(
+  trx: Transaction<Database>,
+  ownerId: string,
+  plan: ReminderPlan,
+  now: number,
+): Promise<void> {
+  const values = {
+    enabled: plan.enabled ? 1 : 0,
+    days_before: plan.daysBefore,
+    on_due: plan.onDueDate ? 1 : 0,
+    overdue_every_days: plan.overdueEveryDays,
+    overdue_max: plan.overdueMax,
+    attach_pdf: plan.attachPdf ? 1 : 0,
+    time_zone: plan.timeZone,
+    updated_at: now,
+  };
+  await trx
+    .insertInto('reminder_plans')
+    .values({ owner_id: ownerId, ...values })
+    .onConflict((conflict) => conflict.column('owner_id').doUpdateSet(values))
+    .execute();
+}
+
+export async function pausedClientIds(db: Executor, ownerId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('reminder_client_pauses')
+    .select('client_id')
+    .where('owner_id', '=', ownerId)
+    .execute();
+  return new Set(rows.map((row) => row.client_id));
+}
+
+export async function isClientPaused(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('reminder_client_pauses')
+    .select('client_id')
+    .where('owner_id', '=', ownerId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function writeClientPause(
+  trx: Transaction<Database>,
+  ownerId: string,
+  clientId: string,
+  paused: boolean,
+  now: number,
+): Promise<void> {
+  if (paused)
+    await trx
+      .insertInto('reminder_client_pauses')
+      .values({ client_id: clientId, owner_id: ownerId, paused_at: now })
+      .onConflict((conflict) => conflict.column('client_id').doNothing())
+      .execute();
+  else
+    await trx
+      .deleteFrom('reminder_client_pauses')
+      .where('client_id', '=', clientId)
+      .where('owner_id', '=', ownerId)
+      .execute();
+}
+
+/** The steps recorded for these charges, whatever became of them. */
+export async function recordedSteps(
+  db: Executor,
+  ownerId: string,
+  entryIds: readonly number[],
+): Promise<{ clientId: string; entryId: number; step: string }[]> {
+  const found: { clientId: string; entryId: number; step: string }[] = [];
+  for (let start = 0; start < entryIds.length; start += 500) {
+    const rows = await db
+      .selectFrom('reminders')
+      .select(['client_id as clientId', 'entry_id as entryId', 'step'])
+      .where('owner_id', '=', ownerId)
+      .where('entry_id', 'in', entryIds.slice(start, start + 500))
+      .execute();
+    found.push(...rows.map((row) => ({ ...row, entryId: Number(row.entryId) })));
+  }
+  return found;
+}
+
+export interface NewReminder {
+  clientId: string;
+  entryId: number;
+  step: string;
+  dueOn: string;
+}
+
+/** Inserts what no one has recorded yet; a step someone else holds is left out of the answer. */
+export async function insertReminders(
+  trx: Transaction<Database>,
+  ownerId: string,
+  reminders: readonly NewReminder[],
+  fields: Pick<RemindersTable, 'status' | 'claimed_by' | 'lease_until' | 'sent_to'>,
+  now: number,
+): Promise<{ id: number; clientId: string; entryId: number; step: string }[]> {
+  const inserted: { id: number; clientId: string; entryId: number; step: string }[] = [];
+  for (let start = 0; start < reminders.length; start += 200) {
+    const rows = await trx
+      .insertInto('reminders')
+      .values(
+        reminders.slice(start, start + 200).map((reminder) => ({
+          owner_id: ownerId,
+          client_id: reminder.clientId,
+          entry_id: reminder.entryId,
+          step: reminder.step,
+          due_on: reminder.dueOn,
+          ...fields,
+          created_at: now,
+          updated_at: now,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['client_id', 'entry_id', 'step']).doNothing())
+      .returning(['id', 'client_id as clientId', 'entry_id as entryId', 'step'])
+      .execute();
+    inserted.push(
+      ...rows.map((row) => ({ ...row, id: Number(row.id), entryId: Number(row.entryId) })),
+    );
+  }
+  return inserted;
+}
+
+export async function setMessageId(
+  trx: Transaction<Database>,
+  ids: readonly number[],
+  messageId: string,
+): Promise<void> {
+  await trx
+    .updateTable('reminders')
+    .set({ message_id: messageId })
+    .where('id', 'in', ids)
+    .execute();
+}
+
+/** One e-mail whose sender died (lease over) or whose retry has come, not yet taken again. */
+export async function staleMessages(
+  db: Executor,
+  now: number,
+): Promise<{ ownerId: string; messageId: string }[]> {
+  const rows = await db
+    .selectFrom('reminders')
+    .select(['owner_id as ownerId', 'message_id as messageId'])
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
+        eb.and([eb('status', '=', 'retrying'), eb('next_attempt_at', '<=', now)]),
+      ]),
+    )
+    .where('message_id', 'is not', null)
+    .distinct()
+    .limit(100)
+    .execute();
+  return rows.flatMap((row) =>
+    row.messageId === null ? [] : [{ ownerId: row.ownerId, messageId: row.messageId }],
+  );
+}
+
+/**
+ * Takes an e-mail's reminders again for this instance, if they are still stale: a row another
+ * instance took meanwhile no longer matches (PostgreSQL checks the condition again once the
+ * other's lock is gone), so only one instance gets them.
+ */
+export async function retakeMessage(
+  trx: Transaction<Database>,
+  ownerId: string,
+  messageId: string,
+  claimedBy: string,
+  leaseUntil: number,
+  now: number,
+): Promise<{ id: number; clientId: string; entryId: number; step: string; attempts: number }[]> {
+  const rows = await trx
+    .updateTable('reminders')
+    .set({ status: 'sending', claimed_by: claimedBy, lease_until: leaseUntil, updated_at: now })
+    .where('owner_id', '=', ownerId)
+    .where('message_id', '=', messageId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
+        eb.and([eb('status', '=', 'retrying'), eb('next_attempt_at', '<=', now)]),
+      ]),
+    )
+    .returning(['id', 'client_id as clientId', 'entry_id as entryId', 'step', 'attempts'])
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), entryId: Number(row.entryId) }));
+}
+
+/** Only while this instance still holds them: a claim that expired belongs to whoever took it. */
+export async function finishReminders(
+  trx: Transaction<Database>,
+  ids: readonly number[],
+  claimedBy: string,
+  fields: Pick<
+    Updateable<RemindersTable>,
+    'status' | 'sent_to' | 'next_attempt_at' | 'last_error' | 'attempts'
+  >,
+  now: number,
+): Promise<number> {
+  const rows = await trx
+    .updateTable('reminders')
+    .set({ ...fields, lease_until: null, updated_at: now })
+    .where('id', 'in', ids)
+    .where('claimed_by', '=', claimedBy)
+    .where('status', '=', 'sending')
+    .returning('id')
+    .execute();
+  return rows.length;
+}
+
+export async function listReminders(
+  db: Executor,
+  ownerId: string,
+  status: ReminderStatus | undefined,
+  limit: number,
+) {
+  let query = db.selectFrom('reminders').selectAll().where('owner_id', '=', ownerId);
+  query = status ? query.where('status', '=', status) : query.where('status', '!=', 'skipped');
+  const rows = await query.orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id), entry_id: Number(row.entry_id) }));
+}
