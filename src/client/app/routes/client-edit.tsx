@@ -67,7 +67,8 @@ export function ClientEditPage() {
   // already recorded mean something only in the client's currency.
   const currencyLockedBecause = disableBalanceOnEdit
     ? t('clients.edit.currency-off-with-balance')
-    : entries.isSuccess && !currencyCanChange(entries.data.entries)
+    : // The newest page decides; a longer ledger of only openings is left to the server's check.
+      entries.isSuccess && !currencyCanChange(entries.data.pages[0]?.entries ?? [])
       ? t('clients.edit.currency-kept-with-entries')
       : null;
 
