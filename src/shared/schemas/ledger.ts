@@ -134,12 +134,13 @@ export const entryPageSizeDefault = 100;
 export const entryListQuerySchema = z.object({
   cursor: z.optional(z.string().check(z.maxLength(200, 'This value is invalid.'))),
   limit: z.optional(
-    z
-      .string()
-      .check(
-        z.regex(/^([1-9]\d{0,2})$/, `Use a whole number from 1 to ${entryPageSizeMax}.`),
-        z.refine((text) => Number(text) <= entryPageSizeMax, `Use a whole number from 1 to ${entryPageSizeMax}.`),
+    z.string().check(
+      z.regex(/^([1-9]\d{0,2})$/, `Use a whole number from 1 to ${entryPageSizeMax}.`),
+      z.refine(
+        (text) => Number(text) <= entryPageSizeMax,
+        `Use a whole number from 1 to ${entryPageSizeMax}.`,
       ),
+    ),
   ),
   kind: z.optional(z.enum(entryKinds, `Use one of ${entryKinds.join(', ')}.`)),
 });
@@ -163,6 +164,9 @@ export const entryDetailSchema = z.object({
   date: z.string(),
   note: z.string(),
   voidOf: z.nullable(z.number()),
+  /** Left out by changes recorded before references and due dates were kept in the history. */
+  dueDate: z.optional(z.nullable(z.string())),
+  reference: z.optional(z.string()),
 });
 export type EntryDetail = z.infer<typeof entryDetailSchema>;
 

@@ -42,11 +42,7 @@ const entriesOf = async (cookie: string, id: string) => {
   const pages: Entry[][] = [];
   let cursor: string | null = null;
   do {
-    const page = await entriesPage(
-      cookie,
-      id,
-      `?limit=500${cursor ? `&cursor=${cursor}` : ''}`,
-    );
+    const page = await entriesPage(cookie, id, `?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
     pages.unshift(page.entries);
     cursor = page.nextCursor;
   } while (cursor);
@@ -691,6 +687,103 @@ describe('opening balances', () => {
     });
   });
 
+  it('change their date, due date and reference on the edit form, and age by them', async () => {
+    const owner = await joinAs(testApp.app);
+    const today = utcDay();
+    const client = await add(owner.cookie, { balance: 100_00, currency: 'USD' });
+    await record(owner.cookie, client.id, {
+      kind: 'charge',
+      amount: 20_00,
+      date: addDays(today, -45),
+    });
+    const current = await read(owner.cookie, client.id);
+    const edited = (
+      await injectOk(testApp.app, 'PUT', `/api/clients/${client.id}`, owner.cookie, {
+        ...buildClient({ balance: current.balance, currency: 'USD' }),
+        version: current.version,
+        openingDate: addDays(today, -90),
+        openingDueDate: addDays(today, -60),
+        openingReference: 'B/F 2025',
+      })
+    ).json<Client>();
+    // The opening is the oldest amount owed now: overdue since its new due date.
+    expect(edited).toMatchObject({ balance: 120_00, oldestDueDate: addDays(today, -60) });
+    const entries = await entriesOf(owner.cookie, client.id);
+    expect(
+      entries.map((entry) => [
+        entry.kind,
+        entry.date,
+        entry.dueDate,
+        entry.reference,
+        entry.runningBalance,
+      ]),
+    ).toEqual([
+      ['opening', addDays(today, -90), addDays(today, -60), 'B/F 2025', '10000'],
+      ['charge', addDays(today, -45), null, '', '12000'],
+    ]);
+    // The month figures moved with it: out of this month, into the month of its new date.
+    const months = await testApp.app.db.kysely
+      .selectFrom('ledger_months')
+      .select(['month', 'high', 'low'])
+      .where('owner_id', '=', owner.userId)
+      .execute();
+    const monthTotal = (day: string) =>
+      months
+        .filter((month) => month.month === day.slice(0, 7))
+        .reduce((total, month) => total + BigInt(month.high) * 2n ** 32n + BigInt(month.low), 0n);
+    expect(monthTotal(today)).toBe(0n);
+    expect(monthTotal(addDays(today, -90))).toBe(100_00n);
+    // The history says what the edit changed.
+    expect((await historyOf(owner.cookie, client.id))[0]).toMatchObject({
+      action: 'edited',
+      entry: {
+        kind: 'opening',
+        date: addDays(today, -90),
+        dueDate: addDays(today, -60),
+        reference: 'B/F 2025',
+      },
+    });
+
+    // Checked as on creation, the field named, nothing written.
+    const again = await read(owner.cookie, client.id);
+    const cases: [object, string, string][] = [
+      [{ openingDate: addDays(today, 3) }, 'openingDate', 'The date cannot be in the future.'],
+      [{ openingDate: '2026-02-30' }, 'openingDate', 'Enter a date as YYYY-MM-DD.'],
+      [
+        { openingDueDate: addDays(today, -91) },
+        'openingDueDate',
+        'The due date cannot be before the date of the balance.',
+      ],
+      [{ openingReference: 'x'.repeat(41) }, 'openingReference', 'Use at most 40 characters.'],
+    ];
+    for (const [values, field, message] of cases) {
+      const response = await call('PUT', `/api/clients/${client.id}`, owner.cookie, {
+        ...buildClient({ balance: again.balance, currency: 'USD' }),
+        version: again.version,
+        ...values,
+      });
+      expect(response.statusCode, JSON.stringify(values)).toBe(400);
+      expect(response.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+        [field]: message,
+      });
+    }
+    expect(await read(owner.cookie, client.id)).toMatchObject({ version: again.version });
+  });
+
+  it('refuse opening terms for a client with no opening balance, naming the field', async () => {
+    const owner = await joinAs(testApp.app);
+    const client = await add(owner.cookie, { balance: 0 });
+    const response = await call('PUT', `/api/clients/${client.id}`, owner.cookie, {
+      ...buildClient({ balance: 0 }),
+      version: client.version,
+      openingReference: 'B/F',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: { fields: object } }>().error.fields).toEqual({
+      openingReference: 'This client has no opening balance.',
+    });
+  });
+
   it('refuses a date in the future or a due date before it with 400 naming the field, and writes nothing', async () => {
     const owner = await joinAs(testApp.app);
     const today = utcDay();
@@ -795,7 +888,10 @@ describe('the ledger in pages', () => {
     ] as const) {
       const response = await call('GET', `/api/clients/${client.id}/entries${query}`, owner.cookie);
       expect(response.statusCode, query).toBe(400);
-      expect(Object.keys(response.json().error.fields), query).toEqual([field]);
+      expect(
+        Object.keys(response.json<{ error: { fields: object } }>().error.fields),
+        query,
+      ).toEqual([field]);
     }
   });
 

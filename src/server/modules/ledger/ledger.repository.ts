@@ -59,7 +59,25 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
     date: row.occurred_on,
     note: row.note,
     voidOf: row.void_of,
+    dueDate: row.due_on,
+    reference: row.reference,
   };
+}
+
+/** Sets an entry's day, due day and reference: only an opening balance's are ever changed. */
+export async function setEntryTerms(
+  trx: Transaction<Database>,
+  entryId: number,
+  terms: { date: string; dueDate: string | null; reference: string },
+): Promise<EntryRow> {
+  const row = await trx
+    .updateTable('entries')
+    .set({ occurred_on: terms.date, due_on: terms.dueDate, reference: terms.reference })
+    .where('id', '=', entryId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new Error('the entry to change is gone');
+  return row;
 }
 
 export async function insertEntry(
@@ -299,8 +317,7 @@ export async function listEntries(
     .selectFrom('ledger')
     .selectAll();
   const { before, kind } = page;
-  if (before)
-    query = query.where(sql<boolean>`(occurred_on, id) < (${before.date}, ${before.id})`);
+  if (before) query = query.where(sql<boolean>`(occurred_on, id) < (${before.date}, ${before.id})`);
   if (kind) query = query.where('kind', '=', kind);
   const rows = await query
     .orderBy('occurred_on', 'desc')
@@ -308,24 +325,27 @@ export async function listEntries(
     .limit(page.limit + 1)
     .execute();
   const earlier = rows.length > page.limit;
-  const entries = rows.slice(0, page.limit).reverse().map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    amount: row.amount,
-    currency: row.currency,
-    date: row.occurred_on,
-    dueDate: row.due_on,
-    note: row.note,
-    reference: row.reference,
-    voidOf: row.void_of,
-    voidedBy: row.voided_by,
-    enteredBy: row.entered_by,
-    enteredAt: new Date(row.created_at).toISOString(),
-    runningBalance:
-      row.void_of !== null || row.voided_by !== null
-        ? null
-        : BigInt(row.running_balance).toString(),
-  }));
+  const entries = rows
+    .slice(0, page.limit)
+    .reverse()
+    .map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      amount: row.amount,
+      currency: row.currency,
+      date: row.occurred_on,
+      dueDate: row.due_on,
+      note: row.note,
+      reference: row.reference,
+      voidOf: row.void_of,
+      voidedBy: row.voided_by,
+      enteredBy: row.entered_by,
+      enteredAt: new Date(row.created_at).toISOString(),
+      runningBalance:
+        row.void_of !== null || row.voided_by !== null
+          ? null
+          : BigInt(row.running_balance).toString(),
+    }));
   return { entries, earlier };
 }
 
