@@ -45,6 +45,7 @@ import type { eventStreamQuerySchema, historyListSchema } from './schemas/events
 import type { languageUpdateSchema } from './schemas/language.ts';
 import type {
   entryInputSchema,
+  entryListQuerySchema,
   entryListSchema,
   recordedEntrySchema,
   voidInputSchema,
@@ -234,6 +235,7 @@ export const apiRoutes = {
   clientEntries: {
     method: 'GET',
     path: '/api/clients/:id/entries',
+    query: schema<typeof entryListQuerySchema>(),
     answer: schema<typeof entryListSchema>(),
   },
   recordEntry: {

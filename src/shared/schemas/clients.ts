@@ -96,25 +96,33 @@ export const referenceField = z
  * currency, omitted meaning 0, and what the opening balance it becomes is: the day it stood
  * ("as of", today when left out), when it is due (on that day when left out) and a reference.
  */
+/** An opening balance's terms, as the Add form, an import row and the Edit form send them. */
+const openingShape = {
+  openingDate: z.optional(dateField),
+  openingDueDate: z.optional(z.nullable(dateField)),
+  openingReference: z.optional(referenceField),
+};
+
+const openingDueNotBeforeDate = z.superRefine<{
+  openingDate?: string | undefined;
+  openingDueDate?: string | null | undefined;
+}>((client, context) => {
+  if (client.openingDueDate && client.openingDate && client.openingDueDate < client.openingDate)
+    context.addIssue({
+      code: 'custom',
+      path: ['openingDueDate'],
+      message: 'The due date cannot be before the date of the balance.',
+      input: client.openingDueDate,
+    });
+});
+
 export const clientInputSchema = z
   .object({
     ...contactShape,
     balance: z.optional(balanceMinorField),
-    openingDate: z.optional(dateField),
-    openingDueDate: z.optional(z.nullable(dateField)),
-    openingReference: z.optional(referenceField),
+    ...openingShape,
   })
-  .check(
-    z.superRefine((client, context) => {
-      if (client.openingDueDate && client.openingDate && client.openingDueDate < client.openingDate)
-        context.addIssue({
-          code: 'custom',
-          path: ['openingDueDate'],
-          message: 'The due date cannot be before the date of the balance.',
-          input: client.openingDueDate,
-        });
-    }),
-  );
+  .check(openingDueNotBeforeDate);
 export type ClientInput = z.infer<typeof clientInputSchema>;
 
 /**
@@ -135,12 +143,18 @@ export function openingDateProblems(
   return problems;
 }
 
-/** PUT /api/clients/:id: the whole client, with the version it was read at. */
-export const clientUpdateSchema = z.object({
-  ...contactShape,
-  balance: balanceMinorField,
-  version: z.int().check(z.positive()),
-});
+/**
+ * PUT /api/clients/:id: the whole client, with the version it was read at, and optionally new
+ * terms for its opening balance (each left out stays as it is), checked as on creation.
+ */
+export const clientUpdateSchema = z
+  .object({
+    ...contactShape,
+    balance: balanceMinorField,
+    version: z.int().check(z.positive()),
+    ...openingShape,
+  })
+  .check(openingDueNotBeforeDate);
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
 
 /**

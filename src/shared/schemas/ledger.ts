@@ -116,12 +116,42 @@ export const entrySchema = z.object({
   /** The e-mail of whoever entered it; null once that account is gone. */
   enteredBy: z.nullable(z.string()),
   enteredAt: z.string(),
-  /** The balance after this entry, in date order, as decimal minor units (it can pass 2^53). */
-  runningBalance: z.string(),
+  /**
+   * The balance after this entry in the ledger's order (by day, then as entered), as decimal
+   * minor units (it can pass 2^53); null on a voided entry and on its void, which move nothing.
+   */
+  runningBalance: z.nullable(z.string()),
 });
 export type Entry = z.infer<typeof entrySchema>;
 
-export const entryListSchema = z.object({ entries: z.array(entrySchema) });
+export const entryPageSizeMax = 500;
+export const entryPageSizeDefault = 100;
+
+/**
+ * GET /api/clients/:id/entries: the newest page without a cursor, the page before it with the
+ * `nextCursor` it answered; `kind` keeps one kind of entry (the running balance still counts all).
+ */
+export const entryListQuerySchema = z.object({
+  cursor: z.optional(z.string().check(z.maxLength(200, 'This value is invalid.'))),
+  limit: z.optional(
+    z.string().check(
+      z.regex(/^([1-9]\d{0,2})$/, `Use a whole number from 1 to ${entryPageSizeMax}.`),
+      z.refine(
+        (text) => Number(text) <= entryPageSizeMax,
+        `Use a whole number from 1 to ${entryPageSizeMax}.`,
+      ),
+    ),
+  ),
+  kind: z.optional(z.enum(entryKinds, `Use one of ${entryKinds.join(', ')}.`)),
+});
+export type EntryListQuery = z.infer<typeof entryListQuerySchema>;
+
+/** A page of a client's ledger, oldest first; pages go from the newest back to the oldest. */
+export const entryListSchema = z.object({
+  entries: z.array(entrySchema),
+  /** Where the page of older entries starts; null when this page holds the oldest. */
+  nextCursor: z.nullable(z.string()),
+});
 export type EntryList = z.infer<typeof entryListSchema>;
 
 /** An entry as a change recorded it: what the history and the answer to a new entry carry. */
@@ -134,6 +164,9 @@ export const entryDetailSchema = z.object({
   date: z.string(),
   note: z.string(),
   voidOf: z.nullable(z.number()),
+  /** Left out by changes recorded before references and due dates were kept in the history. */
+  dueDate: z.optional(z.nullable(z.string())),
+  reference: z.optional(z.string()),
 });
 export type EntryDetail = z.infer<typeof entryDetailSchema>;
 

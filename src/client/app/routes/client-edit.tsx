@@ -7,8 +7,12 @@ import { useDocumentTitle } from '../../components/document-title.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useUpdateClient } from '../../features/clients/api/mutations.ts';
-import { useClient, useClientEntries } from '../../features/clients/api/queries.ts';
-import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
+import {
+  useClient,
+  useClientEntries,
+  useClientOpenings,
+} from '../../features/clients/api/queries.ts';
+import { currencyCanChange, type Entry } from '../../../shared/schemas/ledger.ts';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import {
   ClientForm,
@@ -18,7 +22,7 @@ import { ClientNotFound } from '../../features/clients/components/client-not-fou
 import { useState } from 'react';
 import { useI18n } from '../../i18n/use-i18n.ts';
 
-function toFormValues(client: Client): ClientFormValues {
+function toFormValues(client: Client, opening: Entry | undefined): ClientFormValues {
   return {
     firstName: client.firstName,
     lastName: client.lastName,
@@ -26,6 +30,11 @@ function toFormValues(client: Client): ClientFormValues {
     phone: client.phone,
     currency: client.currency,
     balance: toDecimalText(client.balance, client.currency),
+    ...(opening && {
+      openingDate: opening.date,
+      openingDueDate: opening.dueDate ?? '',
+      openingReference: opening.reference,
+    }),
   };
 }
 
@@ -36,6 +45,7 @@ export function ClientEditPage() {
   const client = useClient(id);
   const settings = useSettings();
   const entries = useClientEntries(id);
+  const openings = useClientOpenings(id);
   const updateClient = useUpdateClient(id);
   const [conflict, setConflict] = useState<string | null>(null);
   // The form edits the client as it was when opened; live updates must not wipe what is typed.
@@ -49,7 +59,8 @@ export function ClientEditPage() {
       : t('clients.edit.page-title'),
   );
 
-  if (client.isPending || settings.isPending || entries.isPending) return <PageLoading />;
+  if (client.isPending || settings.isPending || entries.isPending || openings.isPending)
+    return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;
   if (client.isError) {
@@ -61,13 +72,18 @@ export function ClientEditPage() {
     return null;
   }
   const { version } = opened;
+  // The opening the server changes: in the client's currency, not voided.
+  const opening = openings.data?.entries.find(
+    (entry) => entry.currency === opened.currency && entry.voidedBy === null,
+  );
   const changedElsewhere = client.data.version !== version;
   const { disableBalanceOnEdit } = settings.data.preferences;
   // The stored balance is kept with the setting on, so its currency must stay too; and amounts
   // already recorded mean something only in the client's currency.
   const currencyLockedBecause = disableBalanceOnEdit
     ? t('clients.edit.currency-off-with-balance')
-    : entries.isSuccess && !currencyCanChange(entries.data.entries)
+    : // The newest page decides; a longer ledger of only openings is left to the server's check.
+      entries.isSuccess && !currencyCanChange(entries.data.pages[0]?.entries ?? [])
       ? t('clients.edit.currency-kept-with-entries')
       : null;
 
@@ -79,7 +95,8 @@ export function ClientEditPage() {
       cancelTo={`/client/${id}`}
       balanceDisabled={disableBalanceOnEdit}
       currencyLockedBecause={currencyLockedBecause}
-      initialValues={toFormValues(opened)}
+      editOpening={opening !== undefined}
+      initialValues={toFormValues(opened, opening)}
       notice={
         conflict ? (
           <div className="alert alert-warning py-2" role="alert">

@@ -47,6 +47,7 @@ import { eventStreamQuerySchema, historyListSchema } from '../../../shared/schem
 import { languageUpdateSchema } from '../../../shared/schemas/language.ts';
 import {
   entryInputSchema,
+  entryListQuerySchema,
   entryListSchema,
   recordedEntrySchema,
   voidInputSchema,
@@ -117,7 +118,7 @@ const schemasOfRoutes = {
   updateClient: { body: clientUpdateSchema, answer: clientSchema },
   updateBalance: { body: balanceUpdateSchema, answer: clientSchema },
   deleteClient: {},
-  clientEntries: { answer: entryListSchema },
+  clientEntries: { query: entryListQuerySchema, answer: entryListSchema },
   recordEntry: { body: entryInputSchema, answer: recordedEntrySchema },
   voidEntry: { body: voidInputSchema, answer: recordedEntrySchema },
   statement: { query: statementQuerySchema, answer: statementSchema },

@@ -10,6 +10,7 @@ import { command, type ChangeContext } from '../events/write-path.ts';
 import {
   addEntry,
   addOpenings,
+  changeOpeningTerms,
   openingOf,
   reallocate,
   removeClientMonths,
@@ -89,9 +90,17 @@ export const addClient = command(
 export const editClient = command(
   'clients.edit',
   async ({ trx, record, now }, ownerId, id: string, update: ClientUpdate): Promise<Client> => {
-    const { version, ...values } = update;
+    const { version, openingDate, openingDueDate, openingReference, ...values } = update;
     const current = await currentClient(trx, ownerId, id);
     if (current.version !== version) throw conflict();
+    // First, so that a change of currency opens the balance again on the new terms.
+    const opening = await changeOpeningTerms(
+      trx,
+      ownerId,
+      current,
+      { openingDate, openingDueDate, openingReference },
+      now,
+    );
     const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
     const next: ClientValues = {
       ...values,
@@ -161,7 +170,7 @@ export const editClient = command(
     const saved = await updateClientIfVersion(trx, ownerId, id, version, next, now);
     if (!saved) throw conflict();
     const updated =
-      next.currency !== current.currency
+      next.currency !== current.currency || opening !== null
         ? await reallocate(trx, ownerId, saved)
         : entry === null
           ? saved
@@ -172,7 +181,8 @@ export const editClient = command(
       version: updated.version,
       before: toSnapshot(current),
       after: toSnapshot(updated),
-      entry,
+      // The ledger shows a new entry; an opening given new terms is named in the history.
+      entry: entry ?? opening,
     });
     return updated;
   },

@@ -22,10 +22,11 @@ describe("one client's ledger (SQLite's plans)", () => {
     await ledgerShape(db, 'owner', 'client');
     await liveOpenings(db, 'owner', 'client');
     await findEntry(db, 'owner', 'client', 1);
-    await listEntries(db, 'owner', 'client');
+    await listEntries(db, 'owner', 'client', { limit: 100 });
+    await listEntries(db, 'owner', 'client', { before: { date: '2026-11-01', id: 5 }, limit: 100 });
     await statementLines(db, 'owner', 'client', 'USD', '2026-11-30');
     const sent = plans.current.take();
-    expect(sent).toHaveLength(7);
+    expect(sent).toHaveLength(8);
     for (const { sql, plan } of sent) {
       const entriesStep = plan.find((step) => /^SEARCH (e|entries) USING/.test(step));
       expect(entriesStep, sql).toBeDefined();

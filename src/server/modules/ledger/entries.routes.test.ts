@@ -31,10 +31,23 @@ const add = async (cookie: string, values: Partial<ClientInput> = {}) =>
 const read = async (cookie: string, id: string) =>
   (await injectOk(testApp.app, 'GET', `/api/clients/${id}`, cookie)).json<Client>();
 
-const entriesOf = async (cookie: string, id: string) =>
-  (await injectOk(testApp.app, 'GET', `/api/clients/${id}/entries`, cookie)).json<{
+const entriesPage = async (cookie: string, id: string, query = '') =>
+  (await injectOk(testApp.app, 'GET', `/api/clients/${id}/entries${query}`, cookie)).json<{
     entries: Entry[];
-  }>().entries;
+    nextCursor: string | null;
+  }>();
+
+/** The whole ledger in the server's order, oldest first, read page by page back from the newest. */
+const entriesOf = async (cookie: string, id: string) => {
+  const pages: Entry[][] = [];
+  let cursor: string | null = null;
+  do {
+    const page = await entriesPage(cookie, id, `?limit=500${cursor ? `&cursor=${cursor}` : ''}`);
+    pages.unshift(page.entries);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return pages.flat();
+};
 
 const historyOf = async (cookie: string, id: string) =>
   (await injectOk(testApp.app, 'GET', `/api/clients/${id}/history`, cookie)).json<{
@@ -57,7 +70,7 @@ const setPreferences = (
   });
 
 describe('recording payments, charges and credits', () => {
-  it('moves the balance by each entry and lists them newest first with a running balance', async () => {
+  it('moves the balance by each entry and lists them oldest first with a running balance', async () => {
     const owner = await joinAs(testApp.app);
     const today = utcDay();
     const client = await add(owner.cookie, { balance: 50_000, currency: 'USD' });
@@ -83,7 +96,7 @@ describe('recording payments, charges and credits', () => {
     expect(await read(owner.cookie, client.id)).toMatchObject({ balance: 40_000 });
 
     const entries = await entriesOf(owner.cookie, client.id);
-    // Newest first by date; the running balance adds up in date order (the opening is dated today).
+    // Oldest first by date, then as entered (the opening is dated today, before the credit).
     expect(
       entries.map(({ kind, amount, date, dueDate, note, runningBalance }) => ({
         kind,
@@ -95,20 +108,12 @@ describe('recording payments, charges and credits', () => {
       })),
     ).toEqual([
       {
-        kind: 'credit',
-        amount: -2_000,
-        date: today,
-        dueDate: null,
-        note: '',
-        runningBalance: '40000',
-      },
-      {
-        kind: 'opening',
-        amount: 50_000,
-        date: today,
-        dueDate: null,
-        note: '',
-        runningBalance: '42000',
+        kind: 'charge',
+        amount: 12_000,
+        date: addDays(today, -50),
+        dueDate: addDays(today, -20),
+        note: 'Invoice 41',
+        runningBalance: '12000',
       },
       {
         kind: 'payment',
@@ -119,12 +124,20 @@ describe('recording payments, charges and credits', () => {
         runningBalance: '-8000',
       },
       {
-        kind: 'charge',
-        amount: 12_000,
-        date: addDays(today, -50),
-        dueDate: addDays(today, -20),
-        note: 'Invoice 41',
-        runningBalance: '12000',
+        kind: 'opening',
+        amount: 50_000,
+        date: today,
+        dueDate: null,
+        note: '',
+        runningBalance: '42000',
+      },
+      {
+        kind: 'credit',
+        amount: -2_000,
+        date: today,
+        dueDate: null,
+        note: '',
+        runningBalance: '40000',
       },
     ]);
     expect(entries.every((entry) => entry.enteredBy === owner.email)).toBe(true);
@@ -138,9 +151,9 @@ describe('recording payments, charges and credits', () => {
     await record(owner.cookie, client.id, { kind: 'payment', amount: 50_000, date: '2026-02-01' });
     const entries = await entriesOf(owner.cookie, client.id);
     expect(entries.map((entry) => [entry.date, entry.amount, entry.runningBalance])).toEqual([
-      ['2026-03-01', 100_000, '350000'],
-      ['2026-02-01', -50_000, '250000'],
       ['2026-01-10', 300_000, '300000'],
+      ['2026-02-01', -50_000, '250000'],
+      ['2026-03-01', 100_000, '350000'],
     ]);
     expect((await read(owner.cookie, client.id)).balance).toBe(350_000);
   });
@@ -280,9 +293,14 @@ describe('voiding an entry', () => {
       note: 'Bounced cheque',
       voidOf: entry.entryId,
     });
-    const [voidEntry, original] = await entriesOf(owner.cookie, client.id);
-    expect(voidEntry).toMatchObject({ kind: 'void', voidOf: entry.entryId, runningBalance: '0' });
-    expect(original).toMatchObject({ id: entry.entryId, voidedBy: voidEntry?.id });
+    // The pair moves nothing: neither carries a running balance.
+    const [original, voidEntry] = await entriesOf(owner.cookie, client.id);
+    expect(voidEntry).toMatchObject({ kind: 'void', voidOf: entry.entryId, runningBalance: null });
+    expect(original).toMatchObject({
+      id: entry.entryId,
+      voidedBy: voidEntry?.id,
+      runningBalance: null,
+    });
     expect((await historyOf(owner.cookie, client.id))[0]).toMatchObject({
       action: 'entry_voided',
       entry: { kind: 'void', voidOf: entry.entryId, note: 'Bounced cheque' },
@@ -303,7 +321,7 @@ describe('voiding an entry', () => {
     expect(again.json()).toEqual({
       error: { code: 'conflict', message: 'This entry has already been voided' },
     });
-    const voidId = (await entriesOf(owner.cookie, client.id))[0]?.id;
+    const voidId = (await entriesOf(owner.cookie, client.id)).at(-1)?.id;
     const ofVoid = await call(
       'POST',
       `/api/clients/${client.id}/entries/${voidId}/void`,
@@ -357,7 +375,7 @@ describe('the balance set by hand', () => {
     });
     expect(set.statusCode).toBe(200);
     expect(set.json<Client>()).toMatchObject({ balance: 7_500, version: 2 });
-    expect((await entriesOf(owner.cookie, client.id))[0]).toMatchObject({
+    expect((await entriesOf(owner.cookie, client.id)).at(-1)).toMatchObject({
       kind: 'adjustment',
       amount: -2_500,
       runningBalance: '7500',
@@ -431,8 +449,8 @@ describe('the client form and the ledger', () => {
     expect(
       (await entriesOf(owner.cookie, client.id)).map((entry) => [entry.kind, entry.amount]),
     ).toEqual([
-      ['adjustment', 750],
       ['opening', 1_000],
+      ['adjustment', 750],
     ]);
   });
 
@@ -448,9 +466,9 @@ describe('the client form and the ledger', () => {
     expect(
       entries.map((entry) => [entry.kind, entry.amount, entry.currency, entry.runningBalance]),
     ).toEqual([
+      ['opening', 10_000, 'USD', null],
+      ['void', -10_000, 'USD', null],
       ['opening', 130_000, 'KRW', '130000'],
-      ['void', -10_000, 'USD', '0'],
-      ['opening', 10_000, 'USD', '10000'],
     ]);
     expect(entries[1]?.note).toBe('Currency changed to KRW');
     // Still only openings and their voids: it may change again.
@@ -620,17 +638,16 @@ describe('opening balances', () => {
       reference: 'INV-0042',
     });
     await record(owner.cookie, client.id, { kind: 'charge', amount: 5_00 });
-    // Newest first, the running balance in date order: the back-dated charge comes after the
-    // opening balance, which is older.
+    // Oldest first: the back-dated charge comes after the opening balance, which is older.
     const entries = await entriesOf(owner.cookie, client.id);
     expect(
       entries.map((entry) => [entry.kind, entry.date, entry.reference, entry.runningBalance]),
     ).toEqual([
-      ['charge', today, '', '12500'],
-      ['charge', addDays(today, -50), 'INV-0042', '12000'],
       ['opening', addDays(today, -60), 'Brought forward', '10000'],
+      ['charge', addDays(today, -50), 'INV-0042', '12000'],
+      ['charge', today, '', '12500'],
     ]);
-    expect(entries[2]?.dueDate).toBe(addDays(today, -45));
+    expect(entries[0]?.dueDate).toBe(addDays(today, -45));
 
     // Without a due date an opening balance is due on its own date.
     const plain = await add(owner.cookie, { balance: 10_00, openingDate: addDays(today, -10) });
@@ -670,6 +687,103 @@ describe('opening balances', () => {
     });
   });
 
+  it('change their date, due date and reference on the edit form, and age by them', async () => {
+    const owner = await joinAs(testApp.app);
+    const today = utcDay();
+    const client = await add(owner.cookie, { balance: 100_00, currency: 'USD' });
+    await record(owner.cookie, client.id, {
+      kind: 'charge',
+      amount: 20_00,
+      date: addDays(today, -45),
+    });
+    const current = await read(owner.cookie, client.id);
+    const edited = (
+      await injectOk(testApp.app, 'PUT', `/api/clients/${client.id}`, owner.cookie, {
+        ...buildClient({ balance: current.balance, currency: 'USD' }),
+        version: current.version,
+        openingDate: addDays(today, -90),
+        openingDueDate: addDays(today, -60),
+        openingReference: 'B/F 2025',
+      })
+    ).json<Client>();
+    // The opening is the oldest amount owed now: overdue since its new due date.
+    expect(edited).toMatchObject({ balance: 120_00, oldestDueDate: addDays(today, -60) });
+    const entries = await entriesOf(owner.cookie, client.id);
+    expect(
+      entries.map((entry) => [
+        entry.kind,
+        entry.date,
+        entry.dueDate,
+        entry.reference,
+        entry.runningBalance,
+      ]),
+    ).toEqual([
+      ['opening', addDays(today, -90), addDays(today, -60), 'B/F 2025', '10000'],
+      ['charge', addDays(today, -45), null, '', '12000'],
+    ]);
+    // The month figures moved with it: out of this month, into the month of its new date.
+    const months = await testApp.app.db.kysely
+      .selectFrom('ledger_months')
+      .select(['month', 'high', 'low'])
+      .where('owner_id', '=', owner.userId)
+      .execute();
+    const monthTotal = (day: string) =>
+      months
+        .filter((month) => month.month === day.slice(0, 7))
+        .reduce((total, month) => total + BigInt(month.high) * 2n ** 32n + BigInt(month.low), 0n);
+    expect(monthTotal(today)).toBe(0n);
+    expect(monthTotal(addDays(today, -90))).toBe(100_00n);
+    // The history says what the edit changed.
+    expect((await historyOf(owner.cookie, client.id))[0]).toMatchObject({
+      action: 'edited',
+      entry: {
+        kind: 'opening',
+        date: addDays(today, -90),
+        dueDate: addDays(today, -60),
+        reference: 'B/F 2025',
+      },
+    });
+
+    // Checked as on creation, the field named, nothing written.
+    const again = await read(owner.cookie, client.id);
+    const cases: [object, string, string][] = [
+      [{ openingDate: addDays(today, 3) }, 'openingDate', 'The date cannot be in the future.'],
+      [{ openingDate: '2026-02-30' }, 'openingDate', 'Enter a date as YYYY-MM-DD.'],
+      [
+        { openingDueDate: addDays(today, -91) },
+        'openingDueDate',
+        'The due date cannot be before the date of the balance.',
+      ],
+      [{ openingReference: 'x'.repeat(41) }, 'openingReference', 'Use at most 40 characters.'],
+    ];
+    for (const [values, field, message] of cases) {
+      const response = await call('PUT', `/api/clients/${client.id}`, owner.cookie, {
+        ...buildClient({ balance: again.balance, currency: 'USD' }),
+        version: again.version,
+        ...values,
+      });
+      expect(response.statusCode, JSON.stringify(values)).toBe(400);
+      expect(response.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+        [field]: message,
+      });
+    }
+    expect(await read(owner.cookie, client.id)).toMatchObject({ version: again.version });
+  });
+
+  it('refuse opening terms for a client with no opening balance, naming the field', async () => {
+    const owner = await joinAs(testApp.app);
+    const client = await add(owner.cookie, { balance: 0 });
+    const response = await call('PUT', `/api/clients/${client.id}`, owner.cookie, {
+      ...buildClient({ balance: 0 }),
+      version: client.version,
+      openingReference: 'B/F',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ error: { fields: object } }>().error.fields).toEqual({
+      openingReference: 'This client has no opening balance.',
+    });
+  });
+
   it('refuses a date in the future or a due date before it with 400 naming the field, and writes nothing', async () => {
     const owner = await joinAs(testApp.app);
     const today = utcDay();
@@ -700,5 +814,105 @@ describe('opening balances', () => {
       count: number;
     }>();
     expect(list.count).toBe(0);
+  });
+});
+
+describe('the ledger in pages', () => {
+  it('answers the newest page first, oldest first within it, with the balance over the whole ledger', async () => {
+    const owner = await joinAs(testApp.app);
+    const client = await add(owner.cookie, {
+      balance: 1_000,
+      currency: 'USD',
+      openingDate: '2026-01-01',
+    });
+    for (let day = 2; day <= 6; day++)
+      await record(owner.cookie, client.id, {
+        kind: 'charge',
+        amount: 100 * day,
+        date: `2026-01-0${day}`,
+      });
+    // A payment typed by mistake and voided: neither moves any running balance, on any page.
+    const { entry: slip } = await record(owner.cookie, client.id, {
+      kind: 'payment',
+      amount: 99_999,
+      date: '2026-01-03',
+    });
+    await call('POST', `/api/clients/${client.id}/entries/${slip.entryId}/void`, owner.cookie, {
+      reason: 'typo',
+    });
+
+    const newest = await entriesPage(owner.cookie, client.id, '?limit=3');
+    expect(newest.entries.map((entry) => [entry.date, entry.kind, entry.runningBalance])).toEqual([
+      ['2026-01-05', 'charge', '2400'],
+      ['2026-01-06', 'charge', '3000'],
+      [utcDay(), 'void', null],
+    ]);
+    expect(newest.nextCursor).not.toBeNull();
+    const middle = await entriesPage(
+      owner.cookie,
+      client.id,
+      `?limit=3&cursor=${newest.nextCursor}`,
+    );
+    expect(middle.entries.map((entry) => [entry.date, entry.kind, entry.runningBalance])).toEqual([
+      ['2026-01-03', 'charge', '1500'],
+      ['2026-01-03', 'payment', null],
+      ['2026-01-04', 'charge', '1900'],
+    ]);
+    const oldest = await entriesPage(
+      owner.cookie,
+      client.id,
+      `?limit=3&cursor=${middle.nextCursor}`,
+    );
+    expect(oldest.entries.map((entry) => [entry.kind, entry.runningBalance])).toEqual([
+      ['opening', '1000'],
+      ['charge', '1200'],
+    ]);
+    expect(oldest.nextCursor).toBeNull();
+    // One kind only: the balance is still the ledger's after that entry.
+    const openings = await entriesPage(owner.cookie, client.id, '?kind=opening');
+    expect(openings).toMatchObject({
+      entries: [{ kind: 'opening', runningBalance: '1000' }],
+      nextCursor: null,
+    });
+  });
+
+  it('refuses a forged cursor, a limit out of range or an unknown kind with 400 naming it', async () => {
+    const owner = await joinAs(testApp.app);
+    const client = await add(owner.cookie, { balance: 1_000 });
+    for (const [query, field] of [
+      ['?cursor=bm90IGEgY3Vyc29y', 'cursor'],
+      [`?cursor=${Buffer.from('["2026-01-01","1"]').toString('base64url')}`, 'cursor'],
+      ['?limit=0', 'limit'],
+      ['?limit=501', 'limit'],
+      ['?kind=gift', 'kind'],
+    ] as const) {
+      const response = await call('GET', `/api/clients/${client.id}/entries${query}`, owner.cookie);
+      expect(response.statusCode, query).toBe(400);
+      expect(
+        Object.keys(response.json<{ error: { fields: object } }>().error.fields),
+        query,
+      ).toEqual([field]);
+    }
+  });
+
+  it('answers the same to a read-only token', async () => {
+    const owner = await joinAs(testApp.app);
+    const client = await add(owner.cookie, { balance: 1_000 });
+    const token = (
+      await injectOk(testApp.app, 'POST', '/api/tokens', owner.cookie, {
+        name: 'script',
+        access: 'read',
+      })
+    ).json<{ secret: string }>().secret;
+    const response = await testApp.app.inject({
+      method: 'GET',
+      url: `/api/clients/${client.id}/entries?limit=1`,
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      entries: [{ kind: 'opening', runningBalance: '1000' }],
+      nextCursor: null,
+    });
   });
 });

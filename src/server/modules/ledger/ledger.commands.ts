@@ -26,7 +26,9 @@ import {
   ledgerLines,
   ledgerPage,
   ledgerPageSizes,
+  liveOpenings,
   newestEnd,
+  setEntryTerms,
   setOldestDue,
   setOpenAmount,
   toEntryDetail,
@@ -360,6 +362,51 @@ export function openingOf(terms: OpeningTerms, now: number) {
   const date = terms.openingDate ?? today;
   const dueDate = terms.openingDueDate ?? null;
   return { date, dueDate, reference: terms.openingReference ?? '', dueDay: dueDate ?? date };
+}
+
+/**
+ * The Edit form's new terms for the client's opening balance (in its currency, not voided): each
+ * term left out stays as it is, and the whole is checked as on creation. Answers the opening as
+ * changed, or null when nothing was asked or nothing changed. A new day moves its amount between
+ * the month figures; the caller works out again what is unpaid (`reallocate`), since the order
+ * in which payments settle amounts may have changed.
+ */
+export async function changeOpeningTerms(
+  trx: Trx,
+  ownerId: string,
+  client: Client,
+  terms: OpeningTerms,
+  now: number,
+): Promise<EntryDetail | null> {
+  const asked = (Object.keys(terms) as (keyof OpeningTerms)[]).filter(
+    (key) => terms[key] !== undefined,
+  );
+  if (asked.length === 0) return null;
+  const opening = (await liveOpenings(trx, ownerId, client.id)).find(
+    (entry) => entry.currency === client.currency,
+  );
+  if (!opening) throw fieldError(asked[0] as string, 'This client has no opening balance.');
+  const next = openingOf(
+    {
+      openingDate: terms.openingDate ?? opening.occurred_on,
+      openingDueDate: terms.openingDueDate === undefined ? opening.due_on : terms.openingDueDate,
+      openingReference: terms.openingReference ?? opening.reference,
+    },
+    now,
+  );
+  if (
+    next.date === opening.occurred_on &&
+    next.dueDate === opening.due_on &&
+    next.reference === opening.reference
+  )
+    return null;
+  const changed = await setEntryTerms(trx, opening.id, next);
+  if (next.date.slice(0, 7) !== opening.occurred_on.slice(0, 7)) {
+    const amount = { ownerId, currency: opening.currency, amount: opening.amount };
+    await addToLedgerMonths(trx, [{ ...amount, date: opening.occurred_on }], -1);
+    await addToLedgerMonths(trx, [{ ...amount, date: next.date }]);
+  }
+  return toEntryDetail(changed);
 }
 
 /**

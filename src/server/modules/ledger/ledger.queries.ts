@@ -2,6 +2,9 @@
 // ledger.commands.ts.
 export {
   ageingByCurrency,
+  decodeEntryCursor,
+  encodeEntryCursor,
+  InvalidEntryCursorError,
   ledgerShape,
   listEntries,
   liveOpenings,

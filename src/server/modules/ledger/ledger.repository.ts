@@ -59,7 +59,25 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
     date: row.occurred_on,
     note: row.note,
     voidOf: row.void_of,
+    dueDate: row.due_on,
+    reference: row.reference,
   };
+}
+
+/** Sets an entry's day, due day and reference: only an opening balance's are ever changed. */
+export async function setEntryTerms(
+  trx: Transaction<Database>,
+  entryId: number,
+  terms: { date: string; dueDate: string | null; reference: string },
+): Promise<EntryRow> {
+  const row = await trx
+    .updateTable('entries')
+    .set({ occurred_on: terms.date, due_on: terms.dueDate, reference: terms.reference })
+    .where('id', '=', entryId)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new Error('the entry to change is gone');
+  return row;
 }
 
 export async function insertEntry(
@@ -234,48 +252,101 @@ export async function ledgerShape(db: Executor, ownerId: string, clientId: strin
     .execute();
 }
 
+/** Where a page of a client's ledger starts: the day and id of the entry after its last. */
+export interface LedgerCursor {
+  date: string;
+  id: number;
+}
+
+export class InvalidEntryCursorError extends Error {}
+
+export function encodeEntryCursor(cursor: LedgerCursor): string {
+  return Buffer.from(JSON.stringify([cursor.date, cursor.id])).toString('base64url');
+}
+
+export function decodeEntryCursor(text: string): LedgerCursor {
+  let values: unknown;
+  try {
+    values = JSON.parse(Buffer.from(text, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidEntryCursorError();
+  }
+  if (
+    !Array.isArray(values) ||
+    values.length !== 2 ||
+    typeof values[0] !== 'string' ||
+    !/^\d{4}-\d{2}-\d{2}$/.test(values[0]) ||
+    typeof values[1] !== 'number' ||
+    !Number.isSafeInteger(values[1])
+  )
+    throw new InvalidEntryCursorError();
+  return { date: values[0], id: values[1] };
+}
+
 /**
- * A client's ledger, newest first, each entry with the balance after it in date order. The
- * running sum is taken per currency: entries from before a change of currency (an opening and
- * its void) add up to nothing and never mix with the amounts after it.
+ * A page of a client's ledger: the `limit` entries just before `before` (the newest without it),
+ * listed oldest first (by day, then as entered: the order of the page, the statement and the
+ * CSV). Each entry carries the balance after it in that order, summed over the whole ledger, not
+ * only the page: a voided entry and its void move nothing (null on both). The sum is taken per
+ * currency: entries from before a change of currency (an opening and its void) never mix with
+ * the amounts after it. `earlier` is whether older entries remain.
  */
 export async function listEntries(
   db: Executor,
   ownerId: string,
   clientId: string,
-): Promise<Entry[]> {
-  const rows = await db
-    .selectFrom('entries as e')
-    .leftJoin('entries as v', 'v.void_of', 'e.id')
-    .leftJoin('users as u', 'u.id', 'e.created_by')
-    .selectAll('e')
-    .select([
-      'v.id as voided_by',
-      'u.email as entered_by',
-      sql<string>`cast(sum(e.amount) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
-        'running_balance',
-      ),
-    ])
-    .where('e.client_id', '=', clientId)
-    .where('e.owner_id', '=', ownerId)
-    .orderBy('e.occurred_on', 'desc')
-    .orderBy('e.id', 'desc')
+  page: { before?: LedgerCursor | undefined; limit: number; kind?: EntryKind | undefined },
+): Promise<{ entries: Entry[]; earlier: boolean }> {
+  let query = db
+    .with('ledger', (qb) =>
+      qb
+        .selectFrom('entries as e')
+        .leftJoin('entries as v', 'v.void_of', 'e.id')
+        .leftJoin('users as u', 'u.id', 'e.created_by')
+        .selectAll('e')
+        .select([
+          'v.id as voided_by',
+          'u.email as entered_by',
+          sql<string>`cast(sum(case when e.void_of is null and v.id is null then e.amount else 0 end) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
+            'running_balance',
+          ),
+        ])
+        .where('e.client_id', '=', clientId)
+        .where('e.owner_id', '=', ownerId),
+    )
+    .selectFrom('ledger')
+    .selectAll();
+  const { before, kind } = page;
+  if (before) query = query.where(sql<boolean>`(occurred_on, id) < (${before.date}, ${before.id})`);
+  if (kind) query = query.where('kind', '=', kind);
+  const rows = await query
+    .orderBy('occurred_on', 'desc')
+    .orderBy('id', 'desc')
+    .limit(page.limit + 1)
     .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    amount: row.amount,
-    currency: row.currency,
-    date: row.occurred_on,
-    dueDate: row.due_on,
-    note: row.note,
-    reference: row.reference,
-    voidOf: row.void_of,
-    voidedBy: row.voided_by,
-    enteredBy: row.entered_by,
-    enteredAt: new Date(row.created_at).toISOString(),
-    runningBalance: BigInt(row.running_balance).toString(),
-  }));
+  const earlier = rows.length > page.limit;
+  const entries = rows
+    .slice(0, page.limit)
+    .reverse()
+    .map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      amount: row.amount,
+      currency: row.currency,
+      date: row.occurred_on,
+      dueDate: row.due_on,
+      note: row.note,
+      reference: row.reference,
+      voidOf: row.void_of,
+      voidedBy: row.voided_by,
+      enteredBy: row.entered_by,
+      enteredAt: new Date(row.created_at).toISOString(),
+      runningBalance:
+        row.void_of !== null || row.voided_by !== null
+          ? null
+          : BigInt(row.running_balance).toString(),
+    }));
+  return { entries, earlier };
 }
 
 /**

@@ -6,17 +6,24 @@ import {
 } from '../../../shared/schemas/clients.ts';
 import {
   entryInputSchema,
+  entryListQuerySchema,
   entryListSchema,
+  entryPageSizeDefault,
   entryParams,
   recordedEntrySchema,
   voidInputSchema,
 } from '../../../shared/schemas/ledger.ts';
-import { notFound } from '../../errors.ts';
+import { AppError, notFound } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { findClient } from '../clients/clients.queries.ts';
 import { checkedClientId as clientId, clientNotFound } from '../clients/current-client.ts';
 import { recordEntry, setBalance, voidEntry } from './ledger.commands.ts';
-import { listEntries } from './ledger.queries.ts';
+import {
+  decodeEntryCursor,
+  encodeEntryCursor,
+  InvalidEntryCursorError,
+  listEntries,
+} from './ledger.queries.ts';
 
 /** Entry ids are positive whole numbers; anything else is simply not found. */
 const entryId = (id: string) => {
@@ -45,16 +52,40 @@ export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/clients/:id/entries',
-    { schema: { params: clientIdParams, response: { 200: entryListSchema } } },
+    {
+      schema: {
+        params: clientIdParams,
+        querystring: entryListQuerySchema,
+        response: { 200: entryListSchema },
+      },
+    },
     async (request) => {
       const ownerId = currentUser(request).id;
       const id = clientId(request.params.id);
-      const [client, entries] = await Promise.all([
+      const { cursor, limit, kind } = request.query;
+      let before;
+      try {
+        before = cursor === undefined ? undefined : decodeEntryCursor(cursor);
+      } catch (error) {
+        if (!(error instanceof InvalidEntryCursorError)) throw error;
+        throw new AppError(400, 'validation', 'Invalid cursor', {
+          fields: { cursor: 'This value is invalid.' },
+        });
+      }
+      const [client, page] = await Promise.all([
         findClient(db, ownerId, id),
-        listEntries(db, ownerId, id),
+        listEntries(db, ownerId, id, {
+          before,
+          kind,
+          limit: limit ? Number(limit) : entryPageSizeDefault,
+        }),
       ]);
       if (!client) throw clientNotFound();
-      return { entries };
+      const first = page.entries[0];
+      return {
+        entries: page.entries,
+        nextCursor: page.earlier && first ? encodeEntryCursor(first) : null,
+      };
     },
   );
 

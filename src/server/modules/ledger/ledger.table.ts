@@ -2,7 +2,10 @@ import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { EntryKind } from '../../../shared/schemas/ledger.ts';
 
-/** The client's ledger: never edited or deleted, only reversed by a void. */
+/**
+ * The client's ledger: never deleted, only reversed by a void; of an entry only an opening
+ * balance's date, due date and reference may be corrected.
+ */
 export interface EntriesTable {
   id: Generated<number>;
   owner_id: string;

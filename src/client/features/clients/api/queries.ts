@@ -39,10 +39,30 @@ export const historyQuery = (id: string) =>
     queryFn: ({ signal }) => callApi(apiRoutes.clientHistory, { params: { id }, signal }),
   });
 
+/** The client's ledger in pages, from the newest back: each page is oldest first. */
 export const entriesQuery = (id: string) =>
-  queryOptions({
+  infiniteQueryOptions({
     queryKey: entriesKey(id),
-    queryFn: ({ signal }) => callApi(apiRoutes.clientEntries, { params: { id }, signal }),
+    queryFn: ({ signal, pageParam }) =>
+      callApi(apiRoutes.clientEntries, {
+        params: { id },
+        query: { cursor: pageParam ?? undefined },
+        signal,
+      }),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+  });
+
+/** The client's opening balances (few: one, and one more for each change of currency). */
+export const openingsQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...entriesKey(id), 'openings'] as const,
+    queryFn: ({ signal }) =>
+      callApi(apiRoutes.clientEntries, {
+        params: { id },
+        query: { kind: 'opening', limit: '500' },
+        signal,
+      }),
   });
 
 /** Under the clients key, so every change the live stream reports refreshes it too. */
@@ -57,7 +77,8 @@ export const useClientList = (params: ClientListParams) =>
   useInfiniteQuery(clientListQuery(params));
 export const useClient = (id: string) => useQuery(clientQuery(id));
 export const useClientHistory = (id: string) => useQuery(historyQuery(id));
-export const useClientEntries = (id: string) => useQuery(entriesQuery(id));
+export const useClientEntries = (id: string) => useInfiniteQuery(entriesQuery(id));
+export const useClientOpenings = (id: string) => useQuery(openingsQuery(id));
 
 /** Set by the live stream when a client is deleted elsewhere, so an open page can say so. */
 export const deletedClientKey = (id: string) => ['deleted-client', id] as const;

@@ -268,7 +268,18 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
             </p>
           </div>
         </div>
-        {entries.isSuccess && <ClientLedger client={current} entries={entries.data.entries} />}
+        {entries.isSuccess && (
+          <ClientLedger
+            client={current}
+            // Pages come newest first, each oldest first: the earliest page leads.
+            entries={[...entries.data.pages].reverse().flatMap((page) => page.entries)}
+            showEarlier={
+              entries.hasNextPage && !entries.isFetchingNextPage
+                ? () => void entries.fetchNextPage()
+                : undefined
+            }
+          />
+        )}
         <ClientLinkCard clientId={current.id} />
         {history.isSuccess && <ClientHistory entries={history.data.entries} />}
         <Modal

@@ -36,6 +36,8 @@ interface ClientFormProps {
   balanceDisabled?: boolean;
   /** The Add form: the balance is an opening balance, with its date, due date and reference. */
   openingFields?: boolean;
+  /** The Edit form of a client with an opening balance: its date, due date and reference. */
+  editOpening?: boolean;
   /** Why the currency cannot change, if it cannot (shown under it). */
   currencyLockedBecause?: string | null;
   /** Shown above the fields, e.g. after a conflict. */
@@ -65,6 +67,7 @@ export function ClientForm({
   onSubmit,
   balanceDisabled = false,
   openingFields = false,
+  editOpening = false,
   currencyLockedBecause = null,
   notice,
   cancelTo,
@@ -107,6 +110,14 @@ export function ClientForm({
         ...(opening && openingDate !== '' ? { openingDate } : {}),
         ...(opening && openingDueDate !== '' ? { openingDueDate } : {}),
         ...(opening && openingReference !== '' ? { openingReference } : {}),
+        // An existing opening's terms as shown: an emptied due date or reference is removed.
+        ...(editOpening
+          ? {
+              ...(openingDate !== '' ? { openingDate } : {}),
+              openingDueDate: openingDueDate === '' ? null : openingDueDate,
+              openingReference,
+            }
+          : {}),
       });
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -228,9 +239,11 @@ export function ClientForm({
                   )}
                 </div>
               </div>
-              {openingFields && !balanceDisabled && (
+              {((openingFields && !balanceDisabled) || editOpening) && (
                 <fieldset className="row">
-                  <legend className="form-text mb-2">{t('clients.opening.legend')}</legend>
+                  <legend className="form-text mb-2">
+                    {editOpening ? t('clients.opening.edit-legend') : t('clients.opening.legend')}
+                  </legend>
                   <FormField
                     className="col-12 col-sm-4 mb-3"
                     label={t('clients.opening.date')}

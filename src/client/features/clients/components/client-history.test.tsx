@@ -126,4 +126,39 @@ describe('the history list', () => {
     render(<ClientHistory entries={[event({ action: 'reminder_sent' })]} />);
     expect(screen.getByText('Changed')).toBeInTheDocument();
   });
+
+  it('names entries with their references, and an opening given new terms on the edit form', () => {
+    const opening = {
+      entryId: 1,
+      kind: 'opening' as const,
+      amount: 45_000,
+      currency: 'USD' as const,
+      date: '2026-08-30',
+      note: '',
+      voidOf: null,
+      dueDate: '2026-09-30',
+      reference: 'B/F 2025',
+    };
+    render(
+      <ClientHistory
+        entries={[
+          event({
+            id: 2,
+            action: 'edited',
+            before: snapshot(45_000),
+            after: snapshot(45_000),
+            entry: opening,
+          }),
+          event({ id: 1, action: 'created', after: snapshot(45_000), entry: opening }),
+        ]}
+      />,
+    );
+    const items = screen.getAllByRole('listitem');
+    expect(items[0]).toHaveTextContent(
+      'Opening balance B/F 2025 set as of Aug 30, 2026, due Sep 30, 2026',
+    );
+    expect(items[1]).toHaveTextContent(
+      'Added with a balance of $450.00 (Opening balance B/F 2025)',
+    );
+  });
 });

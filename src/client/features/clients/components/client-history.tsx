@@ -23,6 +23,24 @@ const detailFields = ['firstName', 'lastName', 'email', 'phone'] as const;
 const changedDetails = (before: ClientSnapshot, after: ClientSnapshot) =>
   detailFields.filter((field) => before[field] !== after[field]);
 
+/**
+ * An edit that gave the opening balance new terms (its date, due date or reference): the ledger
+ * shows the opening as it is now, not that it changed. With a new currency the opening is a new
+ * entry, which the ledger shows.
+ */
+const openingTermsChanged = (entry: HistoryEntry) =>
+  entry.action === 'edited' &&
+  entry.entry?.kind === 'opening' &&
+  entry.before?.currency === entry.after?.currency;
+
+/** An entry's name: its kind, and the owner's reference when it has one. */
+const entryName = (detail: EntryDetail, t: Texts['t']) => {
+  const kind = entryKindTexts(t)[detail.kind].label;
+  return detail.reference
+    ? t('clients.history.kind-with-reference', { kind, reference: detail.reference })
+    : kind;
+};
+
 /** The actions the ledger above already shows as entries. */
 const ledgerActions = new Set<string>(['entry_recorded', 'entry_voided', 'balance_changed']);
 
@@ -35,6 +53,7 @@ export function beyondLedger(entries: readonly HistoryEntry[]): HistoryEntry[] {
   return entries.filter((entry) => {
     if (ledgerActions.has(entry.action)) return false;
     if (entry.action !== 'edited' || !entry.before || !entry.after) return true;
+    if (openingTermsChanged(entry)) return true;
     const savedUnchanged = (Object.keys(entry.after) as (keyof ClientSnapshot)[]).every(
       (field) => entry.before?.[field] === entry.after?.[field],
     );
@@ -48,7 +67,7 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
   const money = (snapshot: ClientSnapshot) => format.money(snapshot.balance, snapshot.currency);
   const entryText = (detail: EntryDetail) => {
     const values = {
-      kind: entryKindTexts(t)[detail.kind].label,
+      kind: entryName(detail, t),
       amount: format.money(Math.abs(detail.amount), detail.currency),
       note: detail.note,
     };
@@ -75,6 +94,11 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
           : t('clients.history.entry-voided'),
       );
     case 'created':
+      if (after && entry.entry?.reference)
+        return t('clients.history.added-with-opening', {
+          balance: money(after),
+          opening: entryName(entry.entry, t),
+        });
       return after
         ? t('clients.history.added-with-balance', { balance: money(after) })
         : t('clients.history.added');
@@ -113,7 +137,20 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
       if (!before || !after) return t('clients.history.edited');
       const labels = fieldLabels(t);
       const changed = changedDetails(before, after);
-      if (changed.length === 0) return t('clients.history.saved-unchanged');
+      const opening = openingTermsChanged(entry) && entry.entry;
+      const openingText = !opening
+        ? null
+        : opening.dueDate
+          ? t('clients.history.opening-terms-due', {
+              opening: entryName(opening, t),
+              date: format.day(opening.date),
+              due: format.day(opening.dueDate),
+            })
+          : t('clients.history.opening-terms', {
+              opening: entryName(opening, t),
+              date: format.day(opening.date),
+            });
+      if (changed.length === 0) return openingText ?? t('clients.history.saved-unchanged');
       const changes = changed.map((field) =>
         t('clients.history.field-changed', {
           field: labels[field],
@@ -121,6 +158,7 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
           after: after[field],
         }),
       );
+      if (openingText) changes.push(openingText);
       return t('clients.history.edited-fields', { changes: changes.join('; ') });
     }
     default:

@@ -22,37 +22,41 @@ const render = (ui: ReactNode) =>
 
 const client = { id: 'c1', currency: 'USD', balance: 0 } as Client;
 
-/** 130 charges of $1.00, one a day from 2026-01-01. */
-const entries: Entry[] = Array.from({ length: 130 }, (_, index) => ({
-  id: index + 1,
+/** A page of 100 charges of $1.00, one a day from 2026-01-31, after 30 earlier ones. */
+const entries: Entry[] = Array.from({ length: 100 }, (_, index) => ({
+  id: index + 31,
   kind: 'charge',
   amount: 100,
   currency: 'USD',
-  date: new Date(Date.UTC(2026, 0, 1 + index)).toISOString().slice(0, 10),
+  date: new Date(Date.UTC(2026, 0, 31 + index)).toISOString().slice(0, 10),
   dueDate: null,
-  note: `Invoice ${index + 1}`,
+  note: `Invoice ${index + 31}`,
   reference: '',
   voidOf: null,
   voidedBy: null,
   enteredBy: null,
   enteredAt: '2026-01-01T00:00:00.000Z',
-  runningBalance: '0',
+  // The server's running balance, over the whole ledger (the 30 earlier charges included).
+  runningBalance: String((index + 31) * 100),
 }));
 
 describe('a long ledger', () => {
-  it('shows its newest hundred rows, oldest of them first, and earlier ones on asking', () => {
-    render(<ClientLedger client={client} entries={entries} />);
-    let rows = screen.getAllByTestId('ledger-entry');
+  it('shows the page it has, oldest first with the server’s balance, and asks for earlier ones', () => {
+    let asked = 0;
+    render(<ClientLedger client={client} entries={entries} showEarlier={() => asked++} />);
+    const rows = screen.getAllByTestId('ledger-entry');
     expect(rows).toHaveLength(100);
     expect(rows[0]).toHaveTextContent('Invoice 31');
     expect(rows[0]).toHaveTextContent('$31.00');
     expect(rows.at(-1)).toHaveTextContent('Invoice 130');
     expect(rows.at(-1)).toHaveTextContent('$130.00');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Show earlier entries (30 more)' }));
-    rows = screen.getAllByTestId('ledger-entry');
-    expect(rows).toHaveLength(130);
-    expect(rows[0]).toHaveTextContent('Invoice 1');
+    fireEvent.click(screen.getByRole('button', { name: 'Show earlier entries' }));
+    expect(asked).toBe(1);
+  });
+
+  it('offers nothing earlier on the first page of the ledger', () => {
+    render(<ClientLedger client={client} entries={entries} />);
     expect(screen.queryByRole('button', { name: /^Show earlier/ })).toBeNull();
   });
 });

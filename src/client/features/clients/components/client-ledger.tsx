@@ -113,35 +113,36 @@ function VoidDialog({
   );
 }
 
-/** Rows shown at first and added by each "show earlier": the newest, where an owner works. */
-const ledgerPageRows = 100;
-
 /**
  * The client's entries oldest first, as the statement and the entries CSV list them, each with
  * the balance after it; a voided entry and its void sit together, greyed, outside that balance.
+ * The server sends the newest page first (where an owner works); earlier pages come on asking.
  */
-export function ClientLedger({ client, entries }: { client: Client; entries: Entry[] }) {
+export function ClientLedger({
+  client,
+  entries,
+  showEarlier,
+}: {
+  client: Client;
+  entries: Entry[];
+  /** Loads the page before the oldest shown; absent when that is the ledger's first. */
+  showEarlier?: (() => void) | undefined;
+}) {
   const [voiding, setVoiding] = useState<Entry | null>(null);
-  const [shownRows, setShownRows] = useState(ledgerPageRows);
   const texts = useI18n();
   const { t, format } = texts;
   const kinds = entryKindTexts(t);
   const byId = useMemo(() => new Map(entries.map((entry) => [entry.id, entry])), [entries]);
   const rows = useMemo(() => ledgerRows(entries), [entries]);
-  const hiddenRows = Math.max(0, rows.length - shownRows);
 
   return (
     <section aria-labelledby="ledger-heading" className="mt-4">
       <h2 id="ledger-heading" className="h6">
         {t('clients.ledger.heading')}
       </h2>
-      {hiddenRows > 0 && (
-        <button
-          type="button"
-          className="btn btn-link btn-sm px-0 mb-1"
-          onClick={() => setShownRows((count) => count + ledgerPageRows)}
-        >
-          {t('clients.ledger.show-earlier', { count: hiddenRows })}
+      {showEarlier && (
+        <button type="button" className="btn btn-link btn-sm px-0 mb-1" onClick={showEarlier}>
+          {t('clients.ledger.show-earlier')}
         </button>
       )}
       {entries.length === 0 ? (
@@ -169,7 +170,7 @@ export function ClientLedger({ client, entries }: { client: Client; entries: Ent
             </tr>
           </thead>
           <tbody>
-            {rows.slice(hiddenRows).map(({ entry, voidedPair, runningBalance }) => {
+            {rows.map(({ entry, voidedPair, runningBalance }) => {
               const voided = entry.voidedBy !== null;
               const canVoid =
                 entry.kind !== 'void' && !voided && entry.currency === client.currency;

@@ -9,34 +9,29 @@ export interface LedgerRow {
   runningBalance: bigint | null;
 }
 
-const byDate = (a: Entry, b: Entry) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id);
-
 /**
- * A client's entries oldest first, the order of the statement and the entries CSV, each with
- * the balance after it summed in that order. A voided entry and its void add up to nothing, so
- * both are left out of the sum and the void is placed right under the entry it reverses. The sum
- * is kept per currency: an opening voided by a change of currency never mixes with what follows.
+ * A client's entries as the server lists them (oldest first, by date and then as entered: the
+ * order of the statement and the entries CSV), each with the running balance the server summed
+ * over the whole ledger. A voided entry and its void move nothing; the void is placed right
+ * under the entry it reverses when both are loaded.
  */
 export function ledgerRows(entries: readonly Entry[]): LedgerRow[] {
-  const sorted = [...entries].sort(byDate);
-  const present = new Set(sorted.map((entry) => entry.id));
+  const present = new Set(entries.map((entry) => entry.id));
   const voids = new Map<number, Entry>();
-  for (const entry of sorted) {
+  for (const entry of entries) {
     if (entry.voidOf !== null && present.has(entry.voidOf)) voids.set(entry.voidOf, entry);
   }
-  const balances = new Map<string, bigint>();
+  const row = (entry: Entry): LedgerRow => ({
+    entry,
+    voidedPair: entry.voidOf !== null || entry.voidedBy !== null,
+    runningBalance: entry.runningBalance === null ? null : BigInt(entry.runningBalance),
+  });
   const rows: LedgerRow[] = [];
-  for (const entry of sorted) {
+  for (const entry of entries) {
     if (entry.voidOf !== null && present.has(entry.voidOf)) continue;
+    rows.push(row(entry));
     const reversal = voids.get(entry.id);
-    if (reversal) {
-      rows.push({ entry, voidedPair: true, runningBalance: null });
-      rows.push({ entry: reversal, voidedPair: true, runningBalance: null });
-      continue;
-    }
-    const balance = (balances.get(entry.currency) ?? 0n) + BigInt(entry.amount);
-    balances.set(entry.currency, balance);
-    rows.push({ entry, voidedPair: false, runningBalance: balance });
+    if (reversal) rows.push(row(reversal));
   }
   return rows;
 }
