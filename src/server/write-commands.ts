@@ -13,10 +13,8 @@ import {
 import { runnerOf } from './modules/events/write-path.ts';
 import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
 import {
-  claimReminders,
   finishSend,
   markSentByHand,
-  retakeReminders,
   saveReminderPlan,
   setClientReminders,
 } from './modules/reminders/reminders.commands.ts';
@@ -41,8 +39,6 @@ export const writeCommands = [
   recordLinkOpened,
   saveReminderPlan,
   setClientReminders,
-  claimReminders,
-  retakeReminders,
   finishSend,
   markSentByHand,
 ] as const;

@@ -41,17 +41,13 @@ export interface ChangeOutcome<T> {
   changed: boolean;
 }
 
-/**
- * A change without an event is refused: the live streams and the history rely on one. Only a
- * command declared `eventless` (bookkeeping no page shows live, decision 029) may record none.
- */
+/** A change without an event is refused: the live streams and the history rely on one. */
 export async function runChange<T>(
   kysely: Kysely<Database>,
   dialect: Dialect,
   ownerId: string,
   work: Work<T>,
   announce: (trx: Transaction<Database>, ownerId: string) => Promise<void> = async () => {},
-  eventless = false,
 ): Promise<ChangeOutcome<T>> {
   const now = Date.now();
   const outcome = await kysely
@@ -69,8 +65,7 @@ export async function runChange<T>(
       };
       const result = await work({ trx, record, now });
       if (result instanceof Unchanged) throw result;
-      if (recorded === 0 && !eventless)
-        throw new Error('a change of an owner’s data must record an event');
+      if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
       await announce(trx, ownerId);
       return result;
     })
@@ -91,8 +86,6 @@ export type CommandWork<A extends unknown[], T> = (
 /** Arguments and value must survive a structured clone to SQLite's writer (decision 014). */
 export interface Command<N extends string, A extends unknown[], T> {
   readonly name: N;
-  /** May commit without an event: the reminders' claims (decision 029). */
-  readonly eventless?: boolean;
   /** A method, so that a table may hold commands of any arguments. */
   prepare(ownerId: string, ...args: A): Promise<Work<T>>;
 }
@@ -105,11 +98,9 @@ type ValueOf<C> = C extends Command<string, unknown[], infer T> ? T : never;
 export function command<N extends string, A extends unknown[], T>(
   name: N,
   work: CommandWork<A, T>,
-  options: { eventless?: true } = {},
 ): Command<N, A, T> {
   return {
     name,
-    eventless: options.eventless === true,
     prepare:
       async (ownerId, ...args) =>
       (context) =>
@@ -148,8 +139,7 @@ export function runnerOf(table: readonly AnyCommand[]): PrepareCommand {
     const found = byName.get(name);
     if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
     const work = await found.prepare(ownerId, ...args);
-    return (kysely) =>
-      runChange(kysely, 'sqlite', ownerId, work, undefined, found.eventless === true);
+    return (kysely) => runChange(kysely, 'sqlite', ownerId, work);
   };
 }
 
@@ -174,15 +164,10 @@ export class WritePath<Commands extends AnyCommand> {
     this.#feed = feed;
   }
 
-  async change<T>(ownerId: string, work: Work<T>, eventless = false): Promise<T> {
+  async change<T>(ownerId: string, work: Work<T>): Promise<T> {
     const run = () =>
-      runChange(
-        this.#db.kysely,
-        this.#db.dialect,
-        ownerId,
-        work,
-        (trx, owner) => this.#feed.announce(trx, owner),
-        eventless,
+      runChange(this.#db.kysely, this.#db.dialect, ownerId, work, (trx, owner) =>
+        this.#feed.announce(trx, owner),
       );
     return this.#ended(
       ownerId,
@@ -199,7 +184,7 @@ export class WritePath<Commands extends AnyCommand> {
     if (sqlite)
       return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(command.name, ownerId, args));
     const work = (await command.prepare(ownerId, ...args)) as Work<ValueOf<C>>;
-    return this.change(ownerId, work, command.eventless === true);
+    return this.change(ownerId, work);
   }
 
   async #ended<T>(ownerId: string, change: Promise<ChangeOutcome<T>>): Promise<T> {

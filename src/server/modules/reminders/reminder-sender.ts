@@ -14,11 +14,11 @@ import {
 } from './reminder-mail.ts';
 import {
   claimReminders,
-  finishSend,
   retakeReminders,
+  settleUnsent,
   type ClaimedMessage,
-  type SendOutcome,
-} from './reminders.commands.ts';
+} from './reminder-claims.ts';
+import { finishSend, type SendOutcome } from './reminders.commands.ts';
 import { enabledPlans, readPlan, staleMessages } from './reminders.queries.ts';
 import { dayIn, retryDelaysMs } from './schedule.ts';
 
@@ -99,9 +99,11 @@ export class ReminderSender {
           dueOn: step.on,
         })),
       );
-    const messages = await this.#app.writes.run(claimReminders, ownerId, {
+    const now = this.#now();
+    const messages = await claimReminders(this.#app.db.kysely, ownerId, {
       instanceId: this.#instanceId,
-      leaseUntil: this.#now() + this.#leaseMs,
+      now,
+      leaseUntil: now + this.#leaseMs,
       domain: this.#domain,
       send: steps('send'),
       skip: steps('skip'),
@@ -111,7 +113,7 @@ export class ReminderSender {
 
   async #sendAgain(ownerId: string, messageId: string): Promise<void> {
     const at = this.#now();
-    const message = await this.#app.writes.run(retakeReminders, ownerId, {
+    const message = await retakeReminders(this.#app.db.kysely, ownerId, {
       messageId,
       instanceId: this.#instanceId,
       at,
@@ -131,6 +133,8 @@ export class ReminderSender {
         instanceId: this.#instanceId,
         outcome,
       });
+    const settle = (outcome: Parameters<typeof settleUnsent>[1]['outcome']) =>
+      settleUnsent(db, { ids, instanceId: this.#instanceId, now: this.#now(), outcome });
     const [plan, [entry], language, business, owner] = await Promise.all([
       readPlan(db, ownerId),
       remindableClients(db, ownerId, message.clientId),
@@ -145,7 +149,7 @@ export class ReminderSender {
         })
       : [];
     if (!plan.enabled || !entry || charges.length === 0) {
-      await finish({ kind: 'cancelled' });
+      await settle({ kind: 'cancelled' });
       return;
     }
     const mail = renderReminder({
@@ -178,16 +182,20 @@ export class ReminderSender {
       this.#app.log.warn({ err: error, ownerId }, 'a reminder could not be sent');
       const attempts = Math.max(...message.reminders.map((reminder) => reminder.attempts)) + 1;
       const delay = retryDelaysMs[attempts - 1];
-      await finish(
-        delay === undefined
-          ? {
-              kind: 'failed',
-              error: error.message,
-              attempts,
-              detail: { ...detail, error: error.message },
-            }
-          : { kind: 'retry', error: error.message, attempts, nextAttemptAt: this.#now() + delay },
-      );
+      if (delay === undefined)
+        await finish({
+          kind: 'failed',
+          error: error.message,
+          attempts,
+          detail: { ...detail, error: error.message },
+        });
+      else
+        await settle({
+          kind: 'retry',
+          error: error.message,
+          attempts,
+          nextAttemptAt: this.#now() + delay,
+        });
       return;
     }
     await finish({ kind: 'sent', detail });
