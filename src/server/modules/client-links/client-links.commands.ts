@@ -3,7 +3,7 @@ import { notFound } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { toSnapshot } from '../clients/clients.queries.ts';
 import { currentClient } from '../clients/current-client.ts';
-import { command, unchanged } from '../events/write-path.ts';
+import { command, unchanged, type ChangeContext } from '../events/write-path.ts';
 import { toClientLink } from './client-link.ts';
 import { claimOpenedEvent, insertLink, revokeCurrentLink } from './client-links.repository.ts';
 
@@ -12,6 +12,34 @@ import { claimOpenedEvent, insertLink, revokeCurrentLink } from './client-links.
 // request that made it.
 
 export const openedEventEveryMs = 60 * 60_000;
+
+/**
+ * Makes the client's new link inside a change already under way, the one it had, if any, ending
+ * in the same transaction: the owner's "Create link", and a reminder sent with its link.
+ */
+export async function replaceClientLink(
+  trx: ChangeContext['trx'],
+  ownerId: string,
+  clientId: string,
+  secretHash: string,
+  expiresAt: number | null,
+  now: number,
+): Promise<ClientLink> {
+  await revokeCurrentLink(trx, ownerId, clientId, now);
+  const row = {
+    id: newId(),
+    owner_id: ownerId,
+    client_id: clientId,
+    secret_hash: secretHash,
+    created_at: now,
+    expires_at: expiresAt,
+    revoked_at: null,
+    last_opened_at: null,
+    opened_recorded_at: null,
+  };
+  await insertLink(trx, row);
+  return toClientLink(row, now);
+}
 
 /** A new link for the client; the one it had, if any, stops working in the same transaction. */
 export const createClientLink = command(
@@ -24,19 +52,7 @@ export const createClientLink = command(
     expiresAt: number | null,
   ): Promise<ClientLink> => {
     const client = await currentClient(trx, ownerId, clientId);
-    await revokeCurrentLink(trx, ownerId, clientId, now);
-    const row = {
-      id: newId(),
-      owner_id: ownerId,
-      client_id: clientId,
-      secret_hash: secretHash,
-      created_at: now,
-      expires_at: expiresAt,
-      revoked_at: null,
-      last_opened_at: null,
-      opened_recorded_at: null,
-    };
-    await insertLink(trx, row);
+    const link = await replaceClientLink(trx, ownerId, clientId, secretHash, expiresAt, now);
     const snapshot = toSnapshot(client);
     await record({
       clientId,
@@ -45,7 +61,7 @@ export const createClientLink = command(
       before: snapshot,
       after: snapshot,
     });
-    return toClientLink(row, now);
+    return link;
   },
 );
 

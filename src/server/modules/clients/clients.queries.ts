@@ -1,6 +1,7 @@
 // What other modules and this module's routes may read of clients. Changes go through
 // clients.commands.ts.
 export {
+  clientLanguages,
   clientsByIds,
   countClients,
   findClient,

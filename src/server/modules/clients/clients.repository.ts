@@ -347,6 +347,26 @@ export async function readClientLanguage(
   return isLocale(row.language) ? row.language : null;
 }
 
+/** The clients' own languages, for those who have one (the others read the owner's). */
+export async function clientLanguages(
+  db: Executor,
+  ownerId: string,
+  ids: readonly string[],
+): Promise<Map<string, Locale>> {
+  const languages = new Map<string, Locale>();
+  for (let start = 0; start < ids.length; start += 500) {
+    const rows = await db
+      .selectFrom('clients')
+      .select(['id', 'language'])
+      .where('owner_id', '=', ownerId)
+      .where('id', 'in', ids.slice(start, start + 500))
+      .where('language', 'is not', null)
+      .execute();
+    for (const row of rows) if (isLocale(row.language)) languages.set(row.id, row.language);
+  }
+  return languages;
+}
+
 export async function updateClientLanguage(
   db: Executor,
   ownerId: string,

@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
+import type { Locale } from '../../../shared/locales.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import type { Database } from '../../db/database.ts';
-import { clientsByIds } from '../clients/clients.queries.ts';
+import { clientLanguages, clientsByIds } from '../clients/clients.queries.ts';
 import { dueDay } from '../ledger/ageing.ts';
 import { openCharges } from '../ledger/ledger.queries.ts';
 import { plainAddress } from './reminder-mail.ts';
@@ -18,6 +19,8 @@ export interface ChargeDue {
 
 export interface ClientReminders {
   client: Client;
+  /** The client's own language; null: the owner's. */
+  language: Locale | null;
   /** The address the e-mail goes to: the client's, when a header can carry it as it is. */
   email: string;
   charges: ChargeDue[];
@@ -38,8 +41,9 @@ export async function remindableClients(
   const open = await openCharges(db, ownerId, onlyClientId);
   if (open.length === 0) return [];
   const clientIds = [...new Set(open.map((charge) => charge.clientId))];
-  const [clients, paused, recorded] = await Promise.all([
+  const [clients, languages, paused, recorded] = await Promise.all([
     clientsByIds(db, ownerId, clientIds),
+    clientLanguages(db, ownerId, clientIds),
     pausedClientIds(db, ownerId),
     recordedSteps(
       db,
@@ -63,6 +67,7 @@ export async function remindableClients(
     if (charges.length === 0) continue;
     result.push({
       client,
+      language: languages.get(client.id) ?? null,
       email,
       charges,
       amountDue: charges.reduce((sum, charge) => sum + BigInt(charge.remaining), 0n),

@@ -82,9 +82,18 @@ export async function retakeReminders(
   ownerId: string,
   retake: { messageId: string; instanceId: string; at: number; leaseUntil: number },
 ): Promise<ClaimedMessage | null> {
-  const rows = await db.transaction().execute((trx) =>
-    retakeMessage(trx, ownerId, retake.messageId, retake.instanceId, retake.leaseUntil, retake.at),
-  );
+  const rows = await db
+    .transaction()
+    .execute((trx) =>
+      retakeMessage(
+        trx,
+        ownerId,
+        retake.messageId,
+        retake.instanceId,
+        retake.leaseUntil,
+        retake.at,
+      ),
+    );
   const first = rows[0];
   if (!first) return null;
   return {

@@ -38,17 +38,9 @@ export interface ReminderMail {
   html: string;
 }
 
-/**
- * The language a client's reminder is written in. Clients have no language of their own yet:
- * the owner's. Change it here once they do.
- */
-export function languageFor(_client: ReminderClient, ownerLanguage: Locale): Locale {
-  return ownerLanguage;
-}
-
-/** The client's private link, once the link module gives clients one; none until then. */
-export function linkFor(_client: ReminderClient): string | null {
-  return null;
+/** The client's own language, else the owner's, else English (an e-mail has no browser to ask). */
+export function languageFor(clientLanguage: Locale | null, ownerLanguage: Locale | null): Locale {
+  return clientLanguage ?? ownerLanguage ?? 'en';
 }
 
 /** Same ids, same Message-ID: a second attempt of one e-mail is folded by the mail client. */

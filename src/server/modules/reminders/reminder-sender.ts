@@ -1,17 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
-import { MailError, type Mailer } from '../../mail/mailer.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import { clientLinkPathPrefix } from '../../../shared/schemas/client-links.ts';
+import { defaultPeriod } from '../../../shared/schemas/statement.ts';
+import { MailError, type MailAttachment, type Mailer } from '../../mail/mailer.ts';
+import { hashToken } from '../auth/session.ts';
+import { statementFileName } from '../statements/statement-files.ts';
+import { readStatement } from '../statements/statement.ts';
 import { findUserById } from '../auth/accounts.queries.ts';
 import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
 import { dueToday, remindableClients } from './due-reminders.ts';
-import {
-  languageFor,
-  leadingStep,
-  linkFor,
-  messageIdDomain,
-  renderReminder,
-} from './reminder-mail.ts';
+import { languageFor, leadingStep, messageIdDomain, renderReminder } from './reminder-mail.ts';
 import {
   claimReminders,
   retakeReminders,
@@ -152,16 +152,24 @@ export class ReminderSender {
       await settle({ kind: 'cancelled' });
       return;
     }
+    const locale = languageFor(entry.language, language);
+    // The e-mail carries a new link to the client's statement, made when the send is recorded;
+    // the server keeps only its hash, so an earlier link cannot be sent again (decision 029).
+    const { publicUrl } = this.#app.config;
+    const linkSecret = publicUrl === null ? null : randomBytes(32).toString('base64url');
     const mail = renderReminder({
       client: entry.client,
-      locale: languageFor(entry.client, language ?? 'en'),
+      locale,
       businessName: business.name,
       paymentDetails: business.paymentDetails,
       amountDue: entry.amountDue,
       charges,
       today: dayIn(plan.timeZone, this.#now()),
-      link: linkFor(entry.client),
+      link: linkSecret === null ? null : `${publicUrl}${clientLinkPathPrefix}${linkSecret}`,
     });
+    const attachments = plan.attachPdf
+      ? await this.#statementPdf(ownerId, message.clientId, locale, plan)
+      : undefined;
     const detail: ReminderDetail = {
       step: leadingStep(charges),
       charges: charges.map(({ entryId, step, reference }) => ({ entryId, step, reference })),
@@ -176,6 +184,7 @@ export class ReminderSender {
         html: mail.html,
         messageId: message.messageId,
         replyTo: owner?.email,
+        attachments,
       });
     } catch (error) {
       if (!(error instanceof MailError)) throw error;
@@ -198,7 +207,31 @@ export class ReminderSender {
         });
       return;
     }
-    await finish({ kind: 'sent', detail });
+    await finish({
+      kind: 'sent',
+      detail,
+      linkSecretHash: linkSecret === null ? null : hashToken(linkSecret),
+    });
+  }
+
+  /** The statement the client's link shows, as of today in the owner's time zone. */
+  async #statementPdf(
+    ownerId: string,
+    clientId: string,
+    locale: Locale,
+    plan: ReminderPlan,
+  ): Promise<MailAttachment[] | undefined> {
+    const period = defaultPeriod(dayIn(plan.timeZone, this.#now()));
+    const statement = await readStatement(this.#app.db.kysely, ownerId, clientId, period, true);
+    if (!statement) return undefined;
+    const pdf = await this.#app.statementPdfs.render(ownerId, statement, locale);
+    return [
+      {
+        filename: statementFileName(statement, 'pdf').exact,
+        content: pdf,
+        contentType: 'application/pdf',
+      },
+    ];
   }
 
   /** Every minute in every instance; the claims keep them from sending a step twice. */

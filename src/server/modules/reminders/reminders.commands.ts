@@ -1,4 +1,6 @@
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
+import { clientLinkExpiryDays } from '../../../shared/schemas/client-links.ts';
+import { replaceClientLink } from '../client-links/client-links.commands.ts';
 import { findClient, toSnapshot } from '../clients/clients.queries.ts';
 import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
@@ -9,6 +11,10 @@ import {
   writePlan,
   type NewReminder,
 } from './reminders.repository.ts';
+
+const dayMs = 86_400_000;
+/** A reminder's link lasts as long as the longest one the owner can make. */
+const reminderLinkDays = Math.max(...clientLinkExpiryDays);
 
 export const saveReminderPlan = command(
   'reminders.savePlan',
@@ -42,7 +48,8 @@ export const setClientReminders = command(
 
 /** What the owner's history gains of a send: the e-mail went out, or it was given up. */
 export type SendOutcome =
-  | { kind: 'sent'; detail: ReminderDetail }
+  /** `linkSecretHash`: the client's new link, which the e-mail carries, made as it is recorded. */
+  | { kind: 'sent'; detail: ReminderDetail; linkSecretHash: string | null }
   | { kind: 'failed'; error: string; attempts: number; detail: ReminderDetail };
 
 /**
@@ -63,6 +70,15 @@ export const finishSend = command(
         : { status: 'failed' as const, attempts: outcome.attempts, last_error: outcome.error };
     const settled = await finishReminders(trx, finish.ids, finish.instanceId, fields, now);
     if (settled === 0) return unchanged(0);
+    if (outcome.kind === 'sent' && outcome.linkSecretHash !== null)
+      await replaceClientLink(
+        trx,
+        ownerId,
+        finish.clientId,
+        outcome.linkSecretHash,
+        now + reminderLinkDays * dayMs,
+        now,
+      );
     const client = await findClient(trx, ownerId, finish.clientId);
     const snapshot = client ? { ...toSnapshot(client), email: outcome.detail.sentTo } : null;
     await record({

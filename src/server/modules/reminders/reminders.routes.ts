@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { clientIdParams } from '../../../shared/schemas/clients.ts';
-import { locales } from '../../../shared/locales.ts';
 import {
   clientRemindersSchema,
   dueRemindersSchema,
@@ -18,7 +17,7 @@ import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
 import { clientsByIds, findClient } from '../clients/clients.queries.ts';
 import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
 import { dueToday, upcoming, type ClientDue } from './due-reminders.ts';
-import { languageFor, leadingStep, linkFor, mailtoOf, renderReminder } from './reminder-mail.ts';
+import { languageFor, leadingStep, mailtoOf, renderReminder } from './reminder-mail.ts';
 import { markSentByHand, saveReminderPlan, setClientReminders } from './reminders.commands.ts';
 import { isClientPaused, listReminders, readPlan } from './reminders.queries.ts';
 import { dayIn } from './schedule.ts';
@@ -128,13 +127,15 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
       });
       const mail = renderReminder({
         client: entry.client,
-        locale: languageFor(entry.client, language ?? locales[0]),
+        locale: languageFor(entry.language, language),
         businessName: business.name,
         paymentDetails: business.paymentDetails,
         amountDue: entry.amountDue,
         charges,
         today,
-        link: linkFor(entry.client),
+        // A link is made only when it is sent (its secret is shown once): by hand, the owner
+        // makes one on the client's page and pastes it.
+        link: null,
       });
       return {
         clientId: entry.client.id,

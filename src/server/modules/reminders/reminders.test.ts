@@ -317,6 +317,49 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
     expect(sent.reminders).toHaveLength(1);
   });
 
+  it("writes in the client's language, carries a new link to the statement and attaches its PDF", async () => {
+    const linked = await buildTestApp({
+      config: { mail: { url: smtp.url, from: mailFrom }, publicUrl: 'https://balance.example' },
+    });
+    try {
+      const owner = await joinAs(linked.app);
+      await injectOk(linked.app, 'PUT', '/api/reminders/plan', owner.cookie, {
+        ...plan,
+        attachPdf: true,
+      });
+      const client = await addClient(linked, owner.cookie, { currency: 'KRW' });
+      await charge(linked, owner.cookie, client.id, 250_000, '2026-05-10');
+      await injectOk(linked.app, 'PUT', `/api/clients/${client.id}/language`, owner.cookie, {
+        language: 'ko',
+      });
+      const handMade = (
+        await injectOk(linked.app, 'POST', `/api/clients/${client.id}/link`, owner.cookie, {
+          expiresInDays: 30,
+        })
+      ).json<{ path: string }>().path;
+
+      const before = smtp.received.length;
+      await new ReminderSender(linked.app, { now: () => at('2026-05-10') }).runOnce();
+      const [mail, ...more] = smtp.received.slice(before);
+      expect(more).toHaveLength(0);
+      expect(mail?.subject).toBe('납부 안내: 2026. 5. 10.까지 ₩250,000');
+      const address = /https:\/\/balance\.example(\/c\/[\w-]{43})/.exec(mail?.text ?? '');
+      expect(address).not.toBeNull();
+      expect(mail?.html).toContain(address?.[0]);
+      expect(mail?.attachments.map((file) => [file.contentType, file.filename])).toEqual([
+        ['application/pdf', expect.stringMatching(/^statement-.*\.pdf$/)],
+      ]);
+      expect(mail?.attachments[0]?.content.subarray(0, 5).toString()).toBe('%PDF-');
+      // The e-mail's link opens the statement; the one made by hand before it has ended.
+      const opened = await linked.app.inject({ method: 'GET', url: address?.[1] ?? '' });
+      expect(opened.statusCode).toBe(200);
+      expect(opened.body).toContain('₩250,000');
+      expect((await linked.app.inject({ method: 'GET', url: handMade })).statusCode).toBe(410);
+    } finally {
+      await linked.close();
+    }
+  });
+
   it('previews the next 30 days and refuses a time zone that does not exist', async () => {
     const owner = await joinAs(testApp.app);
     owners.push(owner.cookie);
