@@ -53,7 +53,7 @@ export class ReminderSender {
     this.#app = app;
     this.#now = options.now ?? Date.now;
     this.#instanceId = options.instanceId ?? randomUUID();
-    this.#leaseMs = options.leaseMs ?? 10 * 60_000;
+    this.#leaseMs = options.leaseMs ?? 5 * 60_000;
     this.#mailer = options.mailer === undefined ? app.mailer : options.mailer;
     this.#domain = messageIdDomain(app.config.mail?.from);
   }
