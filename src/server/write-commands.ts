@@ -2,7 +2,7 @@
 import { addClient, deleteClient, editClient } from './modules/clients/clients.commands.ts';
 import { runnerOf } from './modules/events/write-path.ts';
 import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
-import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
+import { finishSetup, saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
 import { importFile } from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';
 
@@ -15,6 +15,7 @@ export const writeCommands = [
   deleteClient,
   saveSettings,
   saveLanguage,
+  finishSetup,
   importFile,
   restoreFile,
 ] as const;

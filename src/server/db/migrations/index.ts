@@ -17,6 +17,7 @@ import * as clientIndexes from './0023-client-indexes.ts';
 import * as paymentDetails from './0024-payment-details.ts';
 import * as entryReferences from './0025-entry-references.ts';
 import * as ledgerMonths from './0026-ledger-months.ts';
+import * as firstRunSetup from './0029-first-run-setup.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0024-payment-details': paymentDetails,
   '0025-entry-references': entryReferences,
   '0026-ledger-months': ledgerMonths,
+  '0029-first-run-setup': firstRunSetup,
 };
