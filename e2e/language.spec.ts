@@ -56,7 +56,7 @@ test('the language chosen in Settings shows at once, stays after a reload and fo
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await expect(page.getByLabel('Disable balance on add')).toBeVisible();
   await expect(page.getByLabel('Disable balance on edit')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save money and rates' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
   const session = (await (await page.request.get('/api/auth/session')).json()) as {
     language: string | null;
