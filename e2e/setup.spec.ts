@@ -1,3 +1,4 @@
+import type { Page } from '@playwright/test';
 import {
   clientCount,
   expect,
@@ -8,7 +9,7 @@ import {
   uniqueEmail,
 } from './fixtures.ts';
 
-const totalOwed = (page: import('@playwright/test').Page) => page.getByTestId('total-owed');
+const totalOwed = (page: Page) => page.getByTestId('total-owed');
 
 test.describe('the first run', () => {
   test('sign up, set the business up by keyboard, and the empty dashboard speaks its currency', async ({
