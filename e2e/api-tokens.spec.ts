@@ -13,7 +13,7 @@ test.describe('API tokens', () => {
       .getByRole('navigation', { name: 'Main' })
       .getByRole('link', { name: /setting/i })
       .click();
-    await page.getByRole('link', { name: 'API tokens' }).click();
+    await page.getByRole('link', { name: 'Manage API tokens' }).click();
     await expect(page).toHaveURL('/account/tokens');
     await expect(page.getByText('No tokens yet.')).toBeVisible();
 

@@ -41,7 +41,7 @@ test.describe('the look', () => {
     const top = () =>
       heading.evaluate((element) => element.getBoundingClientRect().top + window.scrollY);
     const before = await top();
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save business details' }).click();
     await expect(flash(page, 'Setting has been updated')).toBeVisible();
     expect((await top()) - before).toBe(0);
   });
@@ -124,7 +124,8 @@ test.describe('the look', () => {
     for (const [path, to] of [
       ['/client/add', '/'],
       [`/client/edit/${id}`, `/client/${id}`],
-      ['/setting', '/'],
+      // Settings is no one form now: each section saves on its own button, and leaving the
+      // page (the navbar's Dashboard) keeps what was saved, as a Cancel would.
       ['/client/import', '/'],
     ] as const) {
       await page.goto(path);
@@ -261,7 +262,7 @@ test.describe('defects found and fixed', () => {
     await page.goto('/setting');
     await page.getByLabel('US$ per 1 CAD').fill('0.73');
     await page.getByLabel('Rate of CAD taken on').fill('2999-01-01');
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save money and rates' }).click();
     await expect(page.getByText('The date of a rate cannot be in the future.')).toBeVisible();
     const saved = (await (await page.request.get('/api/settings')).json()) as { rates: unknown[] };
     expect(saved.rates).toEqual([]);

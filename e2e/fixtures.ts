@@ -8,20 +8,43 @@ export function uniqueEmail(prefix = 'owner'): string {
 
 export const password = 'correct horse battery staple';
 
-/** Joins through the form, as a person would, and waits for the signed-in navbar. */
-export async function joinThroughForm(page: Page, email = uniqueEmail()): Promise<string> {
+/**
+ * Joins through the form, as a person would, and waits for the signed-in navbar. A new owner
+ * lands on the first-run setup; unless the test is about it, they skip it as a person could.
+ */
+export async function joinThroughForm(
+  page: Page,
+  email = uniqueEmail(),
+  { setup = 'skip' }: { setup?: 'skip' | 'stay' } = {},
+): Promise<string> {
   await page.goto('/join');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Submit' }).click();
   await expect(page.getByRole('navigation', { name: 'Main' }).getByText(email)).toBeVisible();
+  await expect(page).toHaveURL('/setup');
+  if (setup === 'skip') {
+    await page.getByRole('button', { name: 'Skip for now' }).click();
+    await expect(page).toHaveURL('/');
+  }
   return email;
 }
 
-/** Joins through the API (the page's own cookie jar), for tests about something else. */
-export async function joinThroughApi(page: Page, email = uniqueEmail()): Promise<string> {
+/**
+ * Joins through the API (the page's own cookie jar), for tests about something else: the
+ * first-run setup is skipped too, unless the test is about it.
+ */
+export async function joinThroughApi(
+  page: Page,
+  email = uniqueEmail(),
+  { setup = 'skip' }: { setup?: 'skip' | 'stay' } = {},
+): Promise<string> {
   const response = await page.request.post('/api/auth/join', { data: { email, password } });
   expect(response.status()).toBe(201);
+  if (setup === 'skip') {
+    const skipped = await page.request.put('/api/settings/setup', { data: { outcome: 'skipped' } });
+    expect(skipped.status()).toBe(200);
+  }
   return email;
 }
 

@@ -23,7 +23,7 @@ test('the language chosen in Settings shows at once, stays after a reload and fo
   expect((await savedKorean).status()).toBe(200);
   await expect(page.getByRole('heading', { name: '설정' })).toBeVisible();
   await expect(page.getByLabel('고객 추가 시 잔액 입력 끄기')).toBeVisible();
-  await expect(page.getByRole('button', { name: '저장' })).toBeVisible();
+  await expect(page.getByRole('button', { name: '금액과 환율 저장' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'ko-KR');
 
   await page.reload();
@@ -56,7 +56,7 @@ test('the language chosen in Settings shows at once, stays after a reload and fo
   await expect(page.getByRole('heading', { name: 'Settings' })).toBeVisible();
   await expect(page.getByLabel('Disable balance on add')).toBeVisible();
   await expect(page.getByLabel('Disable balance on edit')).toBeVisible();
-  await expect(page.getByRole('button', { name: 'Save' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save money and rates' })).toBeVisible();
   await expect(page.locator('html')).toHaveAttribute('lang', 'en-US');
   const session = (await (await page.request.get('/api/auth/session')).json()) as {
     language: string | null;

@@ -8,8 +8,11 @@ export type Say = (english: string) => string;
  * Every screen of the app, for the checks that walk them all (screens.spec.ts at two widths in
  * light and dark, languages.spec.ts in Korean and Malay). A new screen is one more line here.
  */
-/** Who looks at the screen: a visitor, an owner with no clients yet, or one with clients. */
-export type Viewer = 'visitor' | 'new owner' | 'owner';
+/**
+ * Who looks at the screen: a visitor, an owner who just joined (the first-run setup awaits), an
+ * owner with no clients yet (the setup skipped), or one with clients.
+ */
+export type Viewer = 'visitor' | 'newcomer' | 'new owner' | 'owner';
 
 export interface Seeded {
   /** A client with a long name, a ledger and a history. */
@@ -45,6 +48,7 @@ export const screens: Screen[] = [
   { name: 'login', as: 'visitor', path: '/login', heading: 'Login' },
   { name: 'join', as: 'visitor', path: '/join', heading: 'Join' },
   { name: 'not found, signed out', as: 'visitor', path: '/nope', heading: 'Page not found' },
+  { name: 'first-run setup', as: 'newcomer', path: '/setup', heading: 'Set up your business' },
   { name: 'dashboard, empty', as: 'new owner', path: '/', heading: 'Clients' },
   { name: 'dashboard', as: 'owner', path: '/', heading: 'Clients' },
   { name: 'dashboard, by balance', as: 'owner', path: '/?sort=balance', heading: 'Clients' },
@@ -111,7 +115,7 @@ export const screens: Screen[] = [
   { name: 'not found, signed in', as: 'owner', path: '/nope', heading: 'Page not found' },
 ];
 
-const viewers: Viewer[] = ['visitor', 'new owner', 'owner'];
+const viewers: Viewer[] = ['visitor', 'newcomer', 'new owner', 'owner'];
 
 /**
  * Walks every screen in one test, one step per screen: as a visitor, then as one new owner,
@@ -128,7 +132,8 @@ export async function walkScreens(
   for (const viewer of viewers) {
     await page.context().clearCookies();
     let seeded: Seeded = { clientId: '' };
-    if (viewer !== 'visitor') await joinThroughApi(page);
+    if (viewer !== 'visitor')
+      await joinThroughApi(page, undefined, { setup: viewer === 'newcomer' ? 'stay' : 'skip' });
     if (viewer === 'owner') seeded = await seedOwner(page);
     for (const screen of screens.filter((each) => each.as === viewer)) {
       await test.step(screen.name, () => check(screen, seeded));

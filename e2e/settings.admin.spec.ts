@@ -30,7 +30,7 @@ test('the first account is the administrator and closes registration; visitors c
   await expect(page.getByLabel('Disable balance on add')).not.toBeChecked();
   await expect(page.getByLabel('Disable balance on edit')).not.toBeChecked();
   await allow.uncheck();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save registration setting' }).click();
   await expect(flash(page, 'Setting has been updated')).toHaveClass(/bg-success/);
 
   // The visitor's tab, open all along, learns it without a reload (DECISIONS.md #22).
@@ -81,7 +81,7 @@ test('with "disable balance on add", the input is disabled and a hand-made balan
   await logIn(page, ownerEmail);
   await page.goto('/setting');
   await page.getByLabel('Disable balance on add').check();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save money and rates' }).click();
   await expect(flash(page, 'Setting has been updated')).toBeVisible();
 
   await page.goto('/client/add');
@@ -114,7 +114,7 @@ test('with rates for every currency, the dashboard adds one approximate, dated t
   await logIn(page, ownerEmail);
   await page.goto('/setting');
   await page.getByLabel('Disable balance on add').uncheck();
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save money and rates' }).click();
   await expect(flash(page, 'Setting has been updated')).toBeVisible();
   for (const [currency, balance] of [
     ['KRW', '3,000,000'],
@@ -136,11 +136,11 @@ test('with rates for every currency, the dashboard adds one approximate, dated t
   await page.getByLabel('US$ per 1 KRW').fill('0.00074');
   await page.getByLabel('Rate of KRW taken on').fill('2026-11-20');
   await page.getByLabel('US$ per 1 CAD').fill('abc');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save money and rates' }).click();
   await expect(page.getByText('enter a positive number with at most 12 decimals')).toBeVisible();
   await page.getByLabel('US$ per 1 CAD').fill('0.73');
   await page.getByLabel('Rate of CAD taken on').fill('2026-11-21');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save money and rates' }).click();
   await expect(flash(page, 'Setting has been updated')).toBeVisible();
 
   await page.goto('/');

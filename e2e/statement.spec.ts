@@ -15,7 +15,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page
     .getByLabel('Payment details')
     .fill('국민은행 123-456-789012\nhttps://pay.example/hanbit');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save business details' }).click();
   await expect(flash(page, 'Setting has been updated')).toBeVisible();
   await page.reload();
   await expect(page.getByLabel('Business name')).toHaveValue('한빛 상사');

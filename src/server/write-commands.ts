@@ -18,7 +18,7 @@ import {
   saveReminderPlan,
   setClientReminders,
 } from './modules/reminders/reminders.commands.ts';
-import { saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
+import { finishSetup, saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
 import { importFile } from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';
 
@@ -31,6 +31,7 @@ export const writeCommands = [
   deleteClient,
   saveSettings,
   saveLanguage,
+  finishSetup,
   importFile,
   restoreFile,
   setClientLanguage,

@@ -52,10 +52,12 @@ import type {
 } from './schemas/ledger.ts';
 import type { overviewSchema } from './schemas/overview.ts';
 import type { restoreQuerySchema, restoreSummarySchema } from './schemas/restore.ts';
+import type { firstRunSchema } from './schemas/first-run.ts';
 import type {
   publicSettingsSchema,
   settingsSchema,
   settingsUpdateSchema,
+  setupSchema,
 } from './schemas/settings.ts';
 import type {
   clientRemindersSchema,
@@ -197,6 +199,12 @@ export const apiRoutes = {
     path: '/api/settings/language',
     body: schema<typeof languageUpdateSchema>(),
     answer: schema<typeof languageUpdateSchema>(),
+  },
+  finishSetup: {
+    method: 'PUT',
+    path: '/api/settings/setup',
+    body: schema<typeof setupSchema>(),
+    answer: schema<typeof firstRunSchema>(),
   },
 
   overview: { method: 'GET', path: '/api/overview', answer: schema<typeof overviewSchema>() },

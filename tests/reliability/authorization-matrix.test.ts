@@ -141,6 +141,10 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: () => ({ payload: { language: 'ko' } }),
   },
+  'PUT /api/settings/setup': {
+    access: 'protected',
+    sample: () => ({ payload: { outcome: 'skipped' } }),
+  },
   // Before any route gives the other owner a client: a restore goes only into an empty account.
   'POST /api/restore': {
     access: 'protected',

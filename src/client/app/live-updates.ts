@@ -124,7 +124,11 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       settingsChanged,
       deleted,
     }: Pick<ChangesSummary, 'settingsChanged' | 'deleted'>) => {
-      if (settingsChanged) void queryClient.invalidateQueries({ queryKey: settingsKey });
+      if (settingsChanged) {
+        void queryClient.invalidateQueries({ queryKey: settingsKey });
+        // The main currency and the first-run setup travel with the session.
+        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      }
       for (const clientId of deleted) queryClient.setQueryData(deletedClientKey(clientId), true);
       refreshClients();
     };

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { accountLanguageSchema } from './language.ts';
+import { firstRunSchema } from './first-run.ts';
 
 /**
  * One @ between a dotted local part and a dotted domain of at least two labels. Letters,
@@ -74,12 +75,18 @@ export const sessionResponseSchema = z.object({
   user: z.nullable(sessionUserSchema),
   /** The language kept with the account (null: follow the browser); absent when signed out. */
   language: z.optional(accountLanguageSchema),
+  /** The main currency and whether the first-run setup awaits; absent when signed out. */
+  firstRun: z.optional(firstRunSchema),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
-/** What login and join answer: the user, and (login) the language kept with the account. */
+/**
+ * What login and join answer: the user, (login) the language kept with the account, and where
+ * the owner stands with the first run.
+ */
 export const userResponseSchema = z.object({
   user: sessionUserSchema,
   language: z.optional(accountLanguageSchema),
+  firstRun: z.optional(firstRunSchema),
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;

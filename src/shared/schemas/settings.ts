@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 import { ratePattern, rateDecimals } from '../exchange.ts';
 import { isCalendarDate } from '../dates.ts';
 import { currencies } from '../money.ts';
-import { noControlCharacters } from './clients.ts';
+import { currencyField, noControlCharacters } from './clients.ts';
 
 /** The currencies a rate can be entered for: US dollars are the unit itself. */
 export const rateCurrencies = currencies.filter((currency) => currency !== 'USD');
@@ -48,15 +48,23 @@ export const businessNameMaxLength = 100;
 export const businessAddressMaxLength = 300;
 export const paymentDetailsMaxLength = 500;
 
+const businessNameField = z
+  .string('Enter text.')
+  .check(
+    z.trim(),
+    noControlCharacters,
+    z.maxLength(businessNameMaxLength, `Use at most ${businessNameMaxLength} characters.`),
+  );
+
+const paymentDetailsField = z.string('Enter text.').check(
+  z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
+  multilineText,
+  z.maxLength(paymentDetailsMaxLength, `Use at most ${paymentDetailsMaxLength} characters.`),
+);
+
 /** The owner's business as statements show it; each may be left empty. */
 export const businessSchema = z.object({
-  name: z
-    .string('Enter text.')
-    .check(
-      z.trim(),
-      noControlCharacters,
-      z.maxLength(businessNameMaxLength, `Use at most ${businessNameMaxLength} characters.`),
-    ),
+  name: businessNameField,
   // Line breaks are how an address is written; other control characters are not.
   address: z.string('Enter text.').check(
     z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
@@ -67,17 +75,14 @@ export const businessSchema = z.object({
    * How clients pay (a bank account, a payment link, any text), shown under a statement's amount
    * due. Left out (an export file or a script from before it existed), it stays as it is.
    */
-  paymentDetails: z.optional(
-    z.string('Enter text.').check(
-      z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
-      multilineText,
-      z.maxLength(paymentDetailsMaxLength, `Use at most ${paymentDetailsMaxLength} characters.`),
-    ),
-  ),
+  paymentDetails: z.optional(paymentDetailsField),
+  /**
+   * The currency the business mostly works in: new clients start in it, and the dashboard's
+   * totals are shown in it while there are none. Left out, it stays as it is.
+   */
+  mainCurrency: z.optional(currencyField),
 });
 export type Business = z.infer<typeof businessSchema>;
-
-export const defaultBusiness: Required<Business> = { name: '', address: '', paymentDetails: '' };
 
 /** What GET /api/settings answers; `allowRegistration` only for the administrator. */
 export const settingsSchema = z.object({
@@ -88,17 +93,22 @@ export const settingsSchema = z.object({
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** PUT /api/settings: the whole screen at once; `allowRegistration` may only come from the administrator. */
+/**
+ * PUT /api/settings: one section of the screen or all of it; a part left out stays as it is.
+ * `allowRegistration` may only come from the administrator.
+ */
 export const settingsUpdateSchema = z.object({
-  preferences: preferencesSchema,
+  preferences: z.optional(preferencesSchema),
   allowRegistration: z.optional(z.boolean('Use true or false.')),
   /** Left out: the business details stay as they are. */
   business: z.optional(businessSchema),
-  rates: z.array(exchangeRateSchema).check(
-    z.maxLength(rateCurrencies.length, 'Give at most one rate per currency.'),
-    z.refine(
-      (rates) => new Set(rates.map((rate) => rate.currency)).size === rates.length,
-      'Give at most one rate per currency.',
+  rates: z.optional(
+    z.array(exchangeRateSchema).check(
+      z.maxLength(rateCurrencies.length, 'Give at most one rate per currency.'),
+      z.refine(
+        (rates) => new Set(rates.map((rate) => rate.currency)).size === rates.length,
+        'Give at most one rate per currency.',
+      ),
     ),
   ),
 });
@@ -110,3 +120,33 @@ export const publicSettingsSchema = z.object({
   passwordResetByEmail: z.boolean(),
 });
 export type PublicSettings = z.infer<typeof publicSettingsSchema>;
+
+/**
+ * PUT /api/settings/setup: the first-run setup, done (its details kept) or skipped (nothing
+ * changed). Either way it is not offered again, on any device. The language is kept apart, by
+ * PUT /api/settings/language, the moment it is chosen.
+ */
+export const setupSchema = z
+  .object({
+    outcome: z.enum(['done', 'skipped'], 'Choose done or skipped.'),
+    businessName: z.optional(businessNameField),
+    mainCurrency: z.optional(currencyField),
+    paymentDetails: z.optional(paymentDetailsField),
+  })
+  .check(
+    z.superRefine((setup, context) => {
+      const details = ['businessName', 'mainCurrency', 'paymentDetails'] as const;
+      if (setup.outcome === 'skipped') {
+        for (const field of details)
+          if (setup[field] !== undefined)
+            context.addIssue({
+              code: 'custom',
+              path: [field],
+              message: 'A skipped setup keeps no details; leave it out.',
+            });
+      } else if (setup.mainCurrency === undefined) {
+        context.addIssue({ code: 'custom', path: ['mainCurrency'], message: 'Choose a currency.' });
+      }
+    }),
+  );
+export type Setup = z.infer<typeof setupSchema>;

@@ -21,7 +21,11 @@ export function ClientAddPage() {
     <ClientForm
       title={t('clients.add.heading')}
       cancelTo="/"
-      initialValues={emptyClientForm}
+      // A new client starts in the business's main currency.
+      initialValues={{
+        ...emptyClientForm,
+        currency: settings.data.business.mainCurrency ?? emptyClientForm.currency,
+      }}
       openingFields
       balanceDisabled={settings.data.preferences.disableBalanceOnAdd}
       onSubmit={async (client) => {

@@ -1,13 +1,14 @@
 import { lazy, Suspense } from 'react';
-import { Link } from 'react-router';
+import { Link, Navigate } from 'react-router';
 import { LogIn, UserPlus } from 'lucide-react';
 import { brandName } from '../../../shared/constants.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
-import { useSession } from '../../features/auth/api/session.ts';
+import { useSession, useSetupAwaits } from '../../features/auth/api/session.ts';
 import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { useI18n } from '../../i18n/use-i18n.ts';
 import { loadChunk } from '../../lib/load-chunk.ts';
+import type { Currency } from '../../../shared/money.ts';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
   const { t } = useI18n();
@@ -56,11 +57,11 @@ const SignedInDashboard = lazy(async () => {
     loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
   ]);
   // The list first, with its summary strip: the overview's cards and charts come after it.
-  function SignedIn() {
+  function SignedIn({ mainCurrency }: { mainCurrency: Currency }) {
     const filtered = useListFiltered();
     return (
       <>
-        <ClientDashboard />
+        <ClientDashboard mainCurrency={mainCurrency} />
         <DashboardOverview filtered={filtered} />
       </>
     );
@@ -71,6 +72,7 @@ const SignedInDashboard = lazy(async () => {
 export function DashboardPage() {
   const session = useSession();
   const publicSettings = usePublicSettings();
+  const setup = useSetupAwaits();
   const { t } = useI18n();
   useDocumentTitle(session.data?.user ? t('dashboard.title') : null);
   if (session.isPending) return <PageLoading />;
@@ -78,9 +80,12 @@ export function DashboardPage() {
     return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;
   if (!session.data.user)
     return <SignedOutTiles showJoin={publicSettings.data?.allowRegistration ?? false} />;
+  // A new owner (no client, the setup neither done nor skipped) sets the business up first.
+  if (setup.pending) return <PageLoading />;
+  if (setup.awaits) return <Navigate to="/setup" replace />;
   return (
     <Suspense fallback={<PageLoading />}>
-      <SignedInDashboard />
+      <SignedInDashboard mainCurrency={session.data.firstRun?.mainCurrency ?? 'USD'} />
     </Suspense>
   );
 }

@@ -19,6 +19,7 @@ import * as entryReferences from './0025-entry-references.ts';
 import * as ledgerMonths from './0026-ledger-months.ts';
 import * as foldedNameKeys from './0027-folded-name-keys.ts';
 import * as clientLinks from './0028-client-links.ts';
+import * as firstRunSetup from './0029-first-run-setup.ts';
 import * as reminders from './0031-reminders.ts';
 
 /** The key is its permanent name. */
@@ -43,5 +44,6 @@ export const migrations: Record<string, Migration> = {
   '0026-ledger-months': ledgerMonths,
   '0027-folded-name-keys': foldedNameKeys,
   '0028-client-links': clientLinks,
+  '0029-first-run-setup': firstRunSetup,
   '0031-reminders': reminders,
 };

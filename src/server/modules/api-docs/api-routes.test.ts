@@ -54,10 +54,12 @@ import {
 } from '../../../shared/schemas/ledger.ts';
 import { overviewSchema } from '../../../shared/schemas/overview.ts';
 import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schemas/restore.ts';
+import { firstRunSchema } from '../../../shared/schemas/first-run.ts';
 import {
   publicSettingsSchema,
   settingsSchema,
   settingsUpdateSchema,
+  setupSchema,
 } from '../../../shared/schemas/settings.ts';
 import {
   statementQuerySchema,
@@ -109,6 +111,7 @@ const schemasOfRoutes = {
   settings: { answer: settingsSchema },
   saveSettings: { body: settingsUpdateSchema, answer: settingsSchema },
   saveLanguage: { body: languageUpdateSchema, answer: languageUpdateSchema },
+  finishSetup: { body: setupSchema, answer: firstRunSchema },
   overview: { answer: overviewSchema },
   ageing: { answer: ageingSchema },
   clientList: { query: clientListQuerySchema, answer: clientListSchema },

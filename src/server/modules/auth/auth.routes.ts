@@ -6,7 +6,7 @@ import {
   sessionResponseSchema,
   userResponseSchema,
 } from '../../../shared/schemas/auth.ts';
-import { readAllowRegistration, readLanguage } from '../settings/settings.queries.ts';
+import { readAllowRegistration, readFirstRun, readLanguage } from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
 import {
   endSession,
@@ -37,7 +37,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.accessToken
         ? request.user
         : ((await readSession(request))?.user ?? null);
-      return user ? { user, language: await readLanguage(db, user.id) } : { user: null };
+      if (!user) return { user: null };
+      const [language, firstRun] = await Promise.all([
+        readLanguage(db, user.id),
+        readFirstRun(db, user.id),
+      ]);
+      return { user, language, firstRun };
     },
   );
 
@@ -64,7 +69,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const previous = await readSession(request);
       if (previous) await endSession(db, previous.tokenHash);
       setSessionCookie(request, reply, created.token);
-      return reply.status(201).send({ user: created.user });
+      return reply
+        .status(201)
+        .send({ user: created.user, firstRun: await readFirstRun(db, created.user.id) });
     },
   );
 
@@ -99,9 +106,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       if (previous) await endSession(db, previous.tokenHash);
       const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
       setSessionCookie(request, reply, token);
-      return reply
-        .status(200)
-        .send({ user: toSessionUser(user), language: await readLanguage(db, user.id) });
+      const [language, firstRun] = await Promise.all([
+        readLanguage(db, user.id),
+        readFirstRun(db, user.id),
+      ]);
+      return reply.status(200).send({ user: toSessionUser(user), language, firstRun });
     },
   );
 

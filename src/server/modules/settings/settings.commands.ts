@@ -3,6 +3,7 @@ import type {
   ExchangeRate,
   Preferences,
   SettingsUpdate,
+  Setup,
 } from '../../../shared/schemas/settings.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locales.ts';
@@ -14,16 +15,26 @@ import {
   writeBusiness,
   writeLanguage,
   writePreferences,
+  writeSetup,
 } from './settings.repository.ts';
 
-/** The route has checked who may send the registration switch. */
+/** The route has checked who may send the registration switch. A part left out stays as it is. */
 export const saveSettings = command(
   'settings.save',
-  async (context, userId, update: SettingsUpdate): Promise<void> => {
-    checkRateDates(update.rates, context.now);
+  async ({ trx, record, now }, userId, update: SettingsUpdate): Promise<void> => {
+    if (update.rates) checkRateDates(update.rates, now);
     if (update.allowRegistration !== undefined)
-      await writeAllowRegistration(context.trx, update.allowRegistration, context.now);
-    await writeOwnerSettings(context, userId, update);
+      await writeAllowRegistration(trx, update.allowRegistration, now);
+    if (update.preferences) await writePreferences(trx, userId, update.preferences, now);
+    if (update.business) await writeBusiness(trx, userId, update.business, now);
+    if (update.rates) await replaceRates(trx, userId, update.rates);
+    await record({
+      clientId: null,
+      action: 'settings_changed',
+      version: 0,
+      before: null,
+      after: null,
+    });
   },
 );
 
@@ -63,6 +74,21 @@ export const saveLanguage = command(
   'settings.saveLanguage',
   async ({ trx, record, now }, userId, language: Locale | null): Promise<void> => {
     await writeLanguage(trx, userId, language, now);
+    await record({
+      clientId: null,
+      action: 'settings_changed',
+      version: 0,
+      before: null,
+      after: null,
+    });
+  },
+);
+
+/** The first-run setup, done or skipped: either way it is not offered again. */
+export const finishSetup = command(
+  'settings.finishSetup',
+  async ({ trx, record, now }, userId, setup: Setup): Promise<void> => {
+    await writeSetup(trx, userId, setup, now);
     await record({
       clientId: null,
       action: 'settings_changed',

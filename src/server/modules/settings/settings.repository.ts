@@ -1,13 +1,14 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import {
-  defaultBusiness,
   defaultPreferences,
   type Business,
   type ExchangeRate,
   type Preferences,
 } from '../../../shared/schemas/settings.ts';
 import { isLocale, type Locale } from '../../../shared/locales.ts';
+import { isCurrency, type Currency } from '../../../shared/money.ts';
+import type { SetupOutcome } from './settings.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -42,7 +43,11 @@ export async function writePreferences(
     .execute();
 }
 
-export async function readBusiness(db: Executor, userId: string): Promise<Required<Business>> {
+/** The business as a statement shows it. */
+export async function readBusiness(
+  db: Executor,
+  userId: string,
+): Promise<Required<Omit<Business, 'mainCurrency'>>> {
   const row = await db
     .selectFrom('user_preferences')
     .select(['business_name', 'business_address', 'business_payment_details'])
@@ -54,7 +59,19 @@ export async function readBusiness(db: Executor, userId: string): Promise<Requir
         address: row.business_address,
         paymentDetails: row.business_payment_details,
       }
-    : defaultBusiness;
+    : { name: '', address: '', paymentDetails: '' };
+}
+
+/** The business as Settings and the export file hold it: with its main currency. */
+export async function readBusinessSettings(
+  db: Executor,
+  userId: string,
+): Promise<Required<Business>> {
+  const [business, { mainCurrency }] = await Promise.all([
+    readBusiness(db, userId),
+    readSetupState(db, userId),
+  ]);
+  return { ...business, mainCurrency };
 }
 
 export async function writeBusiness(
@@ -70,6 +87,7 @@ export async function writeBusiness(
     ...(business.paymentDetails === undefined
       ? {}
       : { business_payment_details: business.paymentDetails }),
+    ...(business.mainCurrency === undefined ? {} : { main_currency: business.mainCurrency }),
     updated_at: now,
   };
   await db
@@ -96,6 +114,49 @@ export async function writeLanguage(
   now: number,
 ): Promise<void> {
   const values = { language, updated_at: now };
+  await db
+    .insertInto('user_preferences')
+    .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
+    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+export async function readSetupState(
+  db: Executor,
+  userId: string,
+): Promise<{ mainCurrency: Currency; outcome: SetupOutcome | null }> {
+  const row = await db
+    .selectFrom('user_preferences')
+    .select(['main_currency', 'setup_outcome'])
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return {
+    mainCurrency: isCurrency(row?.main_currency) ? row.main_currency : 'USD',
+    outcome: row?.setup_outcome ?? null,
+  };
+}
+
+/** The setup's outcome, and what it kept: a detail left out stays as it is. */
+export async function writeSetup(
+  db: Executor,
+  userId: string,
+  setup: {
+    outcome: SetupOutcome;
+    businessName?: string | undefined;
+    mainCurrency?: Currency | undefined;
+    paymentDetails?: string | undefined;
+  },
+  now: number,
+): Promise<void> {
+  const values = {
+    setup_outcome: setup.outcome,
+    ...(setup.businessName === undefined ? {} : { business_name: setup.businessName }),
+    ...(setup.mainCurrency === undefined ? {} : { main_currency: setup.mainCurrency }),
+    ...(setup.paymentDetails === undefined
+      ? {}
+      : { business_payment_details: setup.paymentDetails }),
+    updated_at: now,
+  };
   await db
     .insertInto('user_preferences')
     .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })

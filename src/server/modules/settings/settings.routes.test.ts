@@ -37,7 +37,7 @@ describe('settings', () => {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       allowRegistration: true,
       rates: [],
-      business: { name: '', address: '', paymentDetails: '' },
+      business: { name: '', address: '', paymentDetails: '', mainCurrency: 'USD' },
     });
     // Only the administrator sees the registration switch.
     expect(

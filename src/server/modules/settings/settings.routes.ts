@@ -1,17 +1,20 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { languageUpdateSchema } from '../../../shared/schemas/language.ts';
+import { firstRunSchema } from '../../../shared/schemas/first-run.ts';
 import {
   publicSettingsSchema,
   settingsSchema,
   settingsUpdateSchema,
+  setupSchema,
 } from '../../../shared/schemas/settings.ts';
 import { AppError } from '../../errors.ts';
 import { passwordResetByEmail } from '../auth/forgot-password.routes.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { saveLanguage, saveSettings } from './settings.commands.ts';
+import { finishSetup, saveLanguage, saveSettings } from './settings.commands.ts';
 import {
   readAllowRegistration,
-  readBusiness,
+  readBusinessSettings,
+  readFirstRun,
   readPreferences,
   readRates,
 } from './settings.queries.ts';
@@ -38,7 +41,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
         readPreferences(db, user.id),
         readRates(db, user.id),
         readAllowRegistration(db),
-        readBusiness(db, user.id),
+        readBusinessSettings(db, user.id),
       ]);
       return {
         preferences,
@@ -57,16 +60,15 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = currentUser(request);
-      const { preferences, allowRegistration } = request.body;
-      if (allowRegistration !== undefined && !user.isAdmin) {
+      if (request.body.allowRegistration !== undefined && !user.isAdmin) {
         throw new AppError(403, 'forbidden', 'Only the administrator can change registration');
       }
       await app.writes.run(saveSettings, user.id, request.body);
       return {
-        preferences,
+        preferences: await readPreferences(db, user.id),
         rates: await readRates(db, user.id),
         allowRegistration: user.isAdmin ? await readAllowRegistration(db) : null,
-        business: await readBusiness(db, user.id),
+        business: await readBusinessSettings(db, user.id),
       };
     },
   );
@@ -82,6 +84,20 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       const { language } = request.body;
       await app.writes.run(saveLanguage, currentUser(request).id, language);
       return { language };
+    },
+  );
+
+  // Done or skipped, once: the dashboard stops sending the owner here, on every device.
+  app.put(
+    '/settings/setup',
+    {
+      onRequest: requireUser,
+      schema: { body: setupSchema, response: { 200: firstRunSchema } },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      await app.writes.run(finishSetup, user.id, request.body);
+      return readFirstRun(db, user.id);
     },
   );
 };

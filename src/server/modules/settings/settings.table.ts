@@ -1,5 +1,8 @@
 import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
+import type { Setup } from '../../../shared/schemas/settings.ts';
+
+export type SetupOutcome = Setup['outcome'];
 
 export interface UserPreferencesTable {
   user_id: string;
@@ -9,6 +12,9 @@ export interface UserPreferencesTable {
   business_address: Generated<string>;
   business_payment_details: Generated<string>;
   language: Generated<string | null>;
+  main_currency: Generated<Currency>;
+  /** Null until the owner finished the first-run setup. */
+  setup_outcome: Generated<SetupOutcome | null>;
   updated_at: number;
 }
 

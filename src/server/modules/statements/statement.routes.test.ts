@@ -229,6 +229,7 @@ describe('a client statement', () => {
       name: '서울 상점',
       address: 'Line 1\nLine 2',
       paymentDetails: '',
+      mainCurrency: 'USD',
     });
     const statement = await statementOf(client.id, '', other.cookie);
     expect(statement.business).toEqual({

@@ -10,7 +10,7 @@ import { exportVersion } from '../../../shared/schemas/restore.ts';
 import { listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
 import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
-import { readBusiness, readPreferences, readRates } from '../settings/settings.queries.ts';
+import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';
 
 export const csvColumns = [
@@ -150,7 +150,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
     const [preferences, rates, business] = await Promise.all([
       readPreferences(db, user.id),
       readRates(db, user.id),
-      readBusiness(db, user.id),
+      readBusinessSettings(db, user.id),
     ]);
     const body = jsonStream([
       ['format', 'balance-export'],

@@ -9,10 +9,10 @@ function useSignIn<Body>(signIn: (body: Body) => Promise<UserResponse>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: signIn,
-    onSuccess: ({ user, language }) => {
+    onSuccess: ({ user, language, firstRun }) => {
       // Whatever was cached belonged to whoever was signed in before.
       queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
-      queryClient.setQueryData(sessionQueryKey, { user, language });
+      queryClient.setQueryData(sessionQueryKey, { user, language, firstRun });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { Download, Plus, Upload } from 'lucide-react';
-import { currencies, currencyLabel, isCurrency } from '../../../../shared/money.ts';
+import { currencies, currencyLabel, isCurrency, type Currency } from '../../../../shared/money.ts';
 import { clientSorts, type ClientSort } from '../../../../shared/client-list.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -124,7 +124,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string
 }
 
 /** The signed-in dashboard: the owner's clients a page at a time, the totals, and the New button. */
-export function ClientDashboard() {
+export function ClientDashboard({ mainCurrency }: { mainCurrency: Currency }) {
   const { t, format } = useI18n();
   const [params, update] = useListParams();
   const list = useClientList(params);
@@ -234,7 +234,11 @@ export function ClientDashboard() {
       ) : (
         <>
           <div className="summary-strip mb-2" data-testid="summary-strip">
-            <TotalOwed totals={firstPage?.totals ?? []} converted={firstPage?.converted ?? null} />
+            <TotalOwed
+              totals={firstPage?.totals ?? []}
+              converted={firstPage?.converted ?? null}
+              mainCurrency={mainCurrency}
+            />
             {filtered && (
               <p className="small text-body-secondary mb-0" role="status">
                 {t('dashboard.filter.totals', { count: firstPage?.count ?? 0 })}{' '}
@@ -252,6 +256,14 @@ export function ClientDashboard() {
               dir={params.dir ?? 'asc'}
               onSort={onSort}
             />
+          )}
+          {clients.length === 0 && !filtered && (
+            <p className="text-body-secondary" data-testid="first-clients">
+              {t('dashboard.first-clients', {
+                new: t('dashboard.new'),
+                import: t('dashboard.import'),
+              })}
+            </p>
           )}
           <div ref={sentinel} />
           {hasNextPage && (

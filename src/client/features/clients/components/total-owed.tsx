@@ -1,4 +1,5 @@
 import { Fragment } from 'react';
+import type { Currency } from '../../../../shared/money.ts';
 import type { ClientList, CurrencyTotal } from '../../../../shared/schemas/clients.ts';
 import { dayText, usdEstimate } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -11,9 +12,12 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 export function TotalOwed({
   totals,
   converted,
+  mainCurrency,
 }: {
   totals: CurrencyTotal[];
   converted: ClientList['converted'];
+  /** What a total of nothing is shown in: the business's own currency. */
+  mainCurrency: Currency;
 }) {
   const { t, format } = useI18n();
   return (
@@ -21,7 +25,7 @@ export function TotalOwed({
       <h2 className="h5 mb-0 tabular" data-testid="total-owed">
         {t('dashboard.total-owed')}{' '}
         {totals.length === 0 ? (
-          <span>{format.money(0, 'USD')}</span>
+          <span data-currency={mainCurrency}>{format.money(0, mainCurrency)}</span>
         ) : (
           // Each amount stays whole, but a phone may break the line between them.
           totals.map(({ currency, total }, index) => (

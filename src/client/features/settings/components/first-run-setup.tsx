@@ -1,0 +1,160 @@
+import { useId, useState, type FormEvent } from 'react';
+import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
+import type { FirstRun } from '../../../../shared/schemas/first-run.ts';
+import {
+  businessNameMaxLength,
+  paymentDetailsMaxLength,
+  setupSchema,
+} from '../../../../shared/schemas/settings.ts';
+import type { Locale } from '../../../../shared/locales.ts';
+import { useFlash } from '../../../components/flash.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useFinishSetup } from '../api/setup.ts';
+import { AccountLanguage } from './account-language.tsx';
+
+/** Until the owner picks one, the currency of the language the app speaks is the likeliest. */
+const currencyOfLocale: Partial<Record<Locale, Currency>> = { ko: 'KRW', ms: 'MYR' };
+
+type FieldErrors = Partial<Record<'businessName' | 'mainCurrency' | 'paymentDetails', string>>;
+
+/**
+ * The first run: the business's name, main currency, language and how clients pay, in one short
+ * form that can be skipped. Either way it is not offered again, on any device.
+ */
+export function FirstRunSetup({
+  mainCurrency,
+  onFinished,
+}: {
+  /** The currency kept with the account (US dollars until one is chosen). */
+  mainCurrency: Currency;
+  onFinished: (firstRun: FirstRun) => Promise<void>;
+}) {
+  const { t, message, locale } = useI18n();
+  const showFlash = useFlash();
+  const finish = useFinishSetup();
+  const ids = { name: useId(), currency: useId(), payment: useId(), paymentHelp: useId() };
+  const [businessName, setBusinessName] = useState('');
+  const [picked, setPicked] = useState<Currency | null>(null);
+  const currency =
+    picked ?? (mainCurrency === 'USD' ? (currencyOfLocale[locale] ?? 'USD') : mainCurrency);
+  const [paymentDetails, setPaymentDetails] = useState('');
+  const [errors, setErrors] = useState<FieldErrors>({});
+
+  const send = async (setup: Parameters<typeof finish.mutateAsync>[0]) => {
+    try {
+      await onFinished(await finish.mutateAsync(setup));
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      showFlash(t('setup.failed'), 'danger');
+    }
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = setupSchema.safeParse({
+      outcome: 'done',
+      businessName,
+      mainCurrency: currency,
+      paymentDetails,
+    });
+    if (!parsed.success) {
+      setErrors(
+        Object.fromEntries(
+          parsed.error.issues.map((issue) => [String(issue.path[0]), message(issue.message)]),
+        ),
+      );
+      return;
+    }
+    setErrors({});
+    await send(parsed.data);
+  };
+
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-md-10 col-lg-7">
+        <div className="card">
+          <div className="card-body">
+            <h1 className="h3">{t('setup.title')}</h1>
+            <p className="text-body-secondary">{t('setup.intro')}</p>
+            <form noValidate onSubmit={(event) => void submit(event)}>
+              <div className="mb-3">
+                <label htmlFor={ids.name} className="form-label">
+                  {t('setup.business-name')}
+                </label>
+                <input
+                  id={ids.name}
+                  className={`form-control${errors.businessName ? ' is-invalid' : ''}`}
+                  maxLength={businessNameMaxLength}
+                  autoComplete="organization"
+                  value={businessName}
+                  onChange={(event) => setBusinessName(event.target.value)}
+                />
+                <div className="form-text">{t('setup.business-name-help')}</div>
+                {errors.businessName && (
+                  <div className="invalid-feedback">{errors.businessName}</div>
+                )}
+              </div>
+              <div className="mb-3">
+                <label htmlFor={ids.currency} className="form-label">
+                  {t('settings.main-currency')}
+                </label>
+                <select
+                  id={ids.currency}
+                  className={`form-select${errors.mainCurrency ? ' is-invalid' : ''}`}
+                  value={currency}
+                  onChange={(event) => setPicked(event.target.value as Currency)}
+                >
+                  {currencies.map((option) => (
+                    <option key={option} value={option}>
+                      {currencyLabel[option]}
+                    </option>
+                  ))}
+                </select>
+                <div className="form-text">{t('settings.main-currency-help')}</div>
+                {errors.mainCurrency && (
+                  <div className="invalid-feedback">{errors.mainCurrency}</div>
+                )}
+              </div>
+              <AccountLanguage />
+              <div className="mb-4">
+                <label htmlFor={ids.payment} className="form-label">
+                  {t('setup.payment-details')}
+                </label>
+                <textarea
+                  id={ids.payment}
+                  rows={3}
+                  className={`form-control${errors.paymentDetails ? ' is-invalid' : ''}`}
+                  maxLength={paymentDetailsMaxLength}
+                  aria-describedby={ids.paymentHelp}
+                  value={paymentDetails}
+                  onChange={(event) => setPaymentDetails(event.target.value)}
+                />
+                <div id={ids.paymentHelp} className="form-text">
+                  {t('settings.payment-details-help')}
+                </div>
+                {errors.paymentDetails && (
+                  <div className="invalid-feedback">{errors.paymentDetails}</div>
+                )}
+              </div>
+              <div className="d-flex flex-wrap gap-2">
+                <button type="submit" className="btn btn-primary" disabled={finish.isPending}>
+                  {t('setup.save')}
+                </button>
+                <button
+                  type="button"
+                  className="btn btn-outline-secondary"
+                  disabled={finish.isPending}
+                  onClick={() => void send({ outcome: 'skipped' })}
+                >
+                  {t('setup.skip')}
+                </button>
+              </div>
+              <p className="form-text mb-0 mt-3">{t('setup.later')}</p>
+            </form>
+          </div>
+        </div>
+      </div>
+    </div>
+  );
+}
