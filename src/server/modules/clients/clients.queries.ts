@@ -5,6 +5,7 @@ export {
   clientsByIds,
   countClients,
   findClient,
+  hasClients,
   InvalidCursorError,
   listClientsPage,
   ownerEmailKeys,

@@ -229,6 +229,17 @@ export async function listClientsPage(
   };
 }
 
+/** Whether the owner keeps any client at all: one row read, however many there are. */
+export async function hasClients(db: Executor, ownerId: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('clients')
+    .select('id')
+    .where('owner_id', '=', ownerId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function countClients(db: Executor, filter: ClientFilter): Promise<number> {
   const row = await filtered(db, filter)
     .select((eb) => eb.fn.countAll<number>().as('count'))

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { FirstRun } from '../../../shared/schemas/first-run.ts';
-import { countClients } from '../clients/clients.queries.ts';
+import { hasClients } from '../clients/clients.queries.ts';
 import { readSetupState } from './settings.repository.ts';
 
 export {
@@ -16,11 +16,10 @@ export {
 
 /**
  * The setup awaits an owner who neither did nor skipped it and has no client: an account from
- * before the setup existed, with clients, is never sent there. The clients are counted only
- * while the setup awaits, so once it is done or skipped this is one row read.
+ * before the setup existed, with clients, is never sent there (migration 0029 marks it done).
  */
 export async function readFirstRun(db: Kysely<Database>, userId: string): Promise<FirstRun> {
   const { mainCurrency, outcome } = await readSetupState(db, userId);
-  const setupNeeded = outcome === null && (await countClients(db, { ownerId: userId })) === 0;
+  const setupNeeded = outcome === null && !(await hasClients(db, userId));
   return { mainCurrency, setupNeeded };
 }
