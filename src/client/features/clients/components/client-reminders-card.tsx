@@ -58,7 +58,7 @@ export function ClientRemindersCard({ client }: { client: Client }) {
         </div>
         <p className="small mb-1">
           {plan.data.enabled ? t('clients.reminders.plan-on') : t('clients.reminders.plan-off')}{' '}
-          <Link to="/settings">{t('clients.reminders.plan-link')}</Link>
+          <Link to="/setting">{t('clients.reminders.plan-link')}</Link>
         </p>
         {preview.isSuccess && (
           <p className="small mb-0" data-testid="client-next-reminder">
