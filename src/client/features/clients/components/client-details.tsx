@@ -20,8 +20,10 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
 import { useClient, useClientDeleted, useClientEntries, useClientHistory } from '../api/queries.ts';
+import { useReminderPlanState } from '../api/reminders.ts';
 import { ClientHistory } from './client-history.tsx';
 import { ClientLinkCard } from './client-link-card.tsx';
+import { ClientRemindersCard } from './client-reminders-card.tsx';
 import { ClientLedger } from './client-ledger.tsx';
 import { EntryForm, entryTexts } from './entry-form.tsx';
 import { ClientNotFound } from './client-not-found.tsx';
@@ -115,6 +117,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
   const showFlash = useFlash();
   const client = useClient(id);
   const history = useClientHistory(id);
+  const reminderPlan = useReminderPlanState();
   const entries = useClientEntries(id);
   const deleteClient = useDeleteClient(id);
   const [editingBalance, setEditingBalance] = useState(false);
@@ -281,7 +284,13 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
           />
         )}
         <ClientLinkCard clientId={current.id} />
-        {history.isSuccess && <ClientHistory entries={history.data.entries} />}
+        <ClientRemindersCard client={current} />
+        {history.isSuccess && (
+          <ClientHistory
+            entries={history.data.entries}
+            overdueMax={reminderPlan.data?.overdueMax ?? null}
+          />
+        )}
         <Modal
           open={confirmingDelete}
           title={t('clients.delete.title', { name: fullName })}

@@ -4,6 +4,7 @@ import { render as renderInDom, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { formatMoney } from '../../../../shared/money.ts';
 import type { HistoryEntry } from '../../../../shared/schemas/events.ts';
+import type { ReminderDetail } from '../../../../shared/schemas/reminders.ts';
 import { i18n, loadLocale } from '../../../i18n/i18n.ts';
 import { ClientHistory } from './client-history.tsx';
 
@@ -123,8 +124,76 @@ describe('the history list', () => {
   });
 
   it('shows a change it does not know plainly instead of failing', () => {
-    render(<ClientHistory entries={[event({ action: 'reminder_sent' })]} />);
+    render(<ClientHistory entries={[event({ action: 'invoice_paid_by_card' })]} />);
     expect(screen.getByText('Changed')).toBeInTheDocument();
+  });
+
+  it('says which reminder went where, for which charges, and one that could not be sent', () => {
+    const charges = [
+      { entryId: 7, step: 'overdue-2', reference: 'INV-7' },
+      { entryId: 9, step: 'due', reference: 'INV-9' },
+    ];
+    const reminder = (overrides: Partial<ReminderDetail>): ReminderDetail => ({
+      step: 'overdue-2',
+      charges,
+      sentTo: 'ada@example.com',
+      by: 'mail',
+      ...overrides,
+    });
+    render(
+      <ClientHistory
+        overdueMax={3}
+        entries={[
+          event({ id: 4, action: 'reminders_changed' }),
+          event({
+            id: 3,
+            action: 'reminder_failed',
+            reminder: reminder({ step: 'before', charges: [charges[1]!], error: 'Mailbox full' }),
+          }),
+          event({ id: 2, action: 'reminder_sent', reminder: reminder({ by: 'hand' }) }),
+          event({ id: 1, action: 'reminder_sent', reminder: reminder({}) }),
+        ]}
+      />,
+    );
+    expect(
+      screen.getByText('Reminder sent to ada@example.com (overdue 2 of 3): INV-7, INV-9'),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Reminder to ada@example.com (overdue 2 of 3) marked as sent by you: INV-7, INV-9',
+      ),
+    ).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        'Reminder to ada@example.com (before the due date) could not be sent: INV-9 (Mailbox full)',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Reminders turned on or off for this client')).toBeInTheDocument();
+  });
+
+  it('names a reminder in the shown language, its step without the plan when it is not known', async () => {
+    await loadLocale('ms');
+    i18n.activate('ms');
+    render(
+      <ClientHistory
+        entries={[
+          event({
+            action: 'reminder_sent',
+            reminder: {
+              step: 'overdue-1',
+              charges: [{ entryId: 7, step: 'overdue-1', reference: '' }],
+              sentTo: 'ada@example.com',
+              by: 'mail',
+            },
+          }),
+        ]}
+      />,
+    );
+    expect(
+      screen.getByText(
+        'Peringatan dihantar kepada ada@example.com (peringatan tertunggak ke-1): 1 caj',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('names entries with their references, and an opening given new terms on the edit form', () => {

@@ -1,5 +1,7 @@
 import type { ClientSnapshot } from '../../../../shared/schemas/clients.ts';
 import type { EntryDetail, HistoryEntry } from '../../../../shared/schemas/events.ts';
+import type { ReminderDetail } from '../../../../shared/schemas/reminders.ts';
+import { reminderStepText } from '../../../components/reminder-step.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { entryKindTexts } from './entry-kind-texts.ts';
 
@@ -41,6 +43,28 @@ const entryName = (detail: EntryDetail, t: Texts['t']) => {
     : kind;
 };
 
+/** What a reminder named: "overdue 2 of 3" and its charges by reference ("INV-7, INV-9"). */
+function reminderText(
+  action: 'reminder_sent' | 'reminder_failed',
+  detail: ReminderDetail,
+  overdueMax: number | null,
+  t: Texts['t'],
+) {
+  const references = detail.charges.map((charge) => charge.reference);
+  const values = {
+    email: detail.sentTo,
+    step: reminderStepText(detail.step, overdueMax, t),
+    charges: references.every(Boolean)
+      ? references.join(', ')
+      : t('clients.history.reminder-charges', { count: detail.charges.length }),
+    error: detail.error ?? '',
+  };
+  if (action === 'reminder_failed') return t('clients.history.reminder-failed', values);
+  return detail.by === 'hand'
+    ? t('clients.history.reminder-marked-sent', values)
+    : t('clients.history.reminder-sent', values);
+}
+
 /** The actions the ledger above already shows as entries. */
 const ledgerActions = new Set<string>(['entry_recorded', 'entry_voided', 'balance_changed']);
 
@@ -61,8 +85,15 @@ export function beyondLedger(entries: readonly HistoryEntry[]): HistoryEntry[] {
   });
 }
 
-/** A sentence for each change; one this version does not know is still shown, plainly. */
-export function describe(entry: HistoryEntry, { t, format }: Texts): string {
+/**
+ * A sentence for each change; one this version does not know is still shown, plainly.
+ * `overdueMax` is the reminder plan's K, for "overdue 2 of 3" (null: not known).
+ */
+export function describe(
+  entry: HistoryEntry,
+  { t, format }: Texts,
+  overdueMax: number | null = null,
+): string {
   const { before, after } = entry;
   const money = (snapshot: ClientSnapshot) => format.money(snapshot.balance, snapshot.currency);
   const entryText = (detail: EntryDetail) => {
@@ -122,6 +153,13 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
       return t('clients.history.link-opened');
     case 'language_set':
       return t('clients.history.language-set');
+    case 'reminder_sent':
+    case 'reminder_failed':
+      return entry.reminder
+        ? reminderText(entry.action, entry.reminder, overdueMax, t)
+        : t('clients.history.changed');
+    case 'reminders_changed':
+      return t('clients.history.reminders-changed');
     case 'deleted':
       return before
         ? t('clients.history.deleted-with-balance', { balance: money(before) })
@@ -167,7 +205,13 @@ export function describe(entry: HistoryEntry, { t, format }: Texts): string {
 }
 
 /** The client's history beside the ledger: only what the ledger does not show. */
-export function ClientHistory({ entries }: { entries: HistoryEntry[] }) {
+export function ClientHistory({
+  entries,
+  overdueMax = null,
+}: {
+  entries: HistoryEntry[];
+  overdueMax?: number | null;
+}) {
   const texts = useI18n();
   const { t, format } = texts;
   const shown = beyondLedger(entries);
@@ -185,7 +229,7 @@ export function ClientHistory({ entries }: { entries: HistoryEntry[] }) {
               <time dateTime={entry.at} className="text-body-secondary text-nowrap small">
                 {format.moment(entry.at)}
               </time>
-              <span>{describe(entry, texts)}</span>
+              <span>{describe(entry, texts, overdueMax)}</span>
             </li>
           ))}
         </ol>

@@ -1,0 +1,77 @@
+import { useId } from 'react';
+import { Link } from 'react-router';
+import { Bell } from 'lucide-react';
+import type { Client } from '../../../../shared/schemas/clients.ts';
+import { dayText } from '../../../components/formats.ts';
+import { reminderStepText } from '../../../components/reminder-step.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
+import {
+  useClientReminders,
+  useReminderPlanState,
+  useReminderPreview,
+  useSetClientReminders,
+} from '../api/reminders.ts';
+
+/** "Reminders": this client's switch, whether the plan is on, and the next one or why none. */
+export function ClientRemindersCard({ client }: { client: Client }) {
+  const { t, format } = useI18n();
+  const id = useId();
+  const plan = useReminderPlanState();
+  const preview = useReminderPreview();
+  const state = useClientReminders(client.id);
+  const change = useSetClientReminders(client.id);
+  if (!plan.isSuccess || !state.isSuccess) return null;
+  // The switch shows what was asked for while the answer is on its way.
+  const enabled = (change.isPending ? change.variables : undefined) ?? state.data.enabled;
+  const next = preview.data?.reminders.find((reminder) => reminder.clientId === client.id);
+
+  const why = !plan.data.enabled
+    ? t('clients.reminders.none-paused')
+    : !enabled
+      ? t('clients.reminders.none-off')
+      : !client.email
+        ? t('clients.reminders.none-no-email')
+        : client.balance <= 0
+          ? t('clients.reminders.none-nothing-unpaid')
+          : t('clients.reminders.none-soon');
+
+  return (
+    <section className="card mt-3" aria-labelledby={`${id}-title`}>
+      <div className="card-body">
+        <h2 id={`${id}-title`} className="h6 d-flex align-items-center gap-1">
+          <Bell size={16} className="icon" aria-hidden />
+          {t('clients.reminders.heading')}
+        </h2>
+        <div className="form-check form-switch mb-2">
+          <input
+            id={`${id}-switch`}
+            type="checkbox"
+            role="switch"
+            className="form-check-input"
+            checked={enabled}
+            disabled={change.isPending}
+            onChange={(event) => change.mutate(event.target.checked)}
+          />
+          <label htmlFor={`${id}-switch`} className="form-check-label">
+            {t('clients.reminders.switch')}
+          </label>
+        </div>
+        <p className="small mb-1">
+          {plan.data.enabled ? t('clients.reminders.plan-on') : t('clients.reminders.plan-off')}{' '}
+          <Link to="/setting">{t('clients.reminders.plan-link')}</Link>
+        </p>
+        {preview.isSuccess && (
+          <p className="small mb-0" data-testid="client-next-reminder">
+            {next
+              ? t('clients.reminders.next', {
+                  day: dayText(next.on, format),
+                  step: reminderStepText(next.step, plan.data.overdueMax, t),
+                  amount: format.money(next.remaining, client.currency),
+                })
+              : why}
+          </p>
+        )}
+      </div>
+    </section>
+  );
+}
