@@ -2,7 +2,6 @@ import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { SettingsForm } from '../../features/settings/components/settings-form.tsx';
-import { ReminderPlanSection } from '../../features/settings/components/reminder-plan.tsx';
 import { useI18n } from '../../i18n/use-i18n.ts';
 
 export function SettingsPage() {
@@ -12,10 +11,5 @@ export function SettingsPage() {
   if (settings.isPending) return <PageLoading />;
   if (settings.isError)
     return <PageLoadError error={settings.error} onRetry={() => void settings.refetch()} />;
-  return (
-    <>
-      <SettingsForm settings={settings.data} />
-      <ReminderPlanSection />
-    </>
-  );
+  return <SettingsForm settings={settings.data} />;
 }

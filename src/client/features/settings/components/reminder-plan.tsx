@@ -284,30 +284,24 @@ export function ReminderPlanSection() {
   const plan = useReminderPlan();
   const save = useSaveReminderPlan();
   return (
-    <div className="row justify-content-center mt-4">
-      <div className="col-12 col-lg-8">
-        <section className="card" aria-labelledby={`${id}-title`}>
-          <div className="card-header">
-            <h2 id={`${id}-title`} className="h5 mb-0 d-flex align-items-center gap-2">
-              <Bell size={18} className="icon" aria-hidden />
-              {t('settings.reminders.heading')}
-            </h2>
-          </div>
-          <div className="card-body">
-            <p className="form-text mt-0">{t('settings.reminders.explain')}</p>
-            {plan.isPending && <PageLoading />}
-            {plan.isError && (
-              <PageLoadError error={plan.error} onRetry={() => void plan.refetch()} />
-            )}
-            {plan.isSuccess && (
-              <>
-                <ReminderPlanForm plan={plan.data} save={save.mutateAsync} />
-                <NextReminders overdueMax={plan.data.overdueMax} />
-              </>
-            )}
-          </div>
-        </section>
+    <section className="card mb-4" aria-labelledby={`${id}-title`}>
+      <div className="card-header">
+        <h2 id={`${id}-title`} className="h5 mb-0 d-flex align-items-center gap-2">
+          <Bell size={18} className="icon" aria-hidden />
+          {t('settings.reminders.heading')}
+        </h2>
       </div>
-    </div>
+      <div className="card-body">
+        <p className="form-text mt-0">{t('settings.reminders.explain')}</p>
+        {plan.isPending && <PageLoading />}
+        {plan.isError && <PageLoadError error={plan.error} onRetry={() => void plan.refetch()} />}
+        {plan.isSuccess && (
+          <>
+            <ReminderPlanForm plan={plan.data} save={save.mutateAsync} />
+            <NextReminders overdueMax={plan.data.overdueMax} />
+          </>
+        )}
+      </div>
+    </section>
   );
 }

@@ -19,6 +19,7 @@ import { apiAddress, ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useSaveSettings } from '../api/settings.ts';
 import { AccountLanguage } from './account-language.tsx';
+import { ReminderPlanSection } from './reminder-plan.tsx';
 import { RestoreAccount } from './restore-account.tsx';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 
@@ -360,6 +361,7 @@ export function SettingsForm({ settings }: { settings: Settings }) {
         <h1 className="mb-3">{t('settings.title')}</h1>
         <BusinessSection business={settings.business} />
         <MoneySection settings={settings} />
+        <ReminderPlanSection />
         {settings.allowRegistration !== null && (
           <RegistrationSection allowRegistration={settings.allowRegistration} />
         )}
