@@ -2,11 +2,16 @@ import PDFDocument from 'pdfkit';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { Statement } from '../../../shared/schemas/statement.ts';
 import {
-  statementBucketLabels,
-  type Statement,
-  type StatementBuckets,
-} from '../../../shared/schemas/statement.ts';
+  activityColumns,
+  ageingColumns,
+  cellsInOrder,
+  openItemColumns,
+  type ActivityColumnKey,
+  type OpenItemColumnKey,
+  type StatementColumn,
+} from '../../../shared/statement-columns.ts';
 import { displayName } from '../../../shared/names.ts';
 import { translate } from '../../i18n.ts';
 import { fontFiles, fontRuns, readFont, type Family, type Weight } from './statement-fonts.ts';
@@ -38,12 +43,29 @@ export function dayIn(locale: Locale, day: string): string {
   }).format(new Date(`${day}T00:00:00Z`));
 }
 
-type Align = 'left' | 'right';
 interface Column {
   title: string;
   width: number;
-  align: Align;
+  align: 'left' | 'right';
 }
+
+/** Points across an A4 page less its margins. */
+const openItemWidths: Record<OpenItemColumnKey, number> = {
+  date: 64,
+  reference: 123,
+  dueDate: 64,
+  amount: 64,
+  paid: 60,
+  remaining: 64,
+  daysOverdue: 56,
+};
+const activityWidths: Record<ActivityColumnKey, number> = {
+  date: 66,
+  description: 189,
+  dueDate: 66,
+  amount: 87,
+  balance: 87,
+};
 interface Row {
   cells: string[];
   bold?: boolean;
@@ -222,6 +244,15 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   doc.x = margin;
   doc.y = boxBottom;
 
+  const columnsOf = <Key extends string>(
+    list: readonly StatementColumn<Key>[],
+    widths: Record<Key, number>,
+  ): Column[] =>
+    list.map((column) => ({
+      title: translate(locale, column.label),
+      width: widths[column.key],
+      align: column.align === 'end' ? 'right' : 'left',
+    }));
   const table = (columns: Column[], rows: Row[]) => {
     const size = 8.5;
     const rowHeight = (cells: string[], rowWeight: Weight) => {
@@ -273,79 +304,55 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   if (statement.openItems.length === 0) note(translate(locale, 'Nothing is unpaid.'));
   else
     table(
-      [
-        { title: translate(locale, 'Date'), width: 64, align: 'left' },
-        { title: translate(locale, 'Reference'), width: 123, align: 'left' },
-        { title: translate(locale, 'Due date'), width: 64, align: 'left' },
-        { title: translate(locale, 'Amount'), width: 64, align: 'right' },
-        { title: translate(locale, 'Paid'), width: 60, align: 'right' },
-        { title: translate(locale, 'Remaining'), width: 64, align: 'right' },
-        { title: translate(locale, 'Days overdue'), width: 56, align: 'right' },
-      ],
+      columnsOf(openItemColumns, openItemWidths),
       statement.openItems.map((item) => ({
-        cells: [
-          day(item.date),
-          item.reference || kind(item.kind),
-          day(item.dueDate),
-          figure(item.amount),
-          figure(item.paid),
-          figure(item.remaining),
-          item.daysOverdue > 0 ? String(item.daysOverdue) : '',
-        ],
-        red: item.daysOverdue > 0 ? [6] : [],
+        cells: cellsInOrder(openItemColumns, {
+          date: day(item.date),
+          reference: item.reference || kind(item.kind),
+          dueDate: day(item.dueDate),
+          amount: figure(item.amount),
+          paid: figure(item.paid),
+          remaining: figure(item.remaining),
+          daysOverdue: item.daysOverdue > 0 ? String(item.daysOverdue) : '',
+        }),
+        red:
+          item.daysOverdue > 0
+            ? [openItemColumns.findIndex((column) => column.key === 'daysOverdue')]
+            : [],
       })),
     );
 
   heading(translate(locale, 'Activity in the period'));
-  table(
-    [
-      { title: translate(locale, 'Date'), width: 66, align: 'left' },
-      { title: translate(locale, 'Description'), width: 189, align: 'left' },
-      { title: translate(locale, 'Due date'), width: 66, align: 'left' },
-      { title: translate(locale, 'Amount'), width: 87, align: 'right' },
-      { title: translate(locale, 'Balance'), width: 87, align: 'right' },
-    ],
-    [
-      {
-        cells: [
-          day(period.from),
-          translate(locale, 'Balance brought forward'),
-          '',
-          '',
-          figure(statement.openingBalance),
-        ],
-        bold: true,
-      },
-      ...statement.lines.map((line) => ({
-        cells: [
-          day(line.date),
-          describe(line),
-          line.dueDate ? day(line.dueDate) : '',
-          figure(line.amount),
-          figure(line.balance),
-        ],
-      })),
-      {
-        cells: [
-          day(period.to),
-          translate(locale, 'Closing balance'),
-          '',
-          '',
-          figure(statement.closingBalance),
-        ],
-        bold: true,
-      },
-    ],
-  );
+  const balanceRow = (date: string, description: string, balance: string): Row => ({
+    cells: cellsInOrder(activityColumns, {
+      date: day(date),
+      description,
+      dueDate: '',
+      amount: '',
+      balance: figure(balance),
+    }),
+    bold: true,
+  });
+  table(columnsOf(activityColumns, activityWidths), [
+    balanceRow(period.from, translate(locale, 'Balance brought forward'), statement.openingBalance),
+    ...statement.lines.map((line) => ({
+      cells: cellsInOrder(activityColumns, {
+        date: day(line.date),
+        description: describe(line),
+        dueDate: line.dueDate ? day(line.dueDate) : '',
+        amount: figure(line.amount),
+        balance: figure(line.balance),
+      }),
+    })),
+    balanceRow(period.to, translate(locale, 'Closing balance'), statement.closingBalance),
+  ]);
   if (statement.lines.length === 0) note(translate(locale, 'No entries in this period'));
 
   // A label that wraps (Malay's) pushes every figure down rather than running into its own.
-  const labels = [
-    ...Object.values(statementBucketLabels).map((label) => translate(locale, label)),
-    translate(locale, 'Total owed'),
-  ];
-  const buckets = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
-  const values = [...buckets.map((bucket) => figure(ageing.buckets[bucket])), figure(ageing.owed)];
+  const labels = ageingColumns.map((column) => translate(locale, column.label));
+  const values = cellsInOrder(ageingColumns, { ...ageing.buckets, total: ageing.owed }).map(
+    (minor) => figure(minor),
+  );
   heading(translate(locale, 'Ageing on {day}', { day: day(ageing.asOf) }));
   const cell = width / labels.length;
   use('bold', 8.5);
@@ -367,7 +374,8 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     .strokeColor(black)
     .stroke();
   values.forEach((value, index) => {
-    const late = index > 0 && index < buckets.length && value !== '';
+    const key = ageingColumns[index]?.key;
+    const late = key !== 'current' && key !== 'total' && value !== '';
     use(index === values.length - 1 ? 'bold' : 'regular', 9)
       .fillColor(late ? overdueRed : black)
       .text(value, margin + index * cell, valueTop + 2, { width: cell - 6, align: 'right' });
