@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { statementColumnMessages } from '../../src/client/features/clients/statement-column-messages.ts';
 import english from '../../src/client/locales/en/pages/statement.json' with { type: 'json' };
 import { translate } from '../../src/server/i18n.ts';
 import {
@@ -16,7 +17,7 @@ describe.each([
 ] as const)('the statement’s %s columns', (_name, columns) => {
   it('have the same English heading in the app’s catalogue as the server translates', () => {
     const catalogue = english as Record<string, string>;
-    expect(columns.map((column) => catalogue[column.messageKey])).toEqual(
+    expect(columns.map((column) => catalogue[statementColumnMessages[column.key]])).toEqual(
       columns.map((column) => column.label),
     );
   });

@@ -34,11 +34,18 @@ import {
   openItemColumns,
   type StatementColumn,
 } from '../../../../shared/statement-columns.ts';
+import { statementColumnMessages } from '../statement-column-messages.ts';
 
 type I18n = ReturnType<typeof useI18n>;
 
 /** A table's header row from its columns: figures' headings at the end, over their figures. */
-function HeaderRow({ columns, t }: { columns: readonly StatementColumn[]; t: I18n['t'] }) {
+function HeaderRow({
+  columns,
+  t,
+}: {
+  columns: readonly StatementColumn<keyof typeof statementColumnMessages>[];
+  t: I18n['t'];
+}) {
   return (
     <tr>
       {columns.map((column) => (
@@ -47,7 +54,7 @@ function HeaderRow({ columns, t }: { columns: readonly StatementColumn[]; t: I18
           scope="col"
           className={column.align === 'end' ? 'text-end' : undefined}
         >
-          {t(column.messageKey)}
+          {t(statementColumnMessages[column.key])}
         </th>
       ))}
     </tr>
@@ -561,12 +568,12 @@ function StatementBody({ statement }: { statement: Statement }) {
           {ageingColumns.map((column) =>
             column.key === 'total' ? (
               <div key={column.key} className="d-flex justify-content-between py-1 fw-semibold">
-                <dt>{t(column.messageKey)}</dt>
+                <dt>{t(statementColumnMessages[column.key])}</dt>
                 <dd className="mb-0 text-nowrap">{figure(ageing.owed)}</dd>
               </div>
             ) : (
               <div key={column.key} className="d-flex justify-content-between border-bottom py-1">
-                <dt className="fw-normal">{t(column.messageKey)}</dt>
+                <dt className="fw-normal">{t(statementColumnMessages[column.key])}</dt>
                 <dd className={`mb-0 text-nowrap${column.key === 'current' ? '' : ' text-owed'}`}>
                   {figure(ageing.buckets[column.key])}
                 </dd>
