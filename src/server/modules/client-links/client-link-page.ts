@@ -15,7 +15,8 @@ import { translate, type MessageValues } from '../../i18n.ts';
 
 // The page a client opens with their link: plain HTML with no script, the statement's figures
 // and columns as the owner's statement page and the PDF show them, and nothing else of the
-// owner's. Its one stylesheet is inline, allowed by its hash in the page's own CSP.
+// owner's. Its one stylesheet is inline, allowed by its hash in the page's own CSP. Its dark
+// colours are for screens only: printed, a dark mode would put light grey text on white paper.
 
 const style = `
 *{box-sizing:border-box}
@@ -49,8 +50,8 @@ th.end{text-align:right}
 .plain{max-width:560px;margin:48px auto}
 .note{margin-top:16px}
 @media (max-width:575px){main{padding:8px}.sheet{padding:16px}header{display:block}header>div+div{margin-top:12px}}
-@media (prefers-color-scheme:dark){body{background:#121416;color:#e6e8ea}.sheet,.button{background:#1b1e21;border-color:#3a3f44;color:#e6e8ea}.due{border-color:#e6e8ea}.muted{color:#a7adb3}th,td{border-color:#3a3f44}.owed{color:#ff7b8a}.button:hover,.button:focus{background:#2a2e32}}
-@media print{.actions{display:none}body{background:#fff}.sheet{border:0}}
+@media screen and (prefers-color-scheme:dark){body{background:#121416;color:#e6e8ea}.sheet,.button{background:#1b1e21;border-color:#3a3f44;color:#e6e8ea}.due{border-color:#e6e8ea}.muted{color:#a7adb3}th,td{border-color:#3a3f44}.owed{color:#ff7b8a}.button:hover,.button:focus{background:#2a2e32}}
+@media print{@page{margin:12mm}.actions{display:none}body{background:#fff}main,.sheet{padding:0}.sheet{border:0}.scroll{overflow:visible}thead{display:table-header-group}tr,.due{break-inside:avoid}h2{break-after:avoid}}
 `;
 
 /** The page's own policy: no script at all, nothing loaded, only its own inline style. */
