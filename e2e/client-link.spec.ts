@@ -69,6 +69,12 @@ test('a client link: made on the client page, opened signed out with its PDF, th
   // Nothing of the app: no link into it, no script.
   await expect(clientPage.locator('a[href^="/client"], a[href="/"], script')).toHaveCount(0);
   await clientPage.screenshot({ path: testInfo.outputPath('client-link.png'), fullPage: true });
+  // Printed, even from a screen in dark mode: the statement in dark text, without its downloads.
+  await clientPage.emulateMedia({ media: 'print', colorScheme: 'dark' });
+  await expect(clientPage.getByRole('link', { name: 'Muat turun PDF' })).toBeHidden();
+  await expect(clientPage.getByRole('link', { name: 'Muat turun CSV' })).toBeHidden();
+  await expect(clientPage.getByTestId('amount-due')).toHaveCSS('color', 'rgb(29, 33, 37)');
+  await clientPage.emulateMedia({ media: 'screen', colorScheme: 'light' });
 
   const downloading = clientPage.waitForEvent('download');
   await clientPage.getByRole('link', { name: 'Muat turun PDF' }).click();

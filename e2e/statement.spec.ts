@@ -102,7 +102,15 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
     expect(printed.text, format).toContain('₩2,800,000');
     expect(printed.text, format).toContain('Total owed');
   }
-  await page.emulateMedia({ media: 'screen' });
+  // Printed from a screen in dark mode: still no control of the page, and dark text on the paper.
+  await page.emulateMedia({ media: 'print', colorScheme: 'dark' });
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
+  await expect(
+    page.locator('button:visible, input:visible, select:visible, textarea:visible, a.btn:visible'),
+  ).toHaveCount(0);
+  await expect(page.getByTestId('amount-due')).toHaveCSS('color', 'rgb(33, 37, 41)');
+  await expect(page.getByTestId('closing-balance')).toHaveCSS('color', 'rgb(0, 0, 0)');
+  await page.emulateMedia({ media: 'screen', colorScheme: 'light' });
 
   const pdfDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download PDF' }).click();

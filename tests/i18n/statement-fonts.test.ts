@@ -67,3 +67,33 @@ describe.each(fonts)('the statement font, %s', (_weight, font) => {
     expect(widths.size).toBe(1);
   });
 });
+
+describe.each(['Regular', 'Bold'])('the statement’s Latin font, %s', (weight) => {
+  const font = create(readFileSync(require.resolve(`#fonts/NotoSans-${weight}-statement.ttf`)));
+
+  it('draws every Latin, Greek and Cyrillic letter Unicode had by 2020, so no name prints blank', () => {
+    const blocks = [
+      range(0x0100, 0x024f),
+      range(0x1e00, 0x1eff),
+      range(0x0370, 0x03e1) + range(0x03f0, 0x03ff),
+      range(0x1f00, 0x1fff),
+      range(0x0400, 0x052f),
+    ].join('');
+    const letters = [...blocks].filter((character) => /\p{L}/u.test(character)).join('');
+    expect(missing(font, letters)).toEqual([]);
+  });
+
+  it('is listed in statement-fonts.json with exactly the characters it has', () => {
+    const listed = JSON.parse(
+      readFileSync(require.resolve('#fonts/statement-fonts.json')).toString(),
+    ) as Record<string, string>;
+    for (const [file, spans] of Object.entries(listed)) {
+      const listedFont = create(readFileSync(require.resolve(`#fonts/${file}`)));
+      const count = spans.split(',').reduce((sum, span) => {
+        const [from, to = from] = span.split('-').map((hex) => Number.parseInt(hex, 16));
+        return sum + to! - from! + 1;
+      }, 0);
+      expect(count).toBe(new Set(listedFont.characterSet).size);
+    }
+  });
+});

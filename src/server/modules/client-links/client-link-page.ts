@@ -3,16 +3,20 @@ import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
 import { displayName } from '../../../shared/names.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { Statement } from '../../../shared/schemas/statement.ts';
 import {
-  statementBucketLabels,
-  type Statement,
-  type StatementBuckets,
-} from '../../../shared/schemas/statement.ts';
+  activityColumns,
+  ageingColumns,
+  cellsInOrder,
+  openItemColumns,
+  type StatementColumn,
+} from '../../../shared/statement-columns.ts';
 import { translate, type MessageValues } from '../../i18n.ts';
 
 // The page a client opens with their link: plain HTML with no script, the statement's figures
 // and columns as the owner's statement page and the PDF show them, and nothing else of the
-// owner's. Its one stylesheet is inline, allowed by its hash in the page's own CSP.
+// owner's. Its one stylesheet is inline, allowed by its hash in the page's own CSP. Its dark
+// colours are for screens only: printed, a dark mode would put light grey text on white paper.
 
 const style = `
 *{box-sizing:border-box}
@@ -46,8 +50,8 @@ th.end{text-align:right}
 .plain{max-width:560px;margin:48px auto}
 .note{margin-top:16px}
 @media (max-width:575px){main{padding:8px}.sheet{padding:16px}header{display:block}header>div+div{margin-top:12px}}
-@media (prefers-color-scheme:dark){body{background:#121416;color:#e6e8ea}.sheet,.button{background:#1b1e21;border-color:#3a3f44;color:#e6e8ea}.due{border-color:#e6e8ea}.muted{color:#a7adb3}th,td{border-color:#3a3f44}.owed{color:#ff7b8a}.button:hover,.button:focus{background:#2a2e32}}
-@media print{.actions{display:none}body{background:#fff}.sheet{border:0}}
+@media screen and (prefers-color-scheme:dark){body{background:#121416;color:#e6e8ea}.sheet,.button{background:#1b1e21;border-color:#3a3f44;color:#e6e8ea}.due{border-color:#e6e8ea}.muted{color:#a7adb3}th,td{border-color:#3a3f44}.owed{color:#ff7b8a}.button:hover,.button:focus{background:#2a2e32}}
+@media print{@page{margin:12mm}.actions{display:none}body{background:#fff}main,.sheet{padding:0}.sheet{border:0}.scroll{overflow:visible}thead{display:table-header-group}tr,.due{break-inside:avoid}h2{break-after:avoid}}
 `;
 
 /** The page's own policy: no script at all, nothing loaded, only its own inline style. */
@@ -119,18 +123,18 @@ function dayIn(locale: Locale, day: string): string {
   }).format(new Date(`${day}T00:00:00Z`));
 }
 
-const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
-
-interface Column {
-  title: string;
-  end?: boolean;
-}
-
-function table(label: string, columns: Column[], rows: string[]): string {
+function table(
+  label: string,
+  columns: readonly StatementColumn[],
+  locale: Locale,
+  rows: string[],
+): string {
   const head = columns
     .map(
       (column) =>
-        `<th scope="col"${column.end ? ' class="end"' : ''}>${escapeHtml(column.title)}</th>`,
+        `<th scope="col"${column.align === 'end' ? ' class="end"' : ''}>${escapeHtml(
+          translate(locale, column.label),
+        )}</th>`,
     )
     .join('');
   return `<div class="scroll"><table aria-label="${escapeHtml(label)}"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
@@ -215,76 +219,69 @@ export function statementLinkPage(
       ? `<p class="muted">${escapeHtml(say('Nothing is unpaid.'))}</p>`
       : table(
           say('Open items'),
-          [
-            { title: say('Date') },
-            { title: say('Reference') },
-            { title: say('Due date') },
-            { title: say('Amount'), end: true },
-            { title: say('Paid'), end: true },
-            { title: say('Remaining'), end: true },
-            { title: say('Days overdue'), end: true },
-          ],
+          openItemColumns,
+          locale,
           statement.openItems.map(
             (item) =>
-              `<tr>${cell(day(item.date), 'nowrap')}${cell(item.reference || kind(item.kind))}${cell(
-                day(item.dueDate),
-                'nowrap',
-              )}${cell(figure(item.amount), 'end nowrap')}${cell(figure(item.paid), 'end nowrap')}${cell(
-                figure(item.remaining),
-                'end nowrap',
-              )}${cell(
-                item.daysOverdue > 0 ? item.daysOverdue.toLocaleString(intl) : '',
-                'end nowrap owed',
-              )}</tr>`,
+              `<tr>${cellsInOrder(openItemColumns, {
+                date: cell(day(item.date), 'nowrap'),
+                reference: cell(item.reference || kind(item.kind)),
+                dueDate: cell(day(item.dueDate), 'nowrap'),
+                amount: cell(figure(item.amount), 'end nowrap'),
+                paid: cell(figure(item.paid), 'end nowrap'),
+                remaining: cell(figure(item.remaining), 'end nowrap'),
+                daysOverdue: cell(
+                  item.daysOverdue > 0 ? item.daysOverdue.toLocaleString(intl) : '',
+                  'end nowrap owed',
+                ),
+              }).join('')}</tr>`,
           ),
         );
 
+  const balanceRow = (date: string, description: string, balance: string) =>
+    `<tr class="strong">${cellsInOrder(activityColumns, {
+      date: cell(day(date), 'nowrap'),
+      description: cell(description),
+      dueDate: cell(''),
+      amount: cell(''),
+      balance: cell(figure(balance), 'end nowrap'),
+    }).join('')}</tr>`;
   const activityRows = [
-    `<tr class="strong">${cell(day(period.from), 'nowrap')}${cell(say('Balance brought forward'))}${cell('')}${cell('')}${cell(
-      figure(statement.openingBalance),
-      'end nowrap',
-    )}</tr>`,
+    balanceRow(period.from, say('Balance brought forward'), statement.openingBalance),
     ...statement.lines.map(
       (line) =>
-        `<tr>${cell(day(line.date), 'nowrap')}${cell(describe(line))}${cell(
-          line.dueDate ? day(line.dueDate) : '',
-          'nowrap',
-        )}${cell(figure(line.amount), 'end nowrap')}${cell(figure(line.balance), 'end nowrap')}</tr>`,
+        `<tr>${cellsInOrder(activityColumns, {
+          date: cell(day(line.date), 'nowrap'),
+          description: cell(describe(line)),
+          dueDate: cell(line.dueDate ? day(line.dueDate) : '', 'nowrap'),
+          amount: cell(figure(line.amount), 'end nowrap'),
+          balance: cell(figure(line.balance), 'end nowrap'),
+        }).join('')}</tr>`,
     ),
     ...(statement.lines.length === 0
       ? [
-          `<tr>${cell('')}<td colspan="4" class="muted">${escapeHtml(say('No entries in this period'))}</td></tr>`,
+          `<tr>${cell('')}<td colspan="${activityColumns.length - 1}" class="muted">${escapeHtml(say('No entries in this period'))}</td></tr>`,
         ]
       : []),
-    `<tr class="strong">${cell(day(period.to), 'nowrap')}${cell(say('Closing balance'))}${cell('')}${cell('')}${cell(
-      figure(statement.closingBalance),
-      'end nowrap',
-    )}</tr>`,
+    balanceRow(period.to, say('Closing balance'), statement.closingBalance),
   ];
-  const activity = table(
-    say('Activity in the period'),
-    [
-      { title: say('Date') },
-      { title: say('Description') },
-      { title: say('Due date') },
-      { title: say('Amount'), end: true },
-      { title: say('Balance'), end: true },
-    ],
-    activityRows,
-  );
+  const activity = table(say('Activity in the period'), activityColumns, locale, activityRows);
 
   const ageingTable = table(
     say('Ageing on {day}', { day: day(ageing.asOf) }),
+    ageingColumns,
+    locale,
     [
-      ...bucketNames.map((bucket) => ({ title: say(statementBucketLabels[bucket]), end: true })),
-      { title: say('Total owed'), end: true },
-    ],
-    [
-      `<tr>${bucketNames
-        .map((bucket) =>
-          cell(figure(ageing.buckets[bucket]), `end nowrap${bucket === 'current' ? '' : ' owed'}`),
+      `<tr>${ageingColumns
+        .map((column) =>
+          column.key === 'total'
+            ? cell(figure(ageing.owed), 'end nowrap strong')
+            : cell(
+                figure(ageing.buckets[column.key]),
+                `end nowrap${column.key === 'current' ? '' : ' owed'}`,
+              ),
         )
-        .join('')}${cell(figure(ageing.owed), 'end nowrap strong')}</tr>`,
+        .join('')}</tr>`,
     ],
   );
 

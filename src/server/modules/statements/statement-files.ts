@@ -3,11 +3,13 @@ import { protectCell } from '../../../shared/csv.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import { toDecimalText } from '../../../shared/money.ts';
 import { displayName } from '../../../shared/names.ts';
+import type { Statement } from '../../../shared/schemas/statement.ts';
 import {
-  statementBucketLabels,
-  type Statement,
-  type StatementBuckets,
-} from '../../../shared/schemas/statement.ts';
+  activityColumns,
+  ageingColumns,
+  cellsInOrder,
+  openItemColumns,
+} from '../../../shared/statement-columns.ts';
 import { translate } from '../../i18n.ts';
 
 const byteOrderMark = '\uFEFF';
@@ -68,42 +70,55 @@ export function statementCsv(statement: Statement, locale: Locale): string {
     [say('Payment details'), protectCell(business.paymentDetails.replaceAll('\n', ', '))],
     [],
     [say('Open items')],
-    ['Date', 'Reference', 'Due date', 'Amount', 'Paid', 'Remaining', 'Days overdue'].map((c) =>
-      say(c),
+    openItemColumns.map((column) => say(column.label)),
+    ...statement.openItems.map((item) =>
+      cellsInOrder(openItemColumns, {
+        date: item.date,
+        reference: protectCell(item.reference),
+        dueDate: item.dueDate,
+        amount: amount(item.amount),
+        paid: amount(item.paid),
+        remaining: amount(item.remaining),
+        daysOverdue: String(item.daysOverdue),
+      }),
     ),
-    ...statement.openItems.map((item) => [
-      item.date,
-      protectCell(item.reference),
-      item.dueDate,
-      amount(item.amount),
-      amount(item.paid),
-      amount(item.remaining),
-      String(item.daysOverdue),
-    ]),
     [],
     [say('Activity in the period')],
-    ['Date', 'Description', 'Due date', 'Amount', 'Balance'].map((c) => say(c)),
-    [period.from, say('Balance brought forward'), '', '', amount(statement.openingBalance)],
-    ...statement.lines.map((line) => [
-      line.date,
-      protectCell(line.description),
-      line.dueDate ?? '',
-      amount(line.amount),
-      amount(line.balance),
-    ]),
-    [period.to, say('Closing balance'), '', '', amount(statement.closingBalance)],
+    activityColumns.map((column) => say(column.label)),
+    cellsInOrder(activityColumns, {
+      date: period.from,
+      description: say('Balance brought forward'),
+      dueDate: '',
+      amount: '',
+      balance: amount(statement.openingBalance),
+    }),
+    ...statement.lines.map((line) =>
+      cellsInOrder(activityColumns, {
+        date: line.date,
+        description: protectCell(line.description),
+        dueDate: line.dueDate ?? '',
+        amount: amount(line.amount),
+        balance: amount(line.balance),
+      }),
+    ),
+    cellsInOrder(activityColumns, {
+      date: period.to,
+      description: say('Closing balance'),
+      dueDate: '',
+      amount: '',
+      balance: amount(statement.closingBalance),
+    }),
     [],
     [
       say('Ageing on {day}', { day: ageing.asOf }),
-      ...Object.values(statementBucketLabels).map((label) => say(label)),
-      say('Total owed'),
+      ...ageingColumns.map((column) => say(column.label)),
     ],
     [
       '',
-      ...(Object.keys(statementBucketLabels) as (keyof StatementBuckets)[]).map((bucket) =>
-        amount(ageing.buckets[bucket]),
-      ),
-      amount(ageing.owed),
+      ...cellsInOrder(ageingColumns, {
+        ...ageing.buckets,
+        total: ageing.owed,
+      }).map((minor) => amount(minor)),
     ],
   ];
   return byteOrderMark + stringify(rows);

@@ -1,31 +1,34 @@
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { Statement } from '../../../shared/schemas/statement.ts';
 import {
-  statementBucketLabels,
-  type Statement,
-  type StatementBuckets,
-} from '../../../shared/schemas/statement.ts';
+  activityColumns,
+  ageingColumns,
+  cellsInOrder,
+  openItemColumns,
+  type ActivityColumnKey,
+  type OpenItemColumnKey,
+  type StatementColumn,
+} from '../../../shared/statement-columns.ts';
 import { displayName } from '../../../shared/names.ts';
 import { translate } from '../../i18n.ts';
-
-const require = createRequire(import.meta.url);
+import { fontFiles, fontRuns, readFont, type Family, type Weight } from './statement-fonts.ts';
 
 /**
  * Noto Sans KR covers Latin, Hangul and ₩ (assets/fonts/README.md); its digits share one width,
- * so figures line up without `tnum`, which it lacks. It has no Ł, Ś or Ş.
+ * so figures line up without `tnum`, which it lacks. Noto Sans writes the letters it lacks.
  */
-let fonts: { regular: Buffer; bold: Buffer } | null = null;
+let fonts: Record<Family, Record<Weight, Buffer>> | null = null;
 function statementFonts() {
   fonts ??= {
-    regular: readFileSync(require.resolve('#fonts/NotoSansKR-Regular-statement.ttf')),
-    bold: readFileSync(require.resolve('#fonts/NotoSansKR-Bold-statement.ttf')),
+    korean: { regular: readFont(fontFiles.korean.regular), bold: readFont(fontFiles.korean.bold) },
+    latin: { regular: readFont(fontFiles.latin.regular), bold: readFont(fontFiles.latin.bold) },
   };
   return fonts;
 }
+const fontName = (family: Family, weight: Weight) => `${family}-${weight}`;
 
 const margin = 50;
 const black = '#000000';
@@ -40,12 +43,29 @@ export function dayIn(locale: Locale, day: string): string {
   }).format(new Date(`${day}T00:00:00Z`));
 }
 
-type Align = 'left' | 'right';
 interface Column {
   title: string;
   width: number;
-  align: Align;
+  align: 'left' | 'right';
 }
+
+/** Points across an A4 page less its margins. */
+const openItemWidths: Record<OpenItemColumnKey, number> = {
+  date: 64,
+  reference: 123,
+  dueDate: 64,
+  amount: 64,
+  paid: 60,
+  remaining: 64,
+  daysOverdue: 56,
+};
+const activityWidths: Record<ActivityColumnKey, number> = {
+  date: 66,
+  description: 189,
+  dueDate: 66,
+  amount: 87,
+  balance: 87,
+};
 interface Row {
   cells: string[];
   bold?: boolean;
@@ -69,7 +89,6 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   });
   const clientName = displayName(client);
 
-  const { regular, bold } = statementFonts();
   const doc = new PDFDocument({
     size: 'A4',
     margin,
@@ -88,36 +107,67 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     doc.on('end', resolve);
     doc.on('error', reject);
   });
-  doc.registerFont('body', regular);
-  doc.registerFont('bold', bold);
+  const files = statementFonts();
+  for (const family of ['korean', 'latin'] as const)
+    for (const weight of ['regular', 'bold'] as const)
+      doc.registerFont(fontName(family, weight), files[family][weight]);
+  // pdfkit embeds a registered font only once text is written in it.
+  let weight: Weight = 'regular';
+  const use = (next: Weight, size?: number) => {
+    weight = next;
+    doc.font(fontName('korean', next));
+    if (size !== undefined) doc.fontSize(size);
+    return doc;
+  };
+  /** doc.text, in the face that has the text's letters: a run at a time, continued. */
+  const write = (text: string, options: PDFKit.Mixins.TextOptions, x?: number, y?: number) => {
+    const runs = fontRuns(text);
+    runs.forEach((run, index) => {
+      doc.font(fontName(run.family, weight));
+      const more = { ...options, continued: index < runs.length - 1 };
+      if (index === 0 && x !== undefined) doc.text(run.text, x, y, more);
+      else doc.text(run.text, more);
+    });
+    doc.font(fontName('korean', weight));
+    return doc;
+  };
+  /**
+   * A run Noto Sans KR lacks counts as its missing glyph, 1 em wide: wider than nearly any letter,
+   * so a row of mixed text is measured as tall as it is drawn, or taller.
+   */
+  const heightOf = (text: string, width: number) => {
+    const runs = fontRuns(text);
+    doc.font(fontName(runs.length === 1 ? runs[0]!.family : 'korean', weight));
+    const height = doc.heightOfString(text, { width });
+    doc.font(fontName('korean', weight));
+    return height;
+  };
 
   const width = doc.page.width - 2 * margin;
   const bottom = () => doc.page.height - margin;
   const heading = (text: string) => {
     if (doc.y + 60 > bottom()) doc.addPage();
     doc.moveDown(1.2);
-    doc.font('bold').fontSize(11).fillColor(black).text(text, margin, doc.y, { width });
+    use('bold', 11).fillColor(black);
+    write(text, { width }, margin, doc.y);
     doc.moveDown(0.3);
   };
 
   const top = margin;
   const half = width / 2 - 10;
-  doc
-    .font('bold')
-    .fontSize(15)
-    .fillColor(black)
-    .text(business.name || ' ', margin, top, { width: half });
-  if (business.address) doc.font('body').fontSize(9).text(business.address, { width: half });
+  use('bold', 15).fillColor(black);
+  write(business.name || ' ', { width: half }, margin, top);
+  if (business.address) {
+    use('regular', 9);
+    write(business.address, { width: half });
+  }
   const leftBottom = doc.y;
-  doc
-    .font('bold')
-    .fontSize(14)
-    .text(translate(locale, 'Statement of account'), margin + width - half, top, {
-      width: half,
-      align: 'right',
-    })
-    .font('body')
-    .fontSize(9.5)
+  // The statement's own words and dates: Noto Sans KR has all their letters.
+  use('bold', 14).text(translate(locale, 'Statement of account'), margin + width - half, top, {
+    width: half,
+    align: 'right',
+  });
+  use('regular', 9.5)
     .text(periodText, { width: half, align: 'right' })
     .text(
       translate(locale, 'Statement in {currency}', { currency: currencyLabel[client.currency] }),
@@ -127,10 +177,11 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
       },
     );
   doc.y = Math.max(leftBottom, doc.y) + 14;
-  doc.font('bold').fontSize(11).text(clientName, margin, doc.y, { width });
-  doc.font('body').fontSize(9);
-  if (client.email) doc.text(client.email, { width });
-  if (client.phone) doc.text(client.phone, { width });
+  use('bold', 11);
+  write(clientName, { width }, margin, doc.y);
+  use('regular', 9);
+  if (client.email) write(client.email, { width });
+  if (client.phone) write(client.phone, { width });
   doc.moveDown(1);
 
   const boxTop = doc.y;
@@ -140,13 +191,11 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   const rightWidth = width - (rightX - margin) - pad;
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
-  doc
-    .font('body')
-    .fontSize(9)
+  use('regular', 9)
     .fillColor(grey)
     .text(translate(locale, 'Amount due'), margin + pad, boxTop + pad, { width: leftWidth });
-  doc.font('bold').fontSize(18).fillColor(black).text(money(owed), { width: leftWidth });
-  doc.font('body').fontSize(9.5);
+  use('bold', 18).fillColor(black).text(money(owed), { width: leftWidth });
+  use('regular', 9.5);
   if (owed === 0n) {
     const closing = BigInt(statement.closingBalance);
     doc.text(
@@ -164,9 +213,8 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
         .text(translate(locale, 'Overdue: {amount}', { amount: money(overdue) }), {
           width: leftWidth,
         });
-    doc
+    use('bold')
       .fillColor(black)
-      .font('bold')
       .text(
         translate(locale, 'Pay by: {day}', {
           day:
@@ -180,12 +228,11 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   const leftEnd = doc.y;
   let rightEnd = boxTop;
   if (business.paymentDetails) {
-    doc
-      .font('body')
-      .fontSize(9)
+    use('regular', 9)
       .fillColor(grey)
       .text(translate(locale, 'How to pay'), rightX, boxTop + pad, { width: rightWidth });
-    doc.fillColor(black).fontSize(9.5).text(business.paymentDetails, { width: rightWidth });
+    use('regular', 9.5).fillColor(black);
+    write(business.paymentDetails, { width: rightWidth });
     rightEnd = doc.y;
   }
   const boxBottom = Math.max(leftEnd, rightEnd) + pad;
@@ -197,21 +244,28 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   doc.x = margin;
   doc.y = boxBottom;
 
+  const columnsOf = <Key extends string>(
+    list: readonly StatementColumn<Key>[],
+    widths: Record<Key, number>,
+  ): Column[] =>
+    list.map((column) => ({
+      title: translate(locale, column.label),
+      width: widths[column.key],
+      align: column.align === 'end' ? 'right' : 'left',
+    }));
   const table = (columns: Column[], rows: Row[]) => {
     const size = 8.5;
-    const heightOf = (cells: string[], font: 'body' | 'bold') => {
-      doc.font(font).fontSize(size);
+    const rowHeight = (cells: string[], rowWeight: Weight) => {
+      use(rowWeight, size);
       return (
         Math.max(
-          ...cells.map((cell, index) =>
-            doc.heightOfString(cell || ' ', { width: (columns[index]?.width ?? 60) - 6 }),
-          ),
+          ...cells.map((cell, index) => heightOf(cell || ' ', (columns[index]?.width ?? 60) - 6)),
         ) + 6
       );
     };
     const draw = (row: Row, isHeader: boolean) => {
-      const font = isHeader || row.bold ? 'bold' : 'body';
-      const height = heightOf(row.cells, font);
+      const rowWeight = isHeader || row.bold ? 'bold' : 'regular';
+      const height = rowHeight(row.cells, rowWeight);
       if (doc.y + height > bottom()) {
         doc.addPage();
         if (!isHeader) draw({ cells: columns.map((column) => column.title) }, true);
@@ -221,11 +275,10 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
       row.cells.forEach((cell, index) => {
         const column = columns[index];
         if (!column) return;
-        doc
-          .font(font)
-          .fontSize(size)
-          .fillColor(row.red?.includes(index) ? overdueRed : isHeader ? grey : black)
-          .text(cell, x + 3, rowTop + 3, { width: column.width - 6, align: column.align });
+        use(rowWeight, size).fillColor(
+          row.red?.includes(index) ? overdueRed : isHeader ? grey : black,
+        );
+        write(cell, { width: column.width - 6, align: column.align }, x + 3, rowTop + 3);
         x += column.width;
       });
       doc
@@ -241,9 +294,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     for (const row of rows) draw(row, false);
   };
   const note = (text: string) => {
-    doc
-      .font('body')
-      .fontSize(9)
+    use('regular', 9)
       .fillColor(grey)
       .text(text, margin, doc.y + 4, { width });
     doc.fillColor(black);
@@ -253,91 +304,65 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   if (statement.openItems.length === 0) note(translate(locale, 'Nothing is unpaid.'));
   else
     table(
-      [
-        { title: translate(locale, 'Date'), width: 64, align: 'left' },
-        { title: translate(locale, 'Reference'), width: 123, align: 'left' },
-        { title: translate(locale, 'Due date'), width: 64, align: 'left' },
-        { title: translate(locale, 'Amount'), width: 64, align: 'right' },
-        { title: translate(locale, 'Paid'), width: 60, align: 'right' },
-        { title: translate(locale, 'Remaining'), width: 64, align: 'right' },
-        { title: translate(locale, 'Days overdue'), width: 56, align: 'right' },
-      ],
+      columnsOf(openItemColumns, openItemWidths),
       statement.openItems.map((item) => ({
-        cells: [
-          day(item.date),
-          item.reference || kind(item.kind),
-          day(item.dueDate),
-          figure(item.amount),
-          figure(item.paid),
-          figure(item.remaining),
-          item.daysOverdue > 0 ? String(item.daysOverdue) : '',
-        ],
-        red: item.daysOverdue > 0 ? [6] : [],
+        cells: cellsInOrder(openItemColumns, {
+          date: day(item.date),
+          reference: item.reference || kind(item.kind),
+          dueDate: day(item.dueDate),
+          amount: figure(item.amount),
+          paid: figure(item.paid),
+          remaining: figure(item.remaining),
+          daysOverdue: item.daysOverdue > 0 ? String(item.daysOverdue) : '',
+        }),
+        red:
+          item.daysOverdue > 0
+            ? [openItemColumns.findIndex((column) => column.key === 'daysOverdue')]
+            : [],
       })),
     );
 
   heading(translate(locale, 'Activity in the period'));
-  table(
-    [
-      { title: translate(locale, 'Date'), width: 66, align: 'left' },
-      { title: translate(locale, 'Description'), width: 189, align: 'left' },
-      { title: translate(locale, 'Due date'), width: 66, align: 'left' },
-      { title: translate(locale, 'Amount'), width: 87, align: 'right' },
-      { title: translate(locale, 'Balance'), width: 87, align: 'right' },
-    ],
-    [
-      {
-        cells: [
-          day(period.from),
-          translate(locale, 'Balance brought forward'),
-          '',
-          '',
-          figure(statement.openingBalance),
-        ],
-        bold: true,
-      },
-      ...statement.lines.map((line) => ({
-        cells: [
-          day(line.date),
-          describe(line),
-          line.dueDate ? day(line.dueDate) : '',
-          figure(line.amount),
-          figure(line.balance),
-        ],
-      })),
-      {
-        cells: [
-          day(period.to),
-          translate(locale, 'Closing balance'),
-          '',
-          '',
-          figure(statement.closingBalance),
-        ],
-        bold: true,
-      },
-    ],
-  );
+  const balanceRow = (date: string, description: string, balance: string): Row => ({
+    cells: cellsInOrder(activityColumns, {
+      date: day(date),
+      description,
+      dueDate: '',
+      amount: '',
+      balance: figure(balance),
+    }),
+    bold: true,
+  });
+  table(columnsOf(activityColumns, activityWidths), [
+    balanceRow(period.from, translate(locale, 'Balance brought forward'), statement.openingBalance),
+    ...statement.lines.map((line) => ({
+      cells: cellsInOrder(activityColumns, {
+        date: day(line.date),
+        description: describe(line),
+        dueDate: line.dueDate ? day(line.dueDate) : '',
+        amount: figure(line.amount),
+        balance: figure(line.balance),
+      }),
+    })),
+    balanceRow(period.to, translate(locale, 'Closing balance'), statement.closingBalance),
+  ]);
   if (statement.lines.length === 0) note(translate(locale, 'No entries in this period'));
 
   // A label that wraps (Malay's) pushes every figure down rather than running into its own.
-  const labels = [
-    ...Object.values(statementBucketLabels).map((label) => translate(locale, label)),
-    translate(locale, 'Total owed'),
-  ];
-  const buckets = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
-  const values = [...buckets.map((bucket) => figure(ageing.buckets[bucket])), figure(ageing.owed)];
+  const labels = ageingColumns.map((column) => translate(locale, column.label));
+  const values = cellsInOrder(ageingColumns, { ...ageing.buckets, total: ageing.owed }).map(
+    (minor) => figure(minor),
+  );
   heading(translate(locale, 'Ageing on {day}', { day: day(ageing.asOf) }));
   const cell = width / labels.length;
-  doc.font('bold').fontSize(8.5);
+  use('bold', 8.5);
   const labelHeight = Math.max(
     ...labels.map((label) => doc.heightOfString(label, { width: cell - 6 })),
   );
   if (doc.y + labelHeight + 30 > bottom()) doc.addPage();
   const labelTop = doc.y;
   labels.forEach((label, index) => {
-    doc
-      .font('bold')
-      .fontSize(8.5)
+    use('bold', 8.5)
       .fillColor(grey)
       .text(label, margin + index * cell, labelTop, { width: cell - 6, align: 'right' });
   });
@@ -349,10 +374,9 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     .strokeColor(black)
     .stroke();
   values.forEach((value, index) => {
-    const late = index > 0 && index < buckets.length && value !== '';
-    doc
-      .font(index === values.length - 1 ? 'bold' : 'body')
-      .fontSize(9)
+    const key = ageingColumns[index]?.key;
+    const late = key !== 'current' && key !== 'total' && value !== '';
+    use(index === values.length - 1 ? 'bold' : 'regular', 9)
       .fillColor(late ? overdueRed : black)
       .text(value, margin + index * cell, valueTop + 2, { width: cell - 6, align: 'right' });
   });

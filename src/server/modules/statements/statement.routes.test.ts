@@ -3,7 +3,10 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
-import { pdfText } from '../../../../tests/pdf-text.ts';
+import { pdfText, pdfTextFonts } from '../../../../tests/pdf-text.ts';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { create } from 'fontkit';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Ageing, Client, ClientInput } from '../../../shared/schemas/clients.ts';
 import type { RecordedEntry } from '../../../shared/schemas/ledger.ts';
@@ -525,6 +528,53 @@ describe('a statement to download', () => {
     expect(unknown.json()).toMatchObject({
       error: { code: 'validation', fields: { lang: 'Choose en, ko or ms.' } },
     });
+  });
+
+  it('as PDF: Polish, Turkish, Vietnamese, Greek and Cyrillic letters, each drawn by a font that has them', async () => {
+    const seller = await joinAs(testApp.app);
+    await injectOk(testApp.app, 'PUT', '/api/settings', seller.cookie, {
+      preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
+      rates: [],
+      business: { name: 'Zakład Łódź', address: 'İstanbul Şişli' },
+    });
+    const names = [
+      { firstName: 'Łukasz', lastName: 'Śliwiński', note: 'Ελένη Παπαδοπούλου' },
+      { firstName: 'Şule', lastName: 'Yılmaz', note: 'Дмитрий Ёлкин, 지점 Łódź' },
+      { firstName: 'Thị Hằng', lastName: 'Nguyễn', note: 'ğ ı ş ạ ễ ộ ứ' },
+    ];
+    const require = createRequire(import.meta.url);
+    for (const { firstName, lastName, note } of names) {
+      const client = await add(seller.cookie, { firstName, lastName, balance: 0 });
+      await record(seller.cookie, client.id, {
+        kind: 'charge',
+        amount: 500,
+        date: '2025-05-02',
+        note,
+      });
+      const response = await injectOk(
+        testApp.app,
+        'GET',
+        `/api/clients/${client.id}/statement.pdf?from=2025-05-01&to=2025-05-31`,
+        seller.cookie,
+      );
+      const text = oneLine((await pdfText(response.rawPayload)).text);
+      for (const expected of [
+        `${firstName} ${lastName}`,
+        `Charge: ${note}`,
+        'Zakład Łódź',
+        'İstanbul Şişli',
+      ])
+        expect(text).toContain(expected);
+      for (const { text: piece, font: fontName } of await pdfTextFonts(response.rawPayload)) {
+        const font = create(readFileSync(require.resolve(`#fonts/${fontName}-statement.ttf`)));
+        const blank = [...piece.normalize('NFC')].filter(
+          (character) =>
+            /\S/u.test(character) &&
+            font.glyphForCodePoint(character.codePointAt(0)!).path.commands.length === 0,
+        );
+        expect({ piece, fontName, blank }).toEqual({ piece, fontName, blank: [] });
+      }
+    }
   });
 
   it('as PDF in each language: the amount due with how to pay, the open items, and no trace of a voided mistake', async () => {

@@ -8,12 +8,10 @@ import { currencyLabel, formatFigure } from '../../../../shared/money.ts';
 import {
   defaultPeriod,
   resolvePeriod,
-  statementBucketLabels,
   statementPeriodFormSchema,
   statementQuerySchema,
   statementSendFormSchema,
   type Statement,
-  type StatementBuckets,
   type StatementPeriod,
   type StatementPeriodForm,
   type StatementSendForm,
@@ -29,19 +27,38 @@ import { statementFilePath, useSendStatement, useStatement } from '../api/statem
 import { ClientNotFound } from './client-not-found.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { displayName } from '../../../../shared/names.ts';
-
-const bucketNames = Object.keys(statementBucketLabels) as (keyof StatementBuckets)[];
+import {
+  activityColumns,
+  ageingColumns,
+  cellsInOrder,
+  openItemColumns,
+  type StatementColumn,
+} from '../../../../shared/statement-columns.ts';
+import { statementColumnMessages } from '../statement-column-messages.ts';
 
 type I18n = ReturnType<typeof useI18n>;
 
-function bucketLabels(t: I18n['t']): Record<keyof StatementBuckets, string> {
-  return {
-    current: t('statement.bucket.current'),
-    days1to30: t('statement.bucket.days-1-30'),
-    days31to60: t('statement.bucket.days-31-60'),
-    days61to90: t('statement.bucket.days-61-90'),
-    over90: t('statement.bucket.over-90'),
-  };
+/** A table's header row from its columns: figures' headings at the end, over their figures. */
+function HeaderRow({
+  columns,
+  t,
+}: {
+  columns: readonly StatementColumn<keyof typeof statementColumnMessages>[];
+  t: I18n['t'];
+}) {
+  return (
+    <tr>
+      {columns.map((column) => (
+        <th
+          key={column.key}
+          scope="col"
+          className={column.align === 'end' ? 'text-end' : undefined}
+        >
+          {t(statementColumnMessages[column.key])}
+        </th>
+      ))}
+    </tr>
+  );
 }
 
 function kindLabel(t: I18n['t'], kind: EntryKind): string {
@@ -319,6 +336,29 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
   );
 }
 
+/** The bold first and last rows of the activity: a day, what it is, and the balance. */
+function BalanceRow(props: { date: string; description: string; balance: string; testId: string }) {
+  return (
+    <tr className="fw-semibold">
+      {cellsInOrder(activityColumns, {
+        date: (
+          <td key="date" className="text-nowrap">
+            {props.date}
+          </td>
+        ),
+        description: <td key="description">{props.description}</td>,
+        dueDate: <td key="dueDate" />,
+        amount: <td key="amount" />,
+        balance: (
+          <td key="balance" className="text-end text-nowrap" data-testid={props.testId}>
+            {props.balance}
+          </td>
+        ),
+      })}
+    </tr>
+  );
+}
+
 /**
  * The statement as the client reads it, on the page and on paper, with what the PDF shows:
  * the business and the client, the amount due with how to pay, the open items, the activity
@@ -328,7 +368,6 @@ function SendStatement({ statement, onClose }: { statement: Statement; onClose: 
 function StatementBody({ statement }: { statement: Statement }) {
   const { t, format } = useI18n();
   const day = (isoDay: string) => format.day(isoDay);
-  const buckets = bucketLabels(t);
   const { client, business, period, ageing, amountDue } = statement;
   const figure = (minor: number | string) =>
     formatFigure(BigInt(minor), client.currency, format.intlLocale);
@@ -415,36 +454,46 @@ function StatementBody({ statement }: { statement: Statement }) {
               aria-label={t('statement.open-items')}
             >
               <thead>
-                <tr>
-                  <th scope="col">{t('statement.column.date')}</th>
-                  <th scope="col">{t('statement.column.reference')}</th>
-                  <th scope="col">{t('statement.column.due-date')}</th>
-                  <th scope="col" className="text-end">
-                    {t('statement.column.amount')}
-                  </th>
-                  <th scope="col" className="text-end">
-                    {t('statement.column.paid')}
-                  </th>
-                  <th scope="col" className="text-end">
-                    {t('statement.column.remaining')}
-                  </th>
-                  <th scope="col" className="text-end">
-                    {t('statement.column.days-overdue')}
-                  </th>
-                </tr>
+                <HeaderRow columns={openItemColumns} t={t} />
               </thead>
               <tbody>
                 {statement.openItems.map((item) => (
                   <tr key={item.id}>
-                    <td className="text-nowrap">{day(item.date)}</td>
-                    <td>{item.reference || kindLabel(t, item.kind)}</td>
-                    <td className="text-nowrap">{day(item.dueDate)}</td>
-                    <td className="text-end text-nowrap">{figure(item.amount)}</td>
-                    <td className="text-end text-nowrap">{figure(item.paid)}</td>
-                    <td className="text-end text-nowrap">{figure(item.remaining)}</td>
-                    <td className="text-end text-nowrap text-owed">
-                      {item.daysOverdue > 0 ? format.number(item.daysOverdue) : ''}
-                    </td>
+                    {cellsInOrder(openItemColumns, {
+                      date: (
+                        <td key="date" className="text-nowrap">
+                          {day(item.date)}
+                        </td>
+                      ),
+                      reference: (
+                        <td key="reference">{item.reference || kindLabel(t, item.kind)}</td>
+                      ),
+                      dueDate: (
+                        <td key="dueDate" className="text-nowrap">
+                          {day(item.dueDate)}
+                        </td>
+                      ),
+                      amount: (
+                        <td key="amount" className="text-end text-nowrap">
+                          {figure(item.amount)}
+                        </td>
+                      ),
+                      paid: (
+                        <td key="paid" className="text-end text-nowrap">
+                          {figure(item.paid)}
+                        </td>
+                      ),
+                      remaining: (
+                        <td key="remaining" className="text-end text-nowrap">
+                          {figure(item.remaining)}
+                        </td>
+                      ),
+                      daysOverdue: (
+                        <td key="daysOverdue" className="text-end text-nowrap text-owed">
+                          {item.daysOverdue > 0 ? format.number(item.daysOverdue) : ''}
+                        </td>
+                      ),
+                    })}
                   </tr>
                 ))}
               </tbody>
@@ -459,54 +508,56 @@ function StatementBody({ statement }: { statement: Statement }) {
             aria-label={t('statement.entries')}
           >
             <thead>
-              <tr>
-                <th scope="col">{t('statement.column.date')}</th>
-                <th scope="col">{t('statement.column.description')}</th>
-                <th scope="col">{t('statement.column.due-date')}</th>
-                <th scope="col" className="text-end">
-                  {t('statement.column.amount')}
-                </th>
-                <th scope="col" className="text-end">
-                  {t('statement.column.balance')}
-                </th>
-              </tr>
+              <HeaderRow columns={activityColumns} t={t} />
             </thead>
             <tbody>
-              <tr className="fw-semibold">
-                <td className="text-nowrap">{day(period.from)}</td>
-                <td>{t('statement.brought-forward')}</td>
-                <td />
-                <td />
-                <td className="text-end text-nowrap" data-testid="opening-balance">
-                  {figure(statement.openingBalance)}
-                </td>
-              </tr>
+              <BalanceRow
+                date={day(period.from)}
+                description={t('statement.brought-forward')}
+                balance={figure(statement.openingBalance)}
+                testId="opening-balance"
+              />
               {statement.lines.map((line) => (
                 <tr key={line.id}>
-                  <td className="text-nowrap">{day(line.date)}</td>
-                  <td>{describeLine(t, line)}</td>
-                  <td className="text-nowrap">{line.dueDate ? day(line.dueDate) : ''}</td>
-                  <td className="text-end text-nowrap">{figure(line.amount)}</td>
-                  <td className="text-end text-nowrap">{figure(line.balance)}</td>
+                  {cellsInOrder(activityColumns, {
+                    date: (
+                      <td key="date" className="text-nowrap">
+                        {day(line.date)}
+                      </td>
+                    ),
+                    description: <td key="description">{describeLine(t, line)}</td>,
+                    dueDate: (
+                      <td key="dueDate" className="text-nowrap">
+                        {line.dueDate ? day(line.dueDate) : ''}
+                      </td>
+                    ),
+                    amount: (
+                      <td key="amount" className="text-end text-nowrap">
+                        {figure(line.amount)}
+                      </td>
+                    ),
+                    balance: (
+                      <td key="balance" className="text-end text-nowrap">
+                        {figure(line.balance)}
+                      </td>
+                    ),
+                  })}
                 </tr>
               ))}
               {statement.lines.length === 0 && (
                 <tr>
                   <td />
-                  <td colSpan={4} className="text-body-secondary">
+                  <td colSpan={activityColumns.length - 1} className="text-body-secondary">
                     {t('statement.no-entries')}
                   </td>
                 </tr>
               )}
-              <tr className="fw-semibold">
-                <td className="text-nowrap">{day(period.to)}</td>
-                <td>{t('statement.closing')}</td>
-                <td />
-                <td />
-                <td className="text-end text-nowrap" data-testid="closing-balance">
-                  {figure(statement.closingBalance)}
-                </td>
-              </tr>
+              <BalanceRow
+                date={day(period.to)}
+                description={t('statement.closing')}
+                balance={figure(statement.closingBalance)}
+                testId="closing-balance"
+              />
             </tbody>
           </table>
         </ScrollRegion>
@@ -514,44 +565,43 @@ function StatementBody({ statement }: { statement: Statement }) {
         <h2 className="h6 mt-3">{t('statement.ageing.heading', { day: day(ageing.asOf) })}</h2>
         {/* Six columns do not fit a phone: there the buckets are a list. */}
         <dl className="d-sm-none mb-0 tabular">
-          {bucketNames.map((bucket) => (
-            <div key={bucket} className="d-flex justify-content-between border-bottom py-1">
-              <dt className="fw-normal">{buckets[bucket]}</dt>
-              <dd className={`mb-0 text-nowrap${bucket === 'current' ? '' : ' text-owed'}`}>
-                {figure(ageing.buckets[bucket])}
-              </dd>
-            </div>
-          ))}
-          <div className="d-flex justify-content-between py-1 fw-semibold">
-            <dt>{t('statement.total-owed')}</dt>
-            <dd className="mb-0 text-nowrap">{figure(ageing.owed)}</dd>
-          </div>
+          {ageingColumns.map((column) =>
+            column.key === 'total' ? (
+              <div key={column.key} className="d-flex justify-content-between py-1 fw-semibold">
+                <dt>{t(statementColumnMessages[column.key])}</dt>
+                <dd className="mb-0 text-nowrap">{figure(ageing.owed)}</dd>
+              </div>
+            ) : (
+              <div key={column.key} className="d-flex justify-content-between border-bottom py-1">
+                <dt className="fw-normal">{t(statementColumnMessages[column.key])}</dt>
+                <dd className={`mb-0 text-nowrap${column.key === 'current' ? '' : ' text-owed'}`}>
+                  {figure(ageing.buckets[column.key])}
+                </dd>
+              </div>
+            ),
+          )}
         </dl>
         <ScrollRegion label={t('statement.ageing.label')} className="d-none d-sm-block">
           <table className="table table-sm mb-0 tabular" aria-label={t('statement.ageing.label')}>
             <thead>
-              <tr>
-                {bucketNames.map((bucket) => (
-                  <th key={bucket} scope="col" className="text-end">
-                    {buckets[bucket]}
-                  </th>
-                ))}
-                <th scope="col" className="text-end">
-                  {t('statement.total-owed')}
-                </th>
-              </tr>
+              <HeaderRow columns={ageingColumns} t={t} />
             </thead>
             <tbody>
               <tr>
-                {bucketNames.map((bucket) => (
-                  <td
-                    key={bucket}
-                    className={`text-end text-nowrap${bucket === 'current' ? '' : ' text-owed'}`}
-                  >
-                    {figure(ageing.buckets[bucket])}
-                  </td>
-                ))}
-                <td className="text-end text-nowrap fw-semibold">{figure(ageing.owed)}</td>
+                {ageingColumns.map((column) =>
+                  column.key === 'total' ? (
+                    <td key={column.key} className="text-end text-nowrap fw-semibold">
+                      {figure(ageing.owed)}
+                    </td>
+                  ) : (
+                    <td
+                      key={column.key}
+                      className={`text-end text-nowrap${column.key === 'current' ? '' : ' text-owed'}`}
+                    >
+                      {figure(ageing.buckets[column.key])}
+                    </td>
+                  ),
+                )}
               </tr>
             </tbody>
           </table>
