@@ -44,6 +44,7 @@ const validBodies: Record<string, () => unknown> = {
     rates: [{ currency: 'KRW', usdPerUnit: '0.00075', date: '2024-05-01' }],
   }),
   'PUT /api/settings/language': () => ({ language: 'ms' }),
+  'PUT /api/settings/setup': () => ({ outcome: 'done', businessName: 'Hana', mainCurrency: 'KRW' }),
   'PUT /api/clients/:id/language': () => ({ language: 'ko' }),
   'POST /api/clients/:id/link': () => ({ expiresInDays: 7 }),
   'PUT /api/reminders/plan': () => ({

@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { FirstRun } from '../../../../shared/schemas/first-run.ts';
 import {
@@ -16,7 +17,13 @@ import { AccountLanguage } from './account-language.tsx';
 /** Until the owner picks one, the currency of the language the app speaks is the likeliest. */
 const currencyOfLocale: Partial<Record<Locale, Currency>> = { ko: 'KRW', ms: 'MYR' };
 
-type FieldErrors = Partial<Record<'businessName' | 'mainCurrency' | 'paymentDetails', string>>;
+interface SetupValues {
+  businessName: string;
+  mainCurrency: Currency;
+  paymentDetails: string;
+}
+
+type FieldErrors = Partial<Record<keyof SetupValues, string>>;
 
 /**
  * The first run: the business's name, main currency, language and how clients pay, in one short
@@ -34,11 +41,15 @@ export function FirstRunSetup({
   const showFlash = useFlash();
   const finish = useFinishSetup();
   const ids = { name: useId(), currency: useId(), payment: useId(), paymentHelp: useId() };
-  const [businessName, setBusinessName] = useState('');
-  const [picked, setPicked] = useState<Currency | null>(null);
-  const currency =
-    picked ?? (mainCurrency === 'USD' ? (currencyOfLocale[locale] ?? 'USD') : mainCurrency);
-  const [paymentDetails, setPaymentDetails] = useState('');
+  const suggested = mainCurrency === 'USD' ? (currencyOfLocale[locale] ?? 'USD') : mainCurrency;
+  const { register, handleSubmit, setValue, formState } = useForm<SetupValues>({
+    defaultValues: { businessName: '', mainCurrency: suggested, paymentDetails: '' },
+  });
+  // A language chosen above the currency suggests its currency, until the owner picks one.
+  const currencyPicked = formState.dirtyFields.mainCurrency === true;
+  useEffect(() => {
+    if (!currencyPicked) setValue('mainCurrency', suggested);
+  }, [currencyPicked, setValue, suggested]);
   const [errors, setErrors] = useState<FieldErrors>({});
 
   const send = async (setup: Parameters<typeof finish.mutateAsync>[0]) => {
@@ -50,14 +61,8 @@ export function FirstRunSetup({
     }
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const parsed = setupSchema.safeParse({
-      outcome: 'done',
-      businessName,
-      mainCurrency: currency,
-      paymentDetails,
-    });
+  const submit = handleSubmit(async (values) => {
+    const parsed = setupSchema.safeParse({ outcome: 'done', ...values });
     if (!parsed.success) {
       setErrors(
         Object.fromEntries(
@@ -68,7 +73,7 @@ export function FirstRunSetup({
     }
     setErrors({});
     await send(parsed.data);
-  };
+  });
 
   return (
     <div className="row justify-content-center">
@@ -87,8 +92,7 @@ export function FirstRunSetup({
                   className={`form-control${errors.businessName ? ' is-invalid' : ''}`}
                   maxLength={businessNameMaxLength}
                   autoComplete="organization"
-                  value={businessName}
-                  onChange={(event) => setBusinessName(event.target.value)}
+                  {...register('businessName')}
                 />
                 <div className="form-text">{t('setup.business-name-help')}</div>
                 {errors.businessName && (
@@ -102,8 +106,7 @@ export function FirstRunSetup({
                 <select
                   id={ids.currency}
                   className={`form-select${errors.mainCurrency ? ' is-invalid' : ''}`}
-                  value={currency}
-                  onChange={(event) => setPicked(event.target.value as Currency)}
+                  {...register('mainCurrency')}
                 >
                   {currencies.map((option) => (
                     <option key={option} value={option}>
@@ -127,8 +130,7 @@ export function FirstRunSetup({
                   className={`form-control${errors.paymentDetails ? ' is-invalid' : ''}`}
                   maxLength={paymentDetailsMaxLength}
                   aria-describedby={ids.paymentHelp}
-                  value={paymentDetails}
-                  onChange={(event) => setPaymentDetails(event.target.value)}
+                  {...register('paymentDetails')}
                 />
                 <div id={ids.paymentHelp} className="form-text">
                   {t('settings.payment-details-help')}
@@ -138,7 +140,11 @@ export function FirstRunSetup({
                 )}
               </div>
               <div className="d-flex flex-wrap gap-2">
-                <button type="submit" className="btn btn-primary" disabled={finish.isPending}>
+                <button
+                  type="submit"
+                  className="btn btn-primary"
+                  disabled={finish.isPending || formState.isSubmitting}
+                >
                   {t('setup.save')}
                 </button>
                 <button
