@@ -54,27 +54,41 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
       .type('text/html; charset=utf-8')
       .send(plainLinkPage(locale, reason, business));
 
+  /** False once the address has guessed too often and its refusal was sent. */
+  async function withinGuessLimit(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    now: number,
+  ): Promise<boolean> {
+    try {
+      await checkLinkGuesses(db, request.ip, now);
+      return true;
+    } catch (error) {
+      if (!(error instanceof AppError) || error.status !== 429) throw error;
+      if (error.headers) void reply.headers(error.headers);
+      await plain(reply, 429, requestLocale(request), 'rate_limited');
+      return false;
+    }
+  }
+
+  async function miss(request: FastifyRequest, reply: FastifyReply, now: number) {
+    await countLinkGuess(db, request.ip, now);
+    await plain(reply, 404, requestLocale(request), 'unknown');
+  }
+
   /** The live link the address holds, or null once the answer (a plain page) was sent. */
   async function openLink(
     request: FastifyRequest<{ Params: Params }>,
     reply: FastifyReply,
   ): Promise<ClientLinkRow | null> {
     const now = Date.now();
-    try {
-      await checkLinkGuesses(db, request.ip, now);
-    } catch (error) {
-      if (!(error instanceof AppError) || error.status !== 429) throw error;
-      if (error.headers) void reply.headers(error.headers);
-      await plain(reply, 429, requestLocale(request), 'rate_limited');
-      return null;
-    }
+    if (!(await withinGuessLimit(request, reply, now))) return null;
     const { secret } = request.params;
     const link = secretShape.test(secret)
       ? await findLinkBySecretHash(db, hashToken(secret))
       : undefined;
     if (!link) {
-      await countLinkGuess(db, request.ip, now);
-      await plain(reply, 404, requestLocale(request), 'unknown');
+      await miss(request, reply, now);
       return null;
     }
     if (linkState(link, now) !== 'live') {
@@ -135,6 +149,16 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
       .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
       .send(pdf);
   });
+
+  // Any other address under /c/ is a miss like an unknown secret, with this page's headers, not
+  // the app's 404 (which names the address it was asked for) or the browser app's page.
+  const unknownAddress = async (request: FastifyRequest, reply: FastifyReply) => {
+    const now = Date.now();
+    if (await withinGuessLimit(request, reply, now)) await miss(request, reply, now);
+    return reply;
+  };
+  app.get('/c', hidden, unknownAddress);
+  app.get('/c/*', hidden, unknownAddress);
 
   app.get<{ Params: Params }>('/c/:secret/statement.csv', hidden, async (request, reply) => {
     const link = await openLink(request, reply);

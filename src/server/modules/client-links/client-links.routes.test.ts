@@ -194,6 +194,28 @@ describe('a client link', () => {
     expect((await open('/c/short')).statusCode).toBe(404);
   });
 
+  it('answers any other address under /c/ with the same plain page, headers and guess count', async () => {
+    const { path } = await createLink();
+    const address = freshAddress();
+    for (const url of [`${path}/other`, `${path}/statement.pdf/x`, '/c/', `/c/a/b/c`]) {
+      const page = await open(url, address);
+      expect(page.statusCode, url).toBe(404);
+      expect(page.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(page.headers['x-robots-tag'], url).toContain('noindex');
+      expect(page.headers['referrer-policy'], url).toBe('no-referrer');
+      expect(page.headers['cache-control'], url).toBe('no-store');
+      expect(page.headers['content-security-policy'], url).toContain("default-src 'none'");
+      // The address typed is not echoed back into a page someone may screenshot or share.
+      expect(page.body, url).not.toContain(path.slice(3));
+    }
+    const counted = await testApp.app.db.kysely
+      .selectFrom('login_throttle')
+      .select('failures')
+      .where('key', '=', `link:${address}`)
+      .executeTakeFirst();
+    expect(counted?.failures).toBe(4);
+  });
+
   it('refuses an address after too many guesses, even with a good link', async () => {
     const { path } = await createLink();
     const address = freshAddress();

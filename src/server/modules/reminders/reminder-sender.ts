@@ -108,7 +108,11 @@ export class ReminderSender {
       send: steps('send'),
       skip: steps('skip'),
     });
-    for (const message of messages) await this.#deliver(ownerId, message);
+    // One client's e-mail that cannot be made must not hold back the others claimed with it.
+    for (const message of messages)
+      await this.#deliver(ownerId, message).catch((error: unknown) =>
+        this.#app.log.error({ err: error, ownerId }, 'a reminder could not be delivered'),
+      );
   }
 
   async #sendAgain(ownerId: string, messageId: string): Promise<void> {
@@ -148,7 +152,7 @@ export class ReminderSender {
           return charge ? [{ ...charge, step: reminder.step }] : [];
         })
       : [];
-    if (!plan.enabled || !entry || charges.length === 0) {
+    if (!plan.enabled || !entry || charges.length === 0 || !owner || owner.disabled_at !== null) {
       await settle({ kind: 'cancelled' });
       return;
     }
@@ -167,15 +171,31 @@ export class ReminderSender {
       today: dayIn(plan.timeZone, this.#now()),
       link: linkSecret === null ? null : `${publicUrl}${clientLinkPathPrefix}${linkSecret}`,
     });
-    const attachments = plan.attachPdf
-      ? await this.#statementPdf(ownerId, message.clientId, locale, plan)
-      : undefined;
     const detail: ReminderDetail = {
       step: leadingStep(charges),
       charges: charges.map(({ entryId, step, reference }) => ({ entryId, step, reference })),
       sentTo: entry.email,
       by: 'mail',
     };
+    /** Counted as an attempt: tried again later, and reported once the retries have run out. */
+    const tryLater = async (error: string) => {
+      const attempts = Math.max(...message.reminders.map((reminder) => reminder.attempts)) + 1;
+      const delay = retryDelaysMs[attempts - 1];
+      if (delay === undefined)
+        await finish({ kind: 'failed', error, attempts, detail: { ...detail, error } });
+      else await settle({ kind: 'retry', error, attempts, nextAttemptAt: this.#now() + delay });
+    };
+    let attachments: MailAttachment[] | undefined;
+    try {
+      attachments = plan.attachPdf
+        ? await this.#statementPdf(ownerId, message.clientId, locale, plan)
+        : undefined;
+    } catch (error) {
+      // Else the claim would stay "sending" and be taken again after every lease, for ever.
+      this.#app.log.error({ err: error, ownerId }, "a reminder's statement PDF could not be made");
+      await tryLater('The statement PDF could not be made');
+      return;
+    }
     try {
       await this.#mailer!.send({
         to: entry.email,
@@ -189,22 +209,7 @@ export class ReminderSender {
     } catch (error) {
       if (!(error instanceof MailError)) throw error;
       this.#app.log.warn({ err: error, ownerId }, 'a reminder could not be sent');
-      const attempts = Math.max(...message.reminders.map((reminder) => reminder.attempts)) + 1;
-      const delay = retryDelaysMs[attempts - 1];
-      if (delay === undefined)
-        await finish({
-          kind: 'failed',
-          error: error.message,
-          attempts,
-          detail: { ...detail, error: error.message },
-        });
-      else
-        await settle({
-          kind: 'retry',
-          error: error.message,
-          attempts,
-          nextAttemptAt: this.#now() + delay,
-        });
+      await tryLater(error.message);
       return;
     }
     await finish({

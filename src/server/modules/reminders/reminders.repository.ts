@@ -40,7 +40,14 @@ export async function readPlan(db: Executor, ownerId: string): Promise<ReminderP
 export async function enabledPlans(
   db: Executor,
 ): Promise<{ ownerId: string; plan: ReminderPlan }[]> {
-  const rows = await db.selectFrom('reminder_plans').selectAll().where('enabled', '=', 1).execute();
+  // A disabled account's clients hear nothing more from it, as its links stop at once.
+  const rows = await db
+    .selectFrom('reminder_plans')
+    .innerJoin('users', 'users.id', 'reminder_plans.owner_id')
+    .selectAll('reminder_plans')
+    .where('reminder_plans.enabled', '=', 1)
+    .where('users.disabled_at', 'is', null)
+    .execute();
   return rows.map((row) => ({ ownerId: row.owner_id, plan: toPlan(row) }));
 }
 

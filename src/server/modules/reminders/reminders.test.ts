@@ -270,6 +270,85 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
     }
   });
 
+  it('retries, then reports failed, a reminder whose PDF could not be made, holding back no other client’s', async () => {
+    const broken = await buildTestApp({ config: { mail: { url: smtp.url, from: mailFrom } } });
+    try {
+      const owner = await joinAs(broken.app);
+      await injectOk(broken.app, 'PUT', '/api/reminders/plan', owner.cookie, {
+        ...plan,
+        attachPdf: true,
+      });
+      const first = await addClient(broken, owner.cookie);
+      const second = await addClient(broken, owner.cookie);
+      await charge(broken, owner.cookie, first.id, 1_000, '2026-03-10');
+      await charge(broken, owner.cookie, second.id, 2_000, '2026-03-10');
+      // A renderer that refuses every statement: what a crashed PDF worker answers.
+      await broken.app.statementPdfs.close();
+      let now = at('2026-03-10');
+      const sender = new ReminderSender(broken.app, { now: () => now });
+      const statuses: string[] = [];
+      const status = async () => {
+        const list = (
+          await injectOk(broken.app, 'GET', '/api/reminders', owner.cookie)
+        ).json<ReminderList>();
+        statuses.push(
+          list.reminders
+            .map((reminder) => `${reminder.status} ${reminder.attempts}`)
+            .sort()
+            .join(', '),
+        );
+      };
+      await sender.runOnce();
+      await status();
+      for (const wait of [5, 30, 120]) {
+        now += wait * 60_000;
+        await sender.runOnce();
+        await status();
+      }
+      expect(statuses).toEqual([
+        'retrying 1, retrying 1',
+        'retrying 2, retrying 2',
+        'retrying 3, retrying 3',
+        'failed 4, failed 4',
+      ]);
+      const failed = (
+        await injectOk(broken.app, 'GET', '/api/reminders?status=failed', owner.cookie)
+      ).json<ReminderList>();
+      expect(failed.reminders[0]?.lastError).toBe('The statement PDF could not be made');
+      const events = await history(broken, owner.cookie, second.id);
+      expect(events.find((entry) => entry.action === 'reminder_failed')?.reminder).toMatchObject({
+        step: 'due',
+        sentTo: second.email,
+      });
+    } finally {
+      await broken.close();
+    }
+  });
+
+  it('sends nothing for an owner whose account was disabled', async () => {
+    const owner = await joinAs(testApp.app);
+    await injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, plan);
+    const client = await addClient(testApp, owner.cookie);
+    await charge(testApp, owner.cookie, client.id, 1_000, '2026-06-10');
+    const disable = (at: number | null) =>
+      sql`update users set disabled_at = ${at} where id = ${owner.userId}`.execute(
+        testApp.app.db.kysely,
+      );
+    await disable(Date.now());
+    const before = smtp.received.length;
+    await new ReminderSender(testApp.app, { now: () => at('2026-06-10') }).runOnce();
+    // Enabled again only so that the plan can be turned off after the test.
+    await disable(null);
+    owners.push(owner.cookie);
+    expect(smtp.received.slice(before)).toHaveLength(0);
+    const rows = await testApp.app.db.kysely
+      .selectFrom('reminders')
+      .select('status')
+      .where('client_id', '=', client.id)
+      .execute();
+    expect(rows).toEqual([]);
+  });
+
   it('sends again with the same Message-ID what an instance killed mid-send had claimed', async () => {
     const owner = await joinAs(testApp.app);
     owners.push(owner.cookie);
