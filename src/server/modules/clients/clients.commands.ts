@@ -245,8 +245,7 @@ export async function setRestoredClientLanguages(
   ownerId: string,
   languages: readonly { id: string; language: Locale }[],
 ): Promise<void> {
-  for (const { id, language } of languages)
-    await updateClientLanguage(trx, ownerId, id, language);
+  for (const { id, language } of languages) await updateClientLanguage(trx, ownerId, id, language);
 }
 
 /** The language the client reads their link's page (and later reminders) in; null: the owner's. */

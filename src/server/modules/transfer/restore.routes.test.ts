@@ -381,7 +381,9 @@ describe('restoring an export into an account', () => {
       [null, true],
       [null, true],
     ]);
-    const plan = (await injectOk(fresh, 'GET', '/api/reminders/plan', target.cookie)).json();
+    const plan = (
+      await injectOk(fresh, 'GET', '/api/reminders/plan', target.cookie)
+    ).json<ReminderPlan>();
     expect(plan).toMatchObject({ enabled: false, daysBefore: 3, overdueEveryDays: 7 });
     // A version-3 file made since reminders exist carries what each one sent.
     expect(again.history.filter((event) => event.reminder)).toHaveLength(1);

@@ -7,11 +7,7 @@ import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
 import { exportVersion } from '../../../shared/schemas/restore.ts';
-import {
-  clientLanguages,
-  listClientsPage,
-  type ClientFilter,
-} from '../clients/clients.queries.ts';
+import { clientLanguages, listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
 import { pausedClientIds, readPlan } from '../reminders/reminders.queries.ts';
 import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
