@@ -104,7 +104,7 @@ test('download all my data, restore it into a new account from Settings, and not
   ).toBeVisible();
 
   await page.goto('/setting');
-  await expect(page.getByRole('checkbox', { name: 'Send reminders' })).not.toBeChecked();
+  await expect(page.getByRole('switch', { name: 'Send reminders' })).not.toBeChecked();
   await page.getByLabel('Export file (JSON)').setInputFiles({
     name: 'balance-export.json',
     mimeType: 'application/json',
