@@ -36,6 +36,18 @@ test('download all my data, restore it into a new account from Settings, and not
     data: { kind: 'payment', amount: 23_450, note: 'Bank transfer' },
   });
   expect(payment.status()).toBe(201);
+  const plan = await page.request.put('/api/reminders/plan', {
+    data: {
+      enabled: true,
+      daysBefore: 3,
+      onDueDate: true,
+      overdueEveryDays: 7,
+      overdueMax: 3,
+      attachPdf: false,
+      timeZone: 'UTC',
+    },
+  });
+  expect(plan.status()).toBe(200);
 
   await page.goto('/setting');
   const downloading = page.waitForEvent('download');
@@ -61,15 +73,20 @@ test('download all my data, restore it into a new account from Settings, and not
     buffer: Buffer.from(file),
   });
   const preview = page.getByRole('list', { name: 'What the file holds' });
-  // Two clients added, one payment, and the first-run setup skipped by the fixture.
-  await expect(preview).toContainText('2 clients, 3 ledger entries, 4 history entries');
+  // Two clients added, one payment, the first-run setup skipped by the fixture, the plan saved.
+  await expect(preview).toContainText('2 clients, 3 ledger entries, 5 history entries');
+  await expect(preview).toContainText(
+    'Payment reminders were on: they come back turned off, because the file does not say which reminders were already sent.',
+  );
   await expect(preview).toContainText(
     '2 clients get a new id, because another account on this server uses theirs',
   );
   // Nothing is written before the owner confirms.
   expect(await clientCount(page)).toBe(0);
   await page.getByRole('button', { name: 'Restore' }).click();
-  await expect(flash(page, 'Restored 2 clients')).toBeVisible();
+  await expect(
+    flash(page, 'Restored 2 clients. Payment reminders are off: turn them on again in Settings.'),
+  ).toBeVisible();
   await expect(page).toHaveURL('/');
   await expect(page.getByRole('row', { name: /Mary Somerville/ })).toContainText('$1,000.00');
   await expect(page.getByRole('row', { name: /Min Kim/ })).toContainText('₩50,000');
@@ -87,6 +104,7 @@ test('download all my data, restore it into a new account from Settings, and not
   ).toBeVisible();
 
   await page.goto('/setting');
+  await expect(page.getByRole('switch', { name: 'Send reminders' })).not.toBeChecked();
   await page.getByLabel('Export file (JSON)').setInputFiles({
     name: 'balance-export.json',
     mimeType: 'application/json',

@@ -6,6 +6,7 @@ import {
   noControlCharacters,
 } from './clients.ts';
 import { isCalendarDate } from '../dates.ts';
+import { clientLanguageSchema } from './client-links.ts';
 import { eventActions } from './events.ts';
 import {
   entryDetailSchema,
@@ -13,6 +14,7 @@ import {
   entryNoteMaxLength,
   entryReferenceMaxLength,
 } from './ledger.ts';
+import { reminderPlanSchema, reminderStepSchema } from './reminders.ts';
 import {
   businessSchema,
   exchangeRateSchema,
@@ -21,12 +23,14 @@ import {
 } from './settings.ts';
 
 // The owner's JSON export ("Download all my data") as the restore reads it back. Version 1 had
-// no ledger entries; version 2 added them; version 3 added each entry's reference. The checks are about the shape and sense of the data,
-// not today's form rules: what was saved once comes back even if a rule has tightened since.
+// no ledger entries; version 2 added them; version 3 added each entry's reference; version 4 added
+// each client's language and reminders switch, and the reminder plan. The checks are about the
+// shape and sense of the data, not today's form rules: what was saved once comes back even if a
+// rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 3;
+export const exportVersion = 4;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -52,6 +56,10 @@ export const exportedClientSchema = z.object({
   version: z.int('Use a whole number.').check(z.positive('Use 1 or more.')),
   createdAt: moment,
   updatedAt: moment,
+  /** The client's own language; null (or left out, before version 4): the owner's. */
+  language: z.optional(clientLanguageSchema),
+  /** The client's reminders switch; left out (before version 4): on. */
+  reminders: z.optional(z.boolean('Use true or false.')),
 });
 
 export const exportedEntrySchema = z.object({
@@ -69,6 +77,22 @@ export const exportedEntrySchema = z.object({
   enteredAt: moment,
 });
 
+/** What a `reminder_sent` or `reminder_failed` event says was sent. */
+export const exportedReminderDetailSchema = z.object({
+  step: reminderStepSchema,
+  charges: z.array(
+    z.object({
+      entryId: z.int('Use a whole number.'),
+      step: reminderStepSchema,
+      reference: text(entryReferenceMaxLength),
+    }),
+  ),
+  sentTo: text(254),
+  by: z.enum(['mail', 'hand'], 'Use mail or hand.'),
+  // A mail server's answer, as it came: several lines at times.
+  error: z.optional(z.string().check(z.maxLength(5000, 'Use at most 5000 characters.'))),
+});
+
 export const exportedEventSchema = z.object({
   clientId: z.nullable(id),
   action: z.enum(eventActions, `Use one of ${eventActions.join(', ')}.`),
@@ -78,6 +102,8 @@ export const exportedEventSchema = z.object({
   after: z.nullable(clientSnapshotSchema),
   /** Version 1 files have no ledger, so no entry on any event. */
   entry: z.optional(z.nullable(entryDetailSchema)),
+  /** A reminder event's detail (written by version 3 files made since reminders exist, too). */
+  reminder: z.optional(exportedReminderDetailSchema),
 });
 
 export const exportFileSchema = z.object({
@@ -96,6 +122,8 @@ export const exportFileSchema = z.object({
     ),
     /** Left out by files made before statements had the owner's business on them. */
     business: z.optional(businessSchema),
+    /** Left out before version 4. Restored switched off: see `remindersTurnedOff`. */
+    reminderPlan: z.optional(reminderPlanSchema),
   }),
   clients: z.array(exportedClientSchema),
   /** Left out by version 1 only. */
@@ -124,6 +152,11 @@ export const restoreSummarySchema = z.object({
   rates: z.number(),
   /** Clients whose id is taken on this instance (by another account), restored under a new one. */
   renumbered: z.number(),
+  /**
+   * The file's reminder plan was on: it is restored off, since which reminders were already sent
+   * is not in the file, and the owner turns it on again.
+   */
+  remindersTurnedOff: z.boolean(),
   restored: z.boolean(),
 });
 export type RestoreSummary = z.infer<typeof restoreSummarySchema>;

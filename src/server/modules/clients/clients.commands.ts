@@ -239,6 +239,15 @@ export async function addImportedClients(
 /** An export file's clients, with their ids; part of a restore (transfer/restore-plan.ts). */
 export const addRestoredClients = insertRestoredClients;
 
+/** Restored clients' own languages; part of a restore, whose `restored` events record them. */
+export async function setRestoredClientLanguages(
+  trx: ChangeContext['trx'],
+  ownerId: string,
+  languages: readonly { id: string; language: Locale }[],
+): Promise<void> {
+  for (const { id, language } of languages) await updateClientLanguage(trx, ownerId, id, language);
+}
+
 /** The language the client reads their link's page (and later reminders) in; null: the owner's. */
 export const setClientLanguage = command(
   'clients.setLanguage',

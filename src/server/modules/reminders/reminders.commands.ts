@@ -46,6 +46,21 @@ export const setClientReminders = command(
   },
 );
 
+/**
+ * One step of a restore from an export file (transfer/restore-plan.ts), in its transaction: the
+ * plan comes back switched off, since the file holds no record of the reminders already sent,
+ * and the clients whose reminders were off stay off. The restore records the events.
+ */
+export async function restoreReminderSettings(
+  { trx, now }: ChangeContext,
+  ownerId: string,
+  restored: { plan: ReminderPlan | undefined; pausedClientIds: readonly string[] },
+): Promise<void> {
+  if (restored.plan) await writePlan(trx, ownerId, { ...restored.plan, enabled: false }, now);
+  for (const clientId of restored.pausedClientIds)
+    await writeClientPause(trx, ownerId, clientId, true, now);
+}
+
 /** What the owner's history gains of a send: the e-mail went out, or it was given up. */
 export type SendOutcome =
   /** `linkSecretHash`: the client's new link, which the e-mail carries, made as it is recorded. */

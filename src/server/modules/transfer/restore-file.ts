@@ -209,10 +209,12 @@ export function readExportFile(body: unknown): RestorePlan {
     exportedAt: file.exportedAt ?? null,
     exportedFrom: file.account?.email ?? null,
     openingsFromBalances: fromBalances ? entries.length : 0,
-    clients: file.clients.map(({ createdAt, updatedAt, ...client }) => ({
+    clients: file.clients.map(({ createdAt, updatedAt, language, reminders, ...client }) => ({
       ...client,
       createdAt: time(createdAt),
       updatedAt: time(updatedAt),
+      language: language ?? null,
+      reminders: reminders ?? true,
     })),
     entries,
     history: file.history.map((event) => ({
@@ -223,7 +225,13 @@ export function readExportFile(body: unknown): RestorePlan {
       before: event.before,
       after: event.after,
       entry: event.entry ?? null,
+      reminder: event.reminder ?? null,
     })),
-    settings: file.settings,
+    settings: {
+      preferences: file.settings.preferences,
+      rates: file.settings.rates,
+      business: file.settings.business,
+    },
+    reminderPlan: file.settings.reminderPlan ?? null,
   };
 }

@@ -1,5 +1,7 @@
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import type { Business, ExchangeRate, Preferences } from '../../../shared/schemas/settings.ts';
 import type { Db } from '../../db/database.ts';
@@ -8,7 +10,8 @@ import { newId } from '../../ids.ts';
 import { hasClientHistory } from '../events/events.queries.ts';
 import type { ChangeContext, NewEvent } from '../events/write-path.ts';
 import { writeOwnerSettings } from '../settings/settings.commands.ts';
-import { addRestoredClients } from '../clients/clients.commands.ts';
+import { addRestoredClients, setRestoredClientLanguages } from '../clients/clients.commands.ts';
+import { restoreReminderSettings } from '../reminders/reminders.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
 import { allocate, type Allocation } from '../ledger/ageing.ts';
 import { addRestoredEntry, addRestoredMonths, type NewEntry } from '../ledger/ledger.commands.ts';
@@ -23,6 +26,9 @@ export interface RestorePlan {
     version: number;
     createdAt: number;
     updatedAt: number;
+    /** Null: the owner's. */
+    language: Locale | null;
+    reminders: boolean;
   })[];
   entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
   history: {
@@ -33,8 +39,11 @@ export interface RestorePlan {
     before: ClientSnapshot | null;
     after: ClientSnapshot | null;
     entry: EntryDetail | null;
+    reminder: ReminderDetail | null;
   }[];
   settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
+  /** As the file has it; restored switched off. */
+  reminderPlan: ReminderPlan | null;
 }
 
 // Only into an empty account, so that restoring twice cannot double anything.
@@ -82,6 +91,7 @@ function summary(plan: RestorePlan, renumbered: number, restored: boolean): Rest
     history: plan.history.length,
     rates: plan.settings.rates.length,
     renumbered,
+    remindersTurnedOff: plan.reminderPlan?.enabled ?? false,
     restored,
   };
 }
@@ -130,6 +140,19 @@ export async function restoreInto(
     });
     entryIds.set(entry.fileId, id);
   }
+  await setRestoredClientLanguages(
+    trx,
+    ownerId,
+    plan.clients.flatMap((client) =>
+      client.language === null ? [] : [{ id: clientId(client.id), language: client.language }],
+    ),
+  );
+  await restoreReminderSettings(context, ownerId, {
+    plan: plan.reminderPlan ?? undefined,
+    pausedClientIds: plan.clients
+      .filter((client) => !client.reminders)
+      .map((client) => clientId(client.id)),
+  });
   await addRestoredMonths(
     trx,
     plan.entries.map((entry) => ({ ...entry, ownerId })),
@@ -147,6 +170,15 @@ export async function restoreInto(
       entryId: entryId(event.entry.entryId),
       voidOf: event.entry.voidOf === null ? null : entryId(event.entry.voidOf),
     },
+    ...(event.reminder && {
+      reminder: {
+        ...event.reminder,
+        charges: event.reminder.charges.map((charge) => ({
+          ...charge,
+          entryId: entryId(charge.entryId),
+        })),
+      },
+    }),
     at: event.at,
   }));
   await record(history);

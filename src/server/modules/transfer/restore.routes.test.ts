@@ -10,17 +10,57 @@ import { snapshotDatabase } from '../../../../tests/reliability/database-snapsho
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
-import type { ClientList } from '../../../shared/schemas/clients.ts';
+import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
+import type { DueReminders, ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
 
 interface ExportFile {
   version: number;
-  clients: { id: string; balance: number; updatedAt: string }[];
+  clients: {
+    id: string;
+    balance: number;
+    updatedAt: string;
+    language?: string | null;
+    reminders?: boolean;
+    [key: string]: unknown;
+  }[];
   entries?: { id: number; voidOf: number | null; clientId: string; [key: string]: unknown }[];
-  history: { id: number; action: string; clientId: string | null; entry?: unknown }[];
-  settings: unknown;
+  history: {
+    id: number;
+    action: string;
+    clientId: string | null;
+    entry?: unknown;
+    reminder?: { charges: { entryId: number }[] };
+  }[];
+  settings: { reminderPlan?: ReminderPlan; [key: string]: unknown };
   [key: string]: unknown;
+}
+
+const reminderPlan: ReminderPlan = {
+  enabled: true,
+  daysBefore: null,
+  onDueDate: true,
+  overdueEveryDays: 30,
+  overdueMax: 20,
+  attachPdf: false,
+  timeZone: 'Asia/Seoul',
+};
+
+/** A client's own language, a client's reminders off, the plan, a reminder sent, a main currency. */
+async function addReminderData(app: FastifyInstance, cookie: string, [ada, , siti]: Client[]) {
+  await injectOk(app, 'PUT', `/api/clients/${ada?.id}/language`, cookie, { language: 'ko' });
+  await injectOk(app, 'PUT', `/api/clients/${siti?.id}/reminders`, cookie, { enabled: false });
+  await injectOk(app, 'PUT', '/api/reminders/plan', cookie, reminderPlan);
+  await injectOk(app, 'PUT', '/api/settings/setup', cookie, {
+    outcome: 'done',
+    mainCurrency: 'MYR',
+  });
+  const due = (await injectOk(app, 'GET', '/api/reminders/due-today', cookie)).json<DueReminders>();
+  const adas = due.reminders.find((reminder) => reminder.clientId === ada?.id);
+  await injectOk(app, 'POST', `/api/reminders/due-today/${ada?.id}/sent`, cookie, {
+    charges: adas?.charges.map(({ entryId, step }) => ({ entryId, step })),
+  });
 }
 
 let source: TestApp;
@@ -33,7 +73,7 @@ let freshDatabase: TestDatabase;
 beforeAll(async () => {
   source = await buildTestApp();
   owner = await joinAs(source.app);
-  await fillAccount(source.app, owner.cookie);
+  await addReminderData(source.app, owner.cookie, await fillAccount(source.app, owner.cookie));
   exported = (await injectOk(source.app, 'GET', '/api/export.json', owner.cookie)).json();
   freshDatabase = await createTestDatabase(otherDialect);
   fresh = await buildApp({ config: { ...loadConfig({}), database: freshDatabase.config } });
@@ -57,9 +97,11 @@ function comparable(file: ExportFile) {
   const entryIndex = new Map((file.entries ?? []).map((entry, index) => [entry.id, index]));
   // An id the file does not hold (a deleted client's entry) is no entry at all.
   const renumber = (id: number | null) => (id === null ? null : (entryIndex.get(id) ?? -1));
+  const { reminderPlan: plan, ...settings } = file.settings;
   return {
     account: file.account,
-    settings: file.settings,
+    // The plan comes back switched off: each test says so on its own.
+    settings: { ...settings, reminderPlan: plan && { ...plan, enabled: undefined } },
     clients: file.clients,
     entries: (file.entries ?? []).map(({ id, voidOf, ...entry }) => ({
       ...entry,
@@ -68,7 +110,7 @@ function comparable(file: ExportFile) {
     })),
     history: file.history
       .filter((event) => event.action !== 'restored' && event.action !== 'settings_changed')
-      .map(({ id: _id, entry, ...event }) => {
+      .map(({ id: _id, entry, reminder, ...event }) => {
         const detail = entry as { entryId: number; voidOf: number | null } | null;
         return {
           ...event,
@@ -76,6 +118,13 @@ function comparable(file: ExportFile) {
             ...detail,
             entryId: renumber(detail.entryId),
             voidOf: renumber(detail.voidOf),
+          },
+          reminder: reminder && {
+            ...reminder,
+            charges: reminder.charges.map((charge) => ({
+              ...charge,
+              entryId: renumber(charge.entryId),
+            })),
           },
         };
       }),
@@ -93,7 +142,7 @@ describe('restoring an export into an account', () => {
     const preview = await restore(fresh, target.cookie, exported, true);
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json<RestoreSummary>()).toEqual({
-      version: 3,
+      version: 4,
       exportedAt: exported.exportedAt,
       exportedFrom: owner.email,
       clients: 3,
@@ -102,6 +151,7 @@ describe('restoring an export into an account', () => {
       history: exported.history.length,
       rates: 2,
       renumbered: 0,
+      remindersTurnedOff: true,
       restored: false,
     });
     expect(
@@ -118,6 +168,34 @@ describe('restoring an export into an account', () => {
       await injectOk(fresh, 'GET', '/api/export.json', target.cookie)
     ).json();
     expect(comparable(again)).toEqual(comparable(exported));
+    // What the round trip must carry is there to carry, and comes back.
+    expect(exported.clients.map(({ language, reminders }) => [language, reminders])).toEqual([
+      ['ko', true],
+      [null, true],
+      [null, false],
+    ]);
+    const sent = exported.history.filter((event) => event.action === 'reminder_sent');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.reminder?.charges.length).toBeGreaterThan(0);
+    expect(again.history.filter((event) => event.action === 'reminder_sent')).toHaveLength(1);
+    // Which reminders were sent is not in the file: on, the plan would send them again.
+    expect(exported.settings.reminderPlan).toEqual(reminderPlan);
+    expect(again.settings.reminderPlan).toEqual({ ...reminderPlan, enabled: false });
+    expect((await injectOk(fresh, 'GET', '/api/reminders/plan', target.cookie)).json()).toEqual({
+      ...reminderPlan,
+      enabled: false,
+    });
+    const siti = exported.clients[2]?.id;
+    expect(
+      (await injectOk(fresh, 'GET', `/api/clients/${siti}/reminders`, target.cookie)).json(),
+    ).toEqual({ enabled: false });
+    // The main currency and the first-run setup: an account with clients is never sent there.
+    expect(exported.settings.business).toMatchObject({ mainCurrency: 'MYR' });
+    expect(
+      (await injectOk(fresh, 'GET', '/api/auth/session', target.cookie)).json<{
+        firstRun: unknown;
+      }>().firstRun,
+    ).toEqual({ mainCurrency: 'MYR', setupNeeded: false });
     // One `restored` event per client, after the history the file carried.
     const restoredEvents = again.history.filter((event) => event.action === 'restored');
     expect(restoredEvents.map((event) => event.clientId).sort()).toEqual(
@@ -133,7 +211,8 @@ describe('restoring an export into an account', () => {
       business: { name: 'Lovelace & 김 Trading', address: '1 Analytical Way\nLondon' },
     });
     const settings = await injectOk(fresh, 'GET', '/api/settings', target.cookie);
-    expect(settings.json()).toMatchObject(exported.settings as object);
+    const { reminderPlan: _plan, ...ownSettings } = exported.settings;
+    expect(settings.json()).toMatchObject(ownSettings);
 
     // The same file again doubles nothing: it is refused, and nothing changes.
     const before = await snapshotDatabase(fresh);
@@ -163,12 +242,22 @@ describe('restoring an export into an account', () => {
     expect(again.clients.some((client) => oldIds.has(client.id))).toBe(false);
     const newIds = new Set(again.clients.map((client) => client.id));
     expect(again.entries?.every((entry) => newIds.has(entry.clientId))).toBe(true);
+    // The language and the switch follow each client to their new id; so do a reminder's charges.
+    expect(again.clients.map(({ language, reminders }) => [language, reminders])).toEqual(
+      exported.clients.map(({ language, reminders }) => [language, reminders]),
+    );
+    const newEntryIds = new Set(again.entries?.map((entry) => entry.id));
+    const charges = again.history.flatMap((event) => event.reminder?.charges ?? []);
+    expect(charges.length).toBeGreaterThan(0);
+    expect(charges.every((charge) => newEntryIds.has(charge.entryId))).toBe(true);
     const ada = again.clients[0];
     const history = (
       await injectOk(source.app, 'GET', `/api/clients/${ada?.id}/history`, target.cookie)
     ).json<{ entries: { action: string }[] }>();
     expect(history.entries.map((event) => event.action)).toEqual([
       'restored',
+      'reminder_sent',
+      'language_set',
       'entry_voided',
       'entry_recorded',
       'entry_recorded',
@@ -262,12 +351,66 @@ describe('restoring an export into an account', () => {
     const again: ExportFile = (
       await injectOk(source.app, 'GET', '/api/export.json', target.cookie)
     ).json();
-    expect(again.version).toBe(3);
+    expect(again.version).toBe(4);
     expect(new Set(again.entries?.map((entry) => entry.reference))).toEqual(new Set(['']));
     // Everything else as it was (the clients' ids are renumbered: they are taken here).
     const kept = (entry: Record<string, unknown>) =>
       [entry.kind, entry.amount, entry.date, entry.dueDate, entry.note].join(' ');
     expect(again.entries?.map(kept)).toEqual(entries.map(kept));
+  });
+
+  it("reads a version-3 file as before: every client in the owner's language, reminders on, no plan", async () => {
+    const target = await joinAs(fresh);
+    const { reminderPlan: _plan, ...settings } = exported.settings;
+    const v3 = {
+      ...exported,
+      version: 3,
+      settings,
+      clients: exported.clients.map(
+        ({ language: _language, reminders: _reminders, ...client }) => client,
+      ),
+    };
+    const preview = (await restore(fresh, target.cookie, v3, true)).json<RestoreSummary>();
+    expect(preview).toMatchObject({ version: 3, remindersTurnedOff: false, clients: 3 });
+    expect((await restore(fresh, target.cookie, v3)).statusCode).toBe(200);
+    const again: ExportFile = (
+      await injectOk(fresh, 'GET', '/api/export.json', target.cookie)
+    ).json();
+    expect(again.clients.map(({ language, reminders }) => [language, reminders])).toEqual([
+      [null, true],
+      [null, true],
+      [null, true],
+    ]);
+    const plan = (
+      await injectOk(fresh, 'GET', '/api/reminders/plan', target.cookie)
+    ).json<ReminderPlan>();
+    expect(plan).toMatchObject({ enabled: false, daysBefore: 3, overdueEveryDays: 7 });
+    // A version-3 file made since reminders exist carries what each one sent.
+    expect(again.history.filter((event) => event.reminder)).toHaveLength(1);
+  });
+
+  it("refuses a client's language or reminders switch it does not know, naming each", async () => {
+    const target = await joinAs(source.app);
+    const before = await snapshotDatabase(source.app);
+    const [first, ...others] = exported.clients;
+    const refused = await restore(source.app, target.cookie, {
+      ...exported,
+      clients: [{ ...first, language: 'fr', reminders: 'yes' }, ...others],
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: {
+        code: 'validation',
+        message: expect.stringMatching(
+          /^This file cannot be restored: clients\[0\]\.language: Choose en, ko or ms/,
+        ) as string,
+        fields: {
+          'clients[0].language': "Choose en, ko or ms, or null for the owner's language.",
+          'clients[0].reminders': 'Use true or false.',
+        },
+      },
+    });
+    expect(await snapshotDatabase(source.app)).toEqual(before);
   });
 
   it('restores a void that the export lists before the entry it reverses', async () => {
@@ -432,7 +575,7 @@ describe('restoring an export into an account', () => {
     expect(other.json()).toMatchObject({
       error: { message: expect.stringContaining('not a Balance export') as string },
     });
-    const newer = await restore(source.app, target.cookie, { ...exported, version: 4 });
+    const newer = await restore(source.app, target.cookie, { ...exported, version: 5 });
     expect(newer.json()).toMatchObject({
       error: { message: expect.stringContaining('written by a newer Balance') as string },
     });

@@ -7,7 +7,8 @@ import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
 import { exportVersion } from '../../../shared/schemas/restore.ts';
-import { listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
+import { clientLanguages, listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
+import { pausedClientIds, readPlan } from '../reminders/reminders.queries.ts';
 import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
@@ -41,7 +42,9 @@ export const entryCsvColumns = [
 const exportBatch = itemsPerChunk;
 const byteOrderMark = '\uFEFF';
 
-async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: ClientFilter) {
+type Reader = Parameters<typeof listClientsPage>[0];
+
+async function* clientPages(db: Reader, filter: ClientFilter) {
   const read = (cursor: string | undefined) => {
     const page = listClientsPage(db, filter, {
       sort: 'name',
@@ -57,7 +60,29 @@ async function* allClients(db: Parameters<typeof listClientsPage>[0], filter: Cl
   while (next) {
     const page: Awaited<ReturnType<typeof read>> = await next;
     next = page.nextCursor ? read(page.nextCursor) : null;
-    yield* page.clients;
+    yield page.clients;
+  }
+}
+
+async function* allClients(db: Reader, filter: ClientFilter) {
+  for await (const clients of clientPages(db, filter)) yield* clients;
+}
+
+/** Each client with their own language (null: the owner's) and reminders switch. */
+async function* exportedClients(db: Reader, ownerId: string) {
+  const paused = await pausedClientIds(db, ownerId);
+  for await (const clients of clientPages(db, { ownerId })) {
+    const languages = await clientLanguages(
+      db,
+      ownerId,
+      clients.map((client) => client.id),
+    );
+    for (const client of clients)
+      yield {
+        ...client,
+        language: languages.get(client.id) ?? null,
+        reminders: !paused.has(client.id),
+      };
   }
 }
 
@@ -147,18 +172,19 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/export.json', async (request, reply) => {
     const user = currentUser(request);
-    const [preferences, rates, business] = await Promise.all([
+    const [preferences, rates, business, reminderPlan] = await Promise.all([
       readPreferences(db, user.id),
       readRates(db, user.id),
       readBusinessSettings(db, user.id),
+      readPlan(db, user.id),
     ]);
     const body = jsonStream([
       ['format', 'balance-export'],
       ['version', exportVersion],
       ['exportedAt', new Date().toISOString()],
       ['account', { email: user.email }],
-      ['settings', { preferences, rates, business }],
-      ['clients', allClients(db, { ownerId: user.id })],
+      ['settings', { preferences, rates, business, reminderPlan }],
+      ['clients', exportedClients(db, user.id)],
       ['entries', exportedEntries(readOwnerEntries(db, user.id))],
       ['history', readAllEvents(db, user.id)],
     ]);

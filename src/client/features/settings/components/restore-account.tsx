@@ -41,6 +41,7 @@ function Preview({ summary }: { summary: RestoreSummary }) {
       {summary.renumbered > 0 && (
         <li>{t('settings.restore.renumbered', { count: summary.renumbered })}</li>
       )}
+      {summary.remindersTurnedOff && <li>{t('settings.restore.reminders-off')}</li>}
       <li>{t('settings.restore.nothing-skipped')}</li>
     </ul>
   );
@@ -92,7 +93,15 @@ export function RestoreAccount() {
     try {
       const summary = await restoreAccount(file);
       await queryClient.invalidateQueries();
-      showFlash(t('settings.restore.restored', { clients: summary.clients }), 'success');
+      showFlash(
+        t(
+          summary.remindersTurnedOff
+            ? 'settings.restore.restored-reminders-off'
+            : 'settings.restore.restored',
+          { clients: summary.clients },
+        ),
+        'success',
+      );
       await navigate('/');
     } catch (failure) {
       setError(messageOf(failure));
