@@ -21,7 +21,10 @@ await build({
       'src/server/db/sqlite-thread-without-commands.ts',
     ),
     // Statement PDFs are made in a worker thread of their own too.
-    'statement-pdf-worker': path.join(root, 'src/server/modules/statements/statement-pdf-worker.ts'),
+    'statement-pdf-worker': path.join(
+      root,
+      'src/server/modules/statements/statement-pdf-worker.ts',
+    ),
   },
   platform: 'node',
   // Loaded from node_modules at run time rather than bundled: pdfkit finds its own data files

@@ -25,7 +25,9 @@ export async function checkRowsAsForm(
     const parsed = clientInputSchema.safeParse(raw);
     if (parsed.success) {
       const problems = openingDateProblems(parsed.data, today);
-      checked.push(Object.keys(problems).length > 0 ? { errors: problems } : { client: parsed.data });
+      checked.push(
+        Object.keys(problems).length > 0 ? { errors: problems } : { client: parsed.data },
+      );
       continue;
     }
     const errors: Record<string, string> = {};

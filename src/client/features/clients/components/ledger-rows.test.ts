@@ -24,7 +24,13 @@ describe('the ledger rows', () => {
   it('keep the server’s order and its running balance', () => {
     const entries = [
       entry({ id: 4, amount: 50_00, date: '2026-09-20', runningBalance: '5000' }),
-      entry({ id: 1, amount: 500_00, kind: 'opening', date: '2026-10-01', runningBalance: '55000' }),
+      entry({
+        id: 1,
+        amount: 500_00,
+        kind: 'opening',
+        date: '2026-10-01',
+        runningBalance: '55000',
+      }),
       entry({ id: 2, amount: 120_00, date: '2026-10-05', runningBalance: '67000' }),
     ];
     expect(shown(entries)).toEqual([
@@ -37,7 +43,13 @@ describe('the ledger rows', () => {
   it('put a void under the entry it reverses, both greyed with no balance', () => {
     // The $99,999 slip: recorded, then voided a week later after another payment.
     const entries = [
-      entry({ id: 1, amount: 2_421_50, kind: 'opening', date: '2026-10-01', runningBalance: '242150' }),
+      entry({
+        id: 1,
+        amount: 2_421_50,
+        kind: 'opening',
+        date: '2026-10-01',
+        runningBalance: '242150',
+      }),
       entry({
         id: 2,
         amount: -99_999_00,
@@ -46,8 +58,21 @@ describe('the ledger rows', () => {
         voidedBy: 4,
         runningBalance: null,
       }),
-      entry({ id: 3, amount: -421_50, kind: 'payment', date: '2026-10-05', runningBalance: '200000' }),
-      entry({ id: 4, amount: 99_999_00, kind: 'void', date: '2026-10-09', voidOf: 2, runningBalance: null }),
+      entry({
+        id: 3,
+        amount: -421_50,
+        kind: 'payment',
+        date: '2026-10-05',
+        runningBalance: '200000',
+      }),
+      entry({
+        id: 4,
+        amount: 99_999_00,
+        kind: 'void',
+        date: '2026-10-09',
+        voidOf: 2,
+        runningBalance: null,
+      }),
       entry({ id: 5, amount: 100_00, date: '2026-10-10', runningBalance: '210000' }),
     ];
     expect(shown(entries)).toEqual([
@@ -61,7 +86,14 @@ describe('the ledger rows', () => {
 
   it('grey a void whose entry is on a page not loaded yet, where it stands', () => {
     const entries = [
-      entry({ id: 7, amount: 40_00, kind: 'void', date: '2026-10-02', voidOf: 6, runningBalance: null }),
+      entry({
+        id: 7,
+        amount: 40_00,
+        kind: 'void',
+        date: '2026-10-02',
+        voidOf: 6,
+        runningBalance: null,
+      }),
       entry({ id: 8, amount: 10_00, date: '2026-10-03', runningBalance: '5000' }),
     ];
     expect(shown(entries)).toEqual([
@@ -71,7 +103,9 @@ describe('the ledger rows', () => {
   });
 
   it('read balances past 2^53 without losing a unit', () => {
-    const entries = [entry({ id: 1, amount: 1, date: '2026-10-01', runningBalance: '9007199254740993' })];
+    const entries = [
+      entry({ id: 1, amount: 1, date: '2026-10-01', runningBalance: '9007199254740993' }),
+    ];
     expect(ledgerRows(entries).at(-1)?.runningBalance).toBe(2n ** 53n + 1n);
   });
 });
