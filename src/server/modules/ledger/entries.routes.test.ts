@@ -7,6 +7,7 @@ import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Client, ClientInput } from '../../../shared/schemas/clients.ts';
 import type { HistoryEntry } from '../../../shared/schemas/events.ts';
 import type { Entry, RecordedEntry } from '../../../shared/schemas/ledger.ts';
+import { exportVersion } from '../../../shared/schemas/restore.ts';
 
 let testApp: TestApp;
 
@@ -593,7 +594,7 @@ describe('exports', () => {
       version: number;
       entries: { clientId: string; kind: string; amount: number; note: string; date: string }[];
     }>();
-    expect(exported.version).toBe(3);
+    expect(exported.version).toBe(exportVersion);
     expect(
       exported.entries.map(({ clientId, kind, amount, note, date }) => ({
         clientId,
