@@ -83,6 +83,25 @@ describe('loadConfig', () => {
     }
   });
 
+  it("reads the reminders' lease and run interval in seconds, with defaults, and refuses nonsense", () => {
+    const defaults = loadConfig({});
+    expect(defaults.reminderLeaseMs).toBe(300_000);
+    expect(defaults.reminderRunMs).toBe(60_000);
+    const short = loadConfig({ REMINDER_LEASE_SECONDS: '10', REMINDER_RUN_SECONDS: '1.5' });
+    expect(short.reminderLeaseMs).toBe(10_000);
+    expect(short.reminderRunMs).toBe(1500);
+    for (const value of ['9', '0', '-5', 'soon', '86401']) {
+      expect(() => loadConfig({ REMINDER_LEASE_SECONDS: value })).toThrow(
+        `REMINDER_LEASE_SECONDS="${value}": must be a number of seconds from 10 to 86400`,
+      );
+    }
+    for (const value of ['0.5', '0', 'often', '3601']) {
+      expect(() => loadConfig({ REMINDER_RUN_SECONDS: value })).toThrow(
+        `REMINDER_RUN_SECONDS="${value}": must be a number of seconds from 1 to 3600`,
+      );
+    }
+  });
+
   it('reads the request timeout and the connection limits, and refuses nonsense', () => {
     const config = loadConfig({});
     expect(config.requestTimeoutMs).toBe(60_000);

@@ -151,6 +151,9 @@ const envSchema = z.object({
     })
     .optional(),
   PUBLIC_URL: publicUrlText.optional(),
+  // Shorter than the defaults only to test many instances and kills in minutes (decision 029).
+  REMINDER_LEASE_SECONDS: seconds(10, 86_400).default(300),
+  REMINDER_RUN_SECONDS: seconds(1, 3600).default(60),
   DATABASE_CONNECT_TIMEOUT_SECONDS: seconds(0.1, 300).default(5),
   DATABASE_STATEMENT_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
   DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_SECONDS: seconds(0.1, 3600).default(15),
@@ -199,6 +202,10 @@ export interface Config {
   tokenRequestsPerMinute: number;
   mail: MailConfig | null;
   publicUrl: string | null;
+  /** How long a reminder's claim holds before another instance may send it again. */
+  reminderLeaseMs: number;
+  /** How often each instance looks for reminders to send. */
+  reminderRunMs: number;
   /** Not from the environment: only the tests' app is built with cheaper parameters. */
   passwordHashing: PasswordHashParams;
 }
@@ -273,6 +280,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mail:
       values.SMTP_URL && values.MAIL_FROM ? { url: values.SMTP_URL, from: values.MAIL_FROM } : null,
     publicUrl: values.PUBLIC_URL ?? null,
+    reminderLeaseMs: Math.round(values.REMINDER_LEASE_SECONDS * 1000),
+    reminderRunMs: Math.round(values.REMINDER_RUN_SECONDS * 1000),
     passwordHashing: productionPasswordHashing,
     databaseTimeouts: {
       connectMs: Math.round(values.DATABASE_CONNECT_TIMEOUT_SECONDS * 1000),

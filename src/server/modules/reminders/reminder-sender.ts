@@ -27,13 +27,13 @@ export interface ReminderSenderOptions {
   now?: () => number;
   /** Names this instance's claims. */
   instanceId?: string;
-  /** How long a claim holds before another instance may send it again. */
+  /** How long a claim holds before another instance may send it again; the config's unless given. */
   leaseMs?: number;
+  /** How often `schedule` runs the sender; the config's unless given. */
+  runEveryMs?: number;
   /** The app's unless given (a test gives one that never answers: an instance killed mid-send). */
   mailer?: Mailer | null;
 }
-
-const runEveryMs = 60_000;
 
 /**
  * Sends the reminders that are due, exactly once across instances as far as a mail server allows
@@ -53,7 +53,7 @@ export class ReminderSender {
     this.#app = app;
     this.#now = options.now ?? Date.now;
     this.#instanceId = options.instanceId ?? randomUUID();
-    this.#leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.#leaseMs = options.leaseMs ?? app.config.reminderLeaseMs;
     this.#mailer = options.mailer === undefined ? app.mailer : options.mailer;
     this.#domain = messageIdDomain(app.config.mail?.from);
   }
@@ -246,7 +246,7 @@ export class ReminderSender {
       sender
         .runOnce()
         .catch((error: unknown) => app.log.warn({ err: error }, 'the reminders run failed'));
-    const timer = setInterval(() => void tick(), runEveryMs);
+    const timer = setInterval(() => void tick(), options.runEveryMs ?? app.config.reminderRunMs);
     timer.unref();
     app.addHook('onReady', async () => {
       void tick();
