@@ -2,6 +2,8 @@ import { z } from 'zod/mini';
 import { maxAmountMinor } from '../money.ts';
 import { currencyField, dateField } from './clients.ts';
 
+export { entryReferenceMaxLength } from './clients.ts';
+
 /** How a bank's CSV file is laid out: columns by their place (0 is the first), and its habits. */
 export const bankMappingSchema = z.object({
   date: z.int().check(z.minimum(0), z.maximum(99)),
@@ -32,7 +34,9 @@ export const bankPreviewBodySchema = z.object({
   accountLabel,
   currency: currencyField,
   mapping: bankMappingSchema,
-  file: z.base64().check(z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.')),
+  file: z
+    .base64()
+    .check(z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.')),
 });
 export type BankPreviewBody = z.infer<typeof bankPreviewBodySchema>;
 

@@ -52,9 +52,15 @@ describe('buildMatcher', () => {
   });
 
   it('matches an amount owed by one client, and marks an amount owed by two as unsure', () => {
-    expect(match(line('TRANSFER', 3_000))[0]).toMatchObject({ clientId: 'zoe', reason: 'amount', confidence: 'medium' });
+    expect(match(line('TRANSFER', 3_000))[0]).toMatchObject({
+      clientId: 'zoe',
+      reason: 'amount',
+      confidence: 'medium',
+    });
     expect(match(line('TRANSFER', 7_000))[0]).toMatchObject({ clientId: 'zoe', reason: 'balance' });
-    expect(match(line('TRANSFER', 4_000)).map((found) => [found.clientId, found.confidence])).toEqual([
+    expect(
+      match(line('TRANSFER', 4_000)).map((found) => [found.clientId, found.confidence]),
+    ).toEqual([
       ['zoe', 'low'],
       ['minjun', 'low'],
     ]);
@@ -64,7 +70,10 @@ describe('buildMatcher', () => {
     expect(match(line('FROM ZOE MULLER', 1))[0]).toMatchObject({ clientId: 'zoe', reason: 'name' });
     expect(match(line('김민준 3월분', 1))[0]).toMatchObject({ clientId: 'minjun', reason: 'name' });
     expect(match(line('민준 김', 1))[0]).toMatchObject({ clientId: 'minjun', reason: 'name' });
-    expect(match(line('IBG TAN AH KOW', 1)).map((found) => found.clientId)).toEqual(['ahkow', 'ahkow2']);
+    expect(match(line('IBG TAN AH KOW', 1)).map((found) => found.clientId)).toEqual([
+      'ahkow',
+      'ahkow2',
+    ]);
   });
 
   it('prefers the named client who owes that amount over others owing it', () => {

@@ -1,5 +1,10 @@
 import { foldText } from '../../../shared/names.ts';
-import type { BankLine, Confidence, MatchReason, Suggestion } from '../../../shared/schemas/bank.ts';
+import type {
+  BankLine,
+  Confidence,
+  MatchReason,
+  Suggestion,
+} from '../../../shared/schemas/bank.ts';
 
 // Which client paid an incoming line, worked out from what the owner's book holds. Every lookup
 // is a map keyed by a folded text or an amount, so a line costs a few dozen lookups whatever
@@ -77,7 +82,11 @@ export function buildMatcher(book: MatchBook): (line: BankLine) => Suggestion[] 
 
   return (line) => {
     const found: Suggestion[] = [];
-    const add = (clientIds: readonly string[] | undefined, reason: MatchReason, sure: Confidence) => {
+    const add = (
+      clientIds: readonly string[] | undefined,
+      reason: MatchReason,
+      sure: Confidence,
+    ) => {
       if (!clientIds) return;
       const confidence: Confidence = clientIds.length === 1 ? sure : 'low';
       for (const clientId of clientIds)

@@ -70,22 +70,29 @@ describe('parseStatement', () => {
   });
 
   it('reads debit and credit columns, decimal commas, day first', () => {
-    const file = utf8('Datum;Text;Soll;Haben\n01.03.2024;Miete;500,00;\n02.03.2024;Tan Ah Kow;;1.250,50\n');
+    const file = utf8(
+      'Datum;Text;Soll;Haben\n01.03.2024;Miete;500,00;\n02.03.2024;Tan Ah Kow;;1.250,50\n',
+    );
     const parsed = parseStatement(
       file,
       mapping({ debit: 2, credit: 3, dateOrder: 'DMY', decimal: ',' }),
       'MYR',
     );
-    expect(parsed.lines.map(({ date, amount, description }) => [date, amount, description])).toEqual(
-      [['2024-03-02', 125050, 'Tan Ah Kow']],
-    );
+    expect(
+      parsed.lines.map(({ date, amount, description }) => [date, amount, description]),
+    ).toEqual([['2024-03-02', 125050, 'Tan Ah Kow']]);
   });
 
   it('decodes EUC-KR, as Korean banks write their files', () => {
     // "2024-03-05,김민준,50000" in EUC-KR: 김 B1E8, 민 B9CE, 준 C1D8.
     const bytes = new Uint8Array([
       ...utf8('date,name,amount\n2024-03-05,'),
-      0xb1, 0xe8, 0xb9, 0xce, 0xc1, 0xd8,
+      0xb1,
+      0xe8,
+      0xb9,
+      0xce,
+      0xc1,
+      0xd8,
       ...utf8(',"50,000"\n'),
     ]);
     const parsed = parseStatement(bytes, mapping({ amount: 2, encoding: 'euc-kr' }), 'KRW');

@@ -30,8 +30,8 @@ function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
 export function parseBankDate(text: string, order: BankMapping['dateOrder']): string | null {
   const trimmed = text.trim();
   let parts = trimmed.match(/\d+/g) ?? [];
-  if (parts.length === 1 && /^\d{8}$/.test(parts[0] as string) && order === 'YMD') {
-    const compact = parts[0] as string;
+  if (parts.length === 1 && /^\d{8}$/.test(parts[0]) && order === 'YMD') {
+    const compact = parts[0];
     parts = [compact.slice(0, 4), compact.slice(4, 6), compact.slice(6)];
   }
   if (parts.length < 3) return null;
