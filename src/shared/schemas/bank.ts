@@ -35,8 +35,11 @@ export const bankPreviewBodySchema = z.object({
   currency: currencyField,
   mapping: bankMappingSchema,
   file: z
-    .base64()
-    .check(z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.')),
+    .string()
+    .check(
+      z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.'),
+      z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Send the file as base64.'),
+    ),
 });
 export type BankPreviewBody = z.infer<typeof bankPreviewBodySchema>;
 
@@ -113,6 +116,6 @@ export const bankConfirmedSchema = z.object({
 });
 export type BankConfirmed = z.infer<typeof bankConfirmedSchema>;
 
-export const bankBatchParams = z.object({ batchId: z.string().check(z.maxLength(64)) });
+export const bankBatchParams = z.object({ id: z.string().check(z.maxLength(64)) });
 
 export const bankUndoneSchema = z.object({ voided: z.int() });

@@ -16,9 +16,9 @@ import { confirmBankLines, undoBankBatch } from './bank.commands.ts';
 import { previewLines } from './bank.queries.ts';
 
 // The file as base64 in JSON, the mapping beside it, and room for both.
-const previewBodyLimitBytes = Math.ceil(bankFileMaxBytes / 3) * 4 + 64 * 1024;
+export const bankPreviewBodyLimitBytes = Math.ceil(bankFileMaxBytes / 3) * 4 + 64 * 1024;
 // 5,000 confirmed lines with their descriptions and splits.
-const confirmBodyLimitBytes = 8 * 1024 * 1024;
+export const bankConfirmBodyLimitBytes = 8 * 1024 * 1024;
 
 /** Ids we issue are 22 base64url characters; anything else is simply not found. */
 const checkedBatchId = (id: string) => {
@@ -33,7 +33,7 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/bank/preview',
     {
-      bodyLimit: previewBodyLimitBytes,
+      bodyLimit: bankPreviewBodyLimitBytes,
       schema: { body: bankPreviewBodySchema, response: { 200: bankPreviewSchema } },
     },
     async (request) => {
@@ -56,20 +56,16 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/bank/confirm',
     {
-      bodyLimit: confirmBodyLimitBytes,
+      bodyLimit: bankConfirmBodyLimitBytes,
       schema: { body: bankConfirmBodySchema, response: { 200: bankConfirmedSchema } },
     },
     async (request) => app.writes.run(confirmBankLines, currentUser(request).id, request.body),
   );
 
   app.post(
-    '/bank/batches/:batchId/undo',
+    '/bank/batches/:id/undo',
     { schema: { params: bankBatchParams, response: { 200: bankUndoneSchema } } },
     async (request) =>
-      app.writes.run(
-        undoBankBatch,
-        currentUser(request).id,
-        checkedBatchId(request.params.batchId),
-      ),
+      app.writes.run(undoBankBatch, currentUser(request).id, checkedBatchId(request.params.id)),
   );
 };
