@@ -4,6 +4,7 @@ import { isCalendarDate } from '../../../shared/dates.ts';
 import { currencyExponent, maxAmountMinor, type Currency } from '../../../shared/money.ts';
 import type { BankLine, BankMapping } from '../../../shared/schemas/bank.ts';
 import { AppError } from '../../errors.ts';
+import type { MessageValues } from '../../i18n.ts';
 
 // A bank statement CSV read on the server: the browser cannot decode the legacy Korean
 // encodings reliably and the identity of each line must be worked out where it is kept
@@ -11,11 +12,15 @@ import { AppError } from '../../errors.ts';
 
 export const bankLineLimit = 20_000;
 
-const problem = (message: string, values: Record<string, string | number> = {}) =>
+const problem = (message: string, values: MessageValues = {}) =>
   new AppError(400, 'validation', message, { values, fields: { file: { text: message, values } } });
 
 const cellProblem = (line: number, column: number, what: string) =>
-  problem('Line {line}, column {column}: {what}', { line, column: column + 1, what });
+  problem('Line {line}, column {column}: {what}', {
+    line,
+    column: column + 1,
+    what: { text: what },
+  });
 
 function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
   try {
