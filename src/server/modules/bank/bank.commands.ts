@@ -75,8 +75,10 @@ export const confirmBankLines = command(
       }
       const entryIds: number[] = [];
       for (const part of line.allocations) {
-        const client = await currentClient(trx, ownerId, part.clientId).catch(() => {
-          throw fieldError(`lines.${index}.allocations`, 'Client not found');
+        const client = await currentClient(trx, ownerId, part.clientId).catch((error: unknown) => {
+          if (error instanceof AppError && error.status === 404)
+            throw fieldError(`lines.${index}.allocations`, 'Client not found');
+          throw error;
         });
         if (client.currency !== body.currency)
           throw fieldError(
