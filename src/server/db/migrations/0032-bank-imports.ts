@@ -45,9 +45,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       col.notNull().references('users.id').onDelete('cascade'),
     )
     .addColumn('payer_key', 'text', (col) => col.notNull())
-    .addColumn('client_id', 'text', (col) =>
-      col.notNull().references('clients.id').onDelete('cascade'),
-    )
+    // Null: the text was confirmed for two different clients, so it names nobody.
+    .addColumn('client_id', 'text', (col) => col.references('clients.id').onDelete('cascade'))
     .addColumn('updated_at', 'bigint', (col) => col.notNull())
     .addPrimaryKeyConstraint('bank_payer_rules_pk', ['owner_id', 'payer_key'])
     .execute();

@@ -31,7 +31,9 @@ export async function previewLines(
       openAmount: Number(row.open_amount),
       reference: row.reference,
     })),
-    rules: rows.rules.map((row) => ({ payerKey: row.payer_key, clientId: row.client_id })),
+    rules: rows.rules.flatMap((row) =>
+      row.client_id === null ? [] : [{ payerKey: row.payer_key, clientId: row.client_id }],
+    ),
   });
   return lines.map((line, index) => {
     const id = ids[index] as string;

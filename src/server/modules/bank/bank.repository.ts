@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
 
@@ -92,6 +92,10 @@ export async function setEntryBankLine(
     .execute();
 }
 
+/**
+ * Remembers who paid under a description; a description already confirmed for another client
+ * ("TRANSFER", "CASH DEPOSIT") names nobody from then on.
+ */
 export async function saveRule(
   trx: Executor,
   rule: { ownerId: string; payerKey: string; clientId: string; now: number },
@@ -105,9 +109,12 @@ export async function saveRule(
       updated_at: rule.now,
     })
     .onConflict((conflict) =>
-      conflict
-        .columns(['owner_id', 'payer_key'])
-        .doUpdateSet({ client_id: rule.clientId, updated_at: rule.now }),
+      conflict.columns(['owner_id', 'payer_key']).doUpdateSet({
+        client_id: sql<
+          string | null
+        >`case when bank_payer_rules.client_id = excluded.client_id then excluded.client_id else null end`,
+        updated_at: rule.now,
+      }),
     )
     .execute();
 }

@@ -135,6 +135,27 @@ describe('bank statement import', () => {
     });
   });
 
+  it('forgets a payer text confirmed for two different clients', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const generic = (day: string, amount: string, balance: string) =>
+      `Date,Description,Amount,Balance\n2026-03-${day},CASH DEPOSIT,${amount},${balance}\n`;
+    for (const [csv, client] of [
+      [generic('06', '1.00', '1.00'), zoe],
+      [generic('07', '2.00', '3.00'), acme],
+    ] as const) {
+      const [line] = (await preview(cookie, csv)).json<BankPreview>().lines;
+      await injectOk(
+        testApp.app,
+        'POST',
+        '/api/bank/confirm',
+        cookie,
+        confirmBody([line as PreviewLine], [client.id]),
+      );
+    }
+    const [next] = (await preview(cookie, generic('08', '3.33', '6.33'))).json<BankPreview>().lines;
+    expect(next?.suggestions).toEqual([]);
+  });
+
   it('splits a line across clients, and refuses parts that do not add up', async () => {
     const { cookie, zoe, acme } = await seeded();
     const [line] = (await preview(cookie)).json<BankPreview>().lines;
@@ -219,6 +240,35 @@ describe('bank statement import', () => {
       headers: { cookie: stranger.cookie },
     });
     expect(theirs.statusCode).toBe(404);
+  });
+
+  it('takes the same steps with a read-write token', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const made = await injectOk(testApp.app, 'POST', '/api/tokens', cookie, {
+      name: 'Bank script',
+      access: 'read-write',
+    });
+    const authorization = `Bearer ${made.json<{ secret: string }>().secret}`;
+    const withToken = (url: string, payload?: object) =>
+      testApp.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization },
+        ...(payload && { payload }),
+      });
+    const { lines } = (
+      await withToken('/api/bank/preview', {
+        accountLabel: 'Main account',
+        currency: 'USD',
+        mapping,
+        file: Buffer.from(statement).toString('base64'),
+      })
+    ).json<BankPreview>();
+    const confirmed = await withToken('/api/bank/confirm', confirmBody(lines, [zoe.id, acme.id]));
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const { batchId } = confirmed.json<BankConfirmed>();
+    const undone = await withToken(`/api/bank/batches/${batchId}/undo`);
+    expect(undone.json()).toEqual({ voided: 2 });
   });
 
   it('names the line and column of a bad cell, and refuses a file in another encoding', async () => {

@@ -21,7 +21,8 @@ export interface BankPayerRulesTable {
   owner_id: string;
   /** `payerKey` of a description the owner confirmed. */
   payer_key: string;
-  client_id: string;
+  /** Null once the text was confirmed for two different clients: a bank's generic wording. */
+  client_id: string | null;
   updated_at: number;
 }
 
