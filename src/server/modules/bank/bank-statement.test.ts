@@ -104,6 +104,32 @@ describe('parseStatement', () => {
     );
   });
 
+  it('decodes CP949, the syllables EUC-KR lacks included, and refuses bytes of neither', () => {
+    // "똠방 한빛㈜" in CP949: 똠 8C63 is of the extension; 방 B9E6, 한 C7D1, 빛 BAFB, ㈜ A2DF.
+    const bytes = new Uint8Array([
+      ...utf8('date,name,amount\n2024-03-05,'),
+      0x8c,
+      0x63,
+      0xb9,
+      0xe6,
+      0x20,
+      0xc7,
+      0xd1,
+      0xba,
+      0xfb,
+      0xa2,
+      0xdf,
+      ...utf8(',1000\n'),
+    ]);
+    const parsed = parseStatement(bytes, mapping({ amount: 2, encoding: 'euc-kr' }), 'KRW');
+    expect(parsed.lines[0]?.description).toBe('똠방 한빛㈜');
+    const broken = new Uint8Array([...utf8('d,n,a\n2024-03-05,'), 0xff, 0x30, ...utf8(',1\n')]);
+    expect(
+      refusal(() => parseStatement(broken, mapping({ amount: 2, encoding: 'euc-kr' }), 'KRW'))
+        .message,
+    ).toBe('The file is not in the encoding chosen (euc-kr).');
+  });
+
   it('names the line and column of a bad date or amount', () => {
     const file = utf8('d,t,a\n2024-03-01,x,10\n2024-13-01,y,10\n');
     const bad = refusal(() => parseStatement(file, mapping({ amount: 2 }), 'USD'));

@@ -4,6 +4,7 @@ import { isCalendarDate } from '../../../shared/dates.ts';
 import { currencyExponent, maxAmountMinor, type Currency } from '../../../shared/money.ts';
 import type { BankLine, BankMapping } from '../../../shared/schemas/bank.ts';
 import { AppError } from '../../errors.ts';
+import { decodeCp949 } from './cp949.ts';
 import type { MessageValues } from '../../i18n.ts';
 
 // A bank statement CSV read on the server: the browser cannot decode the legacy Korean
@@ -23,11 +24,18 @@ const cellProblem = (line: number, column: number, what: string) =>
   });
 
 function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
+  const refused = () =>
+    problem('The file is not in the encoding chosen ({encoding}).', { encoding });
+  if (encoding === 'euc-kr') {
+    const text = decodeCp949(bytes);
+    if (text === null) throw refused();
+    return text;
+  }
   try {
     // fatal: a file in another encoding than the one chosen is refused, not turned into ���.
-    return new TextDecoder(encoding, { fatal: true, ignoreBOM: false }).decode(bytes);
+    return new TextDecoder(encoding, { fatal: true }).decode(bytes);
   } catch {
-    throw problem('The file is not in the encoding chosen ({encoding}).', { encoding });
+    throw refused();
   }
 }
 
