@@ -170,7 +170,7 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
             createdAt,
           );
           const { lastInsertRowid } = insertOpening(opening);
-          entry = toEntryDetail({ id: Number(lastInsertRowid), ...opening });
+          entry = toEntryDetail({ id: Number(lastInsertRowid), ...opening, bank_line_id: null });
         }
         insertEvent(toEventRow(ownerId, createdAt, createdEvent(client, entry)));
         ids.push(client.id);

@@ -30,6 +30,7 @@ import { authRoutes } from './modules/auth/auth.routes.ts';
 import { forgotPasswordRoutes } from './modules/auth/forgot-password.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { liveSessionUsers } from './modules/auth/session.ts';
+import { bankRoutes } from './modules/bank/bank.routes.ts';
 import { clientLinkPageRoutes } from './modules/client-links/client-link-page.routes.ts';
 import { clientLinksRoutes } from './modules/client-links/client-links.routes.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
@@ -362,6 +363,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(transferRoutes);
       await api.register(importRoutes);
       await api.register(restoreRoutes);
+      await api.register(bankRoutes);
       await api.register(tokensRoutes);
       await api.register(apiDocsRoutes);
     },

@@ -1,4 +1,5 @@
 // One table, so a command missing here does not compile where it is called.
+import { confirmBankLines, undoBankBatch } from './modules/bank/bank.commands.ts';
 import {
   createClientLink,
   recordLinkOpened,
@@ -42,6 +43,8 @@ export const writeCommands = [
   setClientReminders,
   finishSend,
   markSentByHand,
+  confirmBankLines,
+  undoBankBatch,
 ] as const;
 
 export type WriteCommand = (typeof writeCommands)[number];

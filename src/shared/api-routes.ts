@@ -1,5 +1,12 @@
 import type { z } from 'zod/mini';
 import type {
+  bankConfirmBodySchema,
+  bankConfirmedSchema,
+  bankPreviewBodySchema,
+  bankPreviewSchema,
+  bankUndoneSchema,
+} from './schemas/bank.ts';
+import type {
   accessTokenInputSchema,
   accessTokenListSchema,
   createdAccessTokenSchema,
@@ -380,6 +387,23 @@ export const apiRoutes = {
     body: schema<z.ZodMiniUnknown>(),
     query: schema<typeof restoreQuerySchema>(),
     answer: schema<typeof restoreSummarySchema>(),
+  },
+  bankPreview: {
+    method: 'POST',
+    path: '/api/bank/preview',
+    body: schema<typeof bankPreviewBodySchema>(),
+    answer: schema<typeof bankPreviewSchema>(),
+  },
+  bankConfirm: {
+    method: 'POST',
+    path: '/api/bank/confirm',
+    body: schema<typeof bankConfirmBodySchema>(),
+    answer: schema<typeof bankConfirmedSchema>(),
+  },
+  bankUndo: {
+    method: 'POST',
+    path: '/api/bank/batches/:id/undo',
+    answer: schema<typeof bankUndoneSchema>(),
   },
 } as const satisfies Record<string, ApiRoute>;
 

@@ -22,6 +22,8 @@ interface Context {
   sessionId: string;
   /** An account that is neither the owner nor the other owner, for the administrator's routes. */
   targetUserId: string;
+  /** A bank import of the owner's, confirmed. */
+  bankBatchId: string;
 }
 
 interface Sample {
@@ -47,6 +49,24 @@ const settingsBody = {
   preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
   rates: [{ currency: 'KRW', usdPerUnit: '0.00075', date: '2024-05-01' }],
 };
+
+const bankAccount = { accountLabel: 'Matrix bank', currency: 'USD' };
+const bankMapping = { date: 0, description: 1, amount: 2, dateOrder: 'YMD', decimal: '.' };
+const bankFile = Buffer.from('Date,Text,Amount\n2024-05-02,MATRIX PAYER,1.00\n').toString('base64');
+const bankConfirmBody = (clientId: string) => ({
+  ...bankAccount,
+  lines: [
+    {
+      line: 2,
+      date: '2024-05-02',
+      amount: 100,
+      description: 'MATRIX PAYER',
+      reference: '',
+      balance: null,
+      allocations: [{ clientId, amount: 100 }],
+    },
+  ],
+});
 
 /**
  * Every API route, declared public or protected, with a request that is valid apart from who
@@ -228,6 +248,16 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: ({ entryId }) => ({ payload: { charges: [{ entryId, step: 'due' }] } }),
   },
+  'POST /api/bank/preview': {
+    access: 'protected',
+    sample: () => ({ payload: { ...bankAccount, mapping: bankMapping, file: bankFile } }),
+  },
+  // The client is in the body: another owner's call is checked on its own below.
+  'POST /api/bank/confirm': {
+    access: 'protected',
+    sample: ({ clientId }) => ({ payload: bankConfirmBody(clientId) }),
+  },
+  'POST /api/bank/batches/:id/undo': { access: 'protected', id: ({ bankBatchId }) => bankBatchId },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },
@@ -257,6 +287,8 @@ const streams = new Set(['GET /api/events']);
 const endsTheAccount = new Set(['DELETE /api/account']);
 /** A new password revokes the caller's tokens: the caller makes a new one to go on with. */
 const endsTheTokens = new Set(['POST /api/account/password']);
+/** Names a client in its body, not its path: checked on its own. */
+const clientInBody = new Set(['POST /api/bank/confirm']);
 
 const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
@@ -313,6 +345,16 @@ beforeAll(async () => {
     .select('id')
     .where('client_id', '=', client.id)
     .executeTakeFirstOrThrow();
+  const bank = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/bank/confirm',
+    headers: { cookie: owner.cookie },
+    payload: {
+      ...bankConfirmBody(client.id),
+      lines: [{ ...bankConfirmBody(client.id).lines[0], line: 3, date: '2024-05-01' }],
+    },
+  });
+  expect(bank.statusCode, bank.body).toBe(200);
   const revocable = await newToken(owner.cookie);
   ownerBearer = (await newToken(owner.cookie)).secret;
   otherBearer = (await newToken(other.cookie)).secret;
@@ -324,6 +366,7 @@ beforeAll(async () => {
     tokenId: revocable.token.id,
     sessionId: secondSession.id,
     targetUserId: target.userId,
+    bankBatchId: bank.json<{ batchId: string }>().batchId,
   };
   // The owner also has settings and rates, so a write by anyone else would show.
   const settings = await testApp.app.inject({
@@ -511,7 +554,11 @@ describe('the authorization matrix', () => {
     expect(before.clients).toHaveLength(1);
     expect(before.exchange_rates).toHaveLength(1);
     const withoutId = declared('protected').filter(
-      (key) => !key.includes(':id') && !streams.has(key) && !endsTheAccount.has(key),
+      (key) =>
+        !key.includes(':id') &&
+        !streams.has(key) &&
+        !endsTheAccount.has(key) &&
+        !clientInBody.has(key),
     );
     // Route by route, each with both credentials: a restore goes only into an empty account.
     for (const key of withoutId) {
@@ -532,6 +579,18 @@ describe('the authorization matrix', () => {
       }
     }
     expect(await ownerRows()).toEqual(before);
+  });
+
+  it("answers another owner's client in a confirmed bank line like a missing one, changing nothing", async () => {
+    const before = await snapshotButTokenUse();
+    for (const credential of [{ cookie: other.cookie }, { bearer: otherBearer }]) {
+      const foreign = await request('POST /api/bank/confirm', credential);
+      expect(foreign.statusCode).toBe(400);
+      expect(foreign.json()).toMatchObject({
+        error: { fields: { 'lines.0.allocations': 'Client not found' } },
+      });
+    }
+    expect(await snapshotButTokenUse()).toEqual(before);
   });
 
   it("answers the administrator's routes 403 to anyone else, changing nothing", async () => {

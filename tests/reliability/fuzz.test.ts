@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import { errorCodes } from '../../src/shared/schemas/errors.ts';
 import { restoreBodyLimitBytes } from '../../src/server/modules/transfer/restore.routes.ts';
+import {
+  bankConfirmBodyLimitBytes,
+  bankPreviewBodyLimitBytes,
+} from '../../src/server/modules/bank/bank.routes.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../auth.ts';
 import { buildClient, buildExportFile } from '../factories.ts';
@@ -66,6 +70,28 @@ const validBodies: Record<string, () => unknown> = {
     skipDuplicates: false,
   }),
   'POST /api/restore': () => buildExportFile(),
+  'POST /api/bank/preview': () => ({
+    accountLabel: 'Fuzz bank',
+    currency: 'USD',
+    mapping: { date: 0, description: 1, amount: 2, dateOrder: 'YMD', decimal: '.' },
+    file: Buffer.from('Date,Text,Amount\n2026-01-15,FUZZ PAYER,2.50\n').toString('base64'),
+  }),
+  'POST /api/bank/confirm': () => ({
+    accountLabel: 'Fuzz bank',
+    currency: 'USD',
+    lines: [
+      {
+        line: 2,
+        date: '2026-01-15',
+        amount: 250,
+        description: 'FUZZ PAYER',
+        reference: '',
+        balance: null,
+        allocations: [{ clientId: target.id, amount: 250 }],
+      },
+    ],
+  }),
+  'POST /api/bank/batches/:id/undo': () => ({}),
   'POST /api/tokens': () => ({ name: 'Fuzz', access: 'read', expiresAt: '2999-01-01T00:00:00Z' }),
   'POST /api/clients/:id/statement/send': () => ({
     from: '2026-01-01',
@@ -876,7 +902,11 @@ describe('oversized bodies', () => {
           ? 8 * 1024 * 1024
           : key === 'POST /api/restore'
             ? restoreBodyLimitBytes
-            : 64 * 1024;
+            : key === 'POST /api/bank/preview'
+              ? bankPreviewBodyLimitBytes
+              : key === 'POST /api/bank/confirm'
+                ? bankConfirmBodyLimitBytes
+                : 64 * 1024;
       const [method = '', pattern = ''] = key.split(' ');
       const payload = JSON.stringify({ padding: 'x'.repeat(limit) });
       // The session's last use is bookkeeping written at most once a minute, whoever asks.

@@ -2,6 +2,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
+import type { BankTables } from '../modules/bank/bank.table.ts';
 import type { ClientLinkTables } from '../modules/client-links/client-links.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
@@ -13,6 +14,7 @@ import type { TokenTables } from '../modules/tokens/tokens.table.ts';
 import { SqliteWorkerDialect } from './sqlite-dialect.ts';
 
 export type Database = AccountTables &
+  BankTables &
   ClientLinkTables &
   ClientTables &
   EventTables &

@@ -21,6 +21,7 @@ import * as foldedNameKeys from './0027-folded-name-keys.ts';
 import * as clientLinks from './0028-client-links.ts';
 import * as firstRunSetup from './0029-first-run-setup.ts';
 import * as reminders from './0031-reminders.ts';
+import * as bankImports from './0032-bank-imports.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0028-client-links': clientLinks,
   '0029-first-run-setup': firstRunSetup,
   '0031-reminders': reminders,
+  '0032-bank-imports': bankImports,
 };

@@ -54,6 +54,13 @@ import {
 } from '../../../shared/schemas/ledger.ts';
 import { overviewSchema } from '../../../shared/schemas/overview.ts';
 import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schemas/restore.ts';
+import {
+  bankConfirmBodySchema,
+  bankConfirmedSchema,
+  bankPreviewBodySchema,
+  bankPreviewSchema,
+  bankUndoneSchema,
+} from '../../../shared/schemas/bank.ts';
 import { firstRunSchema } from '../../../shared/schemas/first-run.ts';
 import {
   publicSettingsSchema,
@@ -150,6 +157,9 @@ const schemasOfRoutes = {
   revokeToken: {},
   importClients: { body: importBodySchema, answer: importResultSchema },
   restore: { body: z.unknown(), query: restoreQuerySchema, answer: restoreSummarySchema },
+  bankPreview: { body: bankPreviewBodySchema, answer: bankPreviewSchema },
+  bankConfirm: { body: bankConfirmBodySchema, answer: bankConfirmedSchema },
+  bankUndo: { answer: bankUndoneSchema },
 } satisfies { [Name in keyof typeof apiRoutes]: SchemasOf<(typeof apiRoutes)[Name]> };
 
 interface Operation {

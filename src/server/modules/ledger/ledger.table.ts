@@ -25,6 +25,8 @@ export interface EntriesTable {
   created_at: number;
   /** The part of the amount not yet settled by payments and credits (oldest first). */
   open_amount: Generated<number>;
+  /** The bank statement line a payment was brought in from (migration 0032); null otherwise. */
+  bank_line_id: Generated<string | null>;
 }
 
 /** Each month's net change of an owner's balances in one currency (migration 0026). */

@@ -1,0 +1,127 @@
+import {
+  entryReferenceMaxLength,
+  type BankConfirmBody,
+  type BankConfirmed,
+} from '../../../shared/schemas/bank.ts';
+import { entryNoteMaxLength } from '../../../shared/schemas/ledger.ts';
+import { AppError, fieldError, notFound } from '../../errors.ts';
+import { newId } from '../../ids.ts';
+import { currentClient } from '../clients/current-client.ts';
+import { command, unchanged, type ChangeContext, type Command } from '../events/write-path.ts';
+import { recordEntry, voidEntry } from '../ledger/ledger.commands.ts';
+import { payerKey } from './bank-matching.ts';
+import { bankLineId } from './bank-statement.ts';
+import {
+  batchExists,
+  batchPayments,
+  claimLines,
+  insertBatch,
+  markBatchUndone,
+  releaseLines,
+  saveRule,
+  setEntryBankLine,
+} from './bank.repository.ts';
+
+export const bankUndoReason = 'bank import undone';
+
+/** Another command of the write path, run inside this one's transaction. */
+async function within<A extends unknown[], T>(
+  context: ChangeContext,
+  ownerId: string,
+  inner: Command<string, A, T>,
+  ...args: A
+): Promise<T> {
+  const outcome = await (await inner.prepare(ownerId, ...args))(context);
+  if (outcome instanceof Error) throw new Error(`${inner.name} changed nothing inside a batch`);
+  return outcome;
+}
+
+// A bank's description may hold tabs and line breaks; a note holds neither.
+const noteOf = (description: string) =>
+  description
+    .replace(/[\p{Cc}\s]+/gu, ' ')
+    .trim()
+    .slice(0, entryNoteMaxLength);
+
+/**
+ * The confirmed lines of a statement, each recorded as payments (one per client it is split
+ * between) through the ledger's own command, in one transaction. A line recorded before, here
+ * or by another tab at the same moment, records nothing and is answered as already recorded.
+ */
+export const confirmBankLines = command(
+  'bank.confirmLines',
+  async (context, ownerId, body: BankConfirmBody) => {
+    const { trx, now } = context;
+    const lines = body.lines.map((line, index) => {
+      const total = line.allocations.reduce((sum, part) => sum + part.amount, 0);
+      if (total !== line.amount)
+        throw fieldError(`lines.${index}.allocations`, 'The parts must add up to the amount.');
+      return { ...line, id: bankLineId(body.accountLabel, body.currency, line) };
+    });
+    const batchId = newId();
+    await insertBatch(trx, { id: batchId, ownerId, ...body, now });
+    const taken = await claimLines(
+      trx,
+      ownerId,
+      batchId,
+      lines.map((line) => line.id),
+      now,
+    );
+    const answer: BankConfirmed = { batchId, recorded: [], alreadyRecorded: [] };
+    for (const [index, line] of lines.entries()) {
+      if (!taken.delete(line.id)) {
+        answer.alreadyRecorded.push(line.id);
+        continue;
+      }
+      const entryIds: number[] = [];
+      for (const part of line.allocations) {
+        const client = await currentClient(trx, ownerId, part.clientId).catch((error: unknown) => {
+          if (error instanceof AppError && error.status === 404)
+            throw fieldError(`lines.${index}.allocations`, 'Client not found');
+          throw error;
+        });
+        if (client.currency !== body.currency)
+          throw fieldError(
+            `lines.${index}.allocations`,
+            'This client keeps their balance in another currency.',
+          );
+        const { entry } = await within(context, ownerId, recordEntry, client.id, {
+          kind: 'payment',
+          amount: part.amount,
+          date: line.date,
+          note: noteOf(line.description),
+          ...(line.reference && { reference: line.reference.slice(0, entryReferenceMaxLength) }),
+        });
+        await setEntryBankLine(trx, ownerId, entry.entryId, line.id);
+        entryIds.push(entry.entryId);
+      }
+      const payer = payerKey(line.description);
+      const [only] = line.allocations;
+      if (payer !== '' && only && line.allocations.length === 1)
+        await saveRule(trx, { ownerId, payerKey: payer, clientId: only.clientId, now });
+      answer.recorded.push({ lineId: line.id, entryIds });
+    }
+    // Nothing new: the batch is not kept.
+    if (answer.recorded.length === 0) return unchanged({ ...answer, batchId: null });
+    return answer;
+  },
+);
+
+/** Voids every payment of a confirmed batch still standing; its lines may be recorded again. */
+export const undoBankBatch = command(
+  'bank.undoBatch',
+  async (context, ownerId, batchId: string) => {
+    const { trx, now } = context;
+    if (!(await markBatchUndone(trx, ownerId, batchId, now))) {
+      if (!(await batchExists(trx, ownerId, batchId))) throw notFound('Bank import not found');
+      throw new AppError(409, 'conflict', 'This bank import has already been undone');
+    }
+    const payments = await batchPayments(trx, ownerId, batchId);
+    for (const payment of payments)
+      await within(context, ownerId, voidEntry, payment.client_id, payment.id, bankUndoReason);
+    await releaseLines(trx, ownerId, batchId);
+    // Every payment was voided by hand already: nothing to record, the batch stays as it was.
+    if (payments.length === 0) return unchanged({ voided: 0 });
+    return { voided: payments.length };
+  },
+);

@@ -1,0 +1,199 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Currency } from '../../../shared/money.ts';
+import type { Database } from '../../db/database.ts';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+// Few enough parameters per statement for either database.
+const chunkSize = 200;
+const chunks = <T>(list: readonly T[]) =>
+  Array.from({ length: Math.ceil(list.length / chunkSize) }, (_, index) =>
+    list.slice(index * chunkSize, (index + 1) * chunkSize),
+  );
+
+export async function insertBatch(
+  trx: Executor,
+  batch: { id: string; ownerId: string; accountLabel: string; currency: Currency; now: number },
+): Promise<void> {
+  await trx
+    .insertInto('bank_batches')
+    .values({
+      id: batch.id,
+      owner_id: batch.ownerId,
+      account_label: batch.accountLabel,
+      currency: batch.currency,
+      created_at: batch.now,
+      undone_at: null,
+    })
+    .execute();
+}
+
+/**
+ * Takes the lines for the batch; answers those taken. A line recorded before, or by another
+ * batch committing at the same moment (PostgreSQL waits for it on the key), is not taken.
+ */
+export async function claimLines(
+  trx: Executor,
+  ownerId: string,
+  batchId: string,
+  lineIds: readonly string[],
+  now: number,
+): Promise<Set<string>> {
+  const taken = new Set<string>();
+  // In one order, so that two batches of overlapping lines wait for each other, never deadlock.
+  for (const chunk of chunks([...new Set(lineIds)].sort())) {
+    const rows = await trx
+      .insertInto('bank_lines')
+      .values(
+        chunk.map((lineId) => ({
+          owner_id: ownerId,
+          line_id: lineId,
+          batch_id: batchId,
+          created_at: now,
+        })),
+      )
+      .onConflict((conflict) => conflict.columns(['owner_id', 'line_id']).doNothing())
+      .returning('line_id')
+      .execute();
+    for (const row of rows) taken.add(row.line_id);
+  }
+  return taken;
+}
+
+export async function recordedLineIds(
+  db: Executor,
+  ownerId: string,
+  lineIds: readonly string[],
+): Promise<Set<string>> {
+  const recorded = new Set<string>();
+  for (const chunk of chunks(lineIds)) {
+    const rows = await db
+      .selectFrom('bank_lines')
+      .select('line_id')
+      .where('owner_id', '=', ownerId)
+      .where('line_id', 'in', chunk)
+      .execute();
+    for (const row of rows) recorded.add(row.line_id);
+  }
+  return recorded;
+}
+
+export async function setEntryBankLine(
+  trx: Executor,
+  ownerId: string,
+  entryId: number,
+  lineId: string,
+): Promise<void> {
+  await trx
+    .updateTable('entries')
+    .set({ bank_line_id: lineId })
+    .where('id', '=', entryId)
+    .where('owner_id', '=', ownerId)
+    .execute();
+}
+
+/**
+ * Remembers who paid under a description; a description already confirmed for another client
+ * ("TRANSFER", "CASH DEPOSIT") names nobody from then on.
+ */
+export async function saveRule(
+  trx: Executor,
+  rule: { ownerId: string; payerKey: string; clientId: string; now: number },
+): Promise<void> {
+  await trx
+    .insertInto('bank_payer_rules')
+    .values({
+      owner_id: rule.ownerId,
+      payer_key: rule.payerKey,
+      client_id: rule.clientId,
+      updated_at: rule.now,
+    })
+    .onConflict((conflict) =>
+      conflict.columns(['owner_id', 'payer_key']).doUpdateSet({
+        client_id: sql<
+          string | null
+        >`case when bank_payer_rules.client_id = excluded.client_id then excluded.client_id else null end`,
+        updated_at: rule.now,
+      }),
+    )
+    .execute();
+}
+
+/** Marks the batch undone; false when it is not there or was undone already. */
+export async function markBatchUndone(
+  trx: Executor,
+  ownerId: string,
+  batchId: string,
+  now: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('bank_batches')
+    .set({ undone_at: now })
+    .where('id', '=', batchId)
+    .where('owner_id', '=', ownerId)
+    .where('undone_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function batchExists(db: Executor, ownerId: string, batchId: string) {
+  const row = await db
+    .selectFrom('bank_batches')
+    .select('id')
+    .where('id', '=', batchId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The batch's payments not voided yet. */
+export async function batchPayments(trx: Executor, ownerId: string, batchId: string) {
+  return trx
+    .selectFrom('bank_lines as l')
+    .innerJoin('entries as e', (join) =>
+      join.onRef('e.owner_id', '=', 'l.owner_id').onRef('e.bank_line_id', '=', 'l.line_id'),
+    )
+    .leftJoin('entries as v', 'v.void_of', 'e.id')
+    .select(['e.id', 'e.client_id'])
+    .where('l.batch_id', '=', batchId)
+    .where('l.owner_id', '=', ownerId)
+    .where('e.kind', '=', 'payment')
+    .where('v.id', 'is', null)
+    .orderBy('e.id')
+    .execute();
+}
+
+/** The batch's lines may be recorded again. */
+export async function releaseLines(trx: Executor, ownerId: string, batchId: string) {
+  await trx
+    .deleteFrom('bank_lines')
+    .where('owner_id', '=', ownerId)
+    .where('batch_id', '=', batchId)
+    .execute();
+}
+
+export async function matchBookRows(db: Executor, ownerId: string, currency: Currency) {
+  const [clients, openItems, rules] = await Promise.all([
+    db
+      .selectFrom('clients')
+      .select(['id', 'first_name', 'last_name', 'balance'])
+      .where('owner_id', '=', ownerId)
+      .where('currency', '=', currency)
+      .execute(),
+    db
+      .selectFrom('entries')
+      .select(['client_id', 'open_amount', 'reference'])
+      .where('owner_id', '=', ownerId)
+      .where('currency', '=', currency)
+      .where('open_amount', '>', 0)
+      .execute(),
+    db
+      .selectFrom('bank_payer_rules as r')
+      .innerJoin('clients as c', 'c.id', 'r.client_id')
+      .select(['r.payer_key', 'r.client_id'])
+      .where('r.owner_id', '=', ownerId)
+      .where('c.currency', '=', currency)
+      .execute(),
+  ]);
+  return { clients, openItems, rules };
+}

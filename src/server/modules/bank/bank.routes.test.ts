@@ -1,0 +1,288 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import { injectOk } from '../../../../tests/http.ts';
+import type { BankConfirmed, BankPreview, PreviewLine } from '../../../shared/schemas/bank.ts';
+import type { Client, ClientInput } from '../../../shared/schemas/clients.ts';
+import type { Entry } from '../../../shared/schemas/ledger.ts';
+
+let testApp: TestApp;
+beforeAll(async () => {
+  testApp = await buildTestApp();
+});
+afterAll(async () => {
+  await testApp.close();
+});
+
+const add = async (cookie: string, values: Partial<ClientInput>) =>
+  (await injectOk(testApp.app, 'POST', '/api/clients', cookie, buildClient(values))).json<Client>();
+const read = async (cookie: string, id: string) =>
+  (await injectOk(testApp.app, 'GET', `/api/clients/${id}`, cookie)).json<Client>();
+const entriesOf = async (cookie: string, id: string) =>
+  (await injectOk(testApp.app, 'GET', `/api/clients/${id}/entries?limit=100`, cookie)).json<{
+    entries: Entry[];
+  }>().entries;
+
+const statement = [
+  'Date,Description,Amount,Balance',
+  '2026-03-02,IBG ZOE MULLER INV-31,150.00,1150.00',
+  '2026-03-03,CARD FEE,-2.00,1148.00',
+  '2026-03-04,TRANSFER FROM ACME,80.00,1228.00',
+].join('\n');
+const mapping = { date: 0, description: 1, amount: 2, balance: 3, dateOrder: 'YMD', decimal: '.' };
+
+const preview = (cookie: string, csv = statement, label = 'Main account') =>
+  testApp.app.inject({
+    method: 'POST',
+    url: '/api/bank/preview',
+    headers: { cookie },
+    payload: {
+      accountLabel: label,
+      currency: 'USD',
+      mapping,
+      file: Buffer.from(csv).toString('base64'),
+    },
+  });
+
+const confirmBody = (lines: PreviewLine[], clientIds: string[]) => ({
+  accountLabel: 'Main account',
+  currency: 'USD',
+  lines: lines.map(({ line, date, amount, description, reference, balance }, index) => ({
+    line,
+    date,
+    amount,
+    description,
+    reference,
+    balance,
+    allocations: [{ clientId: clientIds[index] as string, amount }],
+  })),
+});
+
+const confirm = (cookie: string, body: object) =>
+  testApp.app.inject({
+    method: 'POST',
+    url: '/api/bank/confirm',
+    headers: { cookie },
+    payload: body,
+  });
+
+async function seeded() {
+  const { cookie } = await joinAs(testApp.app);
+  const zoe = await add(cookie, { firstName: 'Zoé', lastName: 'Müller', balance: 15_000 });
+  const acme = await add(cookie, { firstName: 'Acme', lastName: 'Supplies', balance: 8_000 });
+  await add(cookie, { firstName: 'Other', lastName: 'Currency', balance: 8_000, currency: 'MYR' });
+  return { cookie, zoe, acme };
+}
+
+describe('bank statement import', () => {
+  it('previews the incoming lines with who paid, and records them once', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const first = await preview(cookie);
+    expect(first.statusCode, first.body).toBe(200);
+    const { lines, skipped } = first.json<BankPreview>();
+    expect(skipped).toBe(1);
+    expect(lines.map((line) => [line.amount, line.alreadyRecorded, line.suggestions[0]])).toEqual([
+      [15_000, false, { clientId: zoe.id, reason: 'name', confidence: 'high' }],
+      [8_000, false, { clientId: acme.id, reason: 'amount', confidence: 'medium' }],
+    ]);
+
+    const recorded = await confirm(cookie, confirmBody(lines, [zoe.id, acme.id]));
+    expect(recorded.statusCode, recorded.body).toBe(200);
+    const answer = recorded.json<BankConfirmed>();
+    expect(answer.recorded).toHaveLength(2);
+    expect(answer.alreadyRecorded).toEqual([]);
+    expect((await read(cookie, zoe.id)).balance).toBe(0);
+    const [payment] = (await entriesOf(cookie, zoe.id)).filter((entry) => entry.kind === 'payment');
+    expect(payment).toMatchObject({
+      amount: -15_000,
+      date: '2026-03-02',
+      note: 'IBG ZOE MULLER INV-31',
+    });
+
+    // The same statement again, and one that overlaps it: nothing is recorded twice.
+    const again = (await preview(cookie)).json<BankPreview>();
+    expect(again.lines.map((line) => line.alreadyRecorded)).toEqual([true, true]);
+    const twice = (
+      await confirm(cookie, confirmBody(again.lines, [zoe.id, acme.id]))
+    ).json<BankConfirmed>();
+    expect(twice).toEqual({
+      batchId: null,
+      recorded: [],
+      alreadyRecorded: again.lines.map((l) => l.id),
+    });
+    expect((await read(cookie, acme.id)).balance).toBe(0);
+  });
+
+  it('remembers a confirmed payer for the next statement', async () => {
+    const { cookie, acme } = await seeded();
+    const csv = 'Date,Description,Amount,Balance\n2026-03-05,HANBIT TRADING CO 0305,12.34,10.00\n';
+    const [unknown] = (await preview(cookie, csv)).json<BankPreview>().lines;
+    expect(unknown?.suggestions).toEqual([]);
+    await injectOk(
+      testApp.app,
+      'POST',
+      '/api/bank/confirm',
+      cookie,
+      confirmBody([unknown as PreviewLine], [acme.id]),
+    );
+    const next = 'Date,Description,Amount,Balance\n2026-04-05,HANBIT TRADING CO 0405,99.00,20.00\n';
+    const [learned] = (await preview(cookie, next)).json<BankPreview>().lines;
+    expect(learned?.suggestions[0]).toEqual({
+      clientId: acme.id,
+      reason: 'rule',
+      confidence: 'high',
+    });
+  });
+
+  it('forgets a payer text confirmed for two different clients', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const generic = (day: string, amount: string, balance: string) =>
+      `Date,Description,Amount,Balance\n2026-03-${day},CASH DEPOSIT,${amount},${balance}\n`;
+    for (const [csv, client] of [
+      [generic('06', '1.00', '1.00'), zoe],
+      [generic('07', '2.00', '3.00'), acme],
+    ] as const) {
+      const [line] = (await preview(cookie, csv)).json<BankPreview>().lines;
+      await injectOk(
+        testApp.app,
+        'POST',
+        '/api/bank/confirm',
+        cookie,
+        confirmBody([line as PreviewLine], [client.id]),
+      );
+    }
+    const [next] = (await preview(cookie, generic('08', '3.33', '6.33'))).json<BankPreview>().lines;
+    expect(next?.suggestions).toEqual([]);
+  });
+
+  it('splits a line across clients, and refuses parts that do not add up', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const [line] = (await preview(cookie)).json<BankPreview>().lines;
+    const body = confirmBody([line as PreviewLine], [zoe.id]);
+    const split = (parts: number[]) => ({
+      ...body,
+      lines: [
+        {
+          ...body.lines[0],
+          allocations: [
+            { clientId: zoe.id, amount: parts[0] },
+            { clientId: acme.id, amount: parts[1] },
+          ],
+        },
+      ],
+    });
+    const wrong = await confirm(cookie, split([10_000, 4_000]));
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json()).toMatchObject({
+      error: { fields: { 'lines.0.allocations': 'The parts must add up to the amount.' } },
+    });
+    const right = await confirm(cookie, split([10_000, 5_000]));
+    expect(right.json<BankConfirmed>().recorded[0]?.entryIds).toHaveLength(2);
+    expect((await read(cookie, zoe.id)).balance).toBe(5_000);
+    expect((await read(cookie, acme.id)).balance).toBe(3_000);
+  });
+
+  it('refuses a client of another currency or another owner', async () => {
+    const { cookie, zoe } = await seeded();
+    const stranger = await joinAs(testApp.app);
+    const theirs = await add(stranger.cookie, { balance: 15_000 });
+    const myr = await add(cookie, { currency: 'MYR', balance: 1 });
+    const [line] = (await preview(cookie)).json<BankPreview>().lines;
+    for (const clientId of [theirs.id, myr.id]) {
+      const refused = await confirm(cookie, confirmBody([line as PreviewLine], [clientId]));
+      expect(refused.statusCode).toBe(400);
+    }
+    expect((await read(stranger.cookie, theirs.id)).balance).toBe(15_000);
+    expect((await read(cookie, zoe.id)).balance).toBe(15_000);
+  });
+
+  it('records a line once when two tabs confirm it at the same moment', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const { lines } = (await preview(cookie)).json<BankPreview>();
+    const body = confirmBody(lines, [zoe.id, acme.id]);
+    const answers = await Promise.all([
+      confirm(cookie, body),
+      confirm(cookie, body),
+      confirm(cookie, body),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([200, 200, 200]);
+    const recorded = answers.flatMap((answer) => answer.json<BankConfirmed>().recorded);
+    expect(recorded).toHaveLength(2);
+    const payments = (await entriesOf(cookie, zoe.id)).filter((entry) => entry.kind === 'payment');
+    expect(payments).toHaveLength(1);
+    expect((await read(cookie, zoe.id)).balance).toBe(0);
+  });
+
+  it('undoes a batch by voiding its payments; its lines may be recorded again', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const { lines } = (await preview(cookie)).json<BankPreview>();
+    const { batchId } = (
+      await confirm(cookie, confirmBody(lines, [zoe.id, acme.id]))
+    ).json<BankConfirmed>();
+    const undo = () =>
+      testApp.app.inject({
+        method: 'POST',
+        url: `/api/bank/batches/${batchId}/undo`,
+        headers: { cookie },
+      });
+    const [once, twice] = await Promise.all([undo(), undo()]);
+    expect([once?.statusCode, twice?.statusCode].sort()).toEqual([200, 409]);
+    expect((await read(cookie, zoe.id)).balance).toBe(15_000);
+    const voids = (await entriesOf(cookie, zoe.id)).filter((entry) => entry.kind === 'void');
+    expect(voids.map((entry) => entry.note)).toEqual(['bank import undone']);
+    const after = (await preview(cookie)).json<BankPreview>();
+    expect(after.lines.map((line) => line.alreadyRecorded)).toEqual([false, false]);
+    const stranger = await joinAs(testApp.app);
+    const theirs = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/bank/batches/${batchId}/undo`,
+      headers: { cookie: stranger.cookie },
+    });
+    expect(theirs.statusCode).toBe(404);
+  });
+
+  it('takes the same steps with a read-write token', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const made = await injectOk(testApp.app, 'POST', '/api/tokens', cookie, {
+      name: 'Bank script',
+      access: 'read-write',
+    });
+    const authorization = `Bearer ${made.json<{ secret: string }>().secret}`;
+    const withToken = (url: string, payload?: object) =>
+      testApp.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization },
+        ...(payload && { payload }),
+      });
+    const { lines } = (
+      await withToken('/api/bank/preview', {
+        accountLabel: 'Main account',
+        currency: 'USD',
+        mapping,
+        file: Buffer.from(statement).toString('base64'),
+      })
+    ).json<BankPreview>();
+    const confirmed = await withToken('/api/bank/confirm', confirmBody(lines, [zoe.id, acme.id]));
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const { batchId } = confirmed.json<BankConfirmed>();
+    const undone = await withToken(`/api/bank/batches/${batchId}/undo`);
+    expect(undone.json()).toEqual({ voided: 2 });
+  });
+
+  it('names the line and column of a bad cell, and refuses a file in another encoding', async () => {
+    const { cookie } = await seeded();
+    const bad = await preview(
+      cookie,
+      'Date,Description,Amount\n2026-03-02,X,1.00\n2026-03-40,Y,2.00\n',
+    );
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json()).toMatchObject({
+      error: {
+        code: 'validation',
+        message: 'Line 3, column 1: this is not a date in the order chosen.',
+      },
+    });
+  });
+});

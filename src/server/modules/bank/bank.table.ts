@@ -1,0 +1,33 @@
+import type { Currency } from '../../../shared/money.ts';
+
+export interface BankBatchesTable {
+  id: string;
+  owner_id: string;
+  account_label: string;
+  currency: Currency;
+  created_at: number;
+  undone_at: number | null;
+}
+
+/** One row per statement line recorded: its key is the one arbiter of "recorded once". */
+export interface BankLinesTable {
+  owner_id: string;
+  line_id: string;
+  batch_id: string;
+  created_at: number;
+}
+
+export interface BankPayerRulesTable {
+  owner_id: string;
+  /** `payerKey` of a description the owner confirmed. */
+  payer_key: string;
+  /** Null once the text was confirmed for two different clients: a bank's generic wording. */
+  client_id: string | null;
+  updated_at: number;
+}
+
+export interface BankTables {
+  bank_batches: BankBatchesTable;
+  bank_lines: BankLinesTable;
+  bank_payer_rules: BankPayerRulesTable;
+}

@@ -1,0 +1,121 @@
+import { z } from 'zod/mini';
+import { maxAmountMinor } from '../money.ts';
+import { currencyField, dateField } from './clients.ts';
+
+export { entryReferenceMaxLength } from './clients.ts';
+
+/** How a bank's CSV file is laid out: columns by their place (0 is the first), and its habits. */
+export const bankMappingSchema = z.object({
+  date: z.int().check(z.minimum(0), z.maximum(99)),
+  description: z.int().check(z.minimum(0), z.maximum(99)),
+  /** One signed column, or `debit` and `credit` columns. */
+  amount: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
+  debit: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
+  credit: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
+  reference: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
+  balance: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
+  /** Rows before the first payment (a header line, a bank's title lines). */
+  skipRows: z._default(z.int().check(z.minimum(0), z.maximum(50)), 1),
+  dateOrder: z.enum(['YMD', 'DMY', 'MDY'], 'Choose YMD, DMY or MDY.'),
+  decimal: z.enum(['.', ','], 'Choose "." or ",".'),
+  encoding: z._default(z.enum(['utf-8', 'euc-kr'], 'Choose utf-8 or euc-kr.'), 'utf-8'),
+});
+export type BankMapping = z.infer<typeof bankMappingSchema>;
+
+export const bankLabelMaxLength = 60;
+const accountLabel = z
+  .string()
+  .check(z.trim(), z.minLength(1, 'Name the bank account.'), z.maxLength(bankLabelMaxLength));
+
+/** The file's bytes as base64: a statement is at most 4 MiB. */
+export const bankFileMaxBytes = 4 * 1024 * 1024;
+
+export const bankPreviewBodySchema = z.object({
+  accountLabel,
+  currency: currencyField,
+  mapping: bankMappingSchema,
+  file: z
+    .string()
+    .check(
+      z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.'),
+      z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Send the file as base64.'),
+    ),
+});
+export type BankPreviewBody = z.infer<typeof bankPreviewBodySchema>;
+
+export const matchReasons = ['reference', 'rule', 'amount', 'balance', 'name'] as const;
+export type MatchReason = (typeof matchReasons)[number];
+export const confidences = ['high', 'medium', 'low'] as const;
+export type Confidence = (typeof confidences)[number];
+
+const descriptionField = z.string().check(z.maxLength(1000));
+
+/** One incoming payment of a statement, as the bank wrote it. */
+export const bankLineSchema = z.object({
+  /** Which line of the file (1 is the first), for the owner to find it. */
+  line: z.int().check(z.minimum(1)),
+  date: dateField,
+  amount: z.int().check(z.positive(), z.maximum(maxAmountMinor)),
+  description: descriptionField,
+  reference: z.string().check(z.maxLength(200)),
+  balance: z.nullable(z.int()),
+});
+export type BankLine = z.infer<typeof bankLineSchema>;
+
+export const suggestionSchema = z.object({
+  clientId: z.string(),
+  reason: z.enum(matchReasons),
+  confidence: z.enum(confidences),
+});
+export type Suggestion = z.infer<typeof suggestionSchema>;
+
+export const previewLineSchema = z.extend(bankLineSchema, {
+  /** The line's identity: the same line of a later statement has the same one. */
+  id: z.string(),
+  /** Recorded by an earlier confirmed import. */
+  alreadyRecorded: z.boolean(),
+  suggestions: z.array(suggestionSchema),
+});
+export type PreviewLine = z.infer<typeof previewLineSchema>;
+
+export const bankPreviewSchema = z.object({
+  lines: z.array(previewLineSchema),
+  /** Outgoing amounts and empty lines, left out. */
+  skipped: z.int(),
+});
+export type BankPreview = z.infer<typeof bankPreviewSchema>;
+
+export const bankConfirmMaxLines = 5000;
+
+/** A confirmed line: the bank's fields as previewed, and who paid how much of it. */
+export const confirmLineSchema = z.extend(bankLineSchema, {
+  /** One client for the whole amount, or a split whose parts add up to it. */
+  allocations: z
+    .array(
+      z.object({
+        clientId: z.string().check(z.minLength(1), z.maxLength(64)),
+        amount: z.int().check(z.positive(), z.maximum(maxAmountMinor)),
+      }),
+    )
+    .check(z.minLength(1, 'Choose a client.'), z.maxLength(20)),
+});
+export type ConfirmLine = z.infer<typeof confirmLineSchema>;
+
+export const bankConfirmBodySchema = z.object({
+  accountLabel,
+  currency: currencyField,
+  lines: z.array(confirmLineSchema).check(z.minLength(1), z.maxLength(bankConfirmMaxLines)),
+});
+export type BankConfirmBody = z.infer<typeof bankConfirmBodySchema>;
+
+export const bankConfirmedSchema = z.object({
+  /** null when every line had been recorded before. */
+  batchId: z.nullable(z.string()),
+  recorded: z.array(z.object({ lineId: z.string(), entryIds: z.array(z.int()) })),
+  alreadyRecorded: z.array(z.string()),
+});
+export type BankConfirmed = z.infer<typeof bankConfirmedSchema>;
+
+export const bankBatchParams = z.object({ id: z.string().check(z.maxLength(64)) });
+
+export const bankUndoneSchema = z.object({ voided: z.int() });
