@@ -4,7 +4,7 @@ import { isCalendarDate } from '../../../shared/dates.ts';
 import { currencyExponent, maxAmountMinor, type Currency } from '../../../shared/money.ts';
 import type { BankLine, BankMapping } from '../../../shared/schemas/bank.ts';
 import { AppError } from '../../errors.ts';
-import { decodeCp949 } from './cp949.ts';
+import iconv from 'iconv-lite';
 import type { MessageValues } from '../../i18n.ts';
 
 // A bank statement CSV read on the server: the browser cannot decode the legacy Korean
@@ -27,8 +27,11 @@ function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
   const refused = () =>
     problem('The file is not in the encoding chosen ({encoding}).', { encoding });
   if (encoding === 'euc-kr') {
-    const text = decodeCp949(bytes);
-    if (text === null) throw refused();
+    // CP949, which Korean banks write: EUC-KR and the syllables it lacks (Node's TextDecoder
+    // passes those through as control characters). A pair that is no character becomes U+FFFD,
+    // which no CP949 character decodes to.
+    const text = iconv.decode(Buffer.from(bytes), 'cp949');
+    if (text.includes('\uFFFD')) throw refused();
     return text;
   }
   try {
