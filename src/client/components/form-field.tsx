@@ -56,3 +56,13 @@ export function FormField({
     </div>
   );
 }
+
+/** A shared schema's refusal, one message per field, said in the page's language. */
+export function messagesByField<Field extends string>(
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  say: (english: string) => string,
+): Partial<Record<Field, string>> {
+  return Object.fromEntries(
+    issues.map((issue) => [String(issue.path[0]), say(issue.message)]),
+  ) as Partial<Record<Field, string>>;
+}

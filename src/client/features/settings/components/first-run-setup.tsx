@@ -9,6 +9,7 @@ import {
 } from '../../../../shared/schemas/settings.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import { useFlash } from '../../../components/flash.tsx';
+import { messagesByField } from '../../../components/form-field.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useFinishSetup } from '../api/setup.ts';
@@ -64,11 +65,7 @@ export function FirstRunSetup({
   const submit = handleSubmit(async (values) => {
     const parsed = setupSchema.safeParse({ outcome: 'done', ...values });
     if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(
-          parsed.error.issues.map((issue) => [String(issue.path[0]), message(issue.message)]),
-        ),
-      );
+      setErrors(messagesByField(parsed.error.issues, message));
       return;
     }
     setErrors({});

@@ -9,6 +9,7 @@ import { dayText } from '../../../components/formats.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { reminderStepText } from '../../../components/reminder-step.ts';
 import { ApiError } from '../../../lib/api-client.ts';
+import { messagesByField } from '../../../components/form-field.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import {
   useFailedReminders,
@@ -75,11 +76,7 @@ export function ReminderPlanForm({
       overdueMax: values.overdueMax.trim() === '' ? Number.NaN : Number(values.overdueMax.trim()),
     });
     if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(
-          parsed.error.issues.map((issue) => [String(issue.path[0]), message(issue.message)]),
-        ),
-      );
+      setErrors(messagesByField(parsed.error.issues, message));
       return;
     }
     setErrors({});

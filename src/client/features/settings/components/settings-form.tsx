@@ -16,6 +16,7 @@ import {
 } from '../../../../shared/schemas/settings.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { apiAddress, ApiError } from '../../../lib/api-client.ts';
+import { messagesByField } from '../../../components/form-field.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useSaveSettings } from '../api/settings.ts';
 import { AccountLanguage } from './account-language.tsx';
@@ -117,11 +118,7 @@ function BusinessSection({ business }: { business: Settings['business'] }) {
   const submit = handleSubmit(async (values) => {
     const parsed = businessSchema.safeParse(values);
     if (!parsed.success) {
-      setErrors(
-        Object.fromEntries(
-          parsed.error.issues.map((issue) => [String(issue.path[0]), message(issue.message)]),
-        ),
-      );
+      setErrors(messagesByField(parsed.error.issues, message));
       return;
     }
     setErrors({});
