@@ -7,10 +7,13 @@ import { clientsKey } from './queries.ts';
 /** Under the clients key, so "last opened" refreshes when the live stream reports an opening. */
 const clientLinkKey = (id: string) => [...clientsKey, 'link', id] as const;
 
+const readLink = (id: string, signal?: AbortSignal) =>
+  callApi(apiRoutes.clientLink, { params: { id }, signal });
+
 export const useClientLink = (id: string) =>
   useQuery({
     queryKey: clientLinkKey(id),
-    queryFn: ({ signal }) => callApi(apiRoutes.clientLink, { params: { id }, signal }),
+    queryFn: ({ signal }) => readLink(id, signal),
   });
 
 export function useClientLinkChanges(id: string) {
@@ -29,6 +32,13 @@ export function useClientLinkChanges(id: string) {
     language: useMutation({
       mutationFn: (language: ClientLanguage) =>
         callApi(apiRoutes.setClientLanguage, { params: { id }, body: { language } }),
+      // The select keeps the answer at once, not the language from before until the refetch.
+      onSuccess: (answer) =>
+        queryClient.setQueryData(
+          clientLinkKey(id),
+          (state: Awaited<ReturnType<typeof readLink>> | undefined) =>
+            state && { ...state, language: answer.language },
+        ),
       onSettled: refresh,
     }),
   };

@@ -22,9 +22,11 @@ export const useReminderPreview = () =>
     queryFn: ({ signal }) => callApi(apiRoutes.reminderPreview, { signal }),
   });
 
+const clientRemindersKey = (id: string) => [...remindersKey, 'client', id] as const;
+
 export const useClientReminders = (id: string) =>
   useQuery({
-    queryKey: [...remindersKey, 'client', id],
+    queryKey: clientRemindersKey(id),
     queryFn: ({ signal }) => callApi(apiRoutes.clientReminders, { params: { id }, signal }),
   });
 
@@ -33,7 +35,9 @@ export function useSetClientReminders(id: string) {
   return useMutation({
     mutationFn: (enabled: boolean) =>
       callApi(apiRoutes.setClientReminders, { params: { id }, body: { enabled } }),
-    // The preview and the client's history change with it.
+    // The switch keeps the answer at once (not the state from before until the refetch comes);
+    // the preview and the client's history change with it.
+    onSuccess: (answer) => queryClient.setQueryData(clientRemindersKey(id), answer),
     onSettled: () => queryClient.invalidateQueries({ queryKey: clientsKey }),
   });
 }

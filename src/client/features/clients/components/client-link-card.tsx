@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
 import { Copy, Link2, Trash2 } from 'lucide-react';
-import { localeNames, locales, isLocale } from '../../../../shared/locales.ts';
+import { localeNames, locales, isLocale, type Locale } from '../../../../shared/locales.ts';
 import { clientLinkExpiryDays } from '../../../../shared/schemas/client-links.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientLink, useClientLinkChanges } from '../api/client-link.ts';
@@ -17,8 +17,14 @@ export function ClientLinkCard({ clientId }: { clientId: string }) {
   // The address is shown only right after it is made: the server keeps no copy of it.
   const [address, setAddress] = useState<string | null>(null);
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  // The select shows what was picked from the change on, until the answer is kept.
+  const [askedLanguage, setAskedLanguage] = useState<Locale | null | undefined>(undefined);
   if (!state.isSuccess) return null;
   const { link, language } = state.data;
+  const pickLanguage = (picked: Locale | null) => {
+    setAskedLanguage(picked);
+    changes.language.mutate(picked, { onSettled: () => setAskedLanguage(undefined) });
+  };
 
   const create = async () => {
     setCopied(null);
@@ -143,9 +149,9 @@ export function ClientLinkCard({ clientId }: { clientId: string }) {
             <select
               id={`${id}-language`}
               className="form-select form-select-sm"
-              value={language ?? ''}
+              value={(askedLanguage === undefined ? language : askedLanguage) ?? ''}
               onChange={(event) =>
-                changes.language.mutate(isLocale(event.target.value) ? event.target.value : null)
+                pickLanguage(isLocale(event.target.value) ? event.target.value : null)
               }
             >
               <option value="">{t('clients.link.language-owner')}</option>

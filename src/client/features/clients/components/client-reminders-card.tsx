@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { Bell } from 'lucide-react';
 import type { Client } from '../../../../shared/schemas/clients.ts';
@@ -20,9 +20,10 @@ export function ClientRemindersCard({ client }: { client: Client }) {
   const preview = useReminderPreview();
   const state = useClientReminders(client.id);
   const change = useSetClientReminders(client.id);
+  const [asked, setAsked] = useState<boolean | null>(null);
   if (!plan.isSuccess || !state.isSuccess) return null;
-  // The switch shows what was asked for while the answer is on its way.
-  const enabled = (change.isPending ? change.variables : undefined) ?? state.data.enabled;
+  // The switch shows what was asked for from the click on, until the answer is kept.
+  const enabled = asked ?? state.data.enabled;
   const next = preview.data?.reminders.find((reminder) => reminder.clientId === client.id);
 
   const why = !plan.data.enabled
@@ -50,7 +51,10 @@ export function ClientRemindersCard({ client }: { client: Client }) {
             className="form-check-input"
             checked={enabled}
             disabled={change.isPending}
-            onChange={(event) => change.mutate(event.target.checked)}
+            onChange={(event) => {
+              setAsked(event.target.checked);
+              change.mutate(event.target.checked, { onSettled: () => setAsked(null) });
+            }}
           />
           <label htmlFor={`${id}-switch`} className="form-check-label">
             {t('clients.reminders.switch')}
