@@ -67,12 +67,14 @@ test('the language chosen in Settings shows at once, stays after a reload and fo
 // The select once showed English again while the Malay texts were on their way. Holding the Malay
 // texts back makes that moment as long as the test needs. Picking right after the page loads also
 // once hit the visitor's language menu in the navbar, shown while the session was still loading
-// (issue 43): the pick went there, was not kept with the account, and the menu vanished.
+// (issue 43): the pick went there, was not kept with the account, and the menu vanished. The
+// next test holds the session answer and shows that cause on every run; three picks
+// here keep the whole flow covered without the half a minute ten took.
 test('Bahasa Melayu picked in Settings right after the page loads stays picked and is the language saved', async ({
   page,
 }) => {
   await joinThroughApi(page);
-  for (let attempt = 0; attempt < 10; attempt += 1) {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
     const reset = await page.request.put('/api/settings/language', { data: { language: 'en' } });
     expect(reset.status()).toBe(200);
     await page.goto('/');
