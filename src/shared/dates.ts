@@ -37,3 +37,15 @@ export function addDays(day: string, days: number): string {
 export function daysBetween(from: string, to: string): number {
   return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 }
+
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A calendar day as a language writes it in its medium style ("Nov 23, 2026", "2026. 11. 23."). */
+export function writtenDay(day: string, intlLocale: string): string {
+  let format = dayFormats.get(intlLocale);
+  if (!format) {
+    format = new Intl.DateTimeFormat(intlLocale, { dateStyle: 'medium', timeZone: 'UTC' });
+    dayFormats.set(intlLocale, format);
+  }
+  return format.format(new Date(`${day}T00:00:00Z`));
+}

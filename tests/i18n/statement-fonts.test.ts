@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create, type Font } from 'fontkit';
 import { describe, expect, it } from 'vitest';
-import { dayIn } from '../../src/server/modules/statements/statement-pdf.ts';
+import { writtenDay } from '../../src/shared/dates.ts';
 import { intlLocales, locales } from '../../src/shared/locales.ts';
 import ko from '../../src/shared/messages/ko.json' with { type: 'json' };
 import ms from '../../src/shared/messages/ms.json' with { type: 'json' };
@@ -38,7 +38,7 @@ function statementText(): string {
       for (const minor of [-123_456_789_012n, -5n, 0n, 7n, 98_765_432_109n])
         text += formatMoney(minor, currency, intlLocales[locale]);
     for (let month = 1; month <= 12; month += 1)
-      text += dayIn(locale, `2025-${String(month).padStart(2, '0')}-28`);
+      text += writtenDay(`2025-${String(month).padStart(2, '0')}-28`, intlLocales[locale]);
   }
   return text;
 }

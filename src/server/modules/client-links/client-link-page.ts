@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { writtenDay } from '../../../shared/dates.ts';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
 import { displayName } from '../../../shared/names.ts';
@@ -116,13 +117,6 @@ export function plainLinkPage(locale: Locale, reason: PlainPageReason, businessN
   );
 }
 
-function dayIn(locale: Locale, day: string): string {
-  return new Intl.DateTimeFormat(intlLocales[locale], {
-    dateStyle: 'medium',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T00:00:00Z`));
-}
-
 function table(
   label: string,
   columns: readonly StatementColumn[],
@@ -156,7 +150,7 @@ export function statementLinkPage(
     formatFigure(BigInt(minor), client.currency, intl);
   const money = (minor: number | string | bigint) =>
     formatMoney(BigInt(minor), client.currency, intl);
-  const day = (iso: string) => dayIn(locale, iso);
+  const day = (iso: string) => writtenDay(iso, intl);
   const kind = (of: EntryKind) => say(entryKindLabels[of]);
   const describe = (line: { kind: EntryKind; note: string }) =>
     line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind);

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { writtenDay } from '../../../shared/dates.ts';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { formatMoney, type Currency } from '../../../shared/money.ts';
 import { translate } from '../../i18n.ts';
@@ -85,13 +86,6 @@ export function leadingStep(charges: readonly { step: string }[]): string {
   );
 }
 
-function day(locale: Locale, text: string): string {
-  return new Intl.DateTimeFormat(intlLocales[locale], {
-    dateStyle: 'medium',
-    timeZone: 'UTC',
-  }).format(new Date(`${text}T00:00:00Z`));
-}
-
 const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
@@ -118,7 +112,10 @@ export function renderReminder(input: ReminderMailInput): ReminderMail {
 
   const subject = overdue
     ? t('Overdue payment: {amount}', { amount })
-    : t('Payment reminder: {amount} due {date}', { amount, date: day(locale, payBy) });
+    : t('Payment reminder: {amount} due {date}', {
+        amount,
+        date: writtenDay(payBy, intlLocales[locale]),
+      });
   const opening = business
     ? overdue
       ? t('This is a reminder from {business} that a payment is now overdue.', { business })
@@ -136,13 +133,13 @@ export function renderReminder(input: ReminderMailInput): ReminderMail {
     t('{reference}: {amount} unpaid, due {date}', {
       reference: oneLine(charge.reference) || t('Charge'),
       amount: money(charge.remaining),
-      date: day(locale, charge.dueOn),
+      date: writtenDay(charge.dueOn, intlLocales[locale]),
     }),
   );
   const amountLine = t('Amount due: {amount}', { amount });
   const payLine = overdue
     ? t('Please pay as soon as you can.')
-    : t('Please pay by {date}.', { date: day(locale, payBy) });
+    : t('Please pay by {date}.', { date: writtenDay(payBy, intlLocales[locale]) });
   const details = input.paymentDetails.trim();
   const linkLine = input.link
     ? t('Your statement is always here: {link}', { link: input.link })

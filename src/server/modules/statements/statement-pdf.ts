@@ -1,4 +1,5 @@
 import PDFDocument from 'pdfkit';
+import { writtenDay } from '../../../shared/dates.ts';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
@@ -36,13 +37,6 @@ const grey = '#555555';
 const rule = '#bbbbbb';
 const overdueRed = '#b00020';
 
-export function dayIn(locale: Locale, day: string): string {
-  return new Intl.DateTimeFormat(intlLocales[locale], {
-    dateStyle: 'medium',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T00:00:00Z`));
-}
-
 interface Column {
   title: string;
   width: number;
@@ -79,7 +73,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     formatFigure(BigInt(minor), client.currency, intl);
   const money = (minor: number | string | bigint) =>
     formatMoney(BigInt(minor), client.currency, intl);
-  const day = (iso: string) => dayIn(locale, iso);
+  const day = (iso: string) => writtenDay(iso, intl);
   const kind = (of: EntryKind) => translate(locale, entryKindLabels[of]);
   const describe = (line: { kind: EntryKind; note: string }) =>
     line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind);
