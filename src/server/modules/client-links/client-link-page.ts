@@ -1,9 +1,7 @@
 import { createHash } from 'node:crypto';
-import { writtenDay } from '../../../shared/dates.ts';
-import { intlLocales, type Locale } from '../../../shared/locales.ts';
-import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import { currencyLabel } from '../../../shared/money.ts';
 import { displayName } from '../../../shared/names.ts';
-import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
@@ -13,6 +11,7 @@ import {
   type StatementColumn,
 } from '../../../shared/statement-columns.ts';
 import { translate, type MessageValues } from '../../i18n.ts';
+import { statementWriting } from '../statements/statement-writing.ts';
 
 // The page a client opens with their link: plain HTML with no script, the statement's figures
 // and columns as the owner's statement page and the PDF show them, and nothing else of the
@@ -145,15 +144,7 @@ export function statementLinkPage(
 ): string {
   const say = (english: string, values?: MessageValues) => translate(locale, english, values);
   const { client, business, period, ageing, amountDue } = statement;
-  const intl = intlLocales[locale];
-  const figure = (minor: number | string | bigint) =>
-    formatFigure(BigInt(minor), client.currency, intl);
-  const money = (minor: number | string | bigint) =>
-    formatMoney(BigInt(minor), client.currency, intl);
-  const day = (iso: string) => writtenDay(iso, intl);
-  const kind = (of: EntryKind) => say(entryKindLabels[of]);
-  const describe = (line: { kind: EntryKind; note: string }) =>
-    line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind);
+  const { intl, figure, money, day, kind, describe } = statementWriting(client.currency, locale);
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
   const closing = BigInt(statement.closingBalance);

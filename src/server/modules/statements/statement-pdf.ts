@@ -1,8 +1,6 @@
 import PDFDocument from 'pdfkit';
-import { writtenDay } from '../../../shared/dates.ts';
-import { intlLocales, type Locale } from '../../../shared/locales.ts';
-import { currencyLabel, formatFigure, formatMoney } from '../../../shared/money.ts';
-import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { Locale } from '../../../shared/locales.ts';
+import { currencyLabel } from '../../../shared/money.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
@@ -16,6 +14,7 @@ import {
 import { displayName } from '../../../shared/names.ts';
 import { translate } from '../../i18n.ts';
 import { fontFiles, fontRuns, readFont, type Family, type Weight } from './statement-fonts.ts';
+import { statementWriting } from './statement-writing.ts';
 
 /**
  * Noto Sans KR covers Latin, Hangul and ₩ (assets/fonts/README.md); its digits share one width,
@@ -68,15 +67,7 @@ interface Row {
 
 export async function statementPdf(statement: Statement, locale: Locale = 'en'): Promise<Buffer> {
   const { client, period, business, ageing, amountDue } = statement;
-  const intl = intlLocales[locale];
-  const figure = (minor: number | string | bigint) =>
-    formatFigure(BigInt(minor), client.currency, intl);
-  const money = (minor: number | string | bigint) =>
-    formatMoney(BigInt(minor), client.currency, intl);
-  const day = (iso: string) => writtenDay(iso, intl);
-  const kind = (of: EntryKind) => translate(locale, entryKindLabels[of]);
-  const describe = (line: { kind: EntryKind; note: string }) =>
-    line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind);
+  const { figure, money, day, kind, describe } = statementWriting(client.currency, locale);
   const periodText = translate(locale, '{from} to {to}', {
     from: day(period.from),
     to: day(period.to),

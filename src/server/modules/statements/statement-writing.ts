@@ -1,0 +1,23 @@
+import { writtenDay } from '../../../shared/dates.ts';
+import { intlLocales, type Locale } from '../../../shared/locales.ts';
+import { formatFigure, formatMoney, type Currency } from '../../../shared/money.ts';
+import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import { translate } from '../../i18n.ts';
+
+/**
+ * How a statement writes its figures, money, days and entries in a language: one set for the
+ * PDF and the client link's page, so the two read alike.
+ */
+export function statementWriting(currency: Currency, locale: Locale) {
+  const intl = intlLocales[locale];
+  const kind = (of: EntryKind) => translate(locale, entryKindLabels[of]);
+  return {
+    intl,
+    figure: (minor: number | string | bigint) => formatFigure(BigInt(minor), currency, intl),
+    money: (minor: number | string | bigint) => formatMoney(BigInt(minor), currency, intl),
+    day: (iso: string) => writtenDay(iso, intl),
+    kind,
+    describe: (line: { kind: EntryKind; note: string }) =>
+      line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind),
+  };
+}
