@@ -168,6 +168,9 @@ test.describe('keyboard and screen reader', () => {
 
   test('a skip link comes first and takes focus to the page', async ({ page }) => {
     await page.goto('/login');
+    // The page's code loads on demand: a user reads the form before tabbing into it (once, under
+    // load, Tab left main before the form was there and focus went to the browser instead).
+    await expect(page.getByLabel('Email')).toBeVisible();
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to main content' });
     await expect(skip).toBeFocused();
