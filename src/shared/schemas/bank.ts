@@ -30,23 +30,45 @@ const accountLabel = z
 /** The file's bytes as base64: a statement is at most 4 MiB. */
 export const bankFileMaxBytes = 4 * 1024 * 1024;
 
-export const bankPreviewBodySchema = z.object({
-  accountLabel,
-  currency: currencyField,
-  mapping: bankMappingSchema,
-  file: z
-    .string()
-    .check(
-      z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.'),
-      z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Send the file as base64.'),
-    ),
-});
+/** CSV with a column mapping, OFX (QFX too; 1.x SGML or 2.x XML), or ISO 20022 camt.053 XML. */
+export const bankFormats = ['csv', 'ofx', 'camt053'] as const;
+export type BankFormat = (typeof bankFormats)[number];
+
+const mappingForCsv = z.superRefine<{ format: BankFormat; mapping?: BankMapping | undefined }>(
+  (body, context) => {
+    if (body.format === 'csv' && body.mapping === undefined)
+      context.addIssue({
+        code: 'custom',
+        path: ['mapping'],
+        message: "Choose the CSV file's columns.",
+        input: body.mapping,
+      });
+  },
+);
+
+export const bankPreviewBodySchema = z
+  .object({
+    accountLabel,
+    currency: currencyField,
+    format: z._default(z.enum(bankFormats, 'Choose csv, ofx or camt053.'), 'csv'),
+    /** Only for `csv`; the other formats say where each field is. */
+    mapping: z.optional(bankMappingSchema),
+    file: z
+      .string()
+      .check(
+        z.maxLength(Math.ceil(bankFileMaxBytes / 3) * 4, 'The file is too large.'),
+        z.regex(/^[A-Za-z0-9+/]*={0,2}$/, 'Send the file as base64.'),
+      ),
+  })
+  .check(mappingForCsv);
 export type BankPreviewBody = z.infer<typeof bankPreviewBodySchema>;
 
 export const matchReasons = ['reference', 'rule', 'amount', 'balance', 'name'] as const;
 export type MatchReason = (typeof matchReasons)[number];
 export const confidences = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof confidences)[number];
+
+export const bankIdMaxLength = 200;
 
 const descriptionField = z.string().check(z.maxLength(1000));
 
@@ -59,6 +81,11 @@ export const bankLineSchema = z.object({
   description: descriptionField,
   reference: z.string().check(z.maxLength(200)),
   balance: z.nullable(z.int()),
+  /**
+   * The bank's own id of the transaction with its account (OFX FITID, camt.053 AcctSvcrRef),
+   * when the file gives one: the line's identity is derived from it instead of from its fields.
+   */
+  bankId: z.optional(z.string().check(z.minLength(1), z.maxLength(bankIdMaxLength))),
 });
 export type BankLine = z.infer<typeof bankLineSchema>;
 

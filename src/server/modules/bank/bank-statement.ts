@@ -13,8 +13,12 @@ import type { MessageValues } from '../../i18n.ts';
 
 export const bankLineLimit = 20_000;
 
-const problem = (message: string, values: MessageValues = {}) =>
+/** A `400` about the file, shown beside it. */
+export const problem = (message: string, values: MessageValues = {}) =>
   new AppError(400, 'validation', message, { values, fields: { file: { text: message, values } } });
+
+export const tooManyLines = () =>
+  problem('A statement may have at most {count} lines.', { count: bankLineLimit });
 
 const cellProblem = (line: number, column: number, what: string) =>
   problem('Line {line}, column {column}: {what}', {
@@ -114,8 +118,7 @@ export function parseStatement(
     preview: mapping.skipRows + bankLineLimit + 1,
   });
   const rows = parsed.data.slice(mapping.skipRows);
-  if (rows.length > bankLineLimit)
-    throw problem('A statement may have at most {count} lines.', { count: bankLineLimit });
+  if (rows.length > bankLineLimit) throw tooManyLines();
   const cell = (row: string[], column: number | undefined) =>
     column === undefined ? '' : (row[column] ?? '').trim();
   const lines: BankLine[] = [];
@@ -163,25 +166,20 @@ export function parseStatement(
 
 /**
  * A line's identity across statements: the same payment in an overlapping statement of the same
- * account gives the same one. Two equal payments on one day are told apart by the running balance
- * when the bank gives one.
+ * account gives the same one. The bank's own id of the transaction (OFX FITID, camt.053
+ * AcctSvcrRef, with its account) when the file gives one; else its fields, where two equal
+ * payments on one day are told apart by the running balance when the bank gives one. The same
+ * rule runs on the previewed and on the confirmed line, so a client cannot send an id of its own.
  */
 export function bankLineId(
   accountLabel: string,
   currency: Currency,
-  line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balance'>,
+  line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balance' | 'bankId'>,
 ): string {
-  return createHash('sha256')
-    .update(
-      JSON.stringify([
-        accountLabel.trim().toLowerCase(),
-        currency,
-        line.date,
-        line.amount,
-        line.description.trim(),
-        line.balance,
-      ]),
-    )
-    .digest('base64url')
-    .slice(0, 32);
+  const account = accountLabel.trim().toLowerCase();
+  const fields =
+    line.bankId === undefined
+      ? [account, currency, line.date, line.amount, line.description.trim(), line.balance]
+      : [account, currency, 'bank', line.bankId];
+  return createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 32);
 }

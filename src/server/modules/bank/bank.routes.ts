@@ -11,7 +11,7 @@ import {
 import { notFound } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { withParseSlot } from '../transfer/parse-slots.ts';
-import { parseStatement } from './bank-statement.ts';
+import { readStatement } from './bank-formats.ts';
 import { confirmBankLines, undoBankBatch } from './bank.commands.ts';
 import { previewLines } from './bank.queries.ts';
 
@@ -38,9 +38,9 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const ownerId = currentUser(request).id;
-      const { accountLabel, currency, mapping, file } = request.body;
+      const { accountLabel, currency, format, mapping, file } = request.body;
       return withParseSlot(async () => {
-        const parsed = parseStatement(Buffer.from(file, 'base64'), mapping, currency);
+        const parsed = readStatement(Buffer.from(file, 'base64'), format, mapping, currency);
         const lines = await previewLines(
           app.db.kysely,
           ownerId,

@@ -1,0 +1,20 @@
+import type { Currency } from '../../../shared/money.ts';
+import type { BankFormat, BankMapping } from '../../../shared/schemas/bank.ts';
+import { fieldError } from '../../errors.ts';
+import { parseCamt053 } from './bank-camt.ts';
+import { parseOfx } from './bank-ofx.ts';
+import { parseStatement, type ParsedStatement } from './bank-statement.ts';
+
+/** A statement's incoming lines, read in the format the owner chose. */
+export function readStatement(
+  bytes: Uint8Array,
+  format: BankFormat,
+  mapping: BankMapping | undefined,
+  currency: Currency,
+): ParsedStatement {
+  if (format === 'ofx') return parseOfx(bytes, currency);
+  if (format === 'camt053') return parseCamt053(bytes, currency);
+  // The body's schema asks for it already.
+  if (mapping === undefined) throw fieldError('mapping', "Choose the CSV file's columns.");
+  return parseStatement(bytes, mapping, currency);
+}

@@ -1,0 +1,152 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import iconv from 'iconv-lite';
+import { problem } from './bank-statement.ts';
+
+// The XML of OFX 2 and camt.053 files, and OFX 1's SGML once made XML, read without trusting it:
+// no DOCTYPE (so no entity of the file's own, no billion laughs), at most `xmlDepthLimit` levels,
+// at most `xmlTagLimit` tags (docs/decisions/030-payments-from-the-bank.md).
+
+export const xmlDepthLimit = 64;
+/** About 1 MiB of the parsed tree per 10,000 tags; a 20,000-line OFX file has some 400,000. */
+export const xmlTagLimit = 600_000;
+
+export const tooDeep = () =>
+  problem('The file is nested more than {count} levels deep.', { count: xmlDepthLimit });
+
+/** UTF-16, with its byte order mark or without (every other byte of its ASCII is a zero). */
+export function refuseUtf16(bytes: Uint8Array): void {
+  if (
+    /^(?:\xFF\xFE|\xFE\xFF|[^\0]\0[^\0]\0|\0[^\0]\0[^\0])/.test(
+      Buffer.from(bytes.subarray(0, 4)).toString('latin1'),
+    )
+  )
+    throw problem('The file is in UTF-16; save it as UTF-8.');
+}
+
+/**
+ * The file's text in the encoding it declares (`label`, as written in its header); UTF-16 and
+ * encodings we do not read are refused by name rather than read as garbage.
+ */
+export function decodeDeclared(bytes: Uint8Array, label: string): string {
+  refuseUtf16(bytes);
+  const name = label.trim().toLowerCase().replace(/^cp-?/, '');
+  const refused = () =>
+    problem('The file is not in the encoding it declares ({encoding}).', {
+      encoding: label.trim() || 'UTF-8',
+    });
+  if (['1252', 'windows-1252', 'iso-8859-1', '8859-1', 'latin1', 'iso8859-1'].includes(name))
+    return new TextDecoder('windows-1252').decode(bytes);
+  if (['949', 'euc-kr', 'ks_c_5601-1987'].includes(name)) {
+    const text = iconv.decode(Buffer.from(bytes), 'cp949');
+    if (text.includes('\uFFFD')) throw refused();
+    return text;
+  }
+  if (!['', 'utf-8', 'utf8', 'usascii', 'us-ascii', 'none'].includes(name))
+    throw problem('The file is in {encoding}, which is not read; save it as UTF-8.', {
+      encoding: label,
+    });
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw refused();
+  }
+}
+
+/** The encoding named in an XML declaration, or '' (UTF-8). */
+export const xmlEncoding = (head: string) =>
+  /^\uFEFF?\s*<\?xml[^>]*?\sencoding\s*=\s*["']([\w.:-]{1,40})["']/.exec(head)?.[1] ?? '';
+
+const parser = new XMLParser({
+  processEntities: false,
+  htmlEntities: false,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  // FITIDs and amounts stay text: "0012" is not 12.
+  parseTagValue: false,
+  parseAttributeValue: false,
+  trimValues: true,
+  ignoreDeclaration: true,
+  ignorePiTags: true,
+  maxNestedTags: xmlDepthLimit,
+});
+
+/** A well-formed XML document as plain objects; element text stays as written (see `text`). */
+export function readXml(xml: string, notTheFormat: () => Error): Record<string, unknown> {
+  if (/<!(DOCTYPE|ENTITY)/i.test(xml))
+    throw problem('The file declares a DOCTYPE or entities, which are not read.');
+  let tags = 0;
+  for (let at = xml.indexOf('<'); at !== -1; at = xml.indexOf('<', at + 1))
+    if (++tags > xmlTagLimit)
+      throw problem('The file has more than {count} tags.', { count: xmlTagLimit });
+  if (tags === 0) throw notTheFormat();
+  // The validator walks with a stack of its own: 100,000 levels are no stack overflow.
+  const valid = XMLValidator.validate(xml);
+  if (valid !== true)
+    throw problem('The file is not well-formed XML (line {line}, column {column}).', {
+      line: valid.err.line,
+      column: valid.err.col,
+    });
+  try {
+    return parser.parse(xml) as Record<string, unknown>;
+  } catch (error) {
+    if (error instanceof Error && /nested tags/i.test(error.message)) throw tooDeep();
+    throw notTheFormat();
+  }
+}
+
+/** The element at `path` below `node` (the first of repeated ones), or undefined. */
+export function at(node: unknown, ...path: string[]): unknown {
+  let current = node;
+  for (const name of path) {
+    if (Array.isArray(current)) current = current[0];
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, name))
+      return undefined;
+    current = (current as Record<string, unknown>)[name];
+  }
+  return current;
+}
+
+/** Every element at `path` below `node`, repeated ones at any step included. */
+export function all(node: unknown, ...path: string[]): unknown[] {
+  let current = [node];
+  for (const name of path)
+    current = current.flatMap((item) => {
+      const next = at(item, name);
+      return next === undefined ? [] : Array.isArray(next) ? (next as unknown[]) : [next];
+    });
+  return current;
+}
+
+const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+const character = (code: number) =>
+  code > 0x1f && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)
+    ? String.fromCodePoint(code)
+    : ' ';
+
+/**
+ * An element's text with XML's own five entities and character references read (the parser's
+ * entity processing is off); control characters become spaces, runs of spaces one.
+ */
+export function text(node: unknown): string {
+  const raw =
+    typeof node === 'string'
+      ? node
+      : node !== null && typeof node === 'object' && Object.hasOwn(node, '#text')
+        ? String((node as Record<string, unknown>)['#text'])
+        : '';
+  return raw
+    .replace(
+      /&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([\da-f]{1,6}));/gi,
+      (whole, name?: string, decimal?: string, hex?: string) =>
+        name
+          ? (named[name.toLowerCase()] ?? whole)
+          : character(decimal ? Number(decimal) : parseInt(hex as string, 16)),
+    )
+    .replace(/[\p{Cc}\s]+/gu, ' ')
+    .trim();
+}
+
+/** An attribute of an element (`Ccy` of a camt.053 `Amt`). */
+export const attribute = (node: unknown, name: string) => text(at(node, `@${name}`));
