@@ -37,6 +37,9 @@ const serverMessageArguments: Record<string, number> = {
   localErrorReply: 2,
   translate: 1,
   problem: 1,
+  fileProblem: 0,
+  cellProblem: 2,
+  transactionProblem: 1,
   label: 0,
 };
 

@@ -5,7 +5,7 @@ import { otherCurrency, scopedBankId, transactionProblem } from './bank-ofx.ts';
 import {
   bankLineLimit,
   parseBankAmount,
-  problem,
+  fileProblem,
   tooManyLines,
   type ParsedStatement,
 } from './bank-statement.ts';
@@ -24,7 +24,7 @@ import {
 // elements where this reads them, but for the status (`BOOK`, or `<Cd>BOOK</Cd>` from .001.08)
 // and the debtor's name (`Dbtr/Nm`, or `Dbtr/Pty/Nm` from .001.08).
 
-const notCamt = () => problem('This is not a camt.053 statement.');
+const notCamt = () => fileProblem('This is not a camt.053 statement.');
 
 /** `Dt` or `DtTm` (the bank's own day of a date-time is kept). */
 function camtDate(node: unknown): string | null {

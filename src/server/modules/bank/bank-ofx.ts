@@ -6,7 +6,7 @@ import type { MessageValues } from '../../i18n.ts';
 import {
   bankLineLimit,
   parseBankAmount,
-  problem,
+  fileProblem,
   tooManyLines,
   type ParsedStatement,
 } from './bank-statement.ts';
@@ -25,14 +25,17 @@ import {
 // OFX and QFX (Quicken's OFX with a few INTU tags): version 1 is SGML whose elements are not
 // closed, version 2 is XML. ofx-js was tried and not taken (docs/decisions/030).
 
-const notOfx = () => problem('This is not an OFX file.');
+const notOfx = () => fileProblem('This is not an OFX file.');
 
 export const transactionProblem = (line: number, what: string, values?: MessageValues) =>
-  problem('Transaction {line}: {what}', { line, what: { text: what, ...(values && { values }) } });
+  fileProblem('Transaction {line}: {what}', {
+    line,
+    what: { text: what, ...(values && { values }) },
+  });
 
 /** The statement's currency must be the one the owner chose for the account. */
 export const otherCurrency = (found: string, currency: Currency) =>
-  problem('The statement is in {found}, not in {currency}.', { found, currency });
+  fileProblem('The statement is in {found}, not in {currency}.', { found, currency });
 
 const escaped = (value: string) =>
   value
@@ -146,7 +149,7 @@ export function parseOfx(bytes: Uint8Array, currency: Currency): ParsedStatement
   const ofx = at(parsed, 'OFX');
   if (ofx === undefined) throw notOfx();
   const statements = statementsOf(ofx);
-  if (statements.length === 0) throw problem('This OFX file has no bank or card statement.');
+  if (statements.length === 0) throw fileProblem('This OFX file has no bank or card statement.');
   const count = statements.reduce(
     (sum, { statement }) => sum + all(statement, 'BANKTRANLIST', 'STMTTRN').length,
     0,
@@ -158,7 +161,7 @@ export function parseOfx(bytes: Uint8Array, currency: Currency): ParsedStatement
   let line = 0;
   for (const { statement, account } of statements) {
     const curdef = text(at(statement, 'CURDEF')).toUpperCase();
-    if (curdef === '') throw problem('The file does not say which currency the account is in.');
+    if (curdef === '') throw fileProblem('The file does not say which currency the account is in.');
     if (curdef !== currency) throw otherCurrency(curdef, currency);
     for (const transaction of all(statement, 'BANKTRANLIST', 'STMTTRN')) {
       line++;

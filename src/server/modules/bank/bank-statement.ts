@@ -14,14 +14,14 @@ import type { MessageValues } from '../../i18n.ts';
 export const bankLineLimit = 20_000;
 
 /** A `400` about the file, shown beside it. */
-export const problem = (message: string, values: MessageValues = {}) =>
+export const fileProblem = (message: string, values: MessageValues = {}) =>
   new AppError(400, 'validation', message, { values, fields: { file: { text: message, values } } });
 
 export const tooManyLines = () =>
-  problem('A statement may have at most {count} lines.', { count: bankLineLimit });
+  fileProblem('A statement may have at most {count} lines.', { count: bankLineLimit });
 
 const cellProblem = (line: number, column: number, what: string) =>
-  problem('Line {line}, column {column}: {what}', {
+  fileProblem('Line {line}, column {column}: {what}', {
     line,
     column: column + 1,
     what: { text: what },
@@ -29,7 +29,7 @@ const cellProblem = (line: number, column: number, what: string) =>
 
 function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
   const refused = () =>
-    problem('The file is not in the encoding chosen ({encoding}).', { encoding });
+    fileProblem('The file is not in the encoding chosen ({encoding}).', { encoding });
   if (encoding === 'euc-kr') {
     // CP949, which Korean banks write: EUC-KR and the syllables it lacks (Node's TextDecoder
     // passes those through as control characters). A pair that is no character becomes U+FFFD,
@@ -110,7 +110,7 @@ export function parseStatement(
   currency: Currency,
 ): ParsedStatement {
   if (mapping.amount === undefined && mapping.credit === undefined)
-    throw problem('Choose the amount column, or the credit column.');
+    throw fileProblem('Choose the amount column, or the credit column.');
   const text = decode(bytes, mapping.encoding);
   const parsed = Papa.parse<string[]>(text, {
     skipEmptyLines: 'greedy',

@@ -1,6 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import iconv from 'iconv-lite';
-import { problem } from './bank-statement.ts';
+import { fileProblem } from './bank-statement.ts';
 
 // The XML of OFX 2 and camt.053 files, and OFX 1's SGML once made XML, read without trusting it:
 // no DOCTYPE (so no entity of the file's own, no billion laughs), at most `xmlDepthLimit` levels,
@@ -11,7 +11,7 @@ export const xmlDepthLimit = 64;
 export const xmlTagLimit = 600_000;
 
 export const tooDeep = () =>
-  problem('The file is nested more than {count} levels deep.', { count: xmlDepthLimit });
+  fileProblem('The file is nested more than {count} levels deep.', { count: xmlDepthLimit });
 
 /** UTF-16, with its byte order mark or without (every other byte of its ASCII is a zero). */
 export function refuseUtf16(bytes: Uint8Array): void {
@@ -20,7 +20,7 @@ export function refuseUtf16(bytes: Uint8Array): void {
       Buffer.from(bytes.subarray(0, 4)).toString('latin1'),
     )
   )
-    throw problem('The file is in UTF-16; save it as UTF-8.');
+    throw fileProblem('The file is in UTF-16; save it as UTF-8.');
 }
 
 /**
@@ -31,7 +31,7 @@ export function decodeDeclared(bytes: Uint8Array, label: string): string {
   refuseUtf16(bytes);
   const name = label.trim().toLowerCase().replace(/^cp-?/, '');
   const refused = () =>
-    problem('The file is not in the encoding it declares ({encoding}).', {
+    fileProblem('The file is not in the encoding it declares ({encoding}).', {
       encoding: label.trim() || 'UTF-8',
     });
   if (['1252', 'windows-1252', 'iso-8859-1', '8859-1', 'latin1', 'iso8859-1'].includes(name))
@@ -42,7 +42,7 @@ export function decodeDeclared(bytes: Uint8Array, label: string): string {
     return text;
   }
   if (!['', 'utf-8', 'utf8', 'usascii', 'us-ascii', 'none'].includes(name))
-    throw problem('The file is in {encoding}, which is not read; save it as UTF-8.', {
+    throw fileProblem('The file is in {encoding}, which is not read; save it as UTF-8.', {
       encoding: label,
     });
   try {
@@ -74,16 +74,16 @@ const parser = new XMLParser({
 /** A well-formed XML document as plain objects; element text stays as written (see `text`). */
 export function readXml(xml: string, notTheFormat: () => Error): Record<string, unknown> {
   if (/<!(DOCTYPE|ENTITY)/i.test(xml))
-    throw problem('The file declares a DOCTYPE or entities, which are not read.');
+    throw fileProblem('The file declares a DOCTYPE or entities, which are not read.');
   let tags = 0;
   for (let at = xml.indexOf('<'); at !== -1; at = xml.indexOf('<', at + 1))
     if (++tags > xmlTagLimit)
-      throw problem('The file has more than {count} tags.', { count: xmlTagLimit });
+      throw fileProblem('The file has more than {count} tags.', { count: xmlTagLimit });
   if (tags === 0) throw notTheFormat();
   // The validator walks with a stack of its own: 100,000 levels are no stack overflow.
   const valid = XMLValidator.validate(xml);
   if (valid !== true)
-    throw problem('The file is not well-formed XML (line {line}, column {column}).', {
+    throw fileProblem('The file is not well-formed XML (line {line}, column {column}).', {
       line: valid.err.line,
       column: valid.err.col,
     });
