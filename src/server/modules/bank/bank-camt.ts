@@ -15,6 +15,7 @@ import {
   attribute,
   decodeDeclared,
   readXml,
+  refuseMoreThan,
   refuseUtf16,
   text,
   xmlEncoding,
@@ -78,6 +79,7 @@ export function parseCamt053(bytes: Uint8Array, currency: Currency): ParsedState
     .replace(/^\xEF\xBB\xBF/, '');
   if (!/^\s*<(\?xml|([\w.-]+:)?Document[\s>])/.test(head)) throw notCamt();
   const whole = decodeDeclared(bytes, xmlEncoding(head));
+  refuseMoreThan(whole, 'Ntry', bankLineLimit, tooManyLines);
   const report = at(readXml(whole, notCamt), 'Document', 'BkToCstmrStmt');
   if (report === undefined) throw notCamt();
   const statements = all(report, 'Stmt');

@@ -15,6 +15,8 @@ import {
   at,
   decodeDeclared,
   readXml,
+  refuseDeclarations,
+  refuseMoreThan,
   refuseUtf16,
   text,
   tooDeep,
@@ -145,6 +147,8 @@ export function parseOfx(bytes: Uint8Array, currency: Currency): ParsedStatement
   );
   const start = whole.indexOf('<OFX>');
   if (start === -1) throw notOfx();
+  refuseDeclarations(whole);
+  refuseMoreThan(whole, 'STMTTRN', bankLineLimit, tooManyLines);
   const parsed = readXml(xmlHead ? whole : sgmlToXml(whole.slice(start).trim()), notOfx);
   const ofx = at(parsed, 'OFX');
   if (ofx === undefined) throw notOfx();

@@ -71,10 +71,25 @@ const parser = new XMLParser({
   maxNestedTags: xmlDepthLimit,
 });
 
+/** No DOCTYPE, so no entity of the file's own to expand (a billion laughs, a file of the server). */
+export function refuseDeclarations(text: string): void {
+  if (/<!(DOCTYPE|ENTITY)/i.test(text))
+    throw fileProblem('The file declares a DOCTYPE or entities, which are not read.');
+}
+
+/**
+ * Refused before parsing when the file has more `name` elements (its transactions) than a
+ * statement may have lines, so a long file is not first built in memory.
+ */
+export function refuseMoreThan(text: string, name: string, limit: number, tooMany: () => Error) {
+  const element = new RegExp(`<(?:[\\w.-]+:)?${name}[\\s>]`, 'g');
+  let count = 0;
+  while (element.exec(text) !== null) if (++count > limit) throw tooMany();
+}
+
 /** A well-formed XML document as plain objects; element text stays as written (see `text`). */
 export function readXml(xml: string, notTheFormat: () => Error): Record<string, unknown> {
-  if (/<!(DOCTYPE|ENTITY)/i.test(xml))
-    throw fileProblem('The file declares a DOCTYPE or entities, which are not read.');
+  refuseDeclarations(xml);
   let tags = 0;
   for (let at = xml.indexOf('<'); at !== -1; at = xml.indexOf('<', at + 1))
     if (++tags > xmlTagLimit)
