@@ -1,9 +1,13 @@
 import type { Currency } from '../../../shared/money.ts';
-import type { BankFormat, BankMapping } from '../../../shared/schemas/bank.ts';
+import {
+  bankFileMaxBytes,
+  type BankFormat,
+  type BankMapping,
+} from '../../../shared/schemas/bank.ts';
 import { fieldError } from '../../errors.ts';
 import { parseCamt053 } from './bank-camt.ts';
 import { parseOfx } from './bank-ofx.ts';
-import { parseStatement, type ParsedStatement } from './bank-statement.ts';
+import { fileProblem, parseStatement, type ParsedStatement } from './bank-statement.ts';
 
 /** A statement's incoming lines, read in the format the owner chose. */
 export function readStatement(
@@ -12,6 +16,8 @@ export function readStatement(
   mapping: BankMapping | undefined,
   currency: Currency,
 ): ParsedStatement {
+  // The body's base64 limit lets through up to two bytes more.
+  if (bytes.length > bankFileMaxBytes) throw fileProblem('The file is too large.');
   if (format === 'ofx') return parseOfx(bytes, currency);
   if (format === 'camt053') return parseCamt053(bytes, currency);
   // The body's schema asks for it already.
