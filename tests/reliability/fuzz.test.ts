@@ -664,6 +664,14 @@ const fuzzedRoutes = () =>
     // The live stream never ends; it is fuzzed over real HTTP below.
     .filter((key) => key !== 'GET /api/events');
 
+/** A bank statement preview of a file in another format than CSV. */
+const bankStatement = (format: 'ofx' | 'camt053', file: string) => ({
+  accountLabel: 'Fuzz bank',
+  currency: 'USD',
+  format,
+  file: Buffer.from(file).toString('base64'),
+});
+
 describe('hostile requests picked by hand', () => {
   const deep = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
   const cursor = (values: unknown[]) => Buffer.from(JSON.stringify(values)).toString('base64url');
@@ -732,6 +740,46 @@ describe('hostile requests picked by hand', () => {
       'PATCH',
       '/api/clients/:id/balance',
       { balance: '1; DROP TABLE clients', version: 1 },
+    ],
+    // Bank statements in the XML formats, read by a parser of their own (decision 030).
+    [
+      'a billion-laughs camt.053 statement',
+      'POST',
+      '/api/bank/preview',
+      bankStatement(
+        'camt053',
+        '<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><Document><BkToCstmrStmt>&b;</BkToCstmrStmt></Document>',
+      ),
+    ],
+    [
+      'an OFX statement nested 100,000 deep',
+      'POST',
+      '/api/bank/preview',
+      bankStatement('ofx', `OFXHEADER:100\n<OFX>${'<A>'.repeat(100_000)}x</OFX>`),
+    ],
+    [
+      'a camt.053 statement nested 100,000 deep',
+      'POST',
+      '/api/bank/preview',
+      bankStatement(
+        'camt053',
+        `<Document>${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}</Document>`,
+      ),
+    ],
+    [
+      'a CSV statement sent as OFX',
+      'POST',
+      '/api/bank/preview',
+      bankStatement('ofx', 'Date,Text,Amount\n2026-01-15,FUZZ PAYER,2.50\n'),
+    ],
+    [
+      '__proto__ elements in an OFX statement',
+      'POST',
+      '/api/bank/preview',
+      bankStatement(
+        'ofx',
+        '<?xml version="1.0"?><OFX><__proto__><polluted>1</polluted></__proto__><constructor><prototype><isAdmin>1</isAdmin></prototype></constructor></OFX>',
+      ),
     ],
     ['a deep body', 'POST', '/api/clients', deep(10_000)],
     [
