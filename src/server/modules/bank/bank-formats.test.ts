@@ -119,6 +119,11 @@ describe('OFX', () => {
     expect(bankLineId('Main', 'USD', { ...mine!, bankId: undefined })).not.toBe(id(mine));
   });
 
+  it('keeps a FITID longer than a line holds as a hash of it', () => {
+    const [long] = parseOfx(ofx2(credit('9'.repeat(255))), 'USD').lines;
+    expect(long?.bankId).toMatch(/^ofx#[\w-]{43}$/);
+  });
+
   it('reads dates with a time and a zone, and amounts with a decimal comma', () => {
     expect(ofxDate('20260302')).toBe('2026-03-02');
     expect(ofxDate('20260302235959.123[-5:EST]')).toBe('2026-03-02');
@@ -211,6 +216,26 @@ describe('camt.053', () => {
     ).toEqual([
       ['2026-03-04', 350_000, '김민준 3월 수강료', '', 'camt:110-234-567890:HNB2026030400117'],
       ['2026-03-10', 1_200_000, '박서연', 'INV-2026-007', 'camt:110-234-567890:HNB2026031000045'],
+    ]);
+  });
+
+  it('reads a document whose elements carry a namespace prefix', () => {
+    const prefixed = Buffer.from(
+      Buffer.from(camt(entry('12.34')))
+        .toString()
+        .replace(/<(\/?)(\w+)/g, '<$1c:$2')
+        .replace('<c:Document xmlns=', '<c:Document xmlns:c='),
+    );
+    expect(parseCamt053(prefixed, 'CAD').lines).toEqual([
+      {
+        line: 1,
+        date: '2026-03-02',
+        amount: 1_234,
+        description: '',
+        reference: '',
+        balance: null,
+        bankId: 'camt:DE89370400440532013000:R1',
+      },
     ]);
   });
 
