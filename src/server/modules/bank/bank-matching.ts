@@ -5,6 +5,7 @@ import type {
   MatchReason,
   Suggestion,
 } from '../../../shared/schemas/bank.ts';
+import { romanisedNames } from './romanised-names.ts';
 
 // Which client paid an incoming line, worked out from what the owner's book holds. Every lookup
 // is a map keyed by a folded text or an amount, so a line costs a few dozen lookups whatever
@@ -75,6 +76,9 @@ export function buildMatcher(book: MatchBook): (line: BankLine) => Suggestion[] 
     const last = compact(client.lastName);
     // Either order: a bank writes "KIM MINJUN" or "MINJUN KIM", "김민준" or "민준 김".
     for (const name of [first + last, last + first])
+      if (longEnoughName(name)) push(byName, name, client.id);
+    // 김민준 as "MINJUN KIM", "KIM MIN JUN" or "LEE" for 이: romanised-names.ts.
+    for (const name of romanisedNames(client.firstName, client.lastName))
       if (longEnoughName(name)) push(byName, name, client.id);
   }
   const byRule = new Map<string, string[]>();
