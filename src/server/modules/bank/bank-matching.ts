@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { foldText } from '../../../shared/names.ts';
 import type {
   BankLine,
@@ -32,6 +33,13 @@ export function payerKey(description: string): string {
     .replace(/[^\p{L}]+/gu, ' ')
     .trim();
 }
+
+/**
+ * A learned payer's id in addresses: a payer text may be long, and Hangul is nine characters a
+ * syllable once escaped, more than a path segment holds. 22 base64url characters of its SHA-256.
+ */
+export const payerRuleId = (key: string) =>
+  createHash('sha256').update(key).digest('base64url').slice(0, 22);
 
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
 

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { BankLine, PreviewLine } from '../../../shared/schemas/bank.ts';
+import type { BankLine, BankRule, PreviewLine } from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
-import { buildMatcher } from './bank-matching.ts';
+import { buildMatcher, payerRuleId } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
-import { matchBookRows, recordedLineIds } from './bank.repository.ts';
+import { matchBookRows, payerRules, recordedLineIds } from './bank.repository.ts';
 
 /** A statement's incoming lines with their identity, whether recorded before, and who paid. */
 export async function previewLines(
@@ -39,4 +39,18 @@ export async function previewLines(
     const id = ids[index] as string;
     return { ...line, id, alreadyRecorded: recorded.has(id), suggestions: match(line) };
   });
+}
+
+/** The payers the owner has confirmed, by their text. */
+export async function listPayerRules(db: Kysely<Database>, ownerId: string): Promise<BankRule[]> {
+  const rows = await payerRules(db, ownerId);
+  return rows.map((row) => ({
+    id: payerRuleId(row.payer_key),
+    payerKey: row.payer_key,
+    client:
+      row.client_id === null
+        ? null
+        : { id: row.client_id, firstName: row.first_name ?? '', lastName: row.last_name ?? '' },
+    updatedAt: new Date(Number(row.updated_at)).toISOString(),
+  }));
 }

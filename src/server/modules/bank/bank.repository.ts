@@ -197,3 +197,38 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
   ]);
   return { clients, openItems, rules };
 }
+
+/** The owner's learned payers, by their text, with the client each names. */
+export async function payerRules(db: Executor, ownerId: string) {
+  return db
+    .selectFrom('bank_payer_rules as r')
+    .leftJoin('clients as c', 'c.id', 'r.client_id')
+    .select(['r.payer_key', 'r.client_id', 'c.first_name', 'c.last_name', 'r.updated_at'])
+    .where('r.owner_id', '=', ownerId)
+    .orderBy('r.payer_key')
+    .execute();
+}
+
+/** The texts of the owner's learned payers. */
+export async function payerKeys(db: Executor, ownerId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('bank_payer_rules')
+    .select('payer_key')
+    .where('owner_id', '=', ownerId)
+    .execute();
+  return rows.map((row) => row.payer_key);
+}
+
+/** Forgets one learned payer; answers the client it named (null for none), undefined if absent. */
+export async function deleteRule(
+  trx: Executor,
+  ownerId: string,
+  payerKey: string,
+): Promise<{ client_id: string | null } | undefined> {
+  return trx
+    .deleteFrom('bank_payer_rules')
+    .where('owner_id', '=', ownerId)
+    .where('payer_key', '=', payerKey)
+    .returning('client_id')
+    .executeTakeFirst();
+}
