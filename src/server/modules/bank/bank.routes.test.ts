@@ -3,14 +3,18 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
+import { pdfText } from '../../../../tests/pdf-text.ts';
+import { addDays, utcDay } from '../../../shared/dates.ts';
 import type {
   BankConfirmed,
   BankPreview,
   BankRuleList,
   PreviewLine,
 } from '../../../shared/schemas/bank.ts';
+import type { CreatedClientLink } from '../../../shared/schemas/client-links.ts';
 import type { Client, ClientInput } from '../../../shared/schemas/clients.ts';
 import type { Entry } from '../../../shared/schemas/ledger.ts';
+import type { Statement } from '../../../shared/schemas/statement.ts';
 
 // A matcher typed as unknown, so it can sit in expected objects.
 const anyText: unknown = expect.any(String);
@@ -235,6 +239,77 @@ describe('bank statement import', () => {
     );
     expect((await rules())[0]?.client?.id).toBe(zoe.id);
     expect((await forget('not-an-id')).statusCode).toBe(404);
+  });
+
+  it('shows a bank payment with its account on the ledger, and its bank reference to the client', async () => {
+    const { cookie, zoe } = await seeded();
+    // Within the client link's 90 days.
+    const day = addDays(utcDay(), -3);
+    const csv = `Date,Description,Amount,Balance,Ref\n${day},IBG ZOE MULLER,150.00,150.00,FT24061XYZ\n`;
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/bank/preview',
+      headers: { cookie },
+      payload: {
+        accountLabel: 'Maybank business 4410',
+        currency: 'USD',
+        mapping: { ...mapping, reference: 4 },
+        file: Buffer.from(csv).toString('base64'),
+      },
+    });
+    const { lines } = response.json<BankPreview>();
+    const { batchId } = (
+      await injectOk(testApp.app, 'POST', '/api/bank/confirm', cookie, {
+        ...confirmBody(lines, [zoe.id]),
+        accountLabel: 'Maybank business 4410',
+      })
+    ).json<BankConfirmed>();
+    const ledger = await entriesOf(cookie, zoe.id);
+    const opening = ledger.find((entry) => entry.kind === 'opening');
+    const payment = ledger.find((entry) => entry.kind === 'payment');
+    expect(opening?.bank).toBeNull();
+    expect(payment).toMatchObject({
+      kind: 'payment',
+      note: 'IBG ZOE MULLER',
+      reference: 'FT24061XYZ',
+      bank: { account: 'Maybank business 4410' },
+    });
+
+    // The client sees the bank's reference, never the owner's name for the account.
+    const described = 'Payment: FT24061XYZ · IBG ZOE MULLER';
+    const period = `from=${addDays(day, -1)}&to=${day}`;
+    const statement = (
+      await injectOk(testApp.app, 'GET', `/api/clients/${zoe.id}/statement?${period}`, cookie)
+    ).json<Statement>();
+    expect(statement.lines.map((line) => line.description)).toEqual([described]);
+    const csvFile = await injectOk(
+      testApp.app,
+      'GET',
+      `/api/clients/${zoe.id}/statement.csv?${period}`,
+      cookie,
+    );
+    expect(csvFile.body).toContain(described);
+    const pdf = await injectOk(
+      testApp.app,
+      'GET',
+      `/api/clients/${zoe.id}/statement.pdf?${period}`,
+      cookie,
+    );
+    const { text } = await pdfText(pdf.rawPayload);
+    expect(text).toContain('FT24061XYZ');
+    const link = (
+      await injectOk(testApp.app, 'POST', `/api/clients/${zoe.id}/link`, cookie, {})
+    ).json<CreatedClientLink>();
+    const page = await testApp.app.inject({ method: 'GET', url: link.path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(described);
+    for (const shown of [JSON.stringify(statement), csvFile.body, text, page.body])
+      expect(shown).not.toContain('Maybank');
+
+    // Undone: the voided payment still says it came from the bank, its import gone.
+    await injectOk(testApp.app, 'POST', `/api/bank/batches/${batchId}/undo`, cookie);
+    const voided = (await entriesOf(cookie, zoe.id)).find((entry) => entry.id === payment?.id);
+    expect(voided?.bank).toEqual({ account: null });
   });
 
   it('splits a line across clients, and refuses parts that do not add up', async () => {

@@ -303,10 +303,16 @@ export async function listEntries(
         .selectFrom('entries as e')
         .leftJoin('entries as v', 'v.void_of', 'e.id')
         .leftJoin('users as u', 'u.id', 'e.created_by')
+        // The bank import that recorded a payment: its line's key, then its batch's, one row each.
+        .leftJoin('bank_lines as bl', (join) =>
+          join.onRef('bl.owner_id', '=', 'e.owner_id').onRef('bl.line_id', '=', 'e.bank_line_id'),
+        )
+        .leftJoin('bank_batches as bb', 'bb.id', 'bl.batch_id')
         .selectAll('e')
         .select([
           'v.id as voided_by',
           'u.email as entered_by',
+          'bb.account_label as bank_account',
           sql<string>`cast(sum(case when e.void_of is null and v.id is null then e.amount else 0 end) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
             'running_balance',
           ),
@@ -345,6 +351,7 @@ export async function listEntries(
         row.void_of !== null || row.voided_by !== null
           ? null
           : BigInt(row.running_balance).toString(),
+      bank: row.bank_line_id === null ? null : { account: row.bank_account },
     }));
   return { entries, earlier };
 }
