@@ -17,6 +17,7 @@ import {
   claimLines,
   deleteRule,
   insertBatch,
+  insertRestoredBank,
   markBatchUndone,
   payerKeys,
   releaseLines,
@@ -147,3 +148,6 @@ export const forgetPayerRule = command(
     });
   },
 );
+
+/** A restore's bank imports, lines and learned payers, in the restore's transaction. */
+export const addRestoredBank = insertRestoredBank;

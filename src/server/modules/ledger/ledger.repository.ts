@@ -30,6 +30,8 @@ export interface NewEntry {
   createdBy: string;
   /** What of it is unpaid from the start: only a new client's opening balance knows at once. */
   openAmount?: number;
+  /** A payment from a bank statement: its line (an export's, restored). */
+  bankLineId?: string | null;
 }
 
 /** An entry's row as every insert writes it. */
@@ -47,6 +49,7 @@ export const toEntryRow = (entry: NewEntry, now: number) => ({
   created_by: entry.createdBy,
   created_at: now,
   open_amount: entry.openAmount ?? 0,
+  bank_line_id: entry.bankLineId ?? null,
 });
 
 /** What the history keeps of an entry. */
@@ -391,6 +394,7 @@ function entriesOfClients(db: Executor, ownerId: string) {
         'e.reference',
         'e.void_of as voidOf',
         'e.created_at as createdAt',
+        'e.bank_line_id as bankLineId',
       ])
       .where('c.owner_id', '=', ownerId)
   );
