@@ -105,7 +105,7 @@ export function PayerRulesCard({
           {rules.map((rule, index) => (
             <li
               key={rule.id}
-              className="list-group-item d-flex flex-wrap align-items-center justify-content-between gap-2"
+              className="list-group-item d-flex align-items-center justify-content-between gap-2"
               data-testid="payer-rule"
             >
               <div className="text-break">
