@@ -1,7 +1,7 @@
 // npm run bench:bank
 //
-// A bank statement of 5,000 incoming lines read and matched against 10,000 clients (two open
-// items each, 2,000 learned payers), in this process: the parse, the matcher's maps and the
+// A bank statement of 5,000 incoming lines read and matched against 10,000 clients (2,000 of
+// them with Korean names, two open items each, 2,000 learned payers), in this process: the parse, the matcher's maps and the
 // lines' ids, without the database reads. Issue 45 asks for under 2 s; decision 030 keeps the
 // figure. Then the same 5,000 payments as OFX 1 (SGML), OFX 2 (XML) and camt.053, read only.
 // Asserts nothing.
@@ -16,10 +16,15 @@ const firstNames = ['Minjun', 'Seoyeon', 'Ah Kow', 'Zoé', 'Siti', 'John', 'Mei 
 const lastNames = ['Kim', 'Lee', 'Tan', 'Müller', 'Rahman', 'Smith', 'Wong', 'Nair'];
 const pick = (list: string[], index: number) => list[index % list.length] as string;
 
+const familyNames = ['김', '이', '박', '최', '정', '남궁'];
+/** A two-syllable given name in Hangul, a different one for most clients. */
+const givenName = (index: number) =>
+  String.fromCharCode(0xac00 + ((index * 37) % 11_172), 0xac00 + ((index * 101) % 11_172));
+// Every fifth client has a Korean name, matched in Hangul and romanised too.
 const clients = Array.from({ length: 10_000 }, (_, index) => ({
   id: `client-${index}`,
-  firstName: `${pick(firstNames, index)}${index}`,
-  lastName: pick(lastNames, index * 7),
+  firstName: index % 5 === 0 ? givenName(index) : `${pick(firstNames, index)}${index}`,
+  lastName: index % 5 === 0 ? pick(familyNames, index) : pick(lastNames, index * 7),
   balance: 1_000 + index * 13,
 }));
 const openItems = clients.flatMap((client, index) => [

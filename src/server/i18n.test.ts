@@ -71,11 +71,11 @@ describe('errors in the language of the request', () => {
   it.each([
     [
       undefined,
-      'This file cannot be restored: version: the file is export version 99, written by a newer Balance; this one reads up to version 4.',
+      'This file cannot be restored: version: the file is export version 99, written by a newer Balance; this one reads up to version 5.',
     ],
     [
       'ko',
-      '이 파일은 복원할 수 없습니다: version: 이 파일은 더 새로운 Balance에서 만든 내보내기 버전 99입니다. 이 Balance는 버전 4까지 읽을 수 있습니다.',
+      '이 파일은 복원할 수 없습니다: version: 이 파일은 더 새로운 Balance에서 만든 내보내기 버전 99입니다. 이 Balance는 버전 5까지 읽을 수 있습니다.',
     ],
   ])(
     'a message with values filled in after translating, asked in %s',

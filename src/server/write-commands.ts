@@ -1,5 +1,5 @@
 // One table, so a command missing here does not compile where it is called.
-import { confirmBankLines, undoBankBatch } from './modules/bank/bank.commands.ts';
+import { confirmBankLines, forgetPayerRule, undoBankBatch } from './modules/bank/bank.commands.ts';
 import {
   createClientLink,
   recordLinkOpened,
@@ -45,6 +45,7 @@ export const writeCommands = [
   markSentByHand,
   confirmBankLines,
   undoBankBatch,
+  forgetPayerRule,
 ] as const;
 
 export type WriteCommand = (typeof writeCommands)[number];

@@ -4,6 +4,7 @@ import type {
   bankConfirmedSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
+  bankRuleListSchema,
   bankUndoneSchema,
 } from './schemas/bank.ts';
 import type {
@@ -405,6 +406,12 @@ export const apiRoutes = {
     path: '/api/bank/batches/:id/undo',
     answer: schema<typeof bankUndoneSchema>(),
   },
+  bankRules: {
+    method: 'GET',
+    path: '/api/bank/rules',
+    answer: schema<typeof bankRuleListSchema>(),
+  },
+  forgetBankRule: { method: 'DELETE', path: '/api/bank/rules/:id' },
 } as const satisfies Record<string, ApiRoute>;
 
 /** The parameter names of a path: `id` and `entryId` in `/api/clients/:id/entries/:entryId/void`. */

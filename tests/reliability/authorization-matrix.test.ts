@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { payerRuleId } from '../../src/server/modules/bank/bank-matching.ts';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs, strongPassword, uniqueEmail } from '../auth.ts';
@@ -258,6 +259,9 @@ const matrix: Record<string, Declaration> = {
     sample: ({ clientId }) => ({ payload: bankConfirmBody(clientId) }),
   },
   'POST /api/bank/batches/:id/undo': { access: 'protected', id: ({ bankBatchId }) => bankBatchId },
+  'GET /api/bank/rules': { access: 'protected' },
+  // The payer the confirm above learned.
+  'DELETE /api/bank/rules/:id': { access: 'protected', id: () => payerRuleId('matrix payer') },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },

@@ -686,6 +686,11 @@ describe('hostile requests picked by hand', () => {
       '/api/clients/import',
       { rows: [{ ...buildClient(), lastName: 'Bo\u0000b' }], dryRun: false, skipDuplicates: false },
     ],
+    // A learned payer is named by a hash of its text: its text itself, a NUL, a quote or a
+    // pattern of the database's LIKE is just no such payer.
+    ['NUL in a learned payer', 'DELETE', '/api/bank/rules/%00', undefined],
+    ['a payer text for an id', 'DELETE', '/api/bank/rules/cash%20deposit', undefined],
+    ['a pattern for a payer', 'DELETE', `/api/bank/rules/${'%25'.repeat(22)}`, undefined],
     [
       'NUL in a name cursor',
       'GET',

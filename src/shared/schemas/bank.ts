@@ -146,3 +146,21 @@ export type BankConfirmed = z.infer<typeof bankConfirmedSchema>;
 export const bankBatchParams = z.object({ id: z.string().check(z.maxLength(64)) });
 
 export const bankUndoneSchema = z.object({ voided: z.int() });
+
+/** A learned payer by the `id` the list gives it; an id of another form is simply not found. */
+export const bankRuleParams = z.object({ id: z.string().check(z.maxLength(64)) });
+
+/** A payer the owner confirmed: the folded text of their transfers, and who pays under it. */
+export const bankRuleSchema = z.object({
+  /** What DELETE /api/bank/rules/:id names it by. */
+  id: z.string(),
+  payerKey: z.string(),
+  /** null once the text was confirmed for two different clients: it matches nobody. */
+  client: z.nullable(z.object({ id: z.string(), firstName: z.string(), lastName: z.string() })),
+  updatedAt: z.string(),
+});
+export type BankRule = z.infer<typeof bankRuleSchema>;
+
+/** GET /api/bank/rules: every learned payer, by its text. */
+export const bankRuleListSchema = z.object({ rules: z.array(bankRuleSchema) });
+export type BankRuleList = z.infer<typeof bankRuleListSchema>;

@@ -121,6 +121,11 @@ export const entrySchema = z.object({
    * minor units (it can pass 2^53); null on a voided entry and on its void, which move nothing.
    */
   runningBalance: z.nullable(z.string()),
+  /**
+   * A payment recorded from a bank statement: the account it came in on, as the owner named it
+   * at the import (null once that import was undone). Null for any other entry.
+   */
+  bank: z.nullable(z.object({ account: z.nullable(z.string()) })),
 });
 export type Entry = z.infer<typeof entrySchema>;
 

@@ -6,6 +6,7 @@ import {
   noControlCharacters,
 } from './clients.ts';
 import { isCalendarDate } from '../dates.ts';
+import { bankLabelMaxLength } from './bank.ts';
 import { clientLanguageSchema } from './client-links.ts';
 import { eventActions } from './events.ts';
 import {
@@ -24,13 +25,15 @@ import {
 
 // The owner's JSON export ("Download all my data") as the restore reads it back. Version 1 had
 // no ledger entries; version 2 added them; version 3 added each entry's reference; version 4 added
-// each client's language and reminders switch, and the reminder plan. The checks are about the
+// each client's language and reminders switch, and the reminder plan; version 5 added the
+// payments from bank statements (each entry's bank line, the imports, their lines and the learned
+// payers). The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 4;
+export const exportVersion = 5;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -75,6 +78,27 @@ export const exportedEntrySchema = z.object({
   note: text(entryNoteMaxLength),
   voidOf: z.nullable(z.int('Use a whole number.')),
   enteredAt: moment,
+  /** A payment from a bank statement: its line's id. Left out by other entries, and before 5. */
+  bankLineId: z.optional(z.nullable(id)),
+});
+
+/** A confirmed bank import (version 5 on). */
+export const exportedBankBatchSchema = z.object({
+  id,
+  accountLabel: text(bankLabelMaxLength),
+  currency: currencyField,
+  createdAt: moment,
+  undoneAt: z.nullable(moment),
+});
+
+/** A statement line recorded by an import: it is never recorded again (version 5 on). */
+export const exportedBankLineSchema = z.object({ lineId: id, batchId: id, createdAt: moment });
+
+/** A payer the owner confirmed; no client: a text confirmed for two (version 5 on). */
+export const exportedPayerRuleSchema = z.object({
+  payerKey: text(1000),
+  clientId: z.nullable(id),
+  updatedAt: moment,
 });
 
 /** What a `reminder_sent` or `reminder_failed` event says was sent. */
@@ -129,6 +153,10 @@ export const exportFileSchema = z.object({
   /** Left out by version 1 only. */
   entries: z.optional(z.array(exportedEntrySchema)),
   history: z.array(exportedEventSchema),
+  /** Left out before version 5. */
+  bankBatches: z.optional(z.array(exportedBankBatchSchema)),
+  bankLines: z.optional(z.array(exportedBankLineSchema)),
+  bankPayerRules: z.optional(z.array(exportedPayerRuleSchema)),
 });
 export type ExportFile = z.infer<typeof exportFileSchema>;
 

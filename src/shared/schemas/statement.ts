@@ -65,10 +65,18 @@ export const statementPeriodFormSchema = (today: () => string) =>
   );
 export type StatementPeriodForm = z.input<ReturnType<typeof statementPeriodFormSchema>>;
 
-/** A statement line in words: "Charge: March work", "Payment". */
-export function describeLine(line: { kind: EntryKind; note: string }): string {
+/**
+ * What a statement line says after its kind: its reference (an invoice's number, a bank's
+ * reference for a payment from a bank statement), then its note. Empty when it has neither.
+ */
+export const lineDetails = (line: { note: string; reference: string }) =>
+  [line.reference, line.note].filter((part) => part !== '').join(' · ');
+
+/** A statement line in words: "Charge: INV-7 · March work", "Payment". */
+export function describeLine(line: { kind: EntryKind; note: string; reference: string }): string {
   const what = entryKindLabels[line.kind];
-  return line.note ? `${what}: ${line.note}` : what;
+  const details = lineDetails(line);
+  return details ? `${what}: ${details}` : what;
 }
 
 export const statementBucketsSchema = z.object({
@@ -94,9 +102,11 @@ export const statementLineSchema = z.object({
   dueDate: z.nullable(z.string()),
   kind: z.enum(entryKinds),
   note: z.string(),
+  /** The entry's reference: a payment from a bank statement has the bank's. */
+  reference: z.string(),
   /** Minor units, signed by the effect on the balance. */
   amount: z.number(),
-  /** What the entry is, in words: its kind and the note. */
+  /** What the entry is, in words: its kind, reference and note. */
   description: z.string(),
   /** The balance after this entry, as decimal minor units. */
   balance: z.string(),

@@ -111,6 +111,7 @@ describe('the OpenAPI document', () => {
       ['POST /api/admin/users/{id}/enable', '204, no body'],
       ['DELETE /api/clients/{id}', '204, no body'],
       ['DELETE /api/clients/{id}/link', '204, no body'],
+      ['DELETE /api/bank/rules/{id}', '204, no body'],
       ['DELETE /api/tokens/{id}', '204, no body'],
     ]);
     const unchecked: string[] = [];

@@ -59,6 +59,7 @@ import {
   bankConfirmedSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
+  bankRuleListSchema,
   bankUndoneSchema,
 } from '../../../shared/schemas/bank.ts';
 import { firstRunSchema } from '../../../shared/schemas/first-run.ts';
@@ -160,6 +161,8 @@ const schemasOfRoutes = {
   bankPreview: { body: bankPreviewBodySchema, answer: bankPreviewSchema },
   bankConfirm: { body: bankConfirmBodySchema, answer: bankConfirmedSchema },
   bankUndo: { answer: bankUndoneSchema },
+  bankRules: { answer: bankRuleListSchema },
+  forgetBankRule: {},
 } satisfies { [Name in keyof typeof apiRoutes]: SchemasOf<(typeof apiRoutes)[Name]> };
 
 interface Operation {

@@ -76,6 +76,50 @@ describe('buildMatcher', () => {
     ]);
   });
 
+  it('matches a Korean name romanised, in either order, however its syllables are spaced', () => {
+    for (const written of ['MINJUN KIM', 'KIM MINJUN', 'KIM MIN JUN', 'MIN-JUN KIM', 'GIM MINJUN'])
+      expect(match(line(`IBG ${written} MAR`, 1))[0], written).toEqual({
+        clientId: 'minjun',
+        reason: 'name',
+        confidence: 'medium',
+      });
+    // Named and owing exactly that amount, as for a name in Hangul.
+    expect(match(line('MINJUN KIM', 4_000))[0]).toEqual({
+      clientId: 'minjun',
+      reason: 'name',
+      confidence: 'high',
+    });
+  });
+
+  it('does not match a family name alone, another given name or another family name', () => {
+    for (const written of ['KIM', 'KIM SEOYEON', 'MINJI KIM', 'PARK MINJUN', 'MINJUN'])
+      expect(match(line(`TRANSFER ${written}`, 1)), written).toEqual([]);
+  });
+
+  it('knows the usual spellings of family names, and a name typed in one part', () => {
+    const korean = buildMatcher({
+      clients: [
+        { id: 'lee', firstName: '서연', lastName: '이', balance: 0 },
+        { id: 'park', firstName: '박지훈', lastName: '', balance: 0 },
+        { id: 'namgung', firstName: '', lastName: '남궁민', balance: 0 },
+        { id: 'choi', firstName: '국민', lastName: '최', balance: 0 },
+      ],
+      openItems: [],
+      rules: [],
+    });
+    const who = (text: string) => korean(line(text))[0]?.clientId;
+    expect(who('LEE SEOYEON')).toBe('lee');
+    expect(who('SEO YEON RHEE')).toBe('lee');
+    expect(who('YI SEOYEON')).toBe('lee');
+    expect(who('PARK JIHUN')).toBe('park');
+    expect(who('JI-HUN PAK')).toBe('park');
+    expect(who('NAMGUNG MIN')).toBe('namgung');
+    // A given name is written syllable by syllable, without the word's sound changes.
+    expect(who('CHOI GUKMIN')).toBe('choi');
+    expect(who('CHOE GUKMIN')).toBe('choi');
+    expect(who('CHOI GUNGMIN')).toBeUndefined();
+  });
+
   it('prefers the named client who owes that amount over others owing it', () => {
     expect(match(line('민준 김', 4_000))[0]).toEqual({
       clientId: 'minjun',

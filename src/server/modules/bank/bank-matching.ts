@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { foldText } from '../../../shared/names.ts';
 import type {
   BankLine,
@@ -5,6 +6,7 @@ import type {
   MatchReason,
   Suggestion,
 } from '../../../shared/schemas/bank.ts';
+import { romanisedNames } from './romanised-names.ts';
 
 // Which client paid an incoming line, worked out from what the owner's book holds. Every lookup
 // is a map keyed by a folded text or an amount, so a line costs a few dozen lookups whatever
@@ -31,6 +33,13 @@ export function payerKey(description: string): string {
     .replace(/[^\p{L}]+/gu, ' ')
     .trim();
 }
+
+/**
+ * A learned payer's id in addresses: a payer text may be long, and Hangul is nine characters a
+ * syllable once escaped, more than a path segment holds. 22 base64url characters of its SHA-256.
+ */
+export const payerRuleId = (key: string) =>
+  createHash('sha256').update(key).digest('base64url').slice(0, 22);
 
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
 
@@ -75,6 +84,9 @@ export function buildMatcher(book: MatchBook): (line: BankLine) => Suggestion[] 
     const last = compact(client.lastName);
     // Either order: a bank writes "KIM MINJUN" or "MINJUN KIM", "김민준" or "민준 김".
     for (const name of [first + last, last + first])
+      if (longEnoughName(name)) push(byName, name, client.id);
+    // 김민준 as "MINJUN KIM", "KIM MIN JUN" or "LEE" for 이: romanised-names.ts.
+    for (const name of romanisedNames(client.firstName, client.lastName))
       if (longEnoughName(name)) push(byName, name, client.id);
   }
   const byRule = new Map<string, string[]>();

@@ -9,14 +9,17 @@ import { newId } from '../../ids.ts';
 import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Command } from '../events/write-path.ts';
 import { recordEntry, voidEntry } from '../ledger/ledger.commands.ts';
-import { payerKey } from './bank-matching.ts';
+import { payerKey, payerRuleId } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
 import {
   batchExists,
   batchPayments,
   claimLines,
+  deleteRule,
   insertBatch,
+  insertRestoredBank,
   markBatchUndone,
+  payerKeys,
   releaseLines,
   saveRule,
   setEntryBankLine,
@@ -125,3 +128,26 @@ export const undoBankBatch = command(
     return { voided: payments.length };
   },
 );
+
+/**
+ * Forgets a learned payer: their next transfer is matched afresh, and a text confirmed for two
+ * clients (which names nobody) may be learned again. An owner's setting, not a client's change.
+ */
+export const forgetPayerRule = command(
+  'bank.forgetRule',
+  async ({ trx, record }, ownerId, ruleId: string): Promise<void> => {
+    const key = (await payerKeys(trx, ownerId)).find((each) => payerRuleId(each) === ruleId);
+    if (key === undefined || !(await deleteRule(trx, ownerId, key)))
+      throw notFound('Learned payer not found');
+    await record({
+      clientId: null,
+      action: 'settings_changed',
+      version: 0,
+      before: null,
+      after: null,
+    });
+  },
+);
+
+/** A restore's bank imports, lines and learned payers, in the restore's transaction. */
+export const addRestoredBank = insertRestoredBank;

@@ -1,10 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { BankLine, PreviewLine } from '../../../shared/schemas/bank.ts';
+import type { BankLine, BankRule, PreviewLine } from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
-import { buildMatcher } from './bank-matching.ts';
+import { buildMatcher, payerRuleId } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
-import { matchBookRows, recordedLineIds } from './bank.repository.ts';
+import {
+  bankBatchesAfter,
+  bankLinesAfter,
+  matchBookRows,
+  pagesOf,
+  payerRules,
+  payerRulesAfter,
+  recordedLineIds,
+} from './bank.repository.ts';
 
 /** A statement's incoming lines with their identity, whether recorded before, and who paid. */
 export async function previewLines(
@@ -39,4 +47,54 @@ export async function previewLines(
     const id = ids[index] as string;
     return { ...line, id, alreadyRecorded: recorded.has(id), suggestions: match(line) };
   });
+}
+
+/** The payers the owner has confirmed, by their text. */
+export async function listPayerRules(db: Kysely<Database>, ownerId: string): Promise<BankRule[]> {
+  const rows = await payerRules(db, ownerId);
+  return rows.map((row) => ({
+    id: payerRuleId(row.payer_key),
+    payerKey: row.payer_key,
+    client:
+      row.client_id === null
+        ? null
+        : { id: row.client_id, firstName: row.first_name ?? '', lastName: row.last_name ?? '' },
+    updatedAt: new Date(Number(row.updated_at)).toISOString(),
+  }));
+}
+
+// The owner's bank imports as the JSON export writes them (docs/backup.md).
+const iso = (time: number | string) => new Date(Number(time)).toISOString();
+
+export async function* readBankBatches(db: Kysely<Database>, ownerId: string) {
+  const rows = pagesOf(
+    (after) => bankBatchesAfter(db, ownerId, after),
+    (row) => row.id,
+  );
+  for await (const row of rows)
+    yield {
+      id: row.id,
+      accountLabel: row.account_label,
+      currency: row.currency,
+      createdAt: iso(row.created_at),
+      undoneAt: row.undone_at === null ? null : iso(row.undone_at),
+    };
+}
+
+export async function* readBankLines(db: Kysely<Database>, ownerId: string) {
+  const rows = pagesOf(
+    (after) => bankLinesAfter(db, ownerId, after),
+    (row) => row.line_id,
+  );
+  for await (const row of rows)
+    yield { lineId: row.line_id, batchId: row.batch_id, createdAt: iso(row.created_at) };
+}
+
+export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
+  const rows = pagesOf(
+    (after) => payerRulesAfter(db, ownerId, after),
+    (row) => row.payer_key,
+  );
+  for await (const row of rows)
+    yield { payerKey: row.payer_key, clientId: row.client_id, updatedAt: iso(row.updated_at) };
 }

@@ -197,3 +197,140 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
   ]);
   return { clients, openItems, rules };
 }
+
+/** The owner's learned payers, by their text, with the client each names. */
+export async function payerRules(db: Executor, ownerId: string) {
+  return db
+    .selectFrom('bank_payer_rules as r')
+    .leftJoin('clients as c', 'c.id', 'r.client_id')
+    .select(['r.payer_key', 'r.client_id', 'c.first_name', 'c.last_name', 'r.updated_at'])
+    .where('r.owner_id', '=', ownerId)
+    .orderBy('r.payer_key')
+    .execute();
+}
+
+/** The texts of the owner's learned payers. */
+export async function payerKeys(db: Executor, ownerId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('bank_payer_rules')
+    .select('payer_key')
+    .where('owner_id', '=', ownerId)
+    .execute();
+  return rows.map((row) => row.payer_key);
+}
+
+/** Forgets one learned payer; answers the client it named (null for none), undefined if absent. */
+export async function deleteRule(
+  trx: Executor,
+  ownerId: string,
+  payerKey: string,
+): Promise<{ client_id: string | null } | undefined> {
+  return trx
+    .deleteFrom('bank_payer_rules')
+    .where('owner_id', '=', ownerId)
+    .where('payer_key', '=', payerKey)
+    .returning('client_id')
+    .executeTakeFirst();
+}
+
+// The owner's bank imports for the export, page by page along their keys.
+
+const exportPage = 500;
+
+export async function bankBatchesAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_batches')
+    .select(['id', 'account_label', 'currency', 'created_at', 'undone_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('id', '>', after);
+  return query.orderBy('id').limit(exportPage).execute();
+}
+
+export async function bankLinesAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_lines')
+    .select(['line_id', 'batch_id', 'created_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('line_id', '>', after);
+  return query.orderBy('line_id').limit(exportPage).execute();
+}
+
+export async function payerRulesAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_payer_rules')
+    .select(['payer_key', 'client_id', 'updated_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('payer_key', '>', after);
+  return query.orderBy('payer_key').limit(exportPage).execute();
+}
+
+/** Every row of a table read a page at a time, each page starting after the last key read. */
+export async function* pagesOf<Row>(
+  read: (after: string | null) => Promise<Row[]>,
+  keyOf: (row: Row) => string,
+): AsyncGenerator<Row> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await read(after);
+    yield* rows;
+    const last = rows.at(-1);
+    if (rows.length < exportPage || last === undefined) return;
+    after = keyOf(last);
+  }
+}
+
+/** A restore's bank imports, lines and learned payers, under the new owner. */
+export async function insertRestoredBank(
+  trx: Executor,
+  ownerId: string,
+  bank: {
+    batches: readonly {
+      id: string;
+      accountLabel: string;
+      currency: Currency;
+      createdAt: number;
+      undoneAt: number | null;
+    }[];
+    lines: readonly { lineId: string; batchId: string; createdAt: number }[];
+    rules: readonly { payerKey: string; clientId: string | null; updatedAt: number }[];
+  },
+): Promise<void> {
+  for (const chunk of chunks(bank.batches))
+    await trx
+      .insertInto('bank_batches')
+      .values(
+        chunk.map((batch) => ({
+          id: batch.id,
+          owner_id: ownerId,
+          account_label: batch.accountLabel,
+          currency: batch.currency,
+          created_at: batch.createdAt,
+          undone_at: batch.undoneAt,
+        })),
+      )
+      .execute();
+  for (const chunk of chunks(bank.lines))
+    await trx
+      .insertInto('bank_lines')
+      .values(
+        chunk.map((line) => ({
+          owner_id: ownerId,
+          line_id: line.lineId,
+          batch_id: line.batchId,
+          created_at: line.createdAt,
+        })),
+      )
+      .execute();
+  for (const chunk of chunks(bank.rules))
+    await trx
+      .insertInto('bank_payer_rules')
+      .values(
+        chunk.map((rule) => ({
+          owner_id: ownerId,
+          payer_key: rule.payerKey,
+          client_id: rule.clientId,
+          updated_at: rule.updatedAt,
+        })),
+      )
+      .execute();
+}

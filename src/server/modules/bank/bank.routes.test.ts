@@ -3,9 +3,21 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
-import type { BankConfirmed, BankPreview, PreviewLine } from '../../../shared/schemas/bank.ts';
+import { pdfText } from '../../../../tests/pdf-text.ts';
+import { addDays, utcDay } from '../../../shared/dates.ts';
+import type {
+  BankConfirmed,
+  BankPreview,
+  BankRuleList,
+  PreviewLine,
+} from '../../../shared/schemas/bank.ts';
+import type { CreatedClientLink } from '../../../shared/schemas/client-links.ts';
 import type { Client, ClientInput } from '../../../shared/schemas/clients.ts';
 import type { Entry } from '../../../shared/schemas/ledger.ts';
+import type { Statement } from '../../../shared/schemas/statement.ts';
+
+// A matcher typed as unknown, so it can sit in expected objects.
+const anyText: unknown = expect.any(String);
 
 let testApp: TestApp;
 beforeAll(async () => {
@@ -68,11 +80,11 @@ const confirm = (cookie: string, body: object) =>
   });
 
 async function seeded() {
-  const { cookie } = await joinAs(testApp.app);
+  const { cookie, userId } = await joinAs(testApp.app);
   const zoe = await add(cookie, { firstName: 'Zoé', lastName: 'Müller', balance: 15_000 });
   const acme = await add(cookie, { firstName: 'Acme', lastName: 'Supplies', balance: 8_000 });
   await add(cookie, { firstName: 'Other', lastName: 'Currency', balance: 8_000, currency: 'MYR' });
-  return { cookie, zoe, acme };
+  return { cookie, userId, zoe, acme };
 }
 
 describe('bank statement import', () => {
@@ -154,6 +166,150 @@ describe('bank statement import', () => {
     }
     const [next] = (await preview(cookie, generic('08', '3.33', '6.33'))).json<BankPreview>().lines;
     expect(next?.suggestions).toEqual([]);
+  });
+
+  it('lists the learned payers and forgets one, through the write path', async () => {
+    const { cookie, userId, zoe, acme } = await seeded();
+    const payer = (description: string, day: string) =>
+      `Date,Description,Amount,Balance\n2026-03-${day},${description},1.00,${day}.00\n`;
+    for (const [csv, client] of [
+      [payer('HANBIT TRADING CO 0305', '05'), acme],
+      [payer('CASH DEPOSIT', '06'), zoe],
+      [payer('CASH DEPOSIT', '07'), acme],
+    ] as const) {
+      const [line] = (await preview(cookie, csv)).json<BankPreview>().lines;
+      await injectOk(
+        testApp.app,
+        'POST',
+        '/api/bank/confirm',
+        cookie,
+        confirmBody([line as PreviewLine], [client.id]),
+      );
+    }
+    const rules = async (who = cookie) =>
+      (await injectOk(testApp.app, 'GET', '/api/bank/rules', who)).json<BankRuleList>().rules;
+    expect(await rules()).toEqual([
+      {
+        id: anyText,
+        payerKey: 'cash deposit',
+        client: null,
+        updatedAt: anyText,
+      },
+      {
+        id: anyText,
+        payerKey: 'hanbit trading co',
+        client: { id: acme.id, firstName: 'Acme', lastName: 'Supplies' },
+        updatedAt: anyText,
+      },
+    ]);
+    const stranger = await joinAs(testApp.app);
+    expect(await rules(stranger.cookie)).toEqual([]);
+    const ids = Object.fromEntries((await rules()).map((rule) => [rule.payerKey, rule.id]));
+    const forget = (key: string, who = cookie) =>
+      testApp.app.inject({
+        method: 'DELETE',
+        url: `/api/bank/rules/${ids[key] ?? key}`,
+        headers: { cookie: who },
+      });
+    // Another owner's payer is answered like a missing one, and stays.
+    expect((await forget('hanbit trading co', stranger.cookie)).statusCode).toBe(404);
+    const events = () =>
+      testApp.app.db.kysely
+        .selectFrom('events')
+        .select('action')
+        .where('owner_id', '=', userId)
+        .where('action', '=', 'settings_changed')
+        .execute();
+    const before = (await events()).length;
+    expect((await forget('hanbit trading co')).statusCode).toBe(204);
+    expect((await events()).length).toBe(before + 1);
+    expect((await forget('hanbit trading co')).statusCode).toBe(404);
+    expect((await rules()).map((rule) => rule.payerKey)).toEqual(['cash deposit']);
+    const next = payer('HANBIT TRADING CO 0405', '08');
+    expect((await preview(cookie, next)).json<BankPreview>().lines[0]?.suggestions).toEqual([]);
+    // A generic text forgotten may be learned again.
+    expect((await forget('cash deposit')).statusCode).toBe(204);
+    const [cash] = (await preview(cookie, payer('CASH DEPOSIT', '09'))).json<BankPreview>().lines;
+    await injectOk(
+      testApp.app,
+      'POST',
+      '/api/bank/confirm',
+      cookie,
+      confirmBody([cash as PreviewLine], [zoe.id]),
+    );
+    expect((await rules())[0]?.client?.id).toBe(zoe.id);
+    expect((await forget('not-an-id')).statusCode).toBe(404);
+  });
+
+  it('shows a bank payment with its account on the ledger, and its bank reference to the client', async () => {
+    const { cookie, zoe } = await seeded();
+    // Within the client link's 90 days.
+    const day = addDays(utcDay(), -3);
+    const csv = `Date,Description,Amount,Balance,Ref\n${day},IBG ZOE MULLER,150.00,150.00,FT24061XYZ\n`;
+    const response = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/bank/preview',
+      headers: { cookie },
+      payload: {
+        accountLabel: 'Maybank business 4410',
+        currency: 'USD',
+        mapping: { ...mapping, reference: 4 },
+        file: Buffer.from(csv).toString('base64'),
+      },
+    });
+    const { lines } = response.json<BankPreview>();
+    const { batchId } = (
+      await injectOk(testApp.app, 'POST', '/api/bank/confirm', cookie, {
+        ...confirmBody(lines, [zoe.id]),
+        accountLabel: 'Maybank business 4410',
+      })
+    ).json<BankConfirmed>();
+    const ledger = await entriesOf(cookie, zoe.id);
+    const opening = ledger.find((entry) => entry.kind === 'opening');
+    const payment = ledger.find((entry) => entry.kind === 'payment');
+    expect(opening?.bank).toBeNull();
+    expect(payment).toMatchObject({
+      kind: 'payment',
+      note: 'IBG ZOE MULLER',
+      reference: 'FT24061XYZ',
+      bank: { account: 'Maybank business 4410' },
+    });
+
+    // The client sees the bank's reference, never the owner's name for the account.
+    const described = 'Payment: FT24061XYZ · IBG ZOE MULLER';
+    const period = `from=${addDays(day, -1)}&to=${day}`;
+    const statement = (
+      await injectOk(testApp.app, 'GET', `/api/clients/${zoe.id}/statement?${period}`, cookie)
+    ).json<Statement>();
+    expect(statement.lines.map((line) => line.description)).toEqual([described]);
+    const csvFile = await injectOk(
+      testApp.app,
+      'GET',
+      `/api/clients/${zoe.id}/statement.csv?${period}`,
+      cookie,
+    );
+    expect(csvFile.body).toContain(described);
+    const pdf = await injectOk(
+      testApp.app,
+      'GET',
+      `/api/clients/${zoe.id}/statement.pdf?${period}`,
+      cookie,
+    );
+    const { text } = await pdfText(pdf.rawPayload);
+    expect(text).toContain('FT24061XYZ');
+    const link = (
+      await injectOk(testApp.app, 'POST', `/api/clients/${zoe.id}/link`, cookie, {})
+    ).json<CreatedClientLink>();
+    const page = await testApp.app.inject({ method: 'GET', url: link.path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain(described);
+    for (const shown of [JSON.stringify(statement), csvFile.body, text, page.body])
+      expect(shown).not.toContain('Maybank');
+
+    // Undone: the voided payment still says it came from the bank, its import gone.
+    await injectOk(testApp.app, 'POST', `/api/bank/batches/${batchId}/undo`, cookie);
+    const voided = (await entriesOf(cookie, zoe.id)).find((entry) => entry.id === payment?.id);
+    expect(voided?.bank).toEqual({ account: null });
   });
 
   it('splits a line across clients, and refuses parts that do not add up', async () => {

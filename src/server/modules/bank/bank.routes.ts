@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
 import {
   bankBatchParams,
   bankConfirmBodySchema,
@@ -6,14 +7,16 @@ import {
   bankFileMaxBytes,
   bankPreviewBodySchema,
   bankPreviewSchema,
+  bankRuleListSchema,
+  bankRuleParams,
   bankUndoneSchema,
 } from '../../../shared/schemas/bank.ts';
 import { notFound } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { withParseSlot } from '../transfer/parse-slots.ts';
 import { readStatement } from './bank-formats.ts';
-import { confirmBankLines, undoBankBatch } from './bank.commands.ts';
-import { previewLines } from './bank.queries.ts';
+import { confirmBankLines, forgetPayerRule, undoBankBatch } from './bank.commands.ts';
+import { listPayerRules, previewLines } from './bank.queries.ts';
 
 // The file as base64 in JSON, the mapping beside it, and room for both.
 export const bankPreviewBodyLimitBytes = Math.ceil(bankFileMaxBytes / 3) * 4 + 64 * 1024;
@@ -67,5 +70,25 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
     { schema: { params: bankBatchParams, response: { 200: bankUndoneSchema } } },
     async (request) =>
       app.writes.run(undoBankBatch, currentUser(request).id, checkedBatchId(request.params.id)),
+  );
+
+  // The payers the owner has confirmed, and forgetting one.
+  app.get(
+    '/bank/rules',
+    { schema: { response: { 200: bankRuleListSchema } } },
+    async (request) => ({
+      rules: await listPayerRules(app.db.kysely, currentUser(request).id),
+    }),
+  );
+
+  app.delete(
+    '/bank/rules/:id',
+    { schema: { params: bankRuleParams, response: { 204: z.null() } } },
+    async (request, reply) => {
+      const id = request.params.id;
+      if (!/^[\w-]{22}$/.test(id)) throw notFound('Learned payer not found');
+      await app.writes.run(forgetPayerRule, currentUser(request).id, id);
+      return reply.status(204).send(null);
+    },
   );
 };

@@ -30,6 +30,8 @@ export interface NewEntry {
   createdBy: string;
   /** What of it is unpaid from the start: only a new client's opening balance knows at once. */
   openAmount?: number;
+  /** A payment from a bank statement: its line (an export's, restored). */
+  bankLineId?: string | null;
 }
 
 /** An entry's row as every insert writes it. */
@@ -47,6 +49,7 @@ export const toEntryRow = (entry: NewEntry, now: number) => ({
   created_by: entry.createdBy,
   created_at: now,
   open_amount: entry.openAmount ?? 0,
+  bank_line_id: entry.bankLineId ?? null,
 });
 
 /** What the history keeps of an entry. */
@@ -303,10 +306,16 @@ export async function listEntries(
         .selectFrom('entries as e')
         .leftJoin('entries as v', 'v.void_of', 'e.id')
         .leftJoin('users as u', 'u.id', 'e.created_by')
+        // The bank import that recorded a payment: its line's key, then its batch's, one row each.
+        .leftJoin('bank_lines as bl', (join) =>
+          join.onRef('bl.owner_id', '=', 'e.owner_id').onRef('bl.line_id', '=', 'e.bank_line_id'),
+        )
+        .leftJoin('bank_batches as bb', 'bb.id', 'bl.batch_id')
         .selectAll('e')
         .select([
           'v.id as voided_by',
           'u.email as entered_by',
+          'bb.account_label as bank_account',
           sql<string>`cast(sum(case when e.void_of is null and v.id is null then e.amount else 0 end) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
             'running_balance',
           ),
@@ -345,6 +354,7 @@ export async function listEntries(
         row.void_of !== null || row.voided_by !== null
           ? null
           : BigInt(row.running_balance).toString(),
+      bank: row.bank_line_id === null ? null : { account: row.bank_account },
     }));
   return { entries, earlier };
 }
@@ -384,6 +394,7 @@ function entriesOfClients(db: Executor, ownerId: string) {
         'e.reference',
         'e.void_of as voidOf',
         'e.created_at as createdAt',
+        'e.bank_line_id as bankLineId',
       ])
       .where('c.owner_id', '=', ownerId)
   );

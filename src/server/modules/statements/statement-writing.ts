@@ -2,6 +2,7 @@ import { writtenDay } from '../../../shared/dates.ts';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
 import { formatFigure, formatMoney, type Currency } from '../../../shared/money.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import { lineDetails } from '../../../shared/schemas/statement.ts';
 import { translate } from '../../i18n.ts';
 
 /**
@@ -17,7 +18,9 @@ export function statementWriting(currency: Currency, locale: Locale) {
     money: (minor: number | string | bigint) => formatMoney(BigInt(minor), currency, intl),
     day: (iso: string) => writtenDay(iso, intl),
     kind,
-    describe: (line: { kind: EntryKind; note: string }) =>
-      line.note ? `${kind(line.kind)}: ${line.note}` : kind(line.kind),
+    describe: (line: { kind: EntryKind; note: string; reference: string }) => {
+      const details = lineDetails(line);
+      return details ? `${kind(line.kind)}: ${details}` : kind(line.kind);
+    },
   };
 }

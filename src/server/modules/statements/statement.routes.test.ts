@@ -68,7 +68,8 @@ describe('a client statement', () => {
     ).toEqual([
       ['2025-04-05', 20_000, '27000', 'Charge: April'],
       ['2025-04-15', -5_000, '22000', 'Payment: thanks'],
-      ['2025-05-20', 8_000, '30000', 'Charge'],
+      // A reference is written before the note: an invoice's number, a bank's reference.
+      ['2025-05-20', 8_000, '30000', 'Charge: INV-2025-05'],
       ['2025-06-10', -1_234, '28766', 'Payment'],
       ['2025-06-25', 4_000, '32766', 'Charge'],
     ]);

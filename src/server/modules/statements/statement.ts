@@ -58,6 +58,7 @@ export async function readStatement(
         dueDate: line.dueDate,
         kind: line.kind,
         note: line.note,
+        reference: line.reference,
         amount: line.amount,
         description: describeLine(line),
         balance: running.toString(),

@@ -131,6 +131,36 @@ function crossCheck(file: ExportFile): Problem[] {
         );
     }
   });
+  const batches = new Set<string>();
+  (file.bankBatches ?? []).forEach((batch, index) => {
+    if (batches.has(batch.id))
+      problems.push(problem(`bankBatches[${index}].id`, 'appears twice in the file'));
+    batches.add(batch.id);
+  });
+  const lines = new Set<string>();
+  (file.bankLines ?? []).forEach((line, index) => {
+    if (lines.has(line.lineId))
+      problems.push(problem(`bankLines[${index}].lineId`, 'appears twice in the file'));
+    lines.add(line.lineId);
+    if (!batches.has(line.batchId))
+      problems.push(
+        problem(`bankLines[${index}].batchId`, 'no bank import {id} in the file', {
+          id: line.batchId,
+        }),
+      );
+  });
+  const payers = new Set<string>();
+  (file.bankPayerRules ?? []).forEach((rule, index) => {
+    if (payers.has(rule.payerKey))
+      problems.push(problem(`bankPayerRules[${index}].payerKey`, 'appears twice in the file'));
+    payers.add(rule.payerKey);
+    if (rule.clientId !== null && !clients.has(rule.clientId))
+      problems.push(
+        problem(`bankPayerRules[${index}].clientId`, 'no client {id} in the file', {
+          id: rule.clientId,
+        }),
+      );
+  });
   if (file.entries)
     for (const [id, client] of clients) {
       const sum = sums.get(id) ?? 0;
@@ -201,6 +231,7 @@ export function readExportFile(body: unknown): RestorePlan {
     : voidsAfterTheirEntries(file.entries).map(({ id, enteredAt, reference, ...entry }) => ({
         ...entry,
         reference: reference ?? '',
+        bankLineId: entry.bankLineId ?? null,
         fileId: id,
         createdAt: time(enteredAt),
       }));
@@ -233,5 +264,17 @@ export function readExportFile(body: unknown): RestorePlan {
       business: file.settings.business,
     },
     reminderPlan: file.settings.reminderPlan ?? null,
+    bank: {
+      batches: (file.bankBatches ?? []).map((batch) => ({
+        ...batch,
+        createdAt: time(batch.createdAt),
+        undoneAt: batch.undoneAt === null ? null : time(batch.undoneAt),
+      })),
+      lines: (file.bankLines ?? []).map((line) => ({ ...line, createdAt: time(line.createdAt) })),
+      rules: (file.bankPayerRules ?? []).map((rule) => ({
+        ...rule,
+        updatedAt: time(rule.updatedAt),
+      })),
+    },
   };
 }

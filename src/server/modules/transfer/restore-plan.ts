@@ -15,6 +15,7 @@ import { restoreReminderSettings } from '../reminders/reminders.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
 import { allocate, type Allocation } from '../ledger/ageing.ts';
 import { addRestoredEntry, addRestoredMonths, type NewEntry } from '../ledger/ledger.commands.ts';
+import { addRestoredBank } from '../bank/bank.commands.ts';
 
 export interface RestorePlan {
   version: number;
@@ -44,6 +45,8 @@ export interface RestorePlan {
   settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
   /** As the file has it; restored switched off. */
   reminderPlan: ReminderPlan | null;
+  /** The bank imports, their lines and the learned payers (version 5 on; empty before). */
+  bank: Parameters<typeof addRestoredBank>[2];
 }
 
 // Only into an empty account, so that restoring twice cannot double anything.
@@ -140,6 +143,22 @@ export async function restoreInto(
     });
     entryIds.set(entry.fileId, id);
   }
+  // An import's id is the instance's own, like an entry's; a line's and a payer's are the owner's.
+  const batchIds = new Map(plan.bank.batches.map((batch) => [batch.id, newId()]));
+  await addRestoredBank(trx, ownerId, {
+    batches: plan.bank.batches.map((batch) => ({
+      ...batch,
+      id: batchIds.get(batch.id) ?? batch.id,
+    })),
+    lines: plan.bank.lines.map((line) => ({
+      ...line,
+      batchId: batchIds.get(line.batchId) ?? line.batchId,
+    })),
+    rules: plan.bank.rules.map((rule) => ({
+      ...rule,
+      clientId: rule.clientId === null ? null : clientId(rule.clientId),
+    })),
+  });
   await setRestoredClientLanguages(
     trx,
     ownerId,

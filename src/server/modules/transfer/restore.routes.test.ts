@@ -34,6 +34,9 @@ interface ExportFile {
     reminder?: { charges: { entryId: number }[] };
   }[];
   settings: { reminderPlan?: ReminderPlan; [key: string]: unknown };
+  bankBatches?: { id: string; accountLabel: string; createdAt: string; undoneAt: string | null }[];
+  bankLines?: { lineId: string; batchId: string; createdAt: string }[];
+  bankPayerRules?: { payerKey: string; clientId: string | null; updatedAt: string }[];
   [key: string]: unknown;
 }
 
@@ -63,6 +66,32 @@ async function addReminderData(app: FastifyInstance, cookie: string, [ada, , sit
   });
 }
 
+/** Two bank imports of Ada's payments, one of them undone; two payers learned. */
+async function addBankData(app: FastifyInstance, cookie: string, [ada]: Client[]) {
+  const line = (description: string, amount: number, reference: string, balance: number) => ({
+    line: 2,
+    date: '2026-03-10',
+    amount,
+    description,
+    reference,
+    balance,
+    allocations: [{ clientId: ada?.id as string, amount }],
+  });
+  const confirm = (accountLabel: string, lines: object[]) =>
+    injectOk(app, 'POST', '/api/bank/confirm', cookie, { accountLabel, currency: 'USD', lines });
+  await confirm('Maybank 4410', [
+    line('IBG ADA LOVELACE', 1_000, 'FT24061XYZ', 5_000),
+    line('CASH DEPOSIT', 100, '', 5_100),
+  ]);
+  const undone = await confirm('Cash box', [line('TRANSFER 0310', 300, '', 300)]);
+  await injectOk(
+    app,
+    'POST',
+    `/api/bank/batches/${undone.json<{ batchId: string }>().batchId}/undo`,
+    cookie,
+  );
+}
+
 let source: TestApp;
 let owner: { cookie: string; email: string };
 let exported: ExportFile;
@@ -73,7 +102,9 @@ let freshDatabase: TestDatabase;
 beforeAll(async () => {
   source = await buildTestApp();
   owner = await joinAs(source.app);
-  await addReminderData(source.app, owner.cookie, await fillAccount(source.app, owner.cookie));
+  const clients = await fillAccount(source.app, owner.cookie);
+  await addReminderData(source.app, owner.cookie, clients);
+  await addBankData(source.app, owner.cookie, clients);
   exported = (await injectOk(source.app, 'GET', '/api/export.json', owner.cookie)).json();
   freshDatabase = await createTestDatabase(otherDialect);
   fresh = await buildApp({ config: { ...loadConfig({}), database: freshDatabase.config } });
@@ -98,7 +129,17 @@ function comparable(file: ExportFile) {
   // An id the file does not hold (a deleted client's entry) is no entry at all.
   const renumber = (id: number | null) => (id === null ? null : (entryIndex.get(id) ?? -1));
   const { reminderPlan: plan, ...settings } = file.settings;
+  // A bank import's id is the instance's own: each is known by what it holds.
+  const batchKey = new Map(
+    (file.bankBatches ?? []).map(({ id, ...batch }) => [id, JSON.stringify(batch)]),
+  );
   return {
+    bankBatches: [...batchKey.values()].sort(),
+    bankLines: (file.bankLines ?? []).map((line) => ({
+      ...line,
+      batchId: batchKey.get(line.batchId),
+    })),
+    bankPayerRules: file.bankPayerRules,
     account: file.account,
     // The plan comes back switched off: each test says so on its own.
     settings: { ...settings, reminderPlan: plan && { ...plan, enabled: undefined } },
@@ -142,7 +183,7 @@ describe('restoring an export into an account', () => {
     const preview = await restore(fresh, target.cookie, exported, true);
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json<RestoreSummary>()).toEqual({
-      version: 4,
+      version: 5,
       exportedAt: exported.exportedAt,
       exportedFrom: owner.email,
       clients: 3,
@@ -169,6 +210,52 @@ describe('restoring an export into an account', () => {
     ).json();
     expect(comparable(again)).toEqual(comparable(exported));
     // What the round trip must carry is there to carry, and comes back.
+    expect(
+      exported.bankBatches?.map((batch) => [batch.accountLabel, batch.undoneAt !== null]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['Maybank 4410', false],
+        ['Cash box', true],
+      ]),
+    );
+    // The undone import's lines were released; its voided payment keeps its line.
+    expect(exported.bankLines).toHaveLength(2);
+    expect(exported.bankPayerRules?.map((rule) => rule.payerKey)).toEqual([
+      'cash deposit',
+      'ibg ada lovelace',
+      'transfer',
+    ]);
+    expect(exported.entries?.filter((entry) => entry.bankLineId !== undefined)).toHaveLength(3);
+    const ada = exported.clients[0]?.id;
+    const adaLedger = (
+      await injectOk(fresh, 'GET', `/api/clients/${ada}/entries?limit=500`, target.cookie)
+    ).json<{ entries: { reference: string; bank: unknown }[] }>().entries;
+    expect(adaLedger.find((entry) => entry.reference === 'FT24061XYZ')?.bank).toEqual({
+      account: 'Maybank 4410',
+    });
+    // Recorded lines stay recorded: the same statement line previewed again is known.
+    const known = await injectOk(fresh, 'POST', '/api/bank/preview', target.cookie, {
+      accountLabel: 'Maybank 4410',
+      currency: 'USD',
+      mapping: {
+        date: 0,
+        description: 1,
+        amount: 2,
+        reference: 3,
+        balance: 4,
+        dateOrder: 'YMD',
+        decimal: '.',
+      },
+      file: Buffer.from(
+        'Date,Text,Amount,Ref,Balance\n2026-03-10,IBG ADA LOVELACE,10.00,FT24061XYZ,50.00\n',
+      ).toString('base64'),
+    });
+    expect(
+      known.json<{ lines: { alreadyRecorded: boolean; suggestions: unknown[] }[] }>().lines[0],
+    ).toMatchObject({
+      alreadyRecorded: true,
+      suggestions: [{ clientId: ada, reason: 'rule', confidence: 'high' }],
+    });
     expect(exported.clients.map(({ language, reminders }) => [language, reminders])).toEqual([
       ['ko', true],
       [null, true],
@@ -256,6 +343,11 @@ describe('restoring an export into an account', () => {
     ).json<{ entries: { action: string }[] }>();
     expect(history.entries.map((event) => event.action)).toEqual([
       'restored',
+      // The bank imports: three payments, one voided by its import's undo.
+      'entry_voided',
+      'entry_recorded',
+      'entry_recorded',
+      'entry_recorded',
       'reminder_sent',
       'language_set',
       'entry_voided',
@@ -351,12 +443,43 @@ describe('restoring an export into an account', () => {
     const again: ExportFile = (
       await injectOk(source.app, 'GET', '/api/export.json', target.cookie)
     ).json();
-    expect(again.version).toBe(4);
+    expect(again.version).toBe(5);
     expect(new Set(again.entries?.map((entry) => entry.reference))).toEqual(new Set(['']));
     // Everything else as it was (the clients' ids are renumbered: they are taken here).
     const kept = (entry: Record<string, unknown>) =>
       [entry.kind, entry.amount, entry.date, entry.dueDate, entry.note].join(' ');
     expect(again.entries?.map(kept)).toEqual(entries.map(kept));
+  });
+
+  it('reads a version-4 file, which has no bank imports, and refuses a bank line of no import', async () => {
+    const target = await joinAs(fresh);
+    const { bankBatches: _batches, bankLines: _lines, bankPayerRules: _rules, ...file } = exported;
+    const v4 = {
+      ...file,
+      version: 4,
+      entries: exported.entries?.map(({ bankLineId: _line, ...entry }) => entry),
+    };
+    expect((await restore(fresh, target.cookie, v4)).statusCode).toBe(200);
+    const again: ExportFile = (
+      await injectOk(fresh, 'GET', '/api/export.json', target.cookie)
+    ).json();
+    expect([again.bankBatches, again.bankLines, again.bankPayerRules]).toEqual([[], [], []]);
+    expect(again.entries?.filter((entry) => 'bankLineId' in entry)).toEqual([]);
+    expect(again.entries).toHaveLength(exported.entries?.length ?? -1);
+
+    const other = await joinAs(fresh);
+    const bad = await restore(fresh, other.cookie, {
+      ...exported,
+      bankLines: [{ lineId: 'x', batchId: 'nowhere', createdAt: '2026-03-10T00:00:00.000Z' }],
+      bankPayerRules: [
+        { payerKey: 'x', clientId: 'nobody', updatedAt: '2026-03-10T00:00:00.000Z' },
+      ],
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+      'bankLines[0].batchId': 'no bank import nowhere in the file',
+      'bankPayerRules[0].clientId': 'no client nobody in the file',
+    });
   });
 
   it("reads a version-3 file as before: every client in the owner's language, reminders on, no plan", async () => {
@@ -575,7 +698,7 @@ describe('restoring an export into an account', () => {
     expect(other.json()).toMatchObject({
       error: { message: expect.stringContaining('not a Balance export') as string },
     });
-    const newer = await restore(source.app, target.cookie, { ...exported, version: 5 });
+    const newer = await restore(source.app, target.cookie, { ...exported, version: 6 });
     expect(newer.json()).toMatchObject({
       error: { message: expect.stringContaining('written by a newer Balance') as string },
     });

@@ -9,6 +9,7 @@ import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
 import { exportVersion } from '../../../shared/schemas/restore.ts';
 import { clientLanguages, listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
 import { pausedClientIds, readPlan } from '../reminders/reminders.queries.ts';
+import { readBankBatches, readBankLines, readPayerRules } from '../bank/bank.queries.ts';
 import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
@@ -100,6 +101,8 @@ async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
       note: entry.note,
       voidOf: entry.voidOf,
       enteredAt: new Date(entry.createdAt).toISOString(),
+      // Only on a payment from a bank statement: most entries would carry a null.
+      ...(entry.bankLineId !== null && { bankLineId: entry.bankLineId }),
     };
   }
 }
@@ -187,6 +190,9 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       ['clients', exportedClients(db, user.id)],
       ['entries', exportedEntries(readOwnerEntries(db, user.id))],
       ['history', readAllEvents(db, user.id)],
+      ['bankBatches', readBankBatches(db, user.id)],
+      ['bankLines', readBankLines(db, user.id)],
+      ['bankPayerRules', readPayerRules(db, user.id)],
     ]);
     return reply
       .header('content-type', 'application/json; charset=utf-8')

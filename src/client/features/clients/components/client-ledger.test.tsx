@@ -38,6 +38,7 @@ const entries: Entry[] = Array.from({ length: 100 }, (_, index) => ({
   enteredAt: '2026-01-01T00:00:00.000Z',
   // The server's running balance, over the whole ledger (the 30 earlier charges included).
   runningBalance: String((index + 31) * 100),
+  bank: null,
 }));
 
 describe('a long ledger', () => {
@@ -58,5 +59,26 @@ describe('a long ledger', () => {
   it('offers nothing earlier on the first page of the ledger', () => {
     render(<ClientLedger client={client} entries={entries} />);
     expect(screen.queryByRole('button', { name: /^Show earlier/ })).toBeNull();
+  });
+});
+
+describe('a payment from a bank statement', () => {
+  it('names the account it came in on, then the bank’s reference and description', () => {
+    const payment = (id: number, account: string | null): Entry => ({
+      ...(entries[0] as Entry),
+      id,
+      kind: 'payment',
+      amount: -100,
+      note: 'IBG ZOE MULLER',
+      reference: 'FT24061XYZ',
+      runningBalance: account === null ? null : '0',
+      bank: { account },
+    });
+    render(
+      <ClientLedger client={client} entries={[payment(1, 'Maybank 4410'), payment(2, null)]} />,
+    );
+    const rows = screen.getAllByTestId('ledger-entry');
+    expect(rows[0]).toHaveTextContent('Payment · Bank: Maybank 4410 · FT24061XYZ · IBG ZOE MULLER');
+    expect(rows[1]).toHaveTextContent('Payment · From a bank import · FT24061XYZ');
   });
 });

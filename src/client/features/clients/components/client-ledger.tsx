@@ -28,6 +28,13 @@ function describeEntry(entry: Entry, byId: Map<number, Entry>, { t, format }: Te
     return entry.note ? t('clients.ledger.with-note', { text, note: entry.note }) : text;
   }
   const parts: string[] = [kinds[entry.kind].label];
+  // A payment from a bank statement: the account it came in on, then the bank's reference.
+  if (entry.bank)
+    parts.push(
+      entry.bank.account === null
+        ? t('clients.ledger.bank-unknown')
+        : t('clients.ledger.bank', { account: entry.bank.account }),
+    );
   if (entry.reference) parts.push(entry.reference);
   if (entry.note) parts.push(entry.note);
   if (entry.dueDate) parts.push(t('clients.ledger.due', { date: format.day(entry.dueDate) }));

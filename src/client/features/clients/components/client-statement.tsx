@@ -7,6 +7,7 @@ import { localToday } from '../../../../shared/dates.ts';
 import { currencyLabel, formatFigure } from '../../../../shared/money.ts';
 import {
   defaultPeriod,
+  lineDetails,
   resolvePeriod,
   statementPeriodFormSchema,
   statementQuerySchema,
@@ -78,10 +79,14 @@ function kindLabel(t: I18n['t'], kind: EntryKind): string {
   }
 }
 
-/** A line in words in the shown language: its kind, then its note. */
-function describeLine(t: I18n['t'], line: { kind: EntryKind; note: string }): string {
+/** A line in words in the shown language: its kind, then its reference and note. */
+function describeLine(
+  t: I18n['t'],
+  line: { kind: EntryKind; note: string; reference: string },
+): string {
   const what = kindLabel(t, line.kind);
-  return line.note ? `${what}: ${line.note}` : what;
+  const details = lineDetails(line);
+  return details ? `${what}: ${details}` : what;
 }
 
 /**

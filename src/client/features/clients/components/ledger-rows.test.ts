@@ -14,6 +14,7 @@ const entry = (
   voidedBy: null,
   enteredBy: null,
   enteredAt: '2026-11-03T10:00:00.000Z',
+  bank: null,
   ...overrides,
 });
 
