@@ -258,6 +258,7 @@ const matrix: Record<string, Declaration> = {
     sample: ({ clientId }) => ({ payload: bankConfirmBody(clientId) }),
   },
   'POST /api/bank/batches/:id/undo': { access: 'protected', id: ({ bankBatchId }) => bankBatchId },
+  'GET /api/bank/layouts': { access: 'protected' },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },

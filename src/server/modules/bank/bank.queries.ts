@@ -1,10 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { BankLine, PreviewLine } from '../../../shared/schemas/bank.ts';
+import {
+  bankMappingSchema,
+  type BankLayouts,
+  type BankLine,
+  type PreviewLine,
+} from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
 import { buildMatcher } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
-import { matchBookRows, recordedLineIds } from './bank.repository.ts';
+import { accountRows, layoutRows, matchBookRows, recordedLineIds } from './bank.repository.ts';
 
 /** A statement's incoming lines with their identity, whether recorded before, and who paid. */
 export async function previewLines(
@@ -39,4 +44,28 @@ export async function previewLines(
     const id = ids[index] as string;
     return { ...line, id, alreadyRecorded: recorded.has(id), suggestions: match(line) };
   });
+}
+
+/** The CSV layouts remembered and the accounts imported before, newest first. */
+export async function bankLayouts(db: Kysely<Database>, ownerId: string): Promise<BankLayouts> {
+  const [layouts, accounts] = await Promise.all([
+    layoutRows(db, ownerId),
+    accountRows(db, ownerId),
+  ]);
+  return {
+    layouts: layouts.flatMap((row) => {
+      // Written from a checked body; one that no longer reads (a later schema) is left out.
+      const mapping = bankMappingSchema.safeParse(JSON.parse(row.mapping));
+      return mapping.success
+        ? [
+            {
+              key: row.layout_key,
+              mapping: mapping.data,
+              updatedAt: new Date(Number(row.updated_at)).toISOString(),
+            },
+          ]
+        : [];
+    }),
+    accounts: accounts.map(([label, currency]) => ({ label, currency })),
+  };
 }

@@ -4,6 +4,7 @@ import {
   bankConfirmBodySchema,
   bankConfirmedSchema,
   bankFileMaxBytes,
+  bankLayoutsSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
   bankUndoneSchema,
@@ -13,7 +14,7 @@ import { currentUser, requireUser } from '../auth/session.ts';
 import { withParseSlot } from '../transfer/parse-slots.ts';
 import { parseStatement } from './bank-statement.ts';
 import { confirmBankLines, undoBankBatch } from './bank.commands.ts';
-import { previewLines } from './bank.queries.ts';
+import { bankLayouts, previewLines } from './bank.queries.ts';
 
 // The file as base64 in JSON, the mapping beside it, and room for both.
 export const bankPreviewBodyLimitBytes = Math.ceil(bankFileMaxBytes / 3) * 4 + 64 * 1024;
@@ -60,6 +61,10 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: bankConfirmBodySchema, response: { 200: bankConfirmedSchema } },
     },
     async (request) => app.writes.run(confirmBankLines, currentUser(request).id, request.body),
+  );
+
+  app.get('/bank/layouts', { schema: { response: { 200: bankLayoutsSchema } } }, async (request) =>
+    bankLayouts(app.db.kysely, currentUser(request).id),
   );
 
   app.post(
