@@ -57,6 +57,7 @@ import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schema
 import {
   bankConfirmBodySchema,
   bankConfirmedSchema,
+  bankLayoutsSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
   bankUndoneSchema,
@@ -159,6 +160,7 @@ const schemasOfRoutes = {
   restore: { body: z.unknown(), query: restoreQuerySchema, answer: restoreSummarySchema },
   bankPreview: { body: bankPreviewBodySchema, answer: bankPreviewSchema },
   bankConfirm: { body: bankConfirmBodySchema, answer: bankConfirmedSchema },
+  bankLayouts: { answer: bankLayoutsSchema },
   bankUndo: { answer: bankUndoneSchema },
 } satisfies { [Name in keyof typeof apiRoutes]: SchemasOf<(typeof apiRoutes)[Name]> };
 
