@@ -57,72 +57,42 @@ export const bankFields = [
 export type BankField = (typeof bankFields)[number];
 export type ColumnChoice = Record<BankField, number | null>;
 
-// Header words of banks in English, Korean and Malay, written without spacing or punctuation.
+const words = (text: string) => text.split(' ');
+
+// Header words of banks in English, Malay and Korean, written without spacing or punctuation;
+// matched against a file's header, never shown.
 const headerWords: Record<BankField, string[]> = {
   date: [
-    'date',
-    'transactiondate',
-    'postingdate',
-    'bookingdate',
-    'valuedate',
-    'txndate',
-    '거래일자',
-    '거래일',
-    '거래일시',
-    '일자',
-    '날짜',
-    'tarikh',
-    'tarikhtransaksi',
+    ...words(
+      'date transactiondate postingdate bookingdate valuedate txndate tarikh tarikhtransaksi',
+    ),
+    ...words('거래일자 거래일 거래일시 일자 날짜'), // i18n-ignore: header words, not shown
   ],
   description: [
-    'description',
-    'details',
-    'transactiondetails',
-    'particulars',
-    'narrative',
-    'memo',
-    'payee',
-    'text',
-    '적요',
-    '내용',
-    '거래내용',
-    '기재내용',
-    '입금자',
-    '보낸분',
-    'keterangan',
-    'butiran',
-    'perihal',
+    ...words('description details transactiondetails particulars narrative memo payee text'),
+    ...words('keterangan butiran perihal'),
+    ...words('적요 내용 거래내용 기재내용 입금자 보낸분'), // i18n-ignore: header words, not shown
   ],
-  amount: ['amount', 'transactionamount', '금액', '거래금액', 'amaun', 'jumlah'],
+  amount: [
+    ...words('amount transactionamount amaun jumlah'),
+    ...words('금액 거래금액'), // i18n-ignore: header words, not shown
+  ],
   credit: [
-    'credit',
-    'credits',
-    'deposit',
-    'deposits',
-    'paidin',
-    'moneyin',
-    '입금',
-    '입금액',
-    '입금금액',
-    '맡기신금액',
-    'kredit',
-    'masuk',
+    ...words('credit credits deposit deposits paidin moneyin kredit masuk'),
+    ...words('입금 입금액 입금금액 맡기신금액'), // i18n-ignore: header words, not shown
   ],
   debit: [
-    'debit',
-    'debits',
-    'withdrawal',
-    'withdrawals',
-    'paidout',
-    'moneyout',
-    '출금',
-    '출금액',
-    '출금금액',
-    '찾으신금액',
-    'keluar',
+    ...words('debit debits withdrawal withdrawals paidout moneyout keluar'),
+    ...words('출금 출금액 출금금액 찾으신금액'), // i18n-ignore: header words, not shown
   ],
-  reference: ['reference', 'ref', 'refno', 'referenceno', '참조', '참조번호', 'rujukan'],
-  balance: ['balance', 'runningbalance', '잔액', '거래후잔액', 'baki'],
+  reference: [
+    ...words('reference ref refno referenceno rujukan'),
+    ...words('참조 참조번호'), // i18n-ignore: header words, not shown
+  ],
+  balance: [
+    ...words('balance runningbalance baki'),
+    ...words('잔액 거래후잔액'), // i18n-ignore: header words, not shown
+  ],
 };
 
 /** The columns guessed from a bank's header row. */

@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { NavigationType, useNavigationType } from 'react-router';
 import type { Currency } from '../../../../shared/money.ts';
 import { bankLayoutKey } from '../../../../shared/bank-layout.ts';
 import type { BankLayout, PreviewLine } from '../../../../shared/schemas/bank.ts';
@@ -81,6 +82,30 @@ function guessHabits(rows: string[][]) {
   };
 }
 
+const resultKey = 'balance.bank.result';
+interface SavedResult {
+  outcome: Outcome;
+  undone: number | null;
+}
+
+function savedResult(): SavedResult | null {
+  try {
+    const text = sessionStorage.getItem(resultKey);
+    return text === null ? null : (JSON.parse(text) as SavedResult);
+  } catch {
+    return null;
+  }
+}
+
+function saveResult(result: SavedResult | null) {
+  try {
+    if (result) sessionStorage.setItem(resultKey, JSON.stringify(result));
+    else sessionStorage.removeItem(resultKey);
+  } catch {
+    // Storage refused (private mode): the result is not shown again after Back.
+  }
+}
+
 /** Payments from the bank: the statement and its columns, then who paid each line, then undo. */
 export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
   const { t, message, format } = useI18n();
@@ -108,8 +133,14 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
   const [tried, setTried] = useState(false);
   const [confirmProblem, setConfirmProblem] = useState<string | null>(null);
   const [named, setNamed] = useState<Map<string, ClientName>>(new Map());
-  const [outcome, setOutcome] = useState<Outcome | null>(null);
-  const [undone, setUndone] = useState<number | null>(null);
+  // Back from a client's page, the last import's result (and its undo) is shown again.
+  const navigationType = useNavigationType();
+  const [saved] = useState(() => (navigationType === NavigationType.Pop ? savedResult() : null));
+  const [outcome, setOutcome] = useState<Outcome | null>(saved?.outcome ?? null);
+  const [undone, setUndone] = useState<number | null>(saved?.undone ?? null);
+  useEffect(() => {
+    saveResult(outcome && { outcome, undone });
+  }, [outcome, undone]);
   const [undoProblem, setUndoProblem] = useState<string | null>(null);
 
   const accounts = layouts.data?.accounts ?? [];
@@ -124,19 +155,24 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
       : current;
   const shown = withDefault(form);
 
+  // A new step replaces what had focus: the heading takes it, as on a new page.
+  const shownStep = useRef(step);
   useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
     heading.current?.focus();
   }, [step]);
 
   const suggestedIds = useMemo(
     () => [
-      ...new Set(
-        (previewed?.lines ?? []).flatMap((line) =>
+      ...new Set([
+        ...(previewed?.lines ?? []).flatMap((line) =>
           line.suggestions.map((suggestion) => suggestion.clientId),
         ),
-      ),
+        ...(outcome?.paid ?? []).map((paid) => paid.clientId),
+      ]),
     ],
-    [previewed],
+    [previewed, outcome],
   );
   const fetched = useClientsById(suggestedIds);
   const clients = useMemo(() => new Map([...fetched, ...named]), [fetched, named]);

@@ -13,6 +13,14 @@ export function useBankTexts() {
     balance: t('bank.reason.balance'),
     name: t('bank.reason.name'),
   };
+  /** The reason in a word or two, beside a name in the client picker. */
+  const shortReason: Record<MatchReason, string> = {
+    reference: t('bank.reason-short.reference'),
+    rule: t('bank.reason-short.rule'),
+    amount: t('bank.reason-short.amount'),
+    balance: t('bank.reason-short.balance'),
+    name: t('bank.reason-short.name'),
+  };
   const confidence: Record<Confidence, string> = {
     high: t('bank.confidence.high'),
     medium: t('bank.confidence.medium'),
@@ -39,7 +47,7 @@ export function useBankTexts() {
     DMY: t('bank.date-order.dmy'),
     MDY: t('bank.date-order.mdy'),
   };
-  return { reason, confidence, filter, field, dateOrder };
+  return { reason, shortReason, confidence, filter, field, dateOrder };
 }
 
 /** Bootstrap's colour for a confidence. */

@@ -74,7 +74,7 @@ export function ClientPicker({
           <option key={suggestion.clientId} value={suggestion.clientId}>
             {t('bank.client.suggested', {
               name: nameOf(suggestion.clientId),
-              reason: texts.reason[suggestion.reason],
+              reason: texts.shortReason[suggestion.reason],
             })}
           </option>
         ))}
@@ -96,6 +96,7 @@ export function ClientPicker({
               value={typed}
               onChange={(event) => setTyped(event.target.value)}
               onKeyDown={(event) => {
+                // i18n-ignore: a key's name
                 if (event.key === 'Escape') {
                   event.preventDefault();
                   close();

@@ -160,7 +160,7 @@ export function ReviewTable({
                       }
                     />
                   </td>
-                  <td data-label={t('bank.field.date')} className="text-nowrap">
+                  <td data-label={t('bank.field.date')} className="text-nowrap bank-date">
                     {dayText(line.date, format)}
                   </td>
                   <td data-label={t('bank.field.description')} className="bank-description">
@@ -174,7 +174,7 @@ export function ReviewTable({
                   </td>
                   <td
                     data-label={t('bank.field.amount')}
-                    className="text-end text-nowrap fw-semibold"
+                    className="text-end text-nowrap fw-semibold bank-amount"
                   >
                     {money(line.amount)}
                   </td>
@@ -188,7 +188,7 @@ export function ReviewTable({
                             key={index}
                             className="d-flex flex-wrap gap-1 mb-1 align-items-start"
                           >
-                            <div className="flex-grow-1" style={{ minWidth: '10rem' }}>
+                            <div style={{ flex: '1 1 10rem', minWidth: 0 }}>
                               <ClientPicker
                                 label={t('bank.split.client', { part: index + 1, line: line.line })}
                                 currency={currency}
@@ -275,8 +275,8 @@ export function ReviewTable({
                         </div>
                       </div>
                     ) : (
-                      <div className="d-flex flex-wrap gap-1 align-items-start">
-                        <div className="flex-grow-1" style={{ minWidth: '10rem' }}>
+                      <div className="d-flex gap-1 align-items-start">
+                        <div className="flex-grow-1" style={{ minWidth: 0 }}>
                           <ClientPicker
                             label={t('bank.review.client-of', { line: line.line })}
                             currency={currency}
@@ -291,7 +291,7 @@ export function ReviewTable({
                         </div>
                         <button
                           type="button"
-                          className="btn btn-sm btn-outline-secondary"
+                          className="btn btn-sm btn-outline-secondary flex-shrink-0"
                           aria-label={t('bank.split.start-line', { line: line.line })}
                           onClick={() =>
                             setParts(

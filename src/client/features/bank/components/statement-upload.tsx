@@ -78,7 +78,8 @@ export function StatementUpload({
     const column = form.columns[field];
     if (column !== null && !mappedAs.has(column)) mappedAs.set(column, texts.field[field]);
   }
-  const firstData = file?.rows[form.skipRows];
+  const sample = file?.rows.slice(form.skipRows, form.skipRows + shownRows) ?? [];
+  const firstData = sample[0];
   const dateCell =
     form.columns.date === null ? undefined : firstData?.[form.columns.date]?.trim() || undefined;
   const readDate = dateCell === undefined ? null : readBankDate(dateCell, form.dateOrder);
@@ -317,7 +318,7 @@ export function StatementUpload({
             <ScrollRegion label={t('bank.sample.label')} className="mb-3 border rounded">
               <table className="table table-sm mb-0 bank-sample">
                 <caption className="px-2 small">
-                  {t('bank.sample.caption', { count: Math.min(shownRows, file.rows.length) })}
+                  {t('bank.sample.caption', { count: sample.length })}
                 </caption>
                 <thead>
                   <tr>
@@ -332,7 +333,7 @@ export function StatementUpload({
                   </tr>
                 </thead>
                 <tbody>
-                  {file.rows.slice(form.skipRows, form.skipRows + shownRows).map((row, index) => (
+                  {sample.map((row, index) => (
                     <tr key={index}>
                       {columnNames.map((_, column) => (
                         <td key={column} className="text-nowrap">
