@@ -52,7 +52,7 @@ test('a bank statement: map, review the matches, confirm, import again, undo', a
   const table = page.getByRole('region', { name: /Incoming payments/ });
   const row = (text: string) => table.getByRole('row').filter({ hasText: text });
   await expect(row('INV-2041').getByLabel('Client who paid line 2')).toContainText(
-    'Ada Lovelace (reference)',
+    'Ada Lovelace (reference found)',
   );
   await expect(row('INV-2041')).toContainText('Reference of an open charge in the text');
   await expect(
