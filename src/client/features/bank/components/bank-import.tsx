@@ -139,7 +139,8 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
   const [outcome, setOutcome] = useState<Outcome | null>(saved?.outcome ?? null);
   const [undone, setUndone] = useState<number | null>(saved?.undone ?? null);
   useEffect(() => {
-    saveResult(outcome && { outcome, undone });
+    // Once undone, there is nothing left to come back to.
+    saveResult(outcome && undone === null ? { outcome, undone } : null);
   }, [outcome, undone]);
   const [undoProblem, setUndoProblem] = useState<string | null>(null);
 

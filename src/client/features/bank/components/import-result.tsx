@@ -44,7 +44,7 @@ export function ImportResult({
   return (
     <section aria-labelledby="bank-result-heading">
       <h2 id="bank-result-heading" className="h5">
-        {t('bank.result.heading')}
+        {undone === null ? t('bank.result.heading') : t('bank.result.heading-undone')}
       </h2>
       <div ref={status} tabIndex={-1} role="status" className="mb-3">
         {undone === null ? (
