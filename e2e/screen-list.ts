@@ -74,6 +74,7 @@ export const screens: Screen[] = [
     heading: 'Import clients from CSV',
     prepare: previewImport,
   },
+  { name: 'bank statement', as: 'owner', path: '/bank', heading: 'Payments from the bank' },
   { name: 'settings', as: 'owner', path: '/setting', heading: 'Settings' },
   {
     name: 'dashboard, overview charts',

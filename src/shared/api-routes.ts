@@ -2,6 +2,7 @@ import type { z } from 'zod/mini';
 import type {
   bankConfirmBodySchema,
   bankConfirmedSchema,
+  bankLayoutsSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
   bankRuleListSchema,
@@ -400,6 +401,11 @@ export const apiRoutes = {
     path: '/api/bank/confirm',
     body: schema<typeof bankConfirmBodySchema>(),
     answer: schema<typeof bankConfirmedSchema>(),
+  },
+  bankLayouts: {
+    method: 'GET',
+    path: '/api/bank/layouts',
+    answer: schema<typeof bankLayoutsSchema>(),
   },
   bankUndo: {
     method: 'POST',

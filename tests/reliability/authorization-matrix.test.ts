@@ -262,6 +262,7 @@ const matrix: Record<string, Declaration> = {
   'GET /api/bank/rules': { access: 'protected' },
   // The payer the confirm above learned.
   'DELETE /api/bank/rules/:id': { access: 'protected', id: () => payerRuleId('matrix payer') },
+  'GET /api/bank/layouts': { access: 'protected' },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
   'GET /api/entries/export.csv': { access: 'protected' },

@@ -90,6 +90,10 @@ const validBodies: Record<string, () => unknown> = {
         allocations: [{ clientId: target.id, amount: 250 }],
       },
     ],
+    layout: {
+      key: '0123456789abcdef',
+      mapping: { date: 0, description: 1, amount: 2, dateOrder: 'YMD', decimal: '.' },
+    },
   }),
   'POST /api/bank/batches/:id/undo': () => ({}),
   'POST /api/tokens': () => ({ name: 'Fuzz', access: 'read', expiresAt: '2999-01-01T00:00:00Z' }),

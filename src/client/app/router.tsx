@@ -29,6 +29,7 @@ const ClientEditPage = lazyPage(
 const ClientImportPage = lazyPage(
   async () => (await import('./routes/client-import.tsx')).ClientImportPage,
 );
+const BankPage = lazyPage(async () => (await import('./routes/bank.tsx')).BankPage);
 const SetupPage = lazyPage(async () => (await import('./routes/setup.tsx')).SetupPage);
 const SettingsPage = lazyPage(async () => (await import('./routes/settings.tsx')).SettingsPage);
 const AccountTokensPage = lazyPage(
@@ -65,6 +66,7 @@ export function AppRoutes() {
           <Route path="client/add" element={<ClientAddPage />} />
           <Route path="client/edit/:id" element={<ClientEditPage />} />
           <Route path="client/import" element={<ClientImportPage />} />
+          <Route path="bank" element={<BankPage />} />
           <Route path="setup" element={<SetupPage />} />
           <Route path="setting" element={<SettingsPage />} />
           <Route path="account/tokens" element={<AccountTokensPage />} />

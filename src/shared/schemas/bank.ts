@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { bankLayoutKeyPattern } from '../bank-layout.ts';
 import { maxAmountMinor } from '../money.ts';
 import { currencyField, dateField } from './clients.ts';
 
@@ -128,10 +129,19 @@ export const confirmLineSchema = z.extend(bankLineSchema, {
 });
 export type ConfirmLine = z.infer<typeof confirmLineSchema>;
 
+/** A CSV layout's mapping, remembered under the key of its header row (`bankLayoutKey`). */
+export const bankLayoutSchema = z.object({
+  key: z.string().check(z.regex(bankLayoutKeyPattern, 'This layout key is invalid.')),
+  mapping: bankMappingSchema,
+});
+export type BankLayout = z.infer<typeof bankLayoutSchema>;
+
 export const bankConfirmBodySchema = z.object({
   accountLabel,
   currency: currencyField,
   lines: z.array(confirmLineSchema).check(z.minLength(1), z.maxLength(bankConfirmMaxLines)),
+  /** The mapping the statement was read with, remembered for the next one of that layout. */
+  layout: z.optional(bankLayoutSchema),
 });
 export type BankConfirmBody = z.infer<typeof bankConfirmBodySchema>;
 
@@ -142,6 +152,13 @@ export const bankConfirmedSchema = z.object({
   alreadyRecorded: z.array(z.string()),
 });
 export type BankConfirmed = z.infer<typeof bankConfirmedSchema>;
+
+/** GET /api/bank/layouts: the layouts remembered and the accounts imported before, newest first. */
+export const bankLayoutsSchema = z.object({
+  layouts: z.array(z.extend(bankLayoutSchema, { updatedAt: z.string() })),
+  accounts: z.array(z.object({ label: z.string(), currency: currencyField })),
+});
+export type BankLayouts = z.infer<typeof bankLayoutsSchema>;
 
 export const bankBatchParams = z.object({ id: z.string().check(z.maxLength(64)) });
 

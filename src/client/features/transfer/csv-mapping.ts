@@ -1,5 +1,6 @@
 import { unprotectCell } from '../../../shared/csv.ts';
 import { isCurrency, parseAmount } from '../../../shared/money.ts';
+import { guessColumns } from '../../lib/csv-columns.ts';
 import type { ImportRow } from './api/import-clients.ts';
 
 export const importFields = [
@@ -29,13 +30,7 @@ const headerWords: Record<ImportField, string[]> = {
 
 /** Column index of each field, guessed from the header ("First name", "first_name", "E-mail"…). */
 export function guessMapping(header: string[]): Record<ImportField, number | null> {
-  const normalized = header.map((cell) => cell.toLowerCase().replace(/[^a-z]/g, ''));
-  const mapping = {} as Record<ImportField, number | null>;
-  for (const field of importFields) {
-    const index = normalized.findIndex((cell) => headerWords[field].includes(cell));
-    mapping[field] = index >= 0 ? index : null;
-  }
-  return mapping;
+  return guessColumns(header, headerWords);
 }
 
 /**

@@ -22,6 +22,7 @@ import * as clientLinks from './0028-client-links.ts';
 import * as firstRunSetup from './0029-first-run-setup.ts';
 import * as reminders from './0031-reminders.ts';
 import * as bankImports from './0032-bank-imports.ts';
+import * as bankLayouts from './0033-bank-layouts.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0029-first-run-setup': firstRunSetup,
   '0031-reminders': reminders,
   '0032-bank-imports': bankImports,
+  '0033-bank-layouts': bankLayouts,
 };

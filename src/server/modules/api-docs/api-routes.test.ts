@@ -57,6 +57,7 @@ import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schema
 import {
   bankConfirmBodySchema,
   bankConfirmedSchema,
+  bankLayoutsSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
   bankRuleListSchema,
@@ -160,6 +161,7 @@ const schemasOfRoutes = {
   restore: { body: z.unknown(), query: restoreQuerySchema, answer: restoreSummarySchema },
   bankPreview: { body: bankPreviewBodySchema, answer: bankPreviewSchema },
   bankConfirm: { body: bankConfirmBodySchema, answer: bankConfirmedSchema },
+  bankLayouts: { answer: bankLayoutsSchema },
   bankUndo: { answer: bankUndoneSchema },
   bankRules: { answer: bankRuleListSchema },
   forgetBankRule: {},

@@ -21,6 +21,7 @@ import {
   markBatchUndone,
   payerKeys,
   releaseLines,
+  saveLayout,
   saveRule,
   setEntryBankLine,
 } from './bank.repository.ts';
@@ -104,7 +105,14 @@ export const confirmBankLines = command(
         await saveRule(trx, { ownerId, payerKey: payer, clientId: only.clientId, now });
       answer.recorded.push({ lineId: line.id, entryIds });
     }
-    // Nothing new: the batch is not kept.
+    if (body.layout)
+      await saveLayout(trx, {
+        ownerId,
+        key: body.layout.key,
+        mapping: JSON.stringify(body.layout.mapping),
+        now,
+      });
+    // Nothing new: the batch (and the layout) is not kept.
     if (answer.recorded.length === 0) return unchanged({ ...answer, batchId: null });
     return answer;
   },

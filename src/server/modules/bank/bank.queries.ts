@@ -1,12 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { BankLine, BankRule, PreviewLine } from '../../../shared/schemas/bank.ts';
+import {
+  bankMappingSchema,
+  type BankLayouts,
+  type BankLine,
+  type BankRule,
+  type PreviewLine,
+} from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
 import { buildMatcher, payerRuleId } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
 import {
+  accountRows,
   bankBatchesAfter,
   bankLinesAfter,
+  layoutRows,
   matchBookRows,
   pagesOf,
   payerRules,
@@ -97,4 +105,28 @@ export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
   );
   for await (const row of rows)
     yield { payerKey: row.payer_key, clientId: row.client_id, updatedAt: iso(row.updated_at) };
+}
+
+/** The CSV layouts remembered and the accounts imported before, newest first. */
+export async function bankLayouts(db: Kysely<Database>, ownerId: string): Promise<BankLayouts> {
+  const [layouts, accounts] = await Promise.all([
+    layoutRows(db, ownerId),
+    accountRows(db, ownerId),
+  ]);
+  return {
+    layouts: layouts.flatMap((row) => {
+      // Written from a checked body; one that no longer reads (a later schema) is left out.
+      const mapping = bankMappingSchema.safeParse(JSON.parse(row.mapping));
+      return mapping.success
+        ? [
+            {
+              key: row.layout_key,
+              mapping: mapping.data,
+              updatedAt: new Date(Number(row.updated_at)).toISOString(),
+            },
+          ]
+        : [];
+    }),
+    accounts: accounts.map(([label, currency]) => ({ label, currency })),
+  };
 }

@@ -334,3 +334,54 @@ export async function insertRestoredBank(
       )
       .execute();
 }
+
+/** Remembers the mapping of a CSV layout, replacing the one remembered before. */
+export async function saveLayout(
+  trx: Executor,
+  layout: { ownerId: string; key: string; mapping: string; now: number },
+): Promise<void> {
+  await trx
+    .insertInto('bank_layouts')
+    .values({
+      owner_id: layout.ownerId,
+      layout_key: layout.key,
+      mapping: layout.mapping,
+      updated_at: layout.now,
+    })
+    .onConflict((conflict) =>
+      conflict
+        .columns(['owner_id', 'layout_key'])
+        .doUpdateSet({ mapping: layout.mapping, updated_at: layout.now }),
+    )
+    .execute();
+}
+
+// Enough for any owner's banks; an owner with more sees the ones used last.
+const listedLayouts = 100;
+
+export async function layoutRows(db: Executor, ownerId: string) {
+  return db
+    .selectFrom('bank_layouts')
+    .select(['layout_key', 'mapping', 'updated_at'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('layout_key')
+    .limit(listedLayouts)
+    .execute();
+}
+
+/** Each account label imported under, with the currency of its latest batch, latest first. */
+export async function accountRows(db: Executor, ownerId: string) {
+  const rows = await db
+    .selectFrom('bank_batches')
+    .select(['account_label', 'currency', 'created_at'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+  const seen = new Map<string, Currency>();
+  for (const row of rows)
+    if (!seen.has(row.account_label)) seen.set(row.account_label, row.currency);
+  return [...seen].slice(0, listedLayouts);
+}

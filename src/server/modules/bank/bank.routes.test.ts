@@ -4,9 +4,11 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { pdfText } from '../../../../tests/pdf-text.ts';
+import { bankLayoutKey } from '../../../shared/bank-layout.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type {
   BankConfirmed,
+  BankLayouts,
   BankPreview,
   BankRuleList,
   PreviewLine,
@@ -440,5 +442,50 @@ describe('bank statement import', () => {
         message: 'Line 3, column 1: this is not a date in the order chosen.',
       },
     });
+  });
+
+  it('remembers the mapping of a layout on confirm, and the accounts imported under', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const layouts = async (who = cookie) =>
+      (await injectOk(testApp.app, 'GET', '/api/bank/layouts', who)).json<BankLayouts>();
+    expect(await layouts()).toEqual({ layouts: [], accounts: [] });
+
+    const key = bankLayoutKey(['Date', 'Description', 'Amount', 'Balance']);
+    const { lines } = (await preview(cookie)).json<BankPreview>();
+    const [first, second] = lines as [PreviewLine, PreviewLine];
+    const withLayout = (chosen: PreviewLine[], ids: string[], decimal: string) => ({
+      ...confirmBody(chosen, ids),
+      layout: { key, mapping: { ...mapping, decimal } },
+    });
+    expect((await confirm(cookie, withLayout([first], [zoe.id], '.'))).statusCode).toBe(200);
+    expect(await layouts()).toEqual({
+      layouts: [
+        {
+          key,
+          mapping: { ...mapping, skipRows: 1, encoding: 'utf-8' },
+          updatedAt: expect.any(String) as unknown,
+        },
+      ],
+      accounts: [{ label: 'Main account', currency: 'USD' }],
+    });
+
+    // The next confirm of that layout replaces its mapping; another account is listed first.
+    const other = { ...withLayout([second], [acme.id], ','), accountLabel: 'Savings' };
+    expect((await confirm(cookie, other)).statusCode).toBe(200);
+    const now = await layouts();
+    expect(now.layouts.map((layout) => [layout.key, layout.mapping.decimal])).toEqual([[key, ',']]);
+    expect(now.accounts).toEqual([
+      { label: 'Savings', currency: 'USD' },
+      { label: 'Main account', currency: 'USD' },
+    ]);
+
+    // Another owner sees none of it; a key that is not ours is refused.
+    const stranger = await joinAs(testApp.app);
+    expect(await layouts(stranger.cookie)).toEqual({ layouts: [], accounts: [] });
+    const badKey = await confirm(cookie, {
+      ...withLayout([first], [zoe.id], '.'),
+      layout: { key: 'not a key', mapping },
+    });
+    expect(badKey.statusCode).toBe(400);
   });
 });

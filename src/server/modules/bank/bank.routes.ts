@@ -5,6 +5,7 @@ import {
   bankConfirmBodySchema,
   bankConfirmedSchema,
   bankFileMaxBytes,
+  bankLayoutsSchema,
   bankPreviewBodySchema,
   bankPreviewSchema,
   bankRuleListSchema,
@@ -16,7 +17,7 @@ import { currentUser, requireUser } from '../auth/session.ts';
 import { withParseSlot } from '../transfer/parse-slots.ts';
 import { readStatement } from './bank-formats.ts';
 import { confirmBankLines, forgetPayerRule, undoBankBatch } from './bank.commands.ts';
-import { listPayerRules, previewLines } from './bank.queries.ts';
+import { bankLayouts, listPayerRules, previewLines } from './bank.queries.ts';
 
 // The file as base64 in JSON, the mapping beside it, and room for both.
 export const bankPreviewBodyLimitBytes = Math.ceil(bankFileMaxBytes / 3) * 4 + 64 * 1024;
@@ -63,6 +64,10 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: { body: bankConfirmBodySchema, response: { 200: bankConfirmedSchema } },
     },
     async (request) => app.writes.run(confirmBankLines, currentUser(request).id, request.body),
+  );
+
+  app.get('/bank/layouts', { schema: { response: { 200: bankLayoutsSchema } } }, async (request) =>
+    bankLayouts(app.db.kysely, currentUser(request).id),
   );
 
   app.post(

@@ -26,8 +26,18 @@ export interface BankPayerRulesTable {
   updated_at: number;
 }
 
+/** A CSV layout's column mapping, under the key of its header row (migration 0033). */
+export interface BankLayoutsTable {
+  owner_id: string;
+  layout_key: string;
+  /** The mapping as JSON text. */
+  mapping: string;
+  updated_at: number;
+}
+
 export interface BankTables {
   bank_batches: BankBatchesTable;
   bank_lines: BankLinesTable;
   bank_payer_rules: BankPayerRulesTable;
+  bank_layouts: BankLayoutsTable;
 }

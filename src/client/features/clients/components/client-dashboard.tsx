@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { Download, Plus, Upload } from 'lucide-react';
+import { Download, Landmark, Plus, Upload } from 'lucide-react';
 import { currencies, currencyLabel, isCurrency, type Currency } from '../../../../shared/money.ts';
 import { clientSorts, type ClientSort } from '../../../../shared/client-list.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
@@ -189,6 +189,13 @@ export function ClientDashboard({ mainCurrency }: { mainCurrency: Currency }) {
           >
             <Upload size={14} className="icon me-1" aria-hidden />
             {t('dashboard.import')}
+          </Link>
+          <Link
+            to="/bank"
+            className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+          >
+            <Landmark size={14} className="icon me-1" aria-hidden />
+            {t('dashboard.bank')}
           </Link>
         </div>
       </div>

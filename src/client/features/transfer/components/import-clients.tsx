@@ -16,6 +16,7 @@ import {
   type QuoteProblem,
 } from '../csv-mapping.ts';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
+import { ColumnMapping } from '../../../components/column-mapping.tsx';
 
 interface ParsedFile {
   name: string;
@@ -261,34 +262,17 @@ export function ImportClients() {
                 <legend className="h6">
                   {t('transfer.columns-of', { file: file.name, count: file.lines.length })}
                 </legend>
-                <div className="row g-2">
-                  {importFields.map((field) => (
-                    <div key={field} className="col-6 col-md-4">
-                      <label htmlFor={`map-${field}`} className="form-label small mb-1">
-                        {fieldLabels[field]}
-                      </label>
-                      <select
-                        id={`map-${field}`}
-                        className="form-select form-select-sm"
-                        value={mapping[field] ?? ''}
-                        onChange={(event) => {
-                          setMapping({
-                            ...mapping,
-                            [field]: event.target.value === '' ? null : Number(event.target.value),
-                          });
-                          setStage({ step: 'mapping' });
-                        }}
-                      >
-                        <option value="">{t('transfer.column.none')}</option>
-                        {file.header.map((column, index) => (
-                          <option key={index} value={index}>
-                            {column || t('transfer.column.unnamed', { number: index + 1 })}
-                          </option>
-                        ))}
-                      </select>
-                    </div>
-                  ))}
-                </div>
+                <ColumnMapping
+                  idPrefix="map"
+                  fields={importFields}
+                  labels={fieldLabels}
+                  header={file.header}
+                  mapping={mapping}
+                  onChange={(field, column) => {
+                    setMapping({ ...mapping, [field]: column });
+                    setStage({ step: 'mapping' });
+                  }}
+                />
                 <div className="form-check mt-3">
                   <input
                     id="skip-duplicates"

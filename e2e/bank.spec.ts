@@ -1,0 +1,91 @@
+import { expect, joinThroughApi, test } from './fixtures.ts';
+
+const statement = [
+  'Date,Description,Amount,Balance',
+  '03/04/2026,TRF INV-2041 ACME,120.00,1120.00',
+  '04/04/2026,GRACE HOPPER,80.00,1200.00',
+  '05/04/2026,CASH DEPOSIT,50.00,1250.00',
+  '06/04/2026,CARD FEE,-2.00,1248.00',
+].join('\n');
+const file = { name: 'april.csv', mimeType: 'text/csv', buffer: Buffer.from(statement) };
+
+test('a bank statement: map, review the matches, confirm, import again, undo', async ({
+  page,
+  context,
+}) => {
+  await joinThroughApi(page);
+  const add = async (firstName: string, lastName: string, balance: number) => {
+    const response = await page.request.post('/api/clients', {
+      data: {
+        firstName,
+        lastName,
+        email: `${firstName.toLowerCase()}@example.com`,
+        phone: '+1 202 555 0147',
+        currency: 'USD',
+        balance,
+      },
+    });
+    expect(response.status()).toBe(201);
+    return ((await response.json()) as { id: string }).id;
+  };
+  const ada = await add('Ada', 'Lovelace', 0);
+  const charge = await page.request.post(`/api/clients/${ada}/entries`, {
+    data: { kind: 'charge', amount: 500_00, reference: 'INV-2041', note: 'Engine plans' },
+  });
+  expect(charge.status()).toBe(201);
+  await add('Grace', 'Hopper', 300_00);
+  await add('Alan', 'Turing', 0);
+
+  await page.goto('/bank');
+  await expect(page.getByRole('heading', { name: 'Payments from the bank' })).toBeVisible();
+  await page.getByLabel('Bank account').fill('Maybank current');
+  await page.getByLabel('Statement file').setInputFiles(file);
+  // The header's columns are recognised; the dates are day first here.
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('1');
+  await expect(page.getByLabel('Amount', { exact: true })).toHaveValue('2');
+  await page.getByLabel('Date order').selectOption('DMY');
+  await expect(
+    page.getByText('Dates read as day/month/year: 03/04/2026 → April 3, 2026'),
+  ).toBeVisible();
+  await page.getByRole('button', { name: 'Read the statement' }).click();
+
+  const table = page.getByRole('region', { name: /Incoming payments/ });
+  const row = (text: string) => table.getByRole('row').filter({ hasText: text });
+  await expect(row('INV-2041').getByLabel('Client who paid line 2')).toContainText(
+    'Ada Lovelace (reference found)',
+  );
+  await expect(row('INV-2041')).toContainText('Reference of an open charge in the text');
+  await expect(
+    row('GRACE HOPPER').getByText("Client's name in the text", { exact: true }),
+  ).toBeVisible();
+  // A name alone is a medium match, left unchecked: Space checks it.
+  await row('GRACE HOPPER').getByRole('checkbox').press('Space');
+  await expect(row('GRACE HOPPER').getByRole('checkbox')).toBeChecked();
+  // The unmatched line goes to a client found by a search.
+  await row('CASH DEPOSIT')
+    .getByLabel('Client who paid line 4')
+    .selectOption({ label: 'Search another client…' });
+  await page.getByLabel('Search clients in USD').fill('Turing');
+  await page.getByRole('button', { name: 'Alan Turing' }).click();
+  await expect(row('CASH DEPOSIT').getByRole('checkbox')).toBeChecked();
+  await page.getByRole('button', { name: 'Record 3 payments ($250.00)' }).click();
+  await expect(page.getByText('3 payments recorded, none already recorded before.')).toBeVisible();
+
+  // The same file again, in another tab: the layout is remembered, every line recorded.
+  const again = await context.newPage();
+  await again.goto('/bank');
+  await expect(again.getByLabel('Bank account')).toHaveValue('Maybank current');
+  await again.getByLabel('Statement file').setInputFiles(file);
+  await expect(again.getByText(/This bank's layout is known/)).toBeVisible();
+  await again.getByRole('button', { name: 'Read the statement' }).click();
+  await expect(again.getByText('Already recorded')).toHaveCount(3);
+  await expect(again.getByRole('button', { name: 'Record payments' })).toBeDisabled();
+  await again.close();
+
+  await page.getByRole('link', { name: 'Alan Turing' }).click();
+  await expect(page.getByRole('heading', { name: 'Alan Turing' })).toBeVisible();
+  await expect(page.getByText('CASH DEPOSIT')).toBeVisible();
+  await page.goBack();
+  await page.getByRole('button', { name: 'Undo this import' }).click();
+  await expect(page.getByText(/Undone: 3 payments voided/)).toBeVisible();
+});

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
+import { callApi } from '../../../lib/api-client.ts';
+
+/** Voids every payment of a confirmed import. */
+export function useUndoBatch() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (batchId: string) => callApi(apiRoutes.bankUndo, { params: { id: batchId } }),
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: ['clients'] });
+    },
+  });
+}

@@ -1,0 +1,526 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { NavigationType, useNavigationType } from 'react-router';
+import type { Currency } from '../../../../shared/money.ts';
+import { bankLayoutKey } from '../../../../shared/bank-layout.ts';
+import type { BankLayout, PreviewLine } from '../../../../shared/schemas/bank.ts';
+import type { Client } from '../../../../shared/schemas/clients.ts';
+import { ApiError } from '../../../lib/api-client.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
+import { useBankLayouts } from '../api/bank-layouts.ts';
+import { useConfirmLines } from '../api/confirm-lines.ts';
+import { useClientsById } from '../api/payer-clients.ts';
+import { usePreviewStatement, type PreviewBody } from '../api/preview-statement.ts';
+import { useUndoBatch } from '../api/undo-batch.ts';
+import {
+  allocationsOf,
+  confirmedLine,
+  initialChoice,
+  type ChoiceProblem,
+  type ConfidenceFilter,
+  type LineChoice,
+} from '../review.ts';
+import {
+  columnsOf,
+  decodeForDisplay,
+  findLayout,
+  firstRows,
+  guessBankColumns,
+  guessDateOrder,
+  guessDecimal,
+  guessEncoding,
+  headerRow,
+  statementFormat,
+  toBankMapping,
+  toBase64,
+  type ColumnChoice,
+  type Encoding,
+} from '../statement-file.ts';
+import { ImportResult, type Outcome } from './import-result.tsx';
+import { ReviewTable } from './review-table.tsx';
+import { StatementUpload, type UploadForm, type UploadProblems } from './statement-upload.tsx';
+import { PayerRules } from './payer-rules.tsx';
+
+type ClientName = Pick<Client, 'id' | 'firstName' | 'lastName'>;
+
+const noColumns: ColumnChoice = {
+  date: null,
+  description: null,
+  amount: null,
+  credit: null,
+  debit: null,
+  reference: null,
+  balance: null,
+};
+
+// Rows read for the page: the sample shown, and the guesses of the header and the date order.
+const rowsRead = 40;
+
+/** What was sent for the preview: the confirm sends the same account, and the layout. */
+interface Previewed {
+  accountLabel: string;
+  currency: Currency;
+  lines: PreviewLine[];
+  skipped: number;
+  layout: BankLayout | undefined;
+}
+
+/** The header, the date order and the decimal mark of a file no layout is remembered for. */
+function guessHabits(rows: string[][]) {
+  const headerIndex = rows.slice(0, 6).findIndex((row) => {
+    const guess = guessBankColumns(row);
+    return guess.date !== null && (guess.amount !== null || guess.credit !== null);
+  });
+  const skipRows = headerIndex >= 0 ? headerIndex + 1 : 1;
+  const columns = guessBankColumns(rows[skipRows - 1] ?? []);
+  const data = rows.slice(skipRows);
+  const cells = (column: number | null) =>
+    column === null ? [] : data.map((row) => row[column] ?? '').filter((cell) => cell !== '');
+  return {
+    skipRows,
+    columns,
+    dateOrder: guessDateOrder(cells(columns.date)),
+    decimal: guessDecimal([...cells(columns.amount), ...cells(columns.credit)]),
+  };
+}
+
+const resultKey = 'balance.bank.result';
+interface SavedResult {
+  outcome: Outcome;
+  undone: number | null;
+}
+
+function savedResult(): SavedResult | null {
+  try {
+    const text = sessionStorage.getItem(resultKey);
+    return text === null ? null : (JSON.parse(text) as SavedResult);
+  } catch {
+    return null;
+  }
+}
+
+function saveResult(result: SavedResult | null) {
+  try {
+    if (result) sessionStorage.setItem(resultKey, JSON.stringify(result));
+    else sessionStorage.removeItem(resultKey);
+  } catch {
+    // Storage refused (private mode): the result is not shown again after Back.
+  }
+}
+
+/** Payments from the bank: the statement and its columns, then who paid each line, then undo. */
+export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
+  const { t, message, format } = useI18n();
+  const layouts = useBankLayouts();
+  const preview = usePreviewStatement();
+  const confirm = useConfirmLines();
+  const undo = useUndoBatch();
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  const [form, setForm] = useState<UploadForm>({
+    accountLabel: '',
+    currency: mainCurrency,
+    file: null,
+    encoding: 'utf-8',
+    skipRows: 1,
+    dateOrder: 'YMD',
+    decimal: '.',
+    columns: noColumns,
+    rememberedAt: null,
+  });
+  const [problems, setProblems] = useState<UploadProblems>({});
+  const [previewed, setPreviewed] = useState<Previewed | null>(null);
+  const [choices, setChoices] = useState<Map<string, LineChoice>>(new Map());
+  const [filter, setFilter] = useState<ConfidenceFilter>('all');
+  const [tried, setTried] = useState(false);
+  const [confirmProblem, setConfirmProblem] = useState<string | null>(null);
+  const [named, setNamed] = useState<Map<string, ClientName>>(new Map());
+  // Back from a client's page, the last import's result (and its undo) is shown again.
+  const navigationType = useNavigationType();
+  const [saved] = useState(() => (navigationType === NavigationType.Pop ? savedResult() : null));
+  const [outcome, setOutcome] = useState<Outcome | null>(saved?.outcome ?? null);
+  const [undone, setUndone] = useState<number | null>(saved?.undone ?? null);
+  useEffect(() => {
+    // Once undone, there is nothing left to come back to.
+    saveResult(outcome && undone === null ? { outcome, undone } : null);
+  }, [outcome, undone]);
+  const [undoProblem, setUndoProblem] = useState<string | null>(null);
+
+  const accounts = layouts.data?.accounts ?? [];
+  const step = outcome ? 'done' : previewed ? 'review' : 'upload';
+
+  // The account imported last is the first choice, until the owner names one: most have one or two.
+  const [latest] = accounts;
+  const [accountChosen, setAccountChosen] = useState(false);
+  const withDefault = (current: UploadForm): UploadForm =>
+    !accountChosen && latest
+      ? { ...current, accountLabel: latest.label, currency: latest.currency }
+      : current;
+  const shown = withDefault(form);
+
+  // A new step replaces what had focus: the heading takes it, as on a new page.
+  const shownStep = useRef(step);
+  useEffect(() => {
+    if (shownStep.current === step) return;
+    shownStep.current = step;
+    heading.current?.focus();
+  }, [step]);
+
+  const suggestedIds = useMemo(
+    () => [
+      ...new Set([
+        ...(previewed?.lines ?? []).flatMap((line) =>
+          line.suggestions.map((suggestion) => suggestion.clientId),
+        ),
+        ...(outcome?.paid ?? []).map((paid) => paid.clientId),
+      ]),
+    ],
+    [previewed, outcome],
+  );
+  const fetched = useClientsById(suggestedIds);
+  const clients = useMemo(() => new Map([...fetched, ...named]), [fetched, named]);
+
+  const update = (patch: Partial<UploadForm>) => {
+    if ('accountLabel' in patch || 'currency' in patch) setAccountChosen(true);
+    setForm((current) => ({ ...withDefault(current), ...patch }));
+  };
+
+  const chooseFile = async (chosen: File) => {
+    setProblems({});
+    const bytes = new Uint8Array(await chosen.arrayBuffer());
+    const format = statementFormat(chosen.name, bytes);
+    if (format !== 'csv') {
+      update({
+        file: { name: chosen.name, bytes, format, rows: [], clean: true },
+        rememberedAt: null,
+      });
+      return;
+    }
+    let encoding = guessEncoding(bytes);
+    let decoded = decodeForDisplay(bytes, encoding);
+    let rows = firstRows(decoded.text, rowsRead);
+    const found = findLayout(rows, layouts.data?.layouts ?? []);
+    if (found) {
+      const { mapping } = found.layout;
+      if (mapping.encoding !== encoding) {
+        encoding = mapping.encoding;
+        decoded = decodeForDisplay(bytes, encoding);
+        rows = firstRows(decoded.text, rowsRead);
+      }
+      update({
+        file: { name: chosen.name, bytes, format, rows, clean: decoded.clean },
+        encoding,
+        skipRows: mapping.skipRows,
+        dateOrder: mapping.dateOrder,
+        decimal: mapping.decimal,
+        columns: columnsOf(mapping),
+        rememberedAt: found.layout.updatedAt,
+      });
+      return;
+    }
+    update({
+      file: { name: chosen.name, bytes, format, rows, clean: decoded.clean },
+      encoding,
+      ...guessHabits(rows),
+      rememberedAt: null,
+    });
+  };
+
+  const changeEncoding = (encoding: Encoding) => {
+    setForm((current) => {
+      if (!current.file) return { ...current, encoding };
+      const decoded = decodeForDisplay(current.file.bytes, encoding);
+      const rows = firstRows(decoded.text, rowsRead);
+      return { ...current, encoding, file: { ...current.file, rows, clean: decoded.clean } };
+    });
+  };
+
+  const readStatement = async () => {
+    const file = shown.file;
+    if (!file) return;
+    const found: UploadProblems = {};
+    const accountLabel = shown.accountLabel.trim();
+    if (accountLabel === '') found.accountLabel = t('bank.account.required');
+    const csv = file.format === 'csv';
+    const mapping = csv
+      ? toBankMapping(shown.columns, {
+          skipRows: shown.skipRows,
+          dateOrder: shown.dateOrder,
+          decimal: shown.decimal,
+          encoding: shown.encoding,
+        })
+      : null;
+    if (csv && mapping === null)
+      found.mapping =
+        shown.columns.date === null || shown.columns.description === null
+          ? t('bank.columns.need-date-description')
+          : t('bank.columns.need-amount');
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    const header = csv ? headerRow(file.rows, shown.skipRows) : null;
+    const body: PreviewBody = {
+      accountLabel,
+      currency: shown.currency,
+      format: file.format,
+      file: toBase64(file.bytes),
+      ...(mapping && { mapping }),
+    };
+    try {
+      const answer = await preview.mutateAsync(body);
+      setPreviewed({
+        accountLabel,
+        currency: shown.currency,
+        lines: answer.lines,
+        skipped: answer.skipped,
+        layout: mapping && header ? { key: bankLayoutKey(header), mapping } : undefined,
+      });
+      setChoices(new Map(answer.lines.map((line) => [line.id, initialChoice(line)])));
+      setFilter('all');
+      setTried(false);
+      setConfirmProblem(null);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const refused: UploadProblems = {};
+      for (const [field, text] of Object.entries(error.fields)) {
+        if (field === 'file' || field === 'format') refused.file = text;
+        else if (field === 'accountLabel') refused.accountLabel = message(text);
+        else if (field.startsWith('mapping')) refused.mapping = message(text);
+      }
+      if (Object.keys(refused).length === 0) refused.form = message(error.message);
+      setProblems(refused);
+    }
+  };
+
+  const lineProblems = useMemo(() => {
+    const found = new Map<string, ChoiceProblem>();
+    if (!previewed || !tried) return found;
+    for (const line of previewed.lines) {
+      const choice = choices.get(line.id);
+      if (!choice?.selected || line.alreadyRecorded) continue;
+      const check = allocationsOf(line, choice, previewed.currency);
+      if (!check.ok) found.set(line.id, check.problem);
+    }
+    return found;
+  }, [previewed, choices, tried]);
+
+  const selected = previewed
+    ? previewed.lines.filter((line) => !line.alreadyRecorded && choices.get(line.id)?.selected)
+    : [];
+
+  const record = async () => {
+    if (!previewed) return;
+    setTried(true);
+    setConfirmProblem(null);
+    const lines = [];
+    let stopped = 0;
+    for (const line of selected) {
+      const check = allocationsOf(
+        line,
+        choices.get(line.id) ?? initialChoice(line),
+        previewed.currency,
+      );
+      if (check.ok) lines.push({ line, allocations: check.allocations });
+      else stopped += 1;
+    }
+    if (stopped > 0) {
+      setFilter('all');
+      setConfirmProblem(t('bank.confirm.fix', { count: stopped }));
+      return;
+    }
+    if (lines.length === 0) return;
+    try {
+      const confirmed = await confirm.mutateAsync({
+        accountLabel: previewed.accountLabel,
+        currency: previewed.currency,
+        lines: lines.map(({ line, allocations }) => confirmedLine(line, allocations)),
+        ...(previewed.layout && { layout: previewed.layout }),
+      });
+      const recordedNow = new Set(confirmed.recorded.map((line) => line.lineId));
+      const paid = new Map<string, { clientId: string; amount: number; payments: number }>();
+      for (const { line, allocations } of lines) {
+        if (!recordedNow.has(line.id)) continue;
+        for (const part of allocations) {
+          const sum = paid.get(part.clientId) ?? {
+            clientId: part.clientId,
+            amount: 0,
+            payments: 0,
+          };
+          sum.amount += part.amount;
+          sum.payments += 1;
+          paid.set(part.clientId, sum);
+        }
+      }
+      setUndone(null);
+      setUndoProblem(null);
+      setOutcome({ confirmed, paid: [...paid.values()], currency: previewed.currency });
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      const [field] = Object.keys(error.fields);
+      const index = field === undefined ? null : /^lines\.(\d+)\./.exec(field)?.[1];
+      const line = index === null || index === undefined ? undefined : lines[Number(index)]?.line;
+      setConfirmProblem(
+        line
+          ? t('bank.confirm.line-refused', {
+              line: line.line,
+              problem: message(error.fields[field as string] ?? error.message),
+            })
+          : message(error.message),
+      );
+    }
+  };
+
+  const undoBatch = async () => {
+    const batchId = outcome?.confirmed.batchId;
+    if (!batchId) return;
+    setUndoProblem(null);
+    try {
+      setUndone((await undo.mutateAsync(batchId)).voided);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      setUndoProblem(message(error.message));
+    }
+  };
+
+  const startAgain = () => {
+    setOutcome(null);
+    setPreviewed(null);
+    setChoices(new Map());
+    setForm((current) => ({ ...current, file: null, rememberedAt: null }));
+  };
+
+  const selectHigh = () =>
+    setChoices((current) => {
+      const next = new Map(current);
+      for (const line of previewed?.lines ?? []) {
+        const choice = next.get(line.id);
+        const best = line.suggestions[0];
+        if (choice && !line.alreadyRecorded && best?.confidence === 'high')
+          next.set(line.id, {
+            selected: true,
+            split: false,
+            parts: [{ clientId: best.clientId, amountText: '' }],
+          });
+      }
+      return next;
+    });
+
+  const total = selected.reduce((sum, line) => sum + line.amount, 0);
+  const recordedBefore = previewed?.lines.filter((line) => line.alreadyRecorded).length ?? 0;
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-xl-11">
+        <div className="card">
+          <div className="card-header">
+            <h1 ref={heading} tabIndex={-1} className="h5 mb-0">
+              {t('bank.heading')}
+            </h1>
+            <p className="small text-body-secondary mb-0">
+              {step === 'upload'
+                ? t('bank.step.upload')
+                : step === 'review'
+                  ? t('bank.step.review')
+                  : t('bank.step.done')}
+            </p>
+          </div>
+          <div className="card-body">
+            {step === 'upload' && (
+              <StatementUpload
+                form={shown}
+                accounts={accounts}
+                problems={problems}
+                busy={preview.isPending}
+                onChange={update}
+                onFile={(file) => void chooseFile(file)}
+                onEncoding={changeEncoding}
+                onSubmit={() => void readStatement()}
+              />
+            )}
+
+            {step === 'review' && previewed && (
+              <section aria-label={t('bank.step.review')}>
+                <p role="status">
+                  {t('bank.review.summary', {
+                    count: previewed.lines.length,
+                    before: recordedBefore,
+                    skipped: previewed.skipped,
+                    account: previewed.accountLabel,
+                  })}
+                </p>
+                {previewed.lines.length > 0 && (
+                  <ReviewTable
+                    lines={previewed.lines}
+                    choices={choices}
+                    currency={previewed.currency}
+                    clients={clients}
+                    filter={filter}
+                    problems={lineProblems}
+                    onFilter={setFilter}
+                    onChoice={(lineId, choice) =>
+                      setChoices((current) => new Map(current).set(lineId, choice))
+                    }
+                    onClientNamed={(client) =>
+                      setNamed((current) => new Map(current).set(client.id, client))
+                    }
+                  />
+                )}
+                {confirmProblem && (
+                  <p className="alert alert-danger py-2" role="alert">
+                    {confirmProblem}
+                  </p>
+                )}
+                <div className="d-flex flex-wrap gap-2 align-items-center">
+                  <button
+                    type="button"
+                    className="btn btn-outline-primary"
+                    onClick={selectHigh}
+                    disabled={
+                      !previewed.lines.some(
+                        (line) =>
+                          !line.alreadyRecorded && line.suggestions[0]?.confidence === 'high',
+                      )
+                    }
+                  >
+                    {t('bank.review.select-high')}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-primary"
+                    disabled={selected.length === 0 || confirm.isPending}
+                    onClick={() => void record()}
+                  >
+                    {confirm.isPending
+                      ? t('bank.confirm.recording')
+                      : t('bank.confirm.button', {
+                          count: selected.length,
+                          total:
+                            selected.length === 0 ? '' : format.money(total, previewed.currency),
+                        })}
+                  </button>
+                  <button
+                    type="button"
+                    className="btn btn-outline-secondary"
+                    onClick={() => setPreviewed(null)}
+                  >
+                    {t('bank.review.back')}
+                  </button>
+                </div>
+              </section>
+            )}
+
+            {step === 'done' && outcome && (
+              <ImportResult
+                outcome={outcome}
+                clients={clients}
+                undone={undone}
+                undoing={undo.isPending}
+                undoProblem={undoProblem}
+                onUndo={() => void undoBatch()}
+                onAnother={startAgain}
+              />
+            )}
+          </div>
+        </div>
+        {step === 'upload' && <PayerRules />}
+      </div>
+    </div>
+  );
+}

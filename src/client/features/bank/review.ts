@@ -1,0 +1,86 @@
+import { parseAmount, type Currency } from '../../../shared/money.ts';
+import type { Confidence, PreviewLine } from '../../../shared/schemas/bank.ts';
+
+/** One part of a line: who paid, and (in a split) how much, as typed. */
+export interface Part {
+  clientId: string | null;
+  amountText: string;
+}
+
+/** What the owner chose for one line of the statement. */
+export interface LineChoice {
+  selected: boolean;
+  split: boolean;
+  parts: Part[];
+}
+
+export const confidenceFilters = ['all', 'high', 'medium', 'low', 'unmatched'] as const;
+export type ConfidenceFilter = (typeof confidenceFilters)[number];
+
+/** The line's best suggestion's confidence, or null when nobody is suggested. */
+export const confidenceOf = (line: PreviewLine): Confidence | null =>
+  line.suggestions[0]?.confidence ?? null;
+
+export function shownBy(filter: ConfidenceFilter, line: PreviewLine): boolean {
+  if (filter === 'all') return true;
+  const confidence = confidenceOf(line);
+  return filter === 'unmatched' ? confidence === null : confidence === filter;
+}
+
+/**
+ * The first choice: the best suggestion, checked only when it is a strong one (a line recorded
+ * before cannot be checked); the owner checks the others after a look.
+ */
+export function initialChoice(line: PreviewLine): LineChoice {
+  const best = line.suggestions[0];
+  return {
+    selected: !line.alreadyRecorded && best?.confidence === 'high',
+    split: false,
+    parts: [{ clientId: best?.clientId ?? null, amountText: '' }],
+  };
+}
+
+export type ChoiceProblem =
+  | { kind: 'no-client' }
+  | { kind: 'bad-amount'; part: number; error: string }
+  | { kind: 'sum'; total: number; difference: number };
+
+/** The payments a line's choice makes (clientId and minor units), or what is wrong with it. */
+export function allocationsOf(
+  line: PreviewLine,
+  choice: LineChoice,
+  currency: Currency,
+):
+  | { ok: true; allocations: { clientId: string; amount: number }[] }
+  | { ok: false; problem: ChoiceProblem } {
+  if (!choice.split) {
+    const clientId = choice.parts[0]?.clientId ?? null;
+    if (clientId === null) return { ok: false, problem: { kind: 'no-client' } };
+    return { ok: true, allocations: [{ clientId, amount: line.amount }] };
+  }
+  const allocations: { clientId: string; amount: number }[] = [];
+  let total = 0;
+  for (const [index, part] of choice.parts.entries()) {
+    if (part.clientId === null) return { ok: false, problem: { kind: 'no-client' } };
+    const parsed = parseAmount(part.amountText, currency);
+    if (!parsed.ok || parsed.minor <= 0)
+      return {
+        ok: false,
+        problem: { kind: 'bad-amount', part: index, error: parsed.ok ? '' : parsed.error },
+      };
+    total += parsed.minor;
+    allocations.push({ clientId: part.clientId, amount: parsed.minor });
+  }
+  if (total !== line.amount)
+    return { ok: false, problem: { kind: 'sum', total, difference: line.amount - total } };
+  return { ok: true, allocations };
+}
+
+/** The line as previewed (every field the server gave, untouched) with who paid it. */
+export function confirmedLine(
+  line: PreviewLine,
+  allocations: { clientId: string; amount: number }[],
+) {
+  const { suggestions: _suggestions, alreadyRecorded: _recorded, ...fields } = line;
+  return { ...fields, allocations };
+}
