@@ -36,6 +36,12 @@ test('a bank statement: map, review the matches, confirm, import again, undo', a
   await add('Grace', 'Hopper', 300_00);
   await add('Alan', 'Turing', 0);
 
+  // The preview names the clients it suggests: the screen reads no client one by one.
+  const clientReads: string[] = [];
+  page.on('request', (request) => {
+    const path = new URL(request.url()).pathname;
+    if (request.method() === 'GET' && /^\/api\/clients\/[^/]+$/.test(path)) clientReads.push(path);
+  });
   await page.goto('/bank');
   await expect(page.getByRole('heading', { name: 'Payments from the bank' })).toBeVisible();
   await page.getByLabel('Bank account').fill('Maybank current');
@@ -70,6 +76,8 @@ test('a bank statement: map, review the matches, confirm, import again, undo', a
   await expect(row('CASH DEPOSIT').getByRole('checkbox')).toBeChecked();
   await page.getByRole('button', { name: 'Record 3 payments ($250.00)' }).click();
   await expect(page.getByText('3 payments recorded, none already recorded before.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Ada Lovelace' })).toBeVisible();
+  expect(clientReads).toEqual([]);
 
   // The same file again, in another tab: the layout is remembered, every line recorded.
   const again = await context.newPage();
@@ -86,6 +94,8 @@ test('a bank statement: map, review the matches, confirm, import again, undo', a
   await expect(page.getByRole('heading', { name: 'Alan Turing' })).toBeVisible();
   await expect(page.getByText('CASH DEPOSIT')).toBeVisible();
   await page.goBack();
+  // The result shown again still names whom it paid.
+  await expect(page.getByRole('link', { name: 'Grace Hopper' })).toBeVisible();
   await page.getByRole('button', { name: 'Undo this import' }).click();
   await expect(page.getByText(/Undone: 3 payments voided/)).toBeVisible();
 });

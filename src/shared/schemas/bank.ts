@@ -106,8 +106,18 @@ export const previewLineSchema = z.extend(bankLineSchema, {
 });
 export type PreviewLine = z.infer<typeof previewLineSchema>;
 
+/** A client suggested by the preview, named so the screen needs no request per client. */
+export const suggestedClientSchema = z.object({
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+});
+export type SuggestedClient = z.infer<typeof suggestedClientSchema>;
+
 export const bankPreviewSchema = z.object({
   lines: z.array(previewLineSchema),
+  /** Every client suggested for a line, once. */
+  clients: z.array(suggestedClientSchema),
   /** Outgoing amounts and empty lines, left out. */
   skipped: z.int(),
 });

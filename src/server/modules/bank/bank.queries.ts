@@ -6,6 +6,7 @@ import {
   type BankLine,
   type BankRule,
   type PreviewLine,
+  type SuggestedClient,
 } from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
 import { buildMatcher, payerRuleId } from './bank-matching.ts';
@@ -22,14 +23,17 @@ import {
   recordedLineIds,
 } from './bank.repository.ts';
 
-/** A statement's incoming lines with their identity, whether recorded before, and who paid. */
+/**
+ * A statement's incoming lines with their identity, whether recorded before, and who paid; and
+ * the clients suggested, named from the same reading of the match book.
+ */
 export async function previewLines(
   db: Kysely<Database>,
   ownerId: string,
   accountLabel: string,
   currency: Currency,
   lines: readonly BankLine[],
-): Promise<PreviewLine[]> {
+): Promise<{ lines: PreviewLine[]; clients: SuggestedClient[] }> {
   const ids = lines.map((line) => bankLineId(accountLabel, currency, line));
   const [rows, recorded] = await Promise.all([
     matchBookRows(db, ownerId, currency),
@@ -51,10 +55,19 @@ export async function previewLines(
       row.client_id === null ? [] : [{ payerKey: row.payer_key, clientId: row.client_id }],
     ),
   });
-  return lines.map((line, index) => {
+  const previewed = lines.map((line, index) => {
     const id = ids[index] as string;
     return { ...line, id, alreadyRecorded: recorded.has(id), suggestions: match(line) };
   });
+  const suggested = new Set(
+    previewed.flatMap((line) => line.suggestions.map((suggestion) => suggestion.clientId)),
+  );
+  const clients = rows.clients.flatMap((row) =>
+    suggested.has(row.id)
+      ? [{ id: row.id, firstName: row.first_name, lastName: row.last_name }]
+      : [],
+  );
+  return { lines: previewed, clients };
 }
 
 /** The payers the owner has confirmed, by their text. */

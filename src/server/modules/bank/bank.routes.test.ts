@@ -94,11 +94,18 @@ describe('bank statement import', () => {
     const { cookie, zoe, acme } = await seeded();
     const first = await preview(cookie);
     expect(first.statusCode, first.body).toBe(200);
-    const { lines, skipped } = first.json<BankPreview>();
+    const { lines, clients, skipped } = first.json<BankPreview>();
     expect(skipped).toBe(1);
     expect(lines.map((line) => [line.amount, line.alreadyRecorded, line.suggestions[0]])).toEqual([
       [15_000, false, { clientId: zoe.id, reason: 'name', confidence: 'high' }],
       [8_000, false, { clientId: acme.id, reason: 'amount', confidence: 'medium' }],
+    ]);
+    // Every client suggested comes named, once; no other client (the MYR one) is sent.
+    const suggested = new Set(lines.flatMap((line) => line.suggestions.map((s) => s.clientId)));
+    expect(clients.map((client) => client.id).sort()).toEqual([...suggested].sort());
+    expect([...clients].sort((a, b) => a.firstName.localeCompare(b.firstName))).toEqual([
+      { id: acme.id, firstName: 'Acme', lastName: 'Supplies' },
+      { id: zoe.id, firstName: 'Zoé', lastName: 'Müller' },
     ]);
 
     const recorded = await confirm(cookie, confirmBody(lines, [zoe.id, acme.id]));

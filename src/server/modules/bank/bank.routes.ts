@@ -45,14 +45,14 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
       const { accountLabel, currency, format, mapping, file } = request.body;
       return withParseSlot(async () => {
         const parsed = readStatement(Buffer.from(file, 'base64'), format, mapping, currency);
-        const lines = await previewLines(
+        const { lines, clients } = await previewLines(
           app.db.kysely,
           ownerId,
           accountLabel,
           currency,
           parsed.lines,
         );
-        return { lines, skipped: parsed.skipped };
+        return { lines, clients, skipped: parsed.skipped };
       });
     },
   );

@@ -8,7 +8,6 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useBankLayouts } from '../api/bank-layouts.ts';
 import { useConfirmLines } from '../api/confirm-lines.ts';
-import { useClientsById } from '../api/payer-clients.ts';
 import { usePreviewStatement, type PreviewBody } from '../api/preview-statement.ts';
 import { useUndoBatch } from '../api/undo-batch.ts';
 import {
@@ -133,7 +132,8 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
   const [filter, setFilter] = useState<ConfidenceFilter>('all');
   const [tried, setTried] = useState(false);
   const [confirmProblem, setConfirmProblem] = useState<string | null>(null);
-  const [named, setNamed] = useState<Map<string, ClientName>>(new Map());
+  // The clients the preview suggested, and those found by a search since.
+  const [clients, setClients] = useState<Map<string, ClientName>>(new Map());
   // Back from a client's page, the last import's result (and its undo) is shown again.
   const navigationType = useNavigationType();
   const [saved] = useState(() => (navigationType === NavigationType.Pop ? savedResult() : null));
@@ -164,20 +164,6 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
     shownStep.current = step;
     heading.current?.focus();
   }, [step]);
-
-  const suggestedIds = useMemo(
-    () => [
-      ...new Set([
-        ...(previewed?.lines ?? []).flatMap((line) =>
-          line.suggestions.map((suggestion) => suggestion.clientId),
-        ),
-        ...(outcome?.paid ?? []).map((paid) => paid.clientId),
-      ]),
-    ],
-    [previewed, outcome],
-  );
-  const fetched = useClientsById(suggestedIds);
-  const clients = useMemo(() => new Map([...fetched, ...named]), [fetched, named]);
 
   const update = (patch: Partial<UploadForm>) => {
     if ('accountLabel' in patch || 'currency' in patch) setAccountChosen(true);
@@ -273,6 +259,7 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
         skipped: answer.skipped,
         layout: mapping && header ? { key: bankLayoutKey(header), mapping } : undefined,
       });
+      setClients(new Map(answer.clients.map((client) => [client.id, client])));
       setChoices(new Map(answer.lines.map((line) => [line.id, initialChoice(line)])));
       setFilter('all');
       setTried(false);
@@ -335,12 +322,17 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
         ...(previewed.layout && { layout: previewed.layout }),
       });
       const recordedNow = new Set(confirmed.recorded.map((line) => line.lineId));
-      const paid = new Map<string, { clientId: string; amount: number; payments: number }>();
+      const paid = new Map<string, Outcome['paid'][number]>();
       for (const { line, allocations } of lines) {
         if (!recordedNow.has(line.id)) continue;
         for (const part of allocations) {
           const sum = paid.get(part.clientId) ?? {
-            clientId: part.clientId,
+            // Every client chosen was suggested or found by a search, so named.
+            client: clients.get(part.clientId) ?? {
+              id: part.clientId,
+              firstName: '',
+              lastName: '',
+            },
             amount: 0,
             payments: 0,
           };
@@ -458,7 +450,7 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
                       setChoices((current) => new Map(current).set(lineId, choice))
                     }
                     onClientNamed={(client) =>
-                      setNamed((current) => new Map(current).set(client.id, client))
+                      setClients((current) => new Map(current).set(client.id, client))
                     }
                   />
                 )}
@@ -509,7 +501,6 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
             {step === 'done' && outcome && (
               <ImportResult
                 outcome={outcome}
-                clients={clients}
                 undone={undone}
                 undoing={undo.isPending}
                 undoProblem={undoProblem}

@@ -43,9 +43,10 @@ export function ClientPicker({
     return () => clearTimeout(timer);
   }, [typed]);
 
+  // The preview names every client it suggests; a search names the one it finds.
   const nameOf = (clientId: string) => {
     const client = clients.get(clientId);
-    return client ? displayName(client) : t('bank.client.loading');
+    return client ? displayName(client) : clientId;
   };
   const suggested = new Set(suggestions.map((suggestion) => suggestion.clientId));
   const close = () => {

@@ -8,15 +8,18 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 
 export interface Outcome {
   confirmed: BankConfirmed;
-  /** What each client was paid by the lines recorded now. */
-  paid: { clientId: string; amount: number; payments: number }[];
+  /** What each client was paid by the lines recorded now, named: shown again after Back. */
+  paid: {
+    client: Pick<Client, 'id' | 'firstName' | 'lastName'>;
+    amount: number;
+    payments: number;
+  }[];
   currency: Currency;
 }
 
 /** What the confirm recorded, the clients it paid, and its undo. */
 export function ImportResult({
   outcome,
-  clients,
   undone,
   undoing,
   undoProblem,
@@ -24,7 +27,6 @@ export function ImportResult({
   onAnother,
 }: {
   outcome: Outcome;
-  clients: ReadonlyMap<string, Pick<Client, 'id' | 'firstName' | 'lastName'>>;
   /** Payments voided by the undo, once done. */
   undone: number | null;
   undoing: boolean;
@@ -68,20 +70,15 @@ export function ImportResult({
             {undone === null ? t('bank.result.paid') : t('bank.result.paid-undone')}
           </h3>
           <ul className="list-unstyled mb-3">
-            {outcome.paid.map((paid) => {
-              const client = clients.get(paid.clientId);
-              return (
-                <li
-                  key={paid.clientId}
-                  className="d-flex flex-wrap justify-content-between gap-2 border-bottom py-1"
-                >
-                  <Link to={`/client/${paid.clientId}`}>
-                    {client ? displayName(client) : t('bank.client.loading')}
-                  </Link>
-                  <span className="text-nowrap">{format.money(paid.amount, outcome.currency)}</span>
-                </li>
-              );
-            })}
+            {outcome.paid.map((paid) => (
+              <li
+                key={paid.client.id}
+                className="d-flex flex-wrap justify-content-between gap-2 border-bottom py-1"
+              >
+                <Link to={`/client/${paid.client.id}`}>{displayName(paid.client)}</Link>
+                <span className="text-nowrap">{format.money(paid.amount, outcome.currency)}</span>
+              </li>
+            ))}
           </ul>
         </>
       )}
