@@ -6,7 +6,8 @@ import {
   noControlCharacters,
 } from './clients.ts';
 import { isCalendarDate } from '../dates.ts';
-import { bankLabelMaxLength } from './bank.ts';
+import { bankLabelMaxLength, bankMappingSchema } from './bank.ts';
+import { bankLayoutKeyPattern } from '../bank-layout.ts';
 import { clientLanguageSchema } from './client-links.ts';
 import { eventActions } from './events.ts';
 import {
@@ -26,8 +27,8 @@ import {
 // The owner's JSON export ("Download all my data") as the restore reads it back. Version 1 had
 // no ledger entries; version 2 added them; version 3 added each entry's reference; version 4 added
 // each client's language and reminders switch, and the reminder plan; version 5 added the
-// payments from bank statements (each entry's bank line, the imports, their lines and the learned
-// payers). The checks are about the
+// payments from bank statements (each entry's bank line, the imports, their lines, the learned
+// payers and the remembered CSV layouts). The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
@@ -101,6 +102,13 @@ export const exportedPayerRuleSchema = z.object({
   updatedAt: moment,
 });
 
+/** A CSV layout's remembered mapping, by the key of its header row (version 5 on). */
+export const exportedBankLayoutSchema = z.object({
+  key: z.string().check(z.regex(bankLayoutKeyPattern, 'This layout key is invalid.')),
+  mapping: bankMappingSchema,
+  updatedAt: moment,
+});
+
 /** What a `reminder_sent` or `reminder_failed` event says was sent. */
 export const exportedReminderDetailSchema = z.object({
   step: reminderStepSchema,
@@ -157,6 +165,7 @@ export const exportFileSchema = z.object({
   bankBatches: z.optional(z.array(exportedBankBatchSchema)),
   bankLines: z.optional(z.array(exportedBankLineSchema)),
   bankPayerRules: z.optional(z.array(exportedPayerRuleSchema)),
+  bankLayouts: z.optional(z.array(exportedBankLayoutSchema)),
 });
 export type ExportFile = z.infer<typeof exportFileSchema>;
 

@@ -157,5 +157,5 @@ export const forgetPayerRule = command(
   },
 );
 
-/** A restore's bank imports, lines and learned payers, in the restore's transaction. */
+/** A restore's bank imports, lines, learned payers and CSV layouts, in its transaction. */
 export const addRestoredBank = insertRestoredBank;

@@ -16,6 +16,7 @@ import {
   bankBatchesAfter,
   bankLinesAfter,
   layoutRows,
+  layoutsAfter,
   matchBookRows,
   pagesOf,
   payerRules,
@@ -118,6 +119,19 @@ export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
   );
   for await (const row of rows)
     yield { payerKey: row.payer_key, clientId: row.client_id, updatedAt: iso(row.updated_at) };
+}
+
+export async function* readBankLayouts(db: Kysely<Database>, ownerId: string) {
+  const rows = pagesOf(
+    (after) => layoutsAfter(db, ownerId, after),
+    (row) => row.layout_key,
+  );
+  for await (const row of rows) {
+    // As GET /api/bank/layouts: a mapping that no longer reads is left out, not refused later.
+    const mapping = bankMappingSchema.safeParse(JSON.parse(row.mapping));
+    if (mapping.success)
+      yield { key: row.layout_key, mapping: mapping.data, updatedAt: iso(row.updated_at) };
+  }
 }
 
 /** The CSV layouts remembered and the accounts imported before, newest first. */

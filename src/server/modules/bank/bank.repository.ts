@@ -264,6 +264,15 @@ export async function payerRulesAfter(db: Executor, ownerId: string, after: stri
   return query.orderBy('payer_key').limit(exportPage).execute();
 }
 
+export async function layoutsAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_layouts')
+    .select(['layout_key', 'mapping', 'updated_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('layout_key', '>', after);
+  return query.orderBy('layout_key').limit(exportPage).execute();
+}
+
 /** Every row of a table read a page at a time, each page starting after the last key read. */
 export async function* pagesOf<Row>(
   read: (after: string | null) => Promise<Row[]>,
@@ -279,7 +288,7 @@ export async function* pagesOf<Row>(
   }
 }
 
-/** A restore's bank imports, lines and learned payers, under the new owner. */
+/** A restore's bank imports, lines, learned payers and CSV layouts, under the new owner. */
 export async function insertRestoredBank(
   trx: Executor,
   ownerId: string,
@@ -293,6 +302,8 @@ export async function insertRestoredBank(
     }[];
     lines: readonly { lineId: string; batchId: string; createdAt: number }[];
     rules: readonly { payerKey: string; clientId: string | null; updatedAt: number }[];
+    /** Each mapping as the JSON text the table keeps. */
+    layouts: readonly { key: string; mapping: string; updatedAt: number }[];
   },
 ): Promise<void> {
   for (const chunk of chunks(bank.batches))
@@ -330,6 +341,18 @@ export async function insertRestoredBank(
           payer_key: rule.payerKey,
           client_id: rule.clientId,
           updated_at: rule.updatedAt,
+        })),
+      )
+      .execute();
+  for (const chunk of chunks(bank.layouts))
+    await trx
+      .insertInto('bank_layouts')
+      .values(
+        chunk.map((layout) => ({
+          owner_id: ownerId,
+          layout_key: layout.key,
+          mapping: layout.mapping,
+          updated_at: layout.updatedAt,
         })),
       )
       .execute();

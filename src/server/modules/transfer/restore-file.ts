@@ -161,6 +161,12 @@ function crossCheck(file: ExportFile): Problem[] {
         }),
       );
   });
+  const layouts = new Set<string>();
+  (file.bankLayouts ?? []).forEach((layout, index) => {
+    if (layouts.has(layout.key))
+      problems.push(problem(`bankLayouts[${index}].key`, 'appears twice in the file'));
+    layouts.add(layout.key);
+  });
   if (file.entries)
     for (const [id, client] of clients) {
       const sum = sums.get(id) ?? 0;
@@ -274,6 +280,11 @@ export function readExportFile(body: unknown): RestorePlan {
       rules: (file.bankPayerRules ?? []).map((rule) => ({
         ...rule,
         updatedAt: time(rule.updatedAt),
+      })),
+      layouts: (file.bankLayouts ?? []).map((layout) => ({
+        key: layout.key,
+        mapping: JSON.stringify(layout.mapping),
+        updatedAt: time(layout.updatedAt),
       })),
     },
   };

@@ -45,7 +45,7 @@ export interface RestorePlan {
   settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
   /** As the file has it; restored switched off. */
   reminderPlan: ReminderPlan | null;
-  /** The bank imports, their lines and the learned payers (version 5 on; empty before). */
+  /** The bank imports, lines, learned payers and CSV layouts (version 5 on; empty before). */
   bank: Parameters<typeof addRestoredBank>[2];
 }
 
@@ -158,6 +158,7 @@ export async function restoreInto(
       ...rule,
       clientId: rule.clientId === null ? null : clientId(rule.clientId),
     })),
+    layouts: plan.bank.layouts,
   });
   await setRestoredClientLanguages(
     trx,

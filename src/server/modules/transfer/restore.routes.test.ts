@@ -9,6 +9,7 @@ import { fillAccount } from '../../../../tests/populate.ts';
 import { snapshotDatabase } from '../../../../tests/reliability/database-snapshot.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
+import { bankLayoutKey } from '../../../shared/bank-layout.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
 import type { DueReminders, ReminderPlan } from '../../../shared/schemas/reminders.ts';
@@ -37,6 +38,7 @@ interface ExportFile {
   bankBatches?: { id: string; accountLabel: string; createdAt: string; undoneAt: string | null }[];
   bankLines?: { lineId: string; batchId: string; createdAt: string }[];
   bankPayerRules?: { payerKey: string; clientId: string | null; updatedAt: string }[];
+  bankLayouts?: { key: string; mapping: Record<string, unknown>; updatedAt: string }[];
   [key: string]: unknown;
 }
 
@@ -66,7 +68,25 @@ async function addReminderData(app: FastifyInstance, cookie: string, [ada, , sit
   });
 }
 
-/** Two bank imports of Ada's payments, one of them undone; two payers learned. */
+const maybankLayout = {
+  key: bankLayoutKey(['Date', 'Description', 'Amount', 'Balance']),
+  mapping: { date: 0, description: 1, amount: 2, balance: 3, dateOrder: 'DMY', decimal: '.' },
+};
+const cashBoxLayout = {
+  key: bankLayoutKey(['Tarikh', 'Keterangan', 'Debit', 'Kredit']),
+  mapping: {
+    date: 0,
+    description: 1,
+    debit: 2,
+    credit: 3,
+    skipRows: 3,
+    dateOrder: 'YMD',
+    decimal: ',',
+    encoding: 'euc-kr',
+  },
+};
+
+/** Two bank imports of Ada's payments, one of them undone; two payers and two layouts learned. */
 async function addBankData(app: FastifyInstance, cookie: string, [ada]: Client[]) {
   const line = (description: string, amount: number, reference: string, balance: number) => ({
     line: 2,
@@ -77,13 +97,19 @@ async function addBankData(app: FastifyInstance, cookie: string, [ada]: Client[]
     balance,
     allocations: [{ clientId: ada?.id as string, amount }],
   });
-  const confirm = (accountLabel: string, lines: object[]) =>
-    injectOk(app, 'POST', '/api/bank/confirm', cookie, { accountLabel, currency: 'USD', lines });
-  await confirm('Maybank 4410', [
-    line('IBG ADA LOVELACE', 1_000, 'FT24061XYZ', 5_000),
-    line('CASH DEPOSIT', 100, '', 5_100),
-  ]);
-  const undone = await confirm('Cash box', [line('TRANSFER 0310', 300, '', 300)]);
+  const confirm = (accountLabel: string, lines: object[], layout: object) =>
+    injectOk(app, 'POST', '/api/bank/confirm', cookie, {
+      accountLabel,
+      currency: 'USD',
+      lines,
+      layout,
+    });
+  await confirm(
+    'Maybank 4410',
+    [line('IBG ADA LOVELACE', 1_000, 'FT24061XYZ', 5_000), line('CASH DEPOSIT', 100, '', 5_100)],
+    maybankLayout,
+  );
+  const undone = await confirm('Cash box', [line('TRANSFER 0310', 300, '', 300)], cashBoxLayout);
   await injectOk(
     app,
     'POST',
@@ -140,6 +166,7 @@ function comparable(file: ExportFile) {
       batchId: batchKey.get(line.batchId),
     })),
     bankPayerRules: file.bankPayerRules,
+    bankLayouts: file.bankLayouts,
     account: file.account,
     // The plan comes back switched off: each test says so on its own.
     settings: { ...settings, reminderPlan: plan && { ...plan, enabled: undefined } },
@@ -226,6 +253,24 @@ describe('restoring an export into an account', () => {
       'transfer',
     ]);
     expect(exported.entries?.filter((entry) => entry.bankLineId !== undefined)).toHaveLength(3);
+    // The CSV layouts come back under the new owner, each mapping whole (defaults written out).
+    expect(exported.bankLayouts?.map(({ key, mapping }) => ({ key, mapping }))).toEqual(
+      expect.arrayContaining([
+        {
+          key: maybankLayout.key,
+          mapping: { ...maybankLayout.mapping, skipRows: 1, encoding: 'utf-8' },
+        },
+        cashBoxLayout,
+      ]),
+    );
+    expect(exported.bankLayouts).toHaveLength(2);
+    const layouts = (await injectOk(fresh, 'GET', '/api/bank/layouts', target.cookie)).json<{
+      layouts: { key: string; updatedAt: string }[];
+    }>().layouts;
+    const byKey = (a: { key: string }, b: { key: string }) => a.key.localeCompare(b.key);
+    expect(layouts.map(({ key, updatedAt }) => ({ key, updatedAt })).sort(byKey)).toEqual(
+      (exported.bankLayouts ?? []).map(({ key, updatedAt }) => ({ key, updatedAt })).sort(byKey),
+    );
     const ada = exported.clients[0]?.id;
     const adaLedger = (
       await injectOk(fresh, 'GET', `/api/clients/${ada}/entries?limit=500`, target.cookie)
@@ -453,7 +498,13 @@ describe('restoring an export into an account', () => {
 
   it('reads a version-4 file, which has no bank imports, and refuses a bank line of no import', async () => {
     const target = await joinAs(fresh);
-    const { bankBatches: _batches, bankLines: _lines, bankPayerRules: _rules, ...file } = exported;
+    const {
+      bankBatches: _batches,
+      bankLines: _lines,
+      bankPayerRules: _rules,
+      bankLayouts: _layouts,
+      ...file
+    } = exported;
     const v4 = {
       ...file,
       version: 4,
@@ -463,7 +514,12 @@ describe('restoring an export into an account', () => {
     const again: ExportFile = (
       await injectOk(fresh, 'GET', '/api/export.json', target.cookie)
     ).json();
-    expect([again.bankBatches, again.bankLines, again.bankPayerRules]).toEqual([[], [], []]);
+    expect([again.bankBatches, again.bankLines, again.bankPayerRules, again.bankLayouts]).toEqual([
+      [],
+      [],
+      [],
+      [],
+    ]);
     expect(again.entries?.filter((entry) => 'bankLineId' in entry)).toEqual([]);
     expect(again.entries).toHaveLength(exported.entries?.length ?? -1);
 
@@ -479,6 +535,25 @@ describe('restoring an export into an account', () => {
     expect(bad.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
       'bankLines[0].batchId': 'no bank import nowhere in the file',
       'bankPayerRules[0].clientId': 'no client nobody in the file',
+    });
+
+    // A layout whose mapping does not read, or a layout twice, refuses the file naming it.
+    const [first, second] = exported.bankLayouts ?? [];
+    const badMapping = await restore(fresh, other.cookie, {
+      ...exported,
+      bankLayouts: [first, { ...second, mapping: { ...second?.mapping, dateOrder: 'DYM' } }],
+    });
+    expect(badMapping.statusCode).toBe(400);
+    expect(badMapping.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+      'bankLayouts[1].mapping.dateOrder': 'Choose YMD, DMY or MDY.',
+    });
+    const twice = await restore(fresh, other.cookie, {
+      ...exported,
+      bankLayouts: [first, first],
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
+      'bankLayouts[1].key': 'appears twice in the file',
     });
   });
 

@@ -166,6 +166,7 @@ describe('CSV export', () => {
       'bankBatches',
       'bankLines',
       'bankPayerRules',
+      'bankLayouts',
     ]);
     // Each balance other than 0 came in as an opening entry: all of them, across pages.
     const owing = data.clients.filter((client) => client.balance !== 0);

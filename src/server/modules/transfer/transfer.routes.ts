@@ -9,7 +9,12 @@ import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
 import { exportVersion } from '../../../shared/schemas/restore.ts';
 import { clientLanguages, listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
 import { pausedClientIds, readPlan } from '../reminders/reminders.queries.ts';
-import { readBankBatches, readBankLines, readPayerRules } from '../bank/bank.queries.ts';
+import {
+  readBankBatches,
+  readBankLayouts,
+  readBankLines,
+  readPayerRules,
+} from '../bank/bank.queries.ts';
 import { readOwnerEntries } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
@@ -193,6 +198,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       ['bankBatches', readBankBatches(db, user.id)],
       ['bankLines', readBankLines(db, user.id)],
       ['bankPayerRules', readPayerRules(db, user.id)],
+      ['bankLayouts', readBankLayouts(db, user.id)],
     ]);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
