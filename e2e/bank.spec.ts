@@ -99,3 +99,36 @@ test('a bank statement: map, review the matches, confirm, import again, undo', a
   await page.getByRole('button', { name: 'Undo this import' }).click();
   await expect(page.getByText(/Undone: 3 payments voided/)).toBeVisible();
 });
+
+test("a statement refused: the form's checks, then the server's on the file, and Back keeps all", async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  await page.goto('/bank');
+  await page.getByLabel('Statement file').setInputFiles(file);
+  await page.getByLabel('Description', { exact: true }).selectOption('');
+  await page.getByRole('button', { name: 'Read the statement' }).click();
+  await expect(page.getByText('Name the bank account.')).toBeVisible();
+  await expect(page.getByText('Choose the date and the description columns.')).toBeVisible();
+  await expect(page.getByLabel('Bank account')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Bank account').fill('Maybank current');
+  await page.getByLabel('Description', { exact: true }).selectOption('1');
+  // Read year first, the day-first dates are the server's to refuse, shown under the file.
+  await page.getByLabel('Date order').selectOption('YMD');
+  await page.getByRole('button', { name: 'Read the statement' }).click();
+  await expect(
+    page.getByText('Line 2, column 1: this is not a date in the order chosen.'),
+  ).toBeVisible();
+  await expect(page.getByText('Name the bank account.')).toBeHidden();
+  await expect(page.getByLabel('Statement file')).toHaveAttribute('aria-invalid', 'true');
+
+  await page.getByLabel('Date order').selectOption('DMY');
+  await page.getByRole('button', { name: 'Read the statement' }).click();
+  await expect(page.getByRole('region', { name: /Incoming payments/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Back to the file' }).click();
+  await expect(page.getByLabel('Bank account')).toHaveValue('Maybank current');
+  await expect(page.getByLabel('Date order')).toHaveValue('DMY');
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('1');
+  await expect(page.getByText('Chosen: april.csv')).toBeVisible();
+});

@@ -64,6 +64,47 @@ export const bankPreviewBodySchema = z
   .check(mappingForCsv);
 export type BankPreviewBody = z.infer<typeof bankPreviewBodySchema>;
 
+const columnChoice = z.nullable(z.int().check(z.minimum(0), z.maximum(99)));
+
+/**
+ * Step 1 of a bank import as the page holds it: the account, the file chosen (only its format is
+ * checked here) and, for a CSV file, its columns (null when not chosen) and habits.
+ */
+export const bankUploadFormSchema = z
+  .object({
+    accountLabel,
+    currency: currencyField,
+    file: z.nullable(z.object({ format: z.enum(bankFormats) })),
+    columns: z.object({
+      date: columnChoice,
+      description: columnChoice,
+      amount: columnChoice,
+      credit: columnChoice,
+      debit: columnChoice,
+      reference: columnChoice,
+      balance: columnChoice,
+    }),
+    skipRows: bankMappingSchema.shape.skipRows,
+    dateOrder: bankMappingSchema.shape.dateOrder,
+    decimal: bankMappingSchema.shape.decimal,
+    encoding: bankMappingSchema.shape.encoding,
+    /** When the columns were filled in from a layout remembered (its last use). */
+    rememberedAt: z.nullable(z.string()),
+  })
+  .check(
+    z.superRefine((form, context) => {
+      if (form.file?.format !== 'csv') return;
+      const { date, description, amount, credit } = form.columns;
+      const issue = (message: string) =>
+        context.addIssue({ code: 'custom', path: ['columns'], message, input: form.columns });
+      if (date === null || description === null)
+        issue('Choose the date and the description columns.');
+      else if (amount === null && credit === null)
+        issue('Choose the amount column, or the credit column.');
+    }),
+  );
+export type BankUploadForm = z.input<typeof bankUploadFormSchema>;
+
 export const matchReasons = ['reference', 'rule', 'amount', 'balance', 'name'] as const;
 export type MatchReason = (typeof matchReasons)[number];
 export const confidences = ['high', 'medium', 'low'] as const;

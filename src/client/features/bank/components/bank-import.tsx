@@ -31,25 +31,14 @@ import {
   statementFormat,
   toBankMapping,
   toBase64,
-  type ColumnChoice,
   type Encoding,
 } from '../statement-file.ts';
 import { ImportResult, type Outcome } from './import-result.tsx';
 import { ReviewTable } from './review-table.tsx';
-import { StatementUpload, type UploadForm, type UploadProblems } from './statement-upload.tsx';
+import { StatementUpload, useUploadForm, type UploadForm } from './statement-upload.tsx';
 import { PayerRules } from './payer-rules.tsx';
 
 type ClientName = Pick<Client, 'id' | 'firstName' | 'lastName'>;
-
-const noColumns: ColumnChoice = {
-  date: null,
-  description: null,
-  amount: null,
-  credit: null,
-  debit: null,
-  reference: null,
-  balance: null,
-};
 
 // Rows read for the page: the sample shown, and the guesses of the header and the date order.
 const rowsRead = 40;
@@ -115,18 +104,8 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
   const undo = useUndoBatch();
   const heading = useRef<HTMLHeadingElement>(null);
 
-  const [form, setForm] = useState<UploadForm>({
-    accountLabel: '',
-    currency: mainCurrency,
-    file: null,
-    encoding: 'utf-8',
-    skipRows: 1,
-    dateOrder: 'YMD',
-    decimal: '.',
-    columns: noColumns,
-    rememberedAt: null,
-  });
-  const [problems, setProblems] = useState<UploadProblems>({});
+  const upload = useUploadForm(mainCurrency);
+  const { getValues, setValue, setError, clearErrors } = upload;
   const [previewed, setPreviewed] = useState<Previewed | null>(null);
   const [choices, setChoices] = useState<Map<string, LineChoice>>(new Map());
   const [filter, setFilter] = useState<ConfidenceFilter>('all');
@@ -150,12 +129,13 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
 
   // The account imported last is the first choice, until the owner names one: most have one or two.
   const [latest] = accounts;
-  const [accountChosen, setAccountChosen] = useState(false);
-  const withDefault = (current: UploadForm): UploadForm =>
-    !accountChosen && latest
-      ? { ...current, accountLabel: latest.label, currency: latest.currency }
-      : current;
-  const shown = withDefault(form);
+  const { dirtyFields } = upload.formState;
+  const accountChosen = dirtyFields.accountLabel === true || dirtyFields.currency === true;
+  useEffect(() => {
+    if (!latest || accountChosen) return;
+    upload.resetField('accountLabel', { defaultValue: latest.label });
+    upload.resetField('currency', { defaultValue: latest.currency });
+  }, [upload, latest, accountChosen]);
 
   // A new step replaces what had focus: the heading takes it, as on a new page.
   const shownStep = useRef(step);
@@ -165,13 +145,14 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
     heading.current?.focus();
   }, [step]);
 
+  /** Values the page works out (from the file, a layout remembered or a guess) put on the form. */
   const update = (patch: Partial<UploadForm>) => {
-    if ('accountLabel' in patch || 'currency' in patch) setAccountChosen(true);
-    setForm((current) => ({ ...withDefault(current), ...patch }));
+    for (const name of Object.keys(patch) as (keyof UploadForm)[])
+      setValue(name, patch[name] as never);
   };
 
   const chooseFile = async (chosen: File) => {
-    setProblems({});
+    clearErrors();
     const bytes = new Uint8Array(await chosen.arrayBuffer());
     const format = statementFormat(chosen.name, bytes);
     if (format !== 'csv') {
@@ -211,21 +192,20 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
     });
   };
 
+  // The encoding itself is the select's; the rows shown are read again in it.
   const changeEncoding = (encoding: Encoding) => {
-    setForm((current) => {
-      if (!current.file) return { ...current, encoding };
-      const decoded = decodeForDisplay(current.file.bytes, encoding);
-      const rows = firstRows(decoded.text, rowsRead);
-      return { ...current, encoding, file: { ...current.file, rows, clean: decoded.clean } };
-    });
+    const file = getValues('file');
+    if (!file) return;
+    const decoded = decodeForDisplay(file.bytes, encoding);
+    const rows = firstRows(decoded.text, rowsRead);
+    setValue('file', { ...file, rows, clean: decoded.clean });
   };
 
-  const readStatement = async () => {
+  /** Step 1 as the shared schema passed it: the account, and the CSV file's columns chosen. */
+  const readStatement = async (shown: UploadForm) => {
     const file = shown.file;
     if (!file) return;
-    const found: UploadProblems = {};
     const accountLabel = shown.accountLabel.trim();
-    if (accountLabel === '') found.accountLabel = t('bank.account.required');
     const csv = file.format === 'csv';
     const mapping = csv
       ? toBankMapping(shown.columns, {
@@ -235,13 +215,6 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
           encoding: shown.encoding,
         })
       : null;
-    if (csv && mapping === null)
-      found.mapping =
-        shown.columns.date === null || shown.columns.description === null
-          ? t('bank.columns.need-date-description')
-          : t('bank.columns.need-amount');
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
     const header = csv ? headerRow(file.rows, shown.skipRows) : null;
     const body: PreviewBody = {
       accountLabel,
@@ -266,14 +239,21 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
       setConfirmProblem(null);
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      const refused: UploadProblems = {};
+      let shownOnField = false;
       for (const [field, text] of Object.entries(error.fields)) {
-        if (field === 'file' || field === 'format') refused.file = text;
-        else if (field === 'accountLabel') refused.accountLabel = message(text);
-        else if (field.startsWith('mapping')) refused.mapping = message(text);
+        const name =
+          field === 'file' || field === 'format'
+            ? 'file'
+            : field === 'accountLabel'
+              ? 'accountLabel'
+              : field.startsWith('mapping')
+                ? 'columns'
+                : null;
+        if (name === null) continue;
+        setError(name, { type: 'server', message: text });
+        shownOnField = true;
       }
-      if (Object.keys(refused).length === 0) refused.form = message(error.message);
-      setProblems(refused);
+      if (!shownOnField) setError('root.server', { type: 'server', message: error.message });
     }
   };
 
@@ -376,7 +356,8 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
     setOutcome(null);
     setPreviewed(null);
     setChoices(new Map());
-    setForm((current) => ({ ...current, file: null, rememberedAt: null }));
+    setValue('file', null);
+    setValue('rememberedAt', null);
   };
 
   const selectHigh = () =>
@@ -416,14 +397,12 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
           <div className="card-body">
             {step === 'upload' && (
               <StatementUpload
-                form={shown}
+                upload={upload}
                 accounts={accounts}
-                problems={problems}
                 busy={preview.isPending}
-                onChange={update}
                 onFile={(file) => void chooseFile(file)}
                 onEncoding={changeEncoding}
-                onSubmit={() => void readStatement()}
+                onSubmit={readStatement}
               />
             )}
 

@@ -1,6 +1,12 @@
-import { useId, type FormEvent } from 'react';
+import { useId } from 'react';
+import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
-import { bankLabelMaxLength, type BankMapping } from '../../../../shared/schemas/bank.ts';
+import {
+  bankLabelMaxLength,
+  bankUploadFormSchema,
+  type BankMapping,
+} from '../../../../shared/schemas/bank.ts';
 import { ColumnMapping } from '../../../components/column-mapping.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { dayText } from '../../../components/formats.ts';
@@ -25,7 +31,7 @@ export interface ChosenFile {
   clean: boolean;
 }
 
-/** Everything step 1 holds; kept by the page, so going back or a refusal loses nothing. */
+/** Everything step 1 holds; its form is kept by the page, so going back or a refusal loses nothing. */
 export interface UploadForm {
   accountLabel: string;
   currency: Currency;
@@ -39,32 +45,75 @@ export interface UploadForm {
   rememberedAt: string | null;
 }
 
-export type UploadProblems = Partial<Record<'file' | 'accountLabel' | 'mapping' | 'form', string>>;
+/** Where a problem is shown: a field's, or the form's own (`root.server`) above the fields. */
+type ProblemPlace = 'file' | 'accountLabel' | 'columns' | 'form';
+
+/** An empty step 1: no file, the owner's main currency, a header row and no column chosen. */
+function emptyUploadForm(currency: Currency): UploadForm {
+  return {
+    accountLabel: '',
+    currency,
+    file: null,
+    encoding: 'utf-8',
+    skipRows: 1,
+    dateOrder: 'YMD',
+    decimal: '.',
+    columns: {
+      date: null,
+      description: null,
+      amount: null,
+      credit: null,
+      debit: null,
+      reference: null,
+      balance: null,
+    },
+    rememberedAt: null,
+  };
+}
+
+/**
+ * Step 1's form, checked by the shared schema; its problems stay until the next submit (or a new
+ * file). The page holds it, as step 1 is not shown while the lines are reviewed.
+ */
+export function useUploadForm(mainCurrency: Currency) {
+  return useForm<UploadForm>({
+    // Raw: the values passed on keep the file's bytes and rows; the schema checks its format.
+    resolver: zodResolver(bankUploadFormSchema, undefined, { raw: true }) as Resolver<UploadForm>,
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    defaultValues: emptyUploadForm(mainCurrency),
+  });
+}
 
 const shownRows = 8;
 
 export function StatementUpload({
-  form,
+  upload,
   accounts,
-  problems,
   busy,
-  onChange,
   onFile,
   onEncoding,
   onSubmit,
 }: {
-  form: UploadForm;
+  upload: UseFormReturn<UploadForm>;
   accounts: readonly { label: string; currency: Currency }[];
-  problems: UploadProblems;
   busy: boolean;
-  onChange: (patch: Partial<UploadForm>) => void;
   onFile: (file: File) => void;
   onEncoding: (encoding: Encoding) => void;
-  onSubmit: () => void;
+  onSubmit: (values: UploadForm) => Promise<void>;
 }) {
-  const { t, format } = useI18n();
+  const { t, message, format } = useI18n();
   const texts = useBankTexts();
   const id = useId();
+  const { register, setValue, handleSubmit, control } = upload;
+  const form = useWatch({ control }) as UploadForm;
+  const { errors } = upload.formState;
+  const problems: Partial<Record<ProblemPlace, string>> = {
+    file: errors.file?.message,
+    accountLabel: errors.accountLabel?.message,
+    columns: errors.columns?.message,
+    form: errors.root?.server?.message,
+  };
   const file = form.file;
   const csv = file?.format === 'csv';
   const header = file ? (headerRow(file.rows, form.skipRows) ?? []) : [];
@@ -88,24 +137,22 @@ export function StatementUpload({
     timeZone: 'UTC',
   });
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onSubmit();
-  };
-  const error = (name: keyof UploadProblems) =>
+  const submit = handleSubmit(onSubmit);
+  // The shared schema's messages are in English; the server's arrive translated.
+  const error = (name: ProblemPlace) =>
     problems[name] ? (
       <div id={`${id}-${name}-error`} className="invalid-feedback d-block">
-        {problems[name]}
+        {message(problems[name])}
       </div>
     ) : null;
-  const describedBy = (name: keyof UploadProblems, help?: string) =>
+  const describedBy = (name: ProblemPlace, help?: string) =>
     [problems[name] ? `${id}-${name}-error` : null, help].filter(Boolean).join(' ') || undefined;
 
   return (
-    <form onSubmit={submit} noValidate aria-busy={busy}>
+    <form onSubmit={(event) => void submit(event)} noValidate aria-busy={busy}>
       {problems.form && (
         <div className="alert alert-danger py-2" role="alert">
-          {problems.form}
+          {message(problems.form)}
         </div>
       )}
       <fieldset disabled={busy}>
@@ -120,14 +167,15 @@ export function StatementUpload({
               list={`${id}-accounts`}
               maxLength={bankLabelMaxLength}
               autoComplete="off"
-              value={form.accountLabel}
               aria-invalid={problems.accountLabel ? true : undefined}
               aria-describedby={describedBy('accountLabel', `${id}-account-help`)}
-              onChange={(event) => {
-                const label = event.target.value;
-                const known = accounts.find((account) => account.label === label.trim());
-                onChange({ accountLabel: label, ...(known && { currency: known.currency }) });
-              }}
+              {...register('accountLabel', {
+                onChange: (event: { target: HTMLInputElement }) => {
+                  const label = event.target.value.trim();
+                  const known = accounts.find((account) => account.label === label);
+                  if (known) setValue('currency', known.currency);
+                },
+              })}
             />
             <datalist id={`${id}-accounts`}>
               {accounts.map((account) => (
@@ -146,9 +194,8 @@ export function StatementUpload({
             <select
               id={`${id}-currency`}
               className="form-select"
-              value={form.currency}
               aria-describedby={`${id}-currency-help`}
-              onChange={(event) => onChange({ currency: event.target.value as Currency })}
+              {...register('currency')}
             >
               {currencies.map((currency) => (
                 <option key={currency} value={currency}>
@@ -207,8 +254,10 @@ export function StatementUpload({
                 <select
                   id={`${id}-encoding`}
                   className="form-select form-select-sm"
-                  value={form.encoding}
-                  onChange={(event) => onEncoding(event.target.value as Encoding)}
+                  {...register('encoding', {
+                    onChange: (event: { target: HTMLSelectElement }) =>
+                      onEncoding(event.target.value as Encoding),
+                  })}
                 >
                   <option value="utf-8">{t('bank.encoding.utf-8')}</option>
                   <option value="euc-kr">{t('bank.encoding.euc-kr')}</option>
@@ -225,13 +274,12 @@ export function StatementUpload({
                   max={50}
                   className="form-control form-control-sm"
                   value={form.skipRows}
+                  // Held as a whole number from 0 to 50 while typed: the sample follows it.
                   onChange={(event) =>
-                    onChange({
-                      skipRows: Math.min(
-                        50,
-                        Math.max(0, Math.trunc(Number(event.target.value) || 0)),
-                      ),
-                    })
+                    setValue(
+                      'skipRows',
+                      Math.min(50, Math.max(0, Math.trunc(Number(event.target.value) || 0))),
+                    )
                   }
                 />
               </div>
@@ -242,11 +290,8 @@ export function StatementUpload({
                 <select
                   id={`${id}-order`}
                   className="form-select form-select-sm"
-                  value={form.dateOrder}
                   aria-describedby={`${id}-order-effect`}
-                  onChange={(event) =>
-                    onChange({ dateOrder: event.target.value as UploadForm['dateOrder'] })
-                  }
+                  {...register('dateOrder')}
                 >
                   <option value="YMD">{texts.dateOrder.YMD}</option>
                   <option value="DMY">{texts.dateOrder.DMY}</option>
@@ -260,10 +305,7 @@ export function StatementUpload({
                 <select
                   id={`${id}-decimal`}
                   className="form-select form-select-sm"
-                  value={form.decimal}
-                  onChange={(event) =>
-                    onChange({ decimal: event.target.value as UploadForm['decimal'] })
-                  }
+                  {...register('decimal')}
                 >
                   <option value=".">{t('bank.decimal.point')}</option>
                   <option value=",">{t('bank.decimal.comma')}</option>
@@ -299,7 +341,7 @@ export function StatementUpload({
                 labels={texts.field}
                 header={columnNames}
                 mapping={form.columns}
-                invalid={problems.mapping ? { amount: problems.mapping } : {}}
+                invalid={problems.columns ? { amount: message(problems.columns) } : {}}
                 columnClassName="col-6 col-md-4 col-lg-3"
                 onChange={(field, column) => {
                   const columns = { ...form.columns, [field]: column };
@@ -310,7 +352,8 @@ export function StatementUpload({
                   }
                   if ((field === 'credit' || field === 'debit') && column !== null)
                     columns.amount = null;
-                  onChange({ columns, rememberedAt: null });
+                  setValue('columns', columns);
+                  setValue('rememberedAt', null);
                 }}
               />
             </fieldset>
