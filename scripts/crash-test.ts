@@ -3,7 +3,7 @@
 // database, the database must pass its integrity check, and every client's balance must equal
 // the last balance in its history.
 //
-//   node scripts/crash-test.ts [--kills N]     (npm run test:crash; CI runs --kills 20)
+//   node scripts/crash-test.ts [--kills N]     (npm run test:crash; CI runs --kills 10)
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
