@@ -49,3 +49,22 @@ export function writtenDay(day: string, intlLocale: string): string {
   }
   return format.format(new Date(`${day}T00:00:00Z`));
 }
+
+/**
+ * A bank's date written in the order it uses (YYYY-MM-DD out), or null: "2024.01.31", "20240131",
+ * "31/01/24", "1/31/2024 14:05". Two-digit years are this century's. The server reads statements
+ * with it, and the bank import's page shows with it what the order chosen does.
+ */
+export function readBankDate(text: string, order: 'YMD' | 'DMY' | 'MDY'): string | null {
+  let parts = text.trim().match(/\d+/g) ?? [];
+  const [only] = parts;
+  if (parts.length === 1 && only !== undefined && /^\d{8}$/.test(only) && order === 'YMD')
+    parts = [only.slice(0, 4), only.slice(4, 6), only.slice(6)];
+  if (parts.length < 3) return null;
+  const [a, b, c] = parts as [string, string, string];
+  const [year, month, day] = order === 'YMD' ? [a, b, c] : order === 'DMY' ? [c, b, a] : [c, a, b];
+  if (year.length !== 2 && year.length !== 4) return null;
+  if (month.length > 2 || day.length > 2) return null;
+  const date = `${year.length === 2 ? `20${year}` : year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
+  return isCalendarDate(date) ? date : null;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bankLayoutKey } from '../../../shared/bank-layout.ts';
+import { readBankDate } from '../../../shared/dates.ts';
 import {
   decodeForDisplay,
   findLayout,
@@ -8,7 +9,6 @@ import {
   guessDateOrder,
   guessDecimal,
   guessEncoding,
-  readBankDate,
   statementFormat,
   toBankMapping,
   toBase64,

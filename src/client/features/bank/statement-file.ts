@@ -1,6 +1,6 @@
 import Papa from 'papaparse';
 import { bankLayoutKey } from '../../../shared/bank-layout.ts';
-import { isCalendarDate } from '../../../shared/dates.ts';
+import { readBankDate } from '../../../shared/dates.ts';
 import type { BankFormat, BankMapping } from '../../../shared/schemas/bank.ts';
 import { guessColumns } from '../../lib/csv-columns.ts';
 
@@ -150,24 +150,6 @@ export function findLayout<Layout extends { key: string }>(
     if (layout) return { layout, headerIndex: index };
   }
   return null;
-}
-
-/**
- * A bank's date read in the order chosen (YYYY-MM-DD), or null: for the page to show what the
- * order does before anything is sent; the server reads the file with the same rules.
- */
-export function readBankDate(text: string, order: DateOrder): string | null {
-  let parts = text.trim().match(/\d+/g) ?? [];
-  const [only] = parts;
-  if (parts.length === 1 && only !== undefined && /^\d{8}$/.test(only) && order === 'YMD')
-    parts = [only.slice(0, 4), only.slice(4, 6), only.slice(6)];
-  if (parts.length < 3) return null;
-  const [a, b, c] = parts as [string, string, string];
-  const [year, month, day] = order === 'YMD' ? [a, b, c] : order === 'DMY' ? [c, b, a] : [c, a, b];
-  if (year.length !== 2 && year.length !== 4) return null;
-  if (month.length > 2 || day.length > 2) return null;
-  const date = `${year.length === 2 ? `20${year}` : year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-  return isCalendarDate(date) ? date : null;
 }
 
 /** The order a file's dates are most likely in, from its date cells. */

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { bankMappingSchema } from '../../../shared/schemas/bank.ts';
 import { AppError } from '../../errors.ts';
-import { bankLineId, parseBankAmount, parseBankDate, parseStatement } from './bank-statement.ts';
+import { readBankDate } from '../../../shared/dates.ts';
+import { bankLineId, parseBankAmount, parseStatement } from './bank-statement.ts';
 
 const mapping = (fields: Record<string, unknown>) =>
   bankMappingSchema.parse({ date: 0, description: 1, dateOrder: 'YMD', decimal: '.', ...fields });
@@ -19,16 +20,16 @@ function refusal(run: () => unknown): AppError {
 
 describe('bank dates', () => {
   it('reads the three orders, compact and two-digit years', () => {
-    expect(parseBankDate('2024.01.31', 'YMD')).toBe('2024-01-31');
-    expect(parseBankDate('20240131', 'YMD')).toBe('2024-01-31');
-    expect(parseBankDate('31/01/2024', 'DMY')).toBe('2024-01-31');
-    expect(parseBankDate('1/31/24', 'MDY')).toBe('2024-01-31');
-    expect(parseBankDate('2024-01-31 14:05:00', 'YMD')).toBe('2024-01-31');
+    expect(readBankDate('2024.01.31', 'YMD')).toBe('2024-01-31');
+    expect(readBankDate('20240131', 'YMD')).toBe('2024-01-31');
+    expect(readBankDate('31/01/2024', 'DMY')).toBe('2024-01-31');
+    expect(readBankDate('1/31/24', 'MDY')).toBe('2024-01-31');
+    expect(readBankDate('2024-01-31 14:05:00', 'YMD')).toBe('2024-01-31');
   });
   it('refuses what is no date in that order', () => {
-    expect(parseBankDate('31/01/2024', 'MDY')).toBeNull();
-    expect(parseBankDate('2024-02-30', 'YMD')).toBeNull();
-    expect(parseBankDate('yesterday', 'YMD')).toBeNull();
+    expect(readBankDate('31/01/2024', 'MDY')).toBeNull();
+    expect(readBankDate('2024-02-30', 'YMD')).toBeNull();
+    expect(readBankDate('yesterday', 'YMD')).toBeNull();
   });
 });
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import Papa from 'papaparse';
-import { isCalendarDate } from '../../../shared/dates.ts';
+import { readBankDate } from '../../../shared/dates.ts';
 import { currencyExponent, maxAmountMinor, type Currency } from '../../../shared/money.ts';
 import type { BankLine, BankMapping } from '../../../shared/schemas/bank.ts';
 import { AppError } from '../../errors.ts';
@@ -44,23 +44,6 @@ function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
   } catch {
     throw refused();
   }
-}
-
-/** A date in the order the bank writes it; two-digit years are this century's. */
-export function parseBankDate(text: string, order: BankMapping['dateOrder']): string | null {
-  const trimmed = text.trim();
-  let parts = trimmed.match(/\d+/g) ?? [];
-  if (parts.length === 1 && /^\d{8}$/.test(parts[0]) && order === 'YMD') {
-    const compact = parts[0];
-    parts = [compact.slice(0, 4), compact.slice(4, 6), compact.slice(6)];
-  }
-  if (parts.length < 3) return null;
-  const [a, b, c] = parts as [string, string, string];
-  const [year, month, day] = order === 'YMD' ? [a, b, c] : order === 'DMY' ? [c, b, a] : [c, a, b];
-  if (year.length !== 2 && year.length !== 4) return null;
-  if (month.length > 2 || day.length > 2) return null;
-  const date = `${year.length === 2 ? `20${year}` : year}-${month.padStart(2, '0')}-${day.padStart(2, '0')}`;
-  return isCalendarDate(date) ? date : null;
 }
 
 /**
@@ -144,7 +127,7 @@ export function parseStatement(
       skipped++;
       return;
     }
-    const date = parseBankDate(cell(row, mapping.date), mapping.dateOrder);
+    const date = readBankDate(cell(row, mapping.date), mapping.dateOrder);
     if (date === null)
       throw cellProblem(line, mapping.date, 'this is not a date in the order chosen.');
     const balanceText = cell(row, mapping.balance);

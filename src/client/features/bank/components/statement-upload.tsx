@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
+import { readBankDate } from '../../../../shared/dates.ts';
 import {
   bankLabelMaxLength,
   bankUploadFormSchema,
@@ -14,7 +15,6 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 import {
   bankFields,
   headerRow,
-  readBankDate,
   type ColumnChoice,
   type Encoding,
   type StatementFormat,
