@@ -135,7 +135,7 @@ test.describe('finding clients on the dashboard', () => {
 });
 
 test.describe('on a phone @phone', () => {
-  test('the dashboard fits the screen: name, balance and the New button, nothing cut off', async ({
+  test('the dashboard fits the screen: name, balance, Details and the New button, nothing cut off', async ({
     page,
   }) => {
     await joinThroughApi(page);
@@ -153,9 +153,19 @@ test.describe('on a phone @phone', () => {
     const row = page.getByRole('row', { name: /Bartholomew Featherstonehaugh/ });
     await expect(row).toContainText('₩123,456,789');
     await expect(page.getByRole('link', { name: 'New' })).toBeVisible();
-    const overflow = await page.evaluate(
-      () => document.documentElement.scrollWidth - window.innerWidth,
-    );
-    expect(overflow).toBeLessThanOrEqual(0);
+    const id = (
+      (await (await page.request.get('/api/clients')).json()) as { clients: { id: string }[] }
+    ).clients[0]!.id;
+    for (const width of [page.viewportSize()!.width, 390]) {
+      await page.setViewportSize({ width, height: 844 });
+      const details = row.getByRole('link', { name: 'Details', exact: true });
+      await expect(details).toBeInViewport({ ratio: 1 });
+      await expect(details).toHaveAttribute('href', `/client/${id}`);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - window.innerWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.screenshot({ path: `test-results/dashboard-phone-${width}.png` });
+    }
   });
 });

@@ -44,7 +44,6 @@ test.describe('the dashboard answers who owes what', () => {
     }
     expect(tabs).toBeLessThanOrEqual(12);
 
-    await expect(page.getByRole('link', { name: 'Details' })).toHaveCount(0);
     const email = page.getByRole('link', {
       name: 'hiroshi.tanaka.accounts.payable.department@very-long-company-name.example.com',
     });
@@ -56,6 +55,49 @@ test.describe('the dashboard answers who owes what', () => {
     expect(await email.evaluate(cut)).toBe(false);
 
     await page.getByRole('link', { name: 'Émilie Dubois' }).first().click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Émilie Dubois' })).toBeVisible();
+  });
+
+  test('SPEC §2: the table has Name, Email, Balance and a Details link to /client/{id} in every row', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await joinThroughApi(page);
+    await seedTwelveClients(page);
+    const listed = await page.request.get('/api/clients?limit=50');
+    expect(listed.status()).toBe(200);
+    const ids = new Map(
+      ((await listed.json()) as { clients: { id: string; email: string }[] }).clients.map(
+        (client) => [client.email, client.id],
+      ),
+    );
+    expect(ids.size).toBe(12);
+    await page.goto('/');
+    const table = page.getByTestId('client-table');
+    const headers = table.getByRole('columnheader');
+    for (const name of ['Name', 'Email', 'Balance', 'Details'])
+      await expect(headers.filter({ hasText: new RegExp(`^${name}`) })).toBeVisible();
+    const rows = table.locator('tbody tr');
+    await expect(rows).toHaveCount(12);
+    await expect(table.getByRole('link', { name: 'Details', exact: true })).toHaveCount(12);
+    for (const row of await rows.all()) {
+      const email = (await row.getByRole('link', { name: /@/ }).textContent())!.trim();
+      const details = row.getByRole('link', { name: 'Details', exact: true });
+      await expect(details).toBeVisible();
+      await expect(details).toHaveText('Details');
+      await expect(details).toHaveAttribute('href', `/client/${ids.get(email)}`);
+    }
+    // The Details column fits a laptop's width beside the others: nothing scrolls sideways.
+    const overflow = await table.evaluate(
+      (node) => node.parentElement!.scrollWidth - node.parentElement!.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: 'test-results/dashboard-details-1280.png' });
+
+    await rows
+      .filter({ hasText: 'Émilie Dubois' })
+      .getByRole('link', { name: 'Details', exact: true })
+      .click();
     await expect(page.getByRole('heading', { level: 1, name: 'Émilie Dubois' })).toBeVisible();
   });
 

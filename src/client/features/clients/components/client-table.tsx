@@ -1,5 +1,6 @@
 import { displayName } from '../../../../shared/names.ts';
 import { Link } from 'react-router';
+import { ChevronRight } from 'lucide-react';
 import { daysBetween } from '../../../../shared/dates.ts';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import type { Client, ClientSort } from '../../../../shared/schemas/clients.ts';
@@ -90,6 +91,9 @@ export function ClientTable(props: ClientTableProps) {
             <th scope="col" className="text-end d-none d-sm-table-cell">
               {t('dashboard.table.overdue')}
             </th>
+            <th scope="col" className="text-end text-nowrap cell-shrink">
+              {t('dashboard.table.details')}
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -127,6 +131,18 @@ export function ClientTable(props: ClientTableProps) {
                 </td>
                 <td className="text-end text-nowrap text-danger d-none d-sm-table-cell">
                   {overdue !== null && t('dashboard.table.days', { days: overdue })}
+                </td>
+                {/* SPEC's Details link, on a phone too: its word is its name, kept on one line
+                  (Korean may break between any two letters); a phone drops the chevron and the
+                  padding to leave the name its room. */}
+                <td className="text-end">
+                  <Link
+                    to={`/client/${client.id}`}
+                    className="btn btn-sm btn-outline-secondary d-inline-flex align-items-center text-nowrap px-1 px-sm-2"
+                  >
+                    {t('dashboard.table.details')}
+                    <ChevronRight size={14} className="icon d-none d-sm-inline" aria-hidden />
+                  </Link>
                 </td>
               </tr>
             );
