@@ -12,7 +12,7 @@ export type Say = (english: string) => string;
  * Who looks at the screen: a visitor, an owner who just joined (the first-run setup awaits), an
  * owner with no clients yet (the setup skipped), or one with clients.
  */
-export type Viewer = 'visitor' | 'newcomer' | 'new owner' | 'owner';
+type Viewer = 'visitor' | 'newcomer' | 'new owner' | 'owner';
 
 export interface Seeded {
   /** A client with a long name, a ledger and a history. */
@@ -37,7 +37,7 @@ export interface Screen {
 const longFirstName = 'Maximiliana-Josephina';
 const longLastName = 'Featherstonehaugh-Worthington-Smythe';
 
-export const screens: Screen[] = [
+const screens: Screen[] = [
   {
     name: 'dashboard, signed out',
     as: 'visitor',
@@ -142,7 +142,7 @@ export async function walkScreens(
   }
 }
 
-export async function seedOwner(page: Page): Promise<Seeded> {
+async function seedOwner(page: Page): Promise<Seeded> {
   const clients = [
     { firstName: longFirstName, lastName: longLastName, currency: 'CAD', balance: 1_234_567_89 },
     { firstName: 'Ada', lastName: 'Lovelace', currency: 'USD', balance: 12_345_00 },

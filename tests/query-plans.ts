@@ -25,7 +25,7 @@ export interface QueryPlans {
   close(): Promise<void>;
 }
 
-export async function sqliteQueryPlans(): Promise<QueryPlans> {
+async function sqliteQueryPlans(): Promise<QueryPlans> {
   const database: TestDatabase = await createTestDatabase('sqlite');
   if (database.config.dialect !== 'sqlite') throw new Error('an SQLite database was asked for');
   const migrated = new Kysely<Database>({ dialect: new SqliteWorkerDialect(database.config.file) });

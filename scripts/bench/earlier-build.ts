@@ -12,7 +12,7 @@ import { joinOwner } from './seed.ts';
 import type { TrackedClient } from './live.ts';
 
 /** The commit whose bench measured the rate the target multiplies, before the worker threads. */
-export const earlierCommit = '130d67581b4d0d19dbf2e248c44d2c6a5614efa5';
+const earlierCommit = '130d67581b4d0d19dbf2e248c44d2c6a5614efa5';
 export const earlierCommitShort = earlierCommit.slice(0, 7);
 
 /**

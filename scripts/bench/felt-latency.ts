@@ -13,7 +13,7 @@ import { importBody } from './blocking.ts';
 import { percentiles, type Percentiles } from './live.ts';
 import { joinOwner, seedLedgers } from './seed.ts';
 
-export type HeavyRequest = 'import' | 'pdf';
+type HeavyRequest = 'import' | 'pdf';
 
 export interface FeltLatencyResult {
   database: string;

@@ -5,7 +5,7 @@
 import { duringHeavy, type HeavyResult } from './blocking.ts';
 import { joinOwner, seedLedgers } from './seed.ts';
 
-export interface Timed {
+interface Timed {
   name: string;
   /** The first request after seeding: the reader's pages cold. */
   coldMs: number;

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 
 // autocannon ships no types; this is the part of its programmatic API the bench uses.
-export interface RequestData {
+interface RequestData {
   method: string;
   path: string;
   headers: Record<string, string>;

@@ -7,7 +7,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { percentile } from './live.ts';
 import { joinOwner, seedClients, seedLedgers } from './seed.ts';
 
-export interface PaymentTimes {
+interface PaymentTimes {
   /** Entries of the long ledger with something unpaid, when the payments began. */
   unpaid: number;
   /** One payment at a time on the long ledger, milliseconds each (median). */

@@ -17,7 +17,7 @@ export function killAllChildren(): void {
 }
 
 /** A free port on 127.0.0.1, chosen by the kernel; the child binds it a moment later. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

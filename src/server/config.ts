@@ -214,7 +214,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-export const defaultSqliteFile = path.join('data', 'balance.sqlite');
+const defaultSqliteFile = path.join('data', 'balance.sqlite');
 
 export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
   if (url === undefined) return { dialect: 'sqlite', file: defaultSqliteFile };

@@ -54,7 +54,7 @@ function translateValue(locale: Locale, value: MessageValues[string]): string | 
   return value;
 }
 
-export function isTranslated(locale: Locale, english: string): boolean {
+function isTranslated(locale: Locale, english: string): boolean {
   return locale === 'en' || english in catalogues[locale];
 }
 

@@ -3,7 +3,7 @@ import { AppError } from './errors.ts';
 // Parsed nesting costs far more memory than its text; a restore file nests 4 deep (decision 018).
 export const maxJsonDepth = 16;
 
-export function tooDeeplyNested(): AppError {
+function tooDeeplyNested(): AppError {
   return new AppError(
     400,
     'validation',
@@ -14,8 +14,8 @@ export function tooDeeplyNested(): AppError {
 
 // Parsed, an empty array or object costs about 90 bytes and a value up to 16: each must come with
 // enough body that a wide body cannot cost many times its size. Our files spend far more.
-export const bytesPerContainer = 32;
-export const bytesPerValue = 6;
+const bytesPerContainer = 32;
+const bytesPerValue = 6;
 const slack = 1024;
 
 export function tooManyValues(): AppError {

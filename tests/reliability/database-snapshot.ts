@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { isDerivedTable } from '../../src/server/db/archive.ts';
 
 /** The tables the matrix and fuzz tests promise to leave untouched; the snapshot holds them all. */
-export const dataTables = [
+const dataTables = [
   'users',
   'sessions',
   'clients',

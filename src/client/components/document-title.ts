@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { brandName } from '../../shared/constants.ts';
 
 /** "Clients · Balance": what the tab, the history and a screen reader call this page. */
-export function documentTitle(page: string | null): string {
+function documentTitle(page: string | null): string {
   return page ? `${page} · ${brandName}` : brandName;
 }
 

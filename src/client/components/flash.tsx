@@ -10,7 +10,7 @@ import {
 } from 'react';
 import { flashDurationMs } from '../../shared/constants.ts';
 
-export type FlashVariant = 'success' | 'danger';
+type FlashVariant = 'success' | 'danger';
 
 interface FlashMessage {
   id: number;

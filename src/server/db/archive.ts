@@ -6,10 +6,10 @@ import { migrations } from './migrations/index.ts';
 // Restored only into an empty database with no server running, so rows go straight into the
 // tables, not through the write path.
 
-export const archiveFormat = 'balance-backup';
-export const archiveVersion = 1;
+const archiveFormat = 'balance-backup';
+const archiveVersion = 1;
 
-export interface ArchiveHeader {
+interface ArchiveHeader {
   format: typeof archiveFormat;
   version: number;
   takenAt: string;

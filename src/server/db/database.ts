@@ -58,7 +58,7 @@ const pgTypes = {
   }) as typeof pg.types.getTypeParser,
 };
 
-export const defaultTimeouts: DatabaseTimeouts = {
+const defaultTimeouts: DatabaseTimeouts = {
   connectMs: 5000,
   statementMs: 15_000,
   idleInTransactionMs: 15_000,

@@ -2,8 +2,7 @@ import { z } from 'zod/mini';
 import { noControlCharacters } from './clients.ts';
 
 /** What a token may do: read only (GET and HEAD), or everything its owner may do. */
-export const tokenAccesses = ['read', 'read-write'] as const;
-export type TokenAccess = (typeof tokenAccesses)[number];
+const tokenAccesses = ['read', 'read-write'] as const;
 
 export const tokenNameMaxLength = 100;
 /** Enough for every script and device of one owner; a cap keeps a leaked session from minting without end. */
@@ -41,7 +40,7 @@ export const accessTokenFormSchema = z.object({
 });
 export type AccessTokenForm = z.input<typeof accessTokenFormSchema>;
 
-export const accessTokenSchema = z.object({
+const accessTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
   access: z.enum(tokenAccesses),
@@ -53,7 +52,6 @@ export const accessTokenSchema = z.object({
 export type AccessToken = z.infer<typeof accessTokenSchema>;
 
 export const accessTokenListSchema = z.object({ tokens: z.array(accessTokenSchema) });
-export type AccessTokenList = z.infer<typeof accessTokenListSchema>;
 
 /** The answer to a new token: the only time its secret is ever shown. */
 export const createdAccessTokenSchema = z.object({

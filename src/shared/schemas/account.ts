@@ -41,7 +41,7 @@ export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>;
 export const deleteAccountBodySchema = z.object({ password: currentPassword });
 export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 
-export const accountSessionSchema = z.object({
+const accountSessionSchema = z.object({
   /** Not the cookie's token nor its stored hash: an id derived from the hash, safe to show. */
   id: z.string(),
   /** The device in plain words, e.g. "Chrome on Linux". */
@@ -50,7 +50,6 @@ export const accountSessionSchema = z.object({
   lastSeenAt: z.string(),
   current: z.boolean(),
 });
-export type AccountSession = z.infer<typeof accountSessionSchema>;
 
 export const accountSessionsSchema = z.object({ sessions: z.array(accountSessionSchema) });
 export type AccountSessions = z.infer<typeof accountSessionsSchema>;
@@ -63,7 +62,7 @@ const linkToken = z.string().check(z.regex(/^[\w-]{43}$/, 'is not a valid link')
 export const passwordResetBodySchema = z.object({ token: linkToken, password: newPasswordField });
 export type PasswordResetBody = z.infer<typeof passwordResetBodySchema>;
 
-export const adminUserSchema = z.object({
+const adminUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   isAdmin: z.boolean(),
@@ -75,7 +74,6 @@ export const adminUserSchema = z.object({
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
 export const adminUsersSchema = z.object({ users: z.array(adminUserSchema) });
-export type AdminUsers = z.infer<typeof adminUsersSchema>;
 
 export const userIdParamsSchema = z.object({ id: z.string().check(z.regex(/^[\w-]{1,64}$/)) });
 
@@ -91,8 +89,6 @@ export const invitationValidity = 7 * 24 * 60 * 60_000;
 
 /** POST /api/account/sessions/end-others: how many sessions ended. */
 export const endedSessionsSchema = z.object({ ended: z.number() });
-export type EndedSessions = z.infer<typeof endedSessionsSchema>;
 
 /** POST /api/account/email: the user with the new address. */
 export const changedEmailSchema = z.object({ user: sessionUserSchema });
-export type ChangedEmail = z.infer<typeof changedEmailSchema>;

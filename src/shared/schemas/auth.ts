@@ -6,10 +6,10 @@ import { firstRunSchema } from './first-run.ts';
  * One @ between a dotted local part and a dotted domain of at least two labels. Letters,
  * digits and the characters real addresses use (. _ % + - ') are accepted (DECISIONS.md row 9).
  */
-export const emailPattern =
+const emailPattern =
   /^[A-Za-z0-9_%+'-]+(?:\.[A-Za-z0-9_%+'-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
-export const emailMaxLength = 254;
+const emailMaxLength = 254;
 
 export const emailField = z
   .string()
@@ -61,7 +61,6 @@ export type JoinBody = z.infer<typeof joinBodySchema>;
 export const forgotPasswordBodySchema = z.object({ email: emailField });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 export const forgotPasswordResponseSchema = z.object({ message: z.string() });
-export type ForgotPasswordResponse = z.infer<typeof forgotPasswordResponseSchema>;
 
 export const sessionUserSchema = z.object({
   id: z.string(),

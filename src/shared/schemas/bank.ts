@@ -32,7 +32,7 @@ const accountLabel = z
 export const bankFileMaxBytes = 4 * 1024 * 1024;
 
 /** CSV with a column mapping, OFX (QFX too; 1.x SGML or 2.x XML), or ISO 20022 camt.053 XML. */
-export const bankFormats = ['csv', 'ofx', 'camt053'] as const;
+const bankFormats = ['csv', 'ofx', 'camt053'] as const;
 export type BankFormat = (typeof bankFormats)[number];
 
 const mappingForCsv = z.superRefine<{ format: BankFormat; mapping?: BankMapping | undefined }>(
@@ -62,7 +62,6 @@ export const bankPreviewBodySchema = z
       ),
   })
   .check(mappingForCsv);
-export type BankPreviewBody = z.infer<typeof bankPreviewBodySchema>;
 
 const columnChoice = z.nullable(z.int().check(z.minimum(0), z.maximum(99)));
 
@@ -103,11 +102,10 @@ export const bankUploadFormSchema = z
         issue('Choose the amount column, or the credit column.');
     }),
   );
-export type BankUploadForm = z.input<typeof bankUploadFormSchema>;
 
-export const matchReasons = ['reference', 'rule', 'amount', 'balance', 'name'] as const;
+const matchReasons = ['reference', 'rule', 'amount', 'balance', 'name'] as const;
 export type MatchReason = (typeof matchReasons)[number];
-export const confidences = ['high', 'medium', 'low'] as const;
+const confidences = ['high', 'medium', 'low'] as const;
 export type Confidence = (typeof confidences)[number];
 
 export const bankIdMaxLength = 200;
@@ -115,7 +113,7 @@ export const bankIdMaxLength = 200;
 const descriptionField = z.string().check(z.maxLength(1000));
 
 /** One incoming payment of a statement, as the bank wrote it. */
-export const bankLineSchema = z.object({
+const bankLineSchema = z.object({
   /** Which line of the file (1 is the first), for the owner to find it. */
   line: z.int().check(z.minimum(1)),
   date: dateField,
@@ -131,14 +129,14 @@ export const bankLineSchema = z.object({
 });
 export type BankLine = z.infer<typeof bankLineSchema>;
 
-export const suggestionSchema = z.object({
+const suggestionSchema = z.object({
   clientId: z.string(),
   reason: z.enum(matchReasons),
   confidence: z.enum(confidences),
 });
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
-export const previewLineSchema = z.extend(bankLineSchema, {
+const previewLineSchema = z.extend(bankLineSchema, {
   /** The line's identity: the same line of a later statement has the same one. */
   id: z.string(),
   /** Recorded by an earlier confirmed import. */
@@ -148,7 +146,7 @@ export const previewLineSchema = z.extend(bankLineSchema, {
 export type PreviewLine = z.infer<typeof previewLineSchema>;
 
 /** A client suggested by the preview, named so the screen needs no request per client. */
-export const suggestedClientSchema = z.object({
+const suggestedClientSchema = z.object({
   id: z.string(),
   firstName: z.string(),
   lastName: z.string(),
@@ -164,10 +162,10 @@ export const bankPreviewSchema = z.object({
 });
 export type BankPreview = z.infer<typeof bankPreviewSchema>;
 
-export const bankConfirmMaxLines = 5000;
+const bankConfirmMaxLines = 5000;
 
 /** A confirmed line: the bank's fields as previewed, and who paid how much of it. */
-export const confirmLineSchema = z.extend(bankLineSchema, {
+const confirmLineSchema = z.extend(bankLineSchema, {
   /** One client for the whole amount, or a split whose parts add up to it. */
   allocations: z
     .array(
@@ -178,10 +176,9 @@ export const confirmLineSchema = z.extend(bankLineSchema, {
     )
     .check(z.minLength(1, 'Choose a client.'), z.maxLength(20)),
 });
-export type ConfirmLine = z.infer<typeof confirmLineSchema>;
 
 /** A CSV layout's mapping, remembered under the key of its header row (`bankLayoutKey`). */
-export const bankLayoutSchema = z.object({
+const bankLayoutSchema = z.object({
   key: z.string().check(z.regex(bankLayoutKeyPattern, 'This layout key is invalid.')),
   mapping: bankMappingSchema,
 });
@@ -219,7 +216,7 @@ export const bankUndoneSchema = z.object({ voided: z.int() });
 export const bankRuleParams = z.object({ id: z.string().check(z.maxLength(64)) });
 
 /** A payer the owner confirmed: the folded text of their transfers, and who pays under it. */
-export const bankRuleSchema = z.object({
+const bankRuleSchema = z.object({
   /** What DELETE /api/bank/rules/:id names it by. */
   id: z.string(),
   payerKey: z.string(),

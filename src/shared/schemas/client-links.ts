@@ -13,7 +13,7 @@ export const clientLinkInputSchema = z.object({
 export type ClientLinkInput = z.infer<typeof clientLinkInputSchema>;
 
 /** The client's current link, without its secret (which only the answer that made it holds). */
-export const clientLinkSchema = z.object({
+const clientLinkSchema = z.object({
   createdAt: z.string(),
   expiresAt: z.nullable(z.string()),
   /** When the link was last opened, to the minute; null when never. */
@@ -46,6 +46,5 @@ export type CreatedClientLink = z.infer<typeof createdClientLinkSchema>;
 
 /** PUT /api/clients/:id/language, and its answer. */
 export const clientLanguageUpdateSchema = z.object({ language: clientLanguageSchema });
-export type ClientLanguageUpdate = z.infer<typeof clientLanguageUpdateSchema>;
 
 export const clientLinkPathPrefix = '/c/';

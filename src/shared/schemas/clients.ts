@@ -3,15 +3,10 @@ import { addDays, isCalendarDate } from '../dates.ts';
 import { currencies, maxAmountMinor, parseAmount, type Currency } from '../money.ts';
 import { isSyllabicName } from '../names.ts';
 import { emailField } from './auth.ts';
-import {
-  ageingBucketLabels,
-  clientSorts,
-  type AgeingBucketName,
-  type ClientSort,
-} from '../client-list.ts';
+import { clientSorts, type AgeingBucketName, type ClientSort } from '../client-list.ts';
 
-export const nameMinLength = 2;
-export const phoneMinLength = 10;
+const nameMinLength = 2;
+const phoneMinLength = 10;
 
 /**
  * Control characters (NUL above all, which PostgreSQL cannot store) have no place in a name, nor
@@ -48,7 +43,7 @@ const nameField = (requiredMessage: string) =>
 /** Digits with the usual separators: "+1 (555) 010-2030", "010.1234.5678". */
 const phonePattern = /^\+?[0-9 ().-]+$/;
 
-export const phoneField = z
+const phoneField = z
   .string()
   .check(
     z.trim(),
@@ -240,16 +235,6 @@ export const clientSnapshotSchema = z.object({
 });
 export type ClientSnapshot = z.infer<typeof clientSnapshotSchema>;
 
-/** What people call each field, on screens and in import problems. */
-export const clientFieldLabels: Record<keyof ClientSnapshot, string> = {
-  firstName: 'First name',
-  lastName: 'Last name',
-  email: 'Email',
-  phone: 'Phone',
-  balance: 'Balance',
-  currency: 'Currency',
-};
-
 export const clientSchema = z.object({
   id: z.string(),
   ...clientSnapshotSchema.shape,
@@ -262,14 +247,14 @@ export const clientSchema = z.object({
 export type Client = z.infer<typeof clientSchema>;
 
 /** Totals travel as decimal strings of minor units: a sum can outgrow a safe integer. */
-export const currencyTotalSchema = z.object({ currency: currencyField, total: z.string() });
+const currencyTotalSchema = z.object({ currency: currencyField, total: z.string() });
 export type CurrencyTotal = z.infer<typeof currencyTotalSchema>;
 
 /** The totals in US cents at the owner's own rates; null without a rate for every currency present. */
-export const convertedTotalSchema = z.object({ usdTotal: z.string(), ratesDate: z.string() });
+const convertedTotalSchema = z.object({ usdTotal: z.string(), ratesDate: z.string() });
 
-export { clientSorts, type ClientSort };
-export const clientPageSizeMax = 200;
+export { type ClientSort };
+const clientPageSizeMax = 200;
 
 /**
  * GET /api/clients: what the dashboard's address bar holds. `q` matches name, e-mail and phone;
@@ -311,7 +296,7 @@ export const clientListSchema = z.object({
 });
 export type ClientList = z.infer<typeof clientListSchema>;
 
-export { ageingBucketLabels, type AgeingBucketName };
+export { type AgeingBucketName };
 
 /**
  * GET /api/ageing: per currency, what is unpaid by how long it is overdue, as decimal minor

@@ -3,7 +3,7 @@ import { clientSnapshotSchema } from './clients.ts';
 import { entryDetailSchema } from './ledger.ts';
 import { reminderDetailSchema } from './reminders.ts';
 
-export { entryDetailSchema, type EntryDetail } from './ledger.ts';
+export { type EntryDetail } from './ledger.ts';
 
 /**
  * Every kind of change the owner's log records, in one place. `balance_changed` is the balance
@@ -40,13 +40,12 @@ export const eventActions = [
 export type EventAction = (typeof eventActions)[number];
 
 /** The data of a `change` message on the live stream: which thing changed, not its contents. */
-export const changeEventSchema = z.object({
-  id: z.number(),
+export interface ChangeEvent {
+  id: number;
   // A server newer than this page may send actions it does not know: still a change to fetch.
-  action: z.string(),
-  clientId: z.nullable(z.string()),
-});
-export type ChangeEvent = z.infer<typeof changeEventSchema>;
+  action: string;
+  clientId: string | null;
+}
 
 /**
  * The data of a `changes` message: several changes sent as one to a stream opened with
@@ -54,13 +53,12 @@ export type ChangeEvent = z.infer<typeof changeEventSchema>;
  * clients among them that were deleted, and whether the settings changed, are named because a
  * page shows those; any other change only means "fetch again".
  */
-export const changesSummarySchema = z.object({
-  id: z.number(),
-  count: z.number(),
-  deleted: z.array(z.string()),
-  settingsChanged: z.boolean(),
-});
-export type ChangesSummary = z.infer<typeof changesSummarySchema>;
+export interface ChangesSummary {
+  id: number;
+  count: number;
+  deleted: string[];
+  settingsChanged: boolean;
+}
 
 /** GET /api/events: where to resume, and whether several changes may come as one message. */
 export const eventStreamQuerySchema = z.object({
@@ -69,7 +67,7 @@ export const eventStreamQuerySchema = z.object({
   summarize: z.optional(z.enum(['true', 'false'], 'Use true or false.')),
 });
 
-export const historyEntrySchema = z.object({
+const historyEntrySchema = z.object({
   id: z.number(),
   // Not an enum: an action this version does not know is shown generically, never refused.
   action: z.string(),
@@ -85,4 +83,3 @@ export const historyEntrySchema = z.object({
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 
 export const historyListSchema = z.object({ entries: z.array(historyEntrySchema) });
-export type HistoryList = z.infer<typeof historyListSchema>;

@@ -6,8 +6,5 @@ export const accountLanguageSchema = z.nullable(
   z.enum(locales, 'Choose en, ko or ms, or null to follow the browser.'),
 );
 
-export type AccountLanguage = z.infer<typeof accountLanguageSchema>;
-
 /** PUT /api/settings/language, and its answer. */
 export const languageUpdateSchema = z.object({ language: accountLanguageSchema });
-export type LanguageUpdate = z.infer<typeof languageUpdateSchema>;

@@ -20,7 +20,7 @@ export const entryKinds = ['opening', 'charge', 'payment', 'credit', 'adjustment
 export type EntryKind = (typeof entryKinds)[number];
 
 /** What the owner records by hand; the other kinds follow from the client form and voids. */
-export const recordedKinds = ['charge', 'payment', 'credit'] as const;
+const recordedKinds = ['charge', 'payment', 'credit'] as const;
 export type RecordedKind = (typeof recordedKinds)[number];
 
 export const entryKindLabels: Record<EntryKind, string> = {
@@ -99,7 +99,7 @@ export type VoidInput = z.infer<typeof voidInputSchema>;
 
 export const entryParams = z.object({ id: z.string(), entryId: z.string() });
 
-export const entrySchema = z.object({
+const entrySchema = z.object({
   id: z.number(),
   kind: z.enum(entryKinds),
   /** Minor units, signed by the effect on the balance. */
@@ -129,7 +129,7 @@ export const entrySchema = z.object({
 });
 export type Entry = z.infer<typeof entrySchema>;
 
-export const entryPageSizeMax = 500;
+const entryPageSizeMax = 500;
 export const entryPageSizeDefault = 100;
 
 /**
@@ -149,7 +149,6 @@ export const entryListQuerySchema = z.object({
   ),
   kind: z.optional(z.enum(entryKinds, `Use one of ${entryKinds.join(', ')}.`)),
 });
-export type EntryListQuery = z.infer<typeof entryListQuerySchema>;
 
 /** A page of a client's ledger, oldest first; pages go from the newest back to the oldest. */
 export const entryListSchema = z.object({
@@ -157,7 +156,6 @@ export const entryListSchema = z.object({
   /** Where the page of older entries starts; null when this page holds the oldest. */
   nextCursor: z.nullable(z.string()),
 });
-export type EntryList = z.infer<typeof entryListSchema>;
 
 /** An entry as a change recorded it: what the history and the answer to a new entry carry. */
 export const entryDetailSchema = z.object({

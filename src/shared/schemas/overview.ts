@@ -7,7 +7,7 @@ export const overviewMonths = 12;
 /** Exact amounts in minor units, as decimal text: sums of many balances may pass 2^53. */
 const amount = z.string();
 
-export const overviewBucketsSchema = z.object({
+const overviewBucketsSchema = z.object({
   current: amount,
   days1to30: amount,
   days31to60: amount,
@@ -20,7 +20,7 @@ export const overviewBucketsSchema = z.object({
  * there are debtors in more than one currency and a rate for each; otherwise within each
  * currency (five per currency), since amounts in different currencies cannot be compared.
  */
-export const debtorRankings = ['converted', 'currency'] as const;
+const debtorRankings = ['converted', 'currency'] as const;
 
 /**
  * GET /api/overview: the dashboard's summary, per currency. `owed` sums the balances above 0,

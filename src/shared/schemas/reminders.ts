@@ -1,21 +1,14 @@
 import { z } from 'zod/mini';
 
 /** A reminder's place in a charge's schedule: before its due date, on it, or the Nth overdue. */
-export const reminderStepPattern = /^(?:before|due|overdue-[1-9]\d?)$/;
+const reminderStepPattern = /^(?:before|due|overdue-[1-9]\d?)$/;
 export const reminderStepSchema = z.string().check(z.regex(reminderStepPattern, 'Unknown step.'));
 
-export const reminderStatuses = [
-  'sending',
-  'retrying',
-  'sent',
-  'failed',
-  'skipped',
-  'cancelled',
-] as const;
+const reminderStatuses = ['sending', 'retrying', 'sent', 'failed', 'skipped', 'cancelled'] as const;
 export type ReminderStatus = (typeof reminderStatuses)[number];
 
 /** Any IANA name this runtime knows ("Asia/Seoul", "UTC"). */
-export function isTimeZone(name: string): boolean {
+function isTimeZone(name: string): boolean {
   if (name.length === 0 || name.length > 64) return false;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: name });
@@ -50,9 +43,8 @@ export const reminderPlanSchema = z.object({
 export type ReminderPlan = z.infer<typeof reminderPlanSchema>;
 
 export const clientRemindersSchema = z.object({ enabled: z.boolean('Use true or false.') });
-export type ClientReminders = z.infer<typeof clientRemindersSchema>;
 
-export const reminderSchema = z.object({
+const reminderSchema = z.object({
   id: z.number(),
   clientId: z.string(),
   clientName: z.string(),
@@ -68,7 +60,6 @@ export const reminderSchema = z.object({
   lastError: z.nullable(z.string()),
   updatedAt: z.string(),
 });
-export type Reminder = z.infer<typeof reminderSchema>;
 
 export const reminderListQuerySchema = z.object({
   status: z.optional(z.enum(reminderStatuses, 'Unknown status.')),
@@ -77,7 +68,7 @@ export const reminderListSchema = z.object({ reminders: z.array(reminderSchema) 
 export type ReminderList = z.infer<typeof reminderListSchema>;
 
 /** A charge a reminder names: the ledger's entry and what is left of it. */
-export const reminderChargeSchema = z.object({
+const reminderChargeSchema = z.object({
   entryId: z.number(),
   step: z.string(),
   reference: z.string(),
@@ -86,7 +77,7 @@ export const reminderChargeSchema = z.object({
   remaining: z.number(),
 });
 
-export const dueReminderSchema = z.object({
+const dueReminderSchema = z.object({
   clientId: z.string(),
   clientName: z.string(),
   email: z.string(),

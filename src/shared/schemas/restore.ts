@@ -49,7 +49,7 @@ const id = z
   );
 const count = z.int('Use a whole number.').check(z.nonnegative('This cannot be negative.'));
 
-export const exportedClientSchema = z.object({
+const exportedClientSchema = z.object({
   id,
   firstName: text(100),
   lastName: text(100),
@@ -66,7 +66,7 @@ export const exportedClientSchema = z.object({
   reminders: z.optional(z.boolean('Use true or false.')),
 });
 
-export const exportedEntrySchema = z.object({
+const exportedEntrySchema = z.object({
   id: z.int('Use a whole number.').check(z.positive('Use 1 or more.')),
   clientId: id,
   kind: z.enum(entryKinds, `Use one of ${entryKinds.join(', ')}.`),
@@ -84,7 +84,7 @@ export const exportedEntrySchema = z.object({
 });
 
 /** A confirmed bank import (version 5 on). */
-export const exportedBankBatchSchema = z.object({
+const exportedBankBatchSchema = z.object({
   id,
   accountLabel: text(bankLabelMaxLength),
   currency: currencyField,
@@ -93,24 +93,24 @@ export const exportedBankBatchSchema = z.object({
 });
 
 /** A statement line recorded by an import: it is never recorded again (version 5 on). */
-export const exportedBankLineSchema = z.object({ lineId: id, batchId: id, createdAt: moment });
+const exportedBankLineSchema = z.object({ lineId: id, batchId: id, createdAt: moment });
 
 /** A payer the owner confirmed; no client: a text confirmed for two (version 5 on). */
-export const exportedPayerRuleSchema = z.object({
+const exportedPayerRuleSchema = z.object({
   payerKey: text(1000),
   clientId: z.nullable(id),
   updatedAt: moment,
 });
 
 /** A CSV layout's remembered mapping, by the key of its header row (version 5 on). */
-export const exportedBankLayoutSchema = z.object({
+const exportedBankLayoutSchema = z.object({
   key: z.string().check(z.regex(bankLayoutKeyPattern, 'This layout key is invalid.')),
   mapping: bankMappingSchema,
   updatedAt: moment,
 });
 
 /** What a `reminder_sent` or `reminder_failed` event says was sent. */
-export const exportedReminderDetailSchema = z.object({
+const exportedReminderDetailSchema = z.object({
   step: reminderStepSchema,
   charges: z.array(
     z.object({
@@ -125,7 +125,7 @@ export const exportedReminderDetailSchema = z.object({
   error: z.optional(z.string().check(z.maxLength(5000, 'Use at most 5000 characters.'))),
 });
 
-export const exportedEventSchema = z.object({
+const exportedEventSchema = z.object({
   clientId: z.nullable(id),
   action: z.enum(eventActions, `Use one of ${eventActions.join(', ')}.`),
   at: moment,

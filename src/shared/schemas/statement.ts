@@ -6,9 +6,9 @@ import { multilineText } from './settings.ts';
 import { entryKindLabels, entryKinds, type EntryKind } from './ledger.ts';
 
 /** A statement covers the last 90 days (today included) unless the owner picks a period. */
-export const defaultStatementDays = 90;
+const defaultStatementDays = 90;
 /** Two years at most: a longer statement is an export, not something to hand a client. */
-export const maxStatementDays = 731;
+const maxStatementDays = 731;
 
 const dayField = z
   .string('Enter a date as YYYY-MM-DD.')
@@ -79,7 +79,7 @@ export function describeLine(line: { kind: EntryKind; note: string; reference: s
   return details ? `${what}: ${details}` : what;
 }
 
-export const statementBucketsSchema = z.object({
+const statementBucketsSchema = z.object({
   current: z.string(),
   days1to30: z.string(),
   days31to60: z.string(),
@@ -96,7 +96,7 @@ export const statementBucketLabels: Record<keyof StatementBuckets, string> = {
   over90: '90+ days',
 };
 
-export const statementLineSchema = z.object({
+const statementLineSchema = z.object({
   id: z.number(),
   date: z.string(),
   dueDate: z.nullable(z.string()),
@@ -111,14 +111,13 @@ export const statementLineSchema = z.object({
   /** The balance after this entry, as decimal minor units. */
   balance: z.string(),
 });
-export type StatementLine = z.infer<typeof statementLineSchema>;
 
 /**
  * An amount still (partly) unpaid at the end of the period: a charge, an opening balance or an
  * adjustment that added to what is owed. Its reference is the entry's own, or its note when it
  * has none.
  */
-export const statementOpenItemSchema = z.object({
+const statementOpenItemSchema = z.object({
   id: z.number(),
   kind: z.enum(entryKinds),
   date: z.string(),
@@ -133,7 +132,6 @@ export const statementOpenItemSchema = z.object({
   /** Days past its due day on the statement's last day; 0 when not yet due. */
   daysOverdue: z.number(),
 });
-export type StatementOpenItem = z.infer<typeof statementOpenItemSchema>;
 
 /**
  * A client's statement for a period: amounts in minor units of the client's currency; balances
@@ -188,8 +186,8 @@ export const statementSchema = z.object({
 });
 export type Statement = z.infer<typeof statementSchema>;
 
-export const statementSubjectMaxLength = 200;
-export const statementMessageMaxLength = 5000;
+const statementSubjectMaxLength = 200;
+const statementMessageMaxLength = 5000;
 
 const subjectField = z
   .string('Enter a subject.')
@@ -223,4 +221,3 @@ export const statementSendFormSchema = z.object({ subject: subjectField, message
 export type StatementSendForm = z.input<typeof statementSendFormSchema>;
 
 export const statementSentSchema = z.object({ sentTo: z.string() });
-export type StatementSent = z.infer<typeof statementSentSchema>;

@@ -1,5 +1,5 @@
-import { AccessTokens } from '../../features/tokens/components/access-tokens.tsx';
+import { TokenList } from '../../features/tokens/components/token-list.tsx';
 
 export function AccountTokensPage() {
-  return <AccessTokens />;
+  return <TokenList />;
 }

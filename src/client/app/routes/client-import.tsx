@@ -1,4 +1,4 @@
-import { ImportClients } from '../../features/transfer/components/import-clients.tsx';
+import { CsvImport } from '../../features/transfer/components/csv-import.tsx';
 
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useI18n } from '../../i18n/use-i18n.ts';
@@ -6,5 +6,5 @@ import { useI18n } from '../../i18n/use-i18n.ts';
 export function ClientImportPage() {
   const { t } = useI18n();
   useDocumentTitle(t('transfer.title'));
-  return <ImportClients />;
+  return <CsvImport />;
 }

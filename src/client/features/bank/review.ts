@@ -2,7 +2,7 @@ import { parseAmount, type Currency } from '../../../shared/money.ts';
 import type { Confidence, PreviewLine } from '../../../shared/schemas/bank.ts';
 
 /** One part of a line: who paid, and (in a split) how much, as typed. */
-export interface Part {
+interface Part {
   clientId: string | null;
   amountText: string;
 }
@@ -18,7 +18,7 @@ export const confidenceFilters = ['all', 'high', 'medium', 'low', 'unmatched'] a
 export type ConfidenceFilter = (typeof confidenceFilters)[number];
 
 /** The line's best suggestion's confidence, or null when nobody is suggested. */
-export const confidenceOf = (line: PreviewLine): Confidence | null =>
+const confidenceOf = (line: PreviewLine): Confidence | null =>
   line.suggestions[0]?.confidence ?? null;
 
 export function shownBy(filter: ConfidenceFilter, line: PreviewLine): boolean {

@@ -21,8 +21,6 @@ for their turn at once (on PostgreSQL, after 5 s): send fewer at a time.
 **Errors** have one shape: \`{ "error": { "code", "message", "fields"? } }\`, \`fields\` naming each
 invalid input.`;
 
-export type PublicRoute = { method: string; url: string };
-
 const { $schema: _dialect, ...errorJsonSchema } = z.toJSONSchema(errorBodySchema, {
   target: 'draft-2020-12',
   io: 'output',

@@ -27,7 +27,7 @@ import { requestLocale } from '../../i18n.ts';
 import { describeUserAgent } from './user-agent.ts';
 
 /** What the browser sees of a session: an id derived from the stored hash, never the hash. */
-export function publicSessionId(tokenHash: string): string {
+function publicSessionId(tokenHash: string): string {
   return createHash('sha256').update(`session-id:${tokenHash}`).digest('base64url').slice(0, 22);
 }
 

@@ -16,7 +16,7 @@ import {
 import { findUserById, listUsers } from './accounts.queries.ts';
 import { currentUser, requireSession } from './session.ts';
 
-export async function requireAdmin(request: FastifyRequest): Promise<void> {
+async function requireAdmin(request: FastifyRequest): Promise<void> {
   await requireSession(request);
   if (!currentUser(request).isAdmin) {
     throw new AppError(403, 'forbidden', 'Only the administrator can do this');

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { SessionWithUser, UsersTable } from './auth.table.ts';
@@ -147,25 +147,52 @@ export async function deleteExpiredSessions(
     .execute();
 }
 
-export async function findThrottle(db: Executor, keys: string[]) {
-  return db.selectFrom('login_throttle').selectAll().where('key', 'in', keys).execute();
+/**
+ * Counts one attempt under `key` in one statement, so simultaneous attempts cannot slip by: a
+ * window that started at or before `windowStart` is over, and the count starts again at 1.
+ */
+export async function countThrottleAttempt(
+  db: Executor,
+  key: string,
+  now: number,
+  windowStart: number,
+) {
+  return db
+    .insertInto('login_throttle')
+    .values({ key, failures: 1, window_started_at: now })
+    .onConflict((conflict) =>
+      conflict.column('key').doUpdateSet({
+        failures: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then 1 else login_throttle.failures + 1 end`,
+        window_started_at: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then ${now} else login_throttle.window_started_at end`,
+      }),
+    )
+    .returning(['failures', 'window_started_at'])
+    .executeTakeFirstOrThrow();
 }
 
-export async function upsertThrottle(
-  db: Executor,
-  row: { key: string; failures: number; windowStartedAt: number },
-): Promise<void> {
-  await db
-    .insertInto('login_throttle')
-    .values({ key: row.key, failures: row.failures, window_started_at: row.windowStartedAt })
-    .onConflict((conflict) =>
-      conflict
-        .column('key')
-        .doUpdateSet({ failures: row.failures, window_started_at: row.windowStartedAt }),
-    )
-    .execute();
+/** The count under `key`, if its window started after `windowStart`. */
+export async function findThrottleInWindow(db: Executor, key: string, windowStart: number) {
+  return db
+    .selectFrom('login_throttle')
+    .select(['failures', 'window_started_at'])
+    .where('key', '=', key)
+    .where('window_started_at', '>', windowStart)
+    .executeTakeFirst();
 }
 
 export async function deleteThrottle(db: Executor, key: string): Promise<void> {
   await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+}
+
+/** One failure fewer under each key, never below zero. */
+export async function lowerThrottles(db: Executor, keys: string[]): Promise<void> {
+  await db
+    .updateTable('login_throttle')
+    .set({ failures: sql<number>`case when failures > 0 then failures - 1 else 0 end` })
+    .where('key', 'in', keys)
+    .execute();
+}
+
+export async function deleteThrottlesStartedBy(db: Executor, windowStart: number): Promise<void> {
+  await db.deleteFrom('login_throttle').where('window_started_at', '<=', windowStart).execute();
 }

@@ -10,7 +10,7 @@ export interface UsersTable {
   disabled_at: number | null;
 }
 
-export interface SessionsTable {
+interface SessionsTable {
   /** SHA-256 of the cookie's token: a leaked table does not yield usable sessions. */
   token_hash: string;
   user_id: string;
@@ -22,14 +22,14 @@ export interface SessionsTable {
 export type SessionWithUser = Pick<SessionsTable, 'token_hash' | 'created_at' | 'last_seen_at'> &
   Pick<UsersTable, 'id' | 'email' | 'is_admin' | 'disabled_at'>;
 
-export interface PasswordResetsTable {
+interface PasswordResetsTable {
   token_hash: string;
   user_id: string;
   created_at: number;
   expires_at: number;
 }
 
-export interface InvitationsTable {
+interface InvitationsTable {
   token_hash: string;
   email_key: string;
   created_by: string;
@@ -37,7 +37,7 @@ export interface InvitationsTable {
   expires_at: number;
 }
 
-export interface LoginThrottleTable {
+interface LoginThrottleTable {
   key: string;
   failures: number;
   window_started_at: number;

@@ -13,7 +13,7 @@ import { emailKey, findUserByEmail } from './accounts.queries.ts';
 import { countResetRequest } from './throttle.ts';
 
 /** The one answer, whoever the e-mail belongs to: it tells a stranger nothing. */
-export const forgotPasswordAnswer =
+const forgotPasswordAnswer =
   'If an account uses this e-mail, a link to set a new password is on its way.';
 
 export function passwordResetByEmail(config: { mail: unknown; publicUrl: string | null }): boolean {

@@ -1,8 +1,15 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
+import {
+  countThrottleAttempt,
+  deleteThrottle,
+  deleteThrottlesStartedBy,
+  findThrottleInWindow,
+  lowerThrottles,
+} from './auth.repository.ts';
 
-export const throttleWindowMs = 15 * 60_000;
+const throttleWindowMs = 15 * 60_000;
 
 // An address is looser than a pair, as many people share one; an account alone is never refused,
 // or an attacker could lock its owner out: it is held back longer instead.
@@ -61,19 +68,8 @@ function tooMany(message: string, retryAfterMs: number): AppError {
   });
 }
 
-async function countInWindow(db: Kysely<Database>, key: string, now: number, windowMs: number) {
-  const windowStart = now - windowMs;
-  return db
-    .insertInto('login_throttle')
-    .values({ key, failures: 1, window_started_at: now })
-    .onConflict((conflict) =>
-      conflict.column('key').doUpdateSet({
-        failures: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then 1 else login_throttle.failures + 1 end`,
-        window_started_at: sql<number>`case when login_throttle.window_started_at <= ${windowStart} then ${now} else login_throttle.window_started_at end`,
-      }),
-    )
-    .returning(['failures', 'window_started_at'])
-    .executeTakeFirstOrThrow();
+function countInWindow(db: Kysely<Database>, key: string, now: number, windowMs: number) {
+  return countThrottleAttempt(db, key, now, now - windowMs);
 }
 
 const signUpWindowMs = 60 * 60_000;
@@ -95,7 +91,7 @@ export async function countSignUp(
 }
 
 // Enough for someone who lost the first message, too few to flood a mailbox or send spam.
-export const resetRequestLimits = { address: 10, email: 3 } as const;
+const resetRequestLimits = { address: 10, email: 3 } as const;
 
 export async function countResetRequest(
   db: Kysely<Database>,
@@ -121,20 +117,13 @@ export async function forgiveLoginAttempt(
   db: Kysely<Database>,
   keys: Record<Kind, string>,
 ): Promise<void> {
-  await db.deleteFrom('login_throttle').where('key', '=', keys.pair).execute();
-  await db
-    .updateTable('login_throttle')
-    .set({ failures: sql<number>`case when failures > 0 then failures - 1 else 0 end` })
-    .where('key', 'in', [keys.address, keys.account])
-    .execute();
+  await deleteThrottle(db, keys.pair);
+  await lowerThrottles(db, [keys.address, keys.account]);
 }
 
 export async function deleteExpiredThrottles(db: Kysely<Database>, now: number): Promise<void> {
   const longestWindowMs = Math.max(throttleWindowMs, signUpWindowMs);
-  await db
-    .deleteFrom('login_throttle')
-    .where('window_started_at', '<=', now - longestWindowMs)
-    .execute();
+  await deleteThrottlesStartedBy(db, now - longestWindowMs);
 }
 
 // A client link's secret is 256 random bits: the limit is there to make a guesser's flood cost
@@ -147,12 +136,7 @@ export async function checkLinkGuesses(
   address: string,
   now: number,
 ): Promise<void> {
-  const row = await db
-    .selectFrom('login_throttle')
-    .select(['failures', 'window_started_at'])
-    .where('key', '=', `link:${address}`)
-    .where('window_started_at', '>', now - throttleWindowMs)
-    .executeTakeFirst();
+  const row = await findThrottleInWindow(db, `link:${address}`, now - throttleWindowMs);
   if (row && row.failures >= linkGuessLimit)
     throw tooMany(
       'Too many attempts from your address. Please wait and try again.',

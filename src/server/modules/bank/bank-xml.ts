@@ -8,7 +8,7 @@ import { fileProblem } from './bank-statement.ts';
 
 export const xmlDepthLimit = 64;
 /** About 1 MiB of the parsed tree per 10,000 tags; a 20,000-line OFX file has some 400,000. */
-export const xmlTagLimit = 600_000;
+const xmlTagLimit = 600_000;
 
 export const tooDeep = () =>
   fileProblem('The file is nested more than {count} levels deep.', { count: xmlDepthLimit });

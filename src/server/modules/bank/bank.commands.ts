@@ -26,7 +26,7 @@ import {
   setEntryBankLine,
 } from './bank.repository.ts';
 
-export const bankUndoReason = 'bank import undone';
+const bankUndoReason = 'bank import undone';
 
 /** Another command of the write path, run inside this one's transaction. */
 async function within<A extends unknown[], T>(

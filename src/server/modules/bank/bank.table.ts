@@ -1,6 +1,6 @@
 import type { Currency } from '../../../shared/money.ts';
 
-export interface BankBatchesTable {
+interface BankBatchesTable {
   id: string;
   owner_id: string;
   account_label: string;
@@ -10,14 +10,14 @@ export interface BankBatchesTable {
 }
 
 /** One row per statement line recorded: its key is the one arbiter of "recorded once". */
-export interface BankLinesTable {
+interface BankLinesTable {
   owner_id: string;
   line_id: string;
   batch_id: string;
   created_at: number;
 }
 
-export interface BankPayerRulesTable {
+interface BankPayerRulesTable {
   owner_id: string;
   /** `payerKey` of a description the owner confirmed. */
   payer_key: string;
@@ -27,7 +27,7 @@ export interface BankPayerRulesTable {
 }
 
 /** A CSV layout's column mapping, under the key of its header row (migration 0033). */
-export interface BankLayoutsTable {
+interface BankLayoutsTable {
   owner_id: string;
   layout_key: string;
   /** The mapping as JSON text. */

@@ -142,10 +142,10 @@ const syllable = (character: string) => {
 };
 
 /** A given name by the Revised Romanization, each syllable on its own: 민준 is "minjun". */
-export const romanisedGivenName = (hangul: string) => [...hangul].map(syllable).join('');
+const romanisedGivenName = (hangul: string) => [...hangul].map(syllable).join('');
 
 /** The spellings of a family name: the usual ones, and the Revised Romanization's. */
-export function romanisedFamilyNames(hangul: string): string[] {
+function romanisedFamilyNames(hangul: string): string[] {
   const written = romanisedGivenName(hangul);
   const usual = familyNames[hangul] ?? [];
   return usual.includes(written) ? [...usual] : [...usual, written];
@@ -156,7 +156,7 @@ export function romanisedFamilyNames(hangul: string): string[] {
  * in Hangul, or the whole name in one part ("김민준": the family name is its first syllable,
  * or its first two when they make one of the two-syllable family names). Null otherwise.
  */
-export function koreanName(first: string, last: string): { family: string; given: string } | null {
+function koreanName(first: string, last: string): { family: string; given: string } | null {
   const given = first.normalize('NFC').replace(/\s+/g, '');
   const family = last.normalize('NFC').replace(/\s+/g, '');
   if (given !== '' && family !== '')

@@ -11,7 +11,7 @@ import { claimOpenedEvent, insertLink, revokeCurrentLink } from './client-links.
 // other tabs see it. Only the secret's hash reaches a command: the secret never leaves the
 // request that made it.
 
-export const openedEventEveryMs = 60 * 60_000;
+const openedEventEveryMs = 60 * 60_000;
 
 /**
  * Makes the client's new link inside a change already under way, the one it had, if any, ending

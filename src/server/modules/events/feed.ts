@@ -25,7 +25,7 @@ export interface FeedOptions {
   liveSessions(tokenHashes: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
 
-export function changeFrame(event: ChangeEvent): string {
+function changeFrame(event: ChangeEvent): string {
   return `id: ${event.id}\nevent: change\ndata: ${JSON.stringify(event)}\n\n`;
 }
 

@@ -14,7 +14,7 @@ import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
 
 export type { NewEvent };
 
-export type RecordEvents = (events: NewEvent | readonly NewEvent[]) => Promise<void>;
+type RecordEvents = (events: NewEvent | readonly NewEvent[]) => Promise<void>;
 
 export interface ChangeContext {
   trx: Transaction<Database>;
@@ -42,7 +42,7 @@ export interface ChangeOutcome<T> {
 }
 
 /** A change without an event is refused: the live streams and the history rely on one. */
-export async function runChange<T>(
+async function runChange<T>(
   kysely: Kysely<Database>,
   dialect: Dialect,
   ownerId: string,

@@ -1,4 +1,4 @@
-export interface IdempotencyKeysTable {
+interface IdempotencyKeysTable {
   user_id: string;
   key: string;
   /** SHA-256 of the method, path and body: the same key with another request is refused. */

@@ -30,7 +30,7 @@ export interface EntriesTable {
 }
 
 /** Each month's net change of an owner's balances in one currency (migration 0026). */
-export interface LedgerMonthsTable {
+interface LedgerMonthsTable {
   owner_id: string;
   currency: Currency;
   /** YYYY-MM */

@@ -5,7 +5,7 @@ import { formatMoney, type Currency } from '../../../shared/money.ts';
 import { translate } from '../../i18n.ts';
 
 /** What the e-mail needs of the client. */
-export interface ReminderClient {
+interface ReminderClient {
   id: string;
   firstName: string;
   lastName: string;
@@ -13,7 +13,7 @@ export interface ReminderClient {
   currency: Currency;
 }
 
-export interface ReminderCharge {
+interface ReminderCharge {
   entryId: number;
   step: string;
   reference: string;
@@ -60,7 +60,7 @@ export function messageIdDomain(from: string | undefined): string {
 }
 
 /** A header value from text the owner or a client wrote: one line, no control characters. */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return [...text]
     .map((character) => (/[\p{Cc}\u2028\u2029]/u.test(character) ? ' ' : character))
     .join('')

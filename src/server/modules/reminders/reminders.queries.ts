@@ -1,6 +1,5 @@
 // What this module's routes and sender read. Changes go through reminders.commands.ts.
 export {
-  defaultPlan,
   enabledPlans,
   isClientPaused,
   listReminders,

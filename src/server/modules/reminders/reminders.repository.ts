@@ -6,7 +6,7 @@ import type { ReminderPlansTable, RemindersTable } from './reminders.table.ts';
 type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Off, the server's time zone, and the steps most owners would pick once they turn it on. */
-export function defaultPlan(): ReminderPlan {
+function defaultPlan(): ReminderPlan {
   return {
     enabled: false,
     daysBefore: 3,

@@ -15,7 +15,7 @@ export interface ReminderPlansTable {
   updated_at: number;
 }
 
-export interface ReminderClientPausesTable {
+interface ReminderClientPausesTable {
   client_id: string;
   owner_id: string;
   paused_at: number;

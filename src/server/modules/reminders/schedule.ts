@@ -24,7 +24,7 @@ export interface ScheduledStep {
 export const stepKey = (entryId: number, step: string) => `${entryId}:${step}`;
 
 /** A charge's steps in the order they fall due. */
-export function stepsOf(dueOn: string, rules: ScheduleRules): { step: string; on: string }[] {
+function stepsOf(dueOn: string, rules: ScheduleRules): { step: string; on: string }[] {
   const steps: { step: string; on: string }[] = [];
   if (rules.daysBefore !== null)
     steps.push({ step: 'before', on: addDays(dueOn, -rules.daysBefore) });

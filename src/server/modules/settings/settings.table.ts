@@ -4,7 +4,7 @@ import type { Setup } from '../../../shared/schemas/settings.ts';
 
 export type SetupOutcome = Setup['outcome'];
 
-export interface UserPreferencesTable {
+interface UserPreferencesTable {
   user_id: string;
   disable_balance_on_add: number;
   disable_balance_on_edit: number;
@@ -19,13 +19,13 @@ export interface UserPreferencesTable {
 }
 
 /** A missing key has its default. */
-export interface InstanceSettingsTable {
+interface InstanceSettingsTable {
   key: 'allow_registration';
   value: string;
   updated_at: number;
 }
 
-export interface ExchangeRatesTable {
+interface ExchangeRatesTable {
   owner_id: string;
   currency: Currency;
   /** How many US dollars one unit is worth, as exact decimal text ("0.00074"). */

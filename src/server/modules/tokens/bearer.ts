@@ -17,14 +17,14 @@ const touchIntervalMs = 60_000;
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** Any other scheme (a proxy's Basic authentication) is not ours and is left alone. */
-export function bearerSecret(request: FastifyRequest): string | null {
+function bearerSecret(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (typeof header !== 'string') return null;
   const match = /^bearer[ \t]+(\S*)[ \t]*$/i.exec(header);
   return match ? (match[1] ?? '') : null;
 }
 
-export function hasSessionCookie(request: FastifyRequest): boolean {
+function hasSessionCookie(request: FastifyRequest): boolean {
   return request.cookies[sessionCookieName] !== undefined;
 }
 

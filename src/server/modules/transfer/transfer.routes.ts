@@ -20,16 +20,9 @@ import { readAllEvents } from '../events/events.queries.ts';
 import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';
 
-export const csvColumns = [
-  'First name',
-  'Last name',
-  'Email',
-  'Phone',
-  'Balance',
-  'Currency',
-] as const;
+const csvColumns = ['First name', 'Last name', 'Email', 'Phone', 'Balance', 'Currency'] as const;
 
-export const entryCsvColumns = [
+const entryCsvColumns = [
   'First name',
   'Last name',
   'Email',

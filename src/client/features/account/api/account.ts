@@ -12,7 +12,7 @@ import { callApi } from '../../../lib/api-client.ts';
 import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-notice.ts';
 
 const sessionKey = ['session'] as const;
-export const accountSessionsKey = ['account', 'sessions'] as const;
+const accountSessionsKey = ['account', 'sessions'] as const;
 
 /** The server names each device in the shown language: a list per language. */
 const accountSessionsQuery = (locale: Locale) =>

@@ -3,9 +3,9 @@ import type { InvitationBody } from '../../../../shared/schemas/account.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { callApi } from '../../../lib/api-client.ts';
 
-export const adminUsersKey = ['admin', 'users'] as const;
+const adminUsersKey = ['admin', 'users'] as const;
 
-export const adminUsersQuery = queryOptions({
+const adminUsersQuery = queryOptions({
   queryKey: adminUsersKey,
   queryFn: ({ signal }) => callApi(apiRoutes.adminUsers, { signal }),
 });

@@ -6,7 +6,7 @@ import { callApi } from '../../../lib/api-client.ts';
 
 export const sessionQueryKey = ['session'] as const;
 
-export const sessionQuery = queryOptions({
+const sessionQuery = queryOptions({
   queryKey: sessionQueryKey,
   queryFn: ({ signal }) => callApi(apiRoutes.session, { signal }),
   staleTime: 5 * 60_000,

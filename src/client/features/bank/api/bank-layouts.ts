@@ -5,7 +5,7 @@ import { callApi } from '../../../lib/api-client.ts';
 export const bankLayoutsKey = ['bank', 'layouts'] as const;
 
 /** The CSV layouts remembered and the accounts imported under before. */
-export const bankLayoutsQuery = queryOptions({
+const bankLayoutsQuery = queryOptions({
   queryKey: bankLayoutsKey,
   queryFn: ({ signal }) => callApi(apiRoutes.bankLayouts, { signal }),
 });

@@ -3,7 +3,7 @@ import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { Currency } from '../../../../shared/money.ts';
 import { callApi } from '../../../lib/api-client.ts';
 
-export const clientSearchSize = 8;
+const clientSearchSize = 8;
 
 /** Clients of one currency whose name, e-mail or phone has the words typed. */
 export function useClientSearch(q: string, currency: Currency, enabled: boolean) {

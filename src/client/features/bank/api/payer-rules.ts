@@ -4,9 +4,9 @@ import { callApi } from '../../../lib/api-client.ts';
 
 // The payers the owner has confirmed on bank lines, and forgetting one (docs/api.md).
 
-export const payerRulesKey = ['bank', 'rules'] as const;
+const payerRulesKey = ['bank', 'rules'] as const;
 
-export const payerRulesQuery = queryOptions({
+const payerRulesQuery = queryOptions({
   queryKey: payerRulesKey,
   queryFn: ({ signal }) => callApi(apiRoutes.bankRules, { signal }),
 });

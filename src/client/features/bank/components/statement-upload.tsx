@@ -22,7 +22,7 @@ import {
 import { useBankTexts } from './bank-texts.ts';
 
 /** The statement chosen: its bytes as read, and its first rows in the encoding chosen. */
-export interface ChosenFile {
+interface ChosenFile {
   name: string;
   bytes: Uint8Array;
   format: StatementFormat;

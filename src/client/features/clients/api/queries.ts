@@ -10,12 +10,12 @@ import { callApi } from '../../../lib/api-client.ts';
 
 export const clientsKey = ['clients'] as const;
 export const clientKey = (id: string) => ['clients', 'one', id] as const;
-export const historyKey = (id: string) => ['clients', 'history', id] as const;
-export const entriesKey = (id: string) => ['clients', 'entries', id] as const;
+const historyKey = (id: string) => ['clients', 'history', id] as const;
+const entriesKey = (id: string) => ['clients', 'entries', id] as const;
 
 export type ClientListParams = Omit<ClientListQuery, 'cursor' | 'limit'>;
 
-export const clientListQuery = (params: ClientListParams) =>
+const clientListQuery = (params: ClientListParams) =>
   infiniteQueryOptions({
     queryKey: [...clientsKey, 'list', params] as const,
     queryFn: ({ signal, pageParam }) =>
@@ -33,14 +33,14 @@ export const clientQuery = (id: string) =>
     queryFn: ({ signal }) => callApi(apiRoutes.client, { params: { id }, signal }),
   });
 
-export const historyQuery = (id: string) =>
+const historyQuery = (id: string) =>
   queryOptions({
     queryKey: historyKey(id),
     queryFn: ({ signal }) => callApi(apiRoutes.clientHistory, { params: { id }, signal }),
   });
 
 /** The client's ledger in pages, from the newest back: each page is oldest first. */
-export const entriesQuery = (id: string) =>
+const entriesQuery = (id: string) =>
   infiniteQueryOptions({
     queryKey: entriesKey(id),
     queryFn: ({ signal, pageParam }) =>
@@ -54,7 +54,7 @@ export const entriesQuery = (id: string) =>
   });
 
 /** The client's opening balances (few: one, and one more for each change of currency). */
-export const openingsQuery = (id: string) =>
+const openingsQuery = (id: string) =>
   queryOptions({
     queryKey: [...entriesKey(id), 'openings'] as const,
     queryFn: ({ signal }) =>
@@ -66,7 +66,7 @@ export const openingsQuery = (id: string) =>
   });
 
 /** Under the clients key, so every change the live stream reports refreshes it too. */
-export const ageingQuery = queryOptions({
+const ageingQuery = queryOptions({
   queryKey: [...clientsKey, 'ageing'] as const,
   queryFn: ({ signal }) => callApi(apiRoutes.ageing, { signal }),
 });

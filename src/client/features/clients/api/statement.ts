@@ -16,7 +16,7 @@ export function statementFilePath(id: string, period: StatementPeriod, form: 'cs
 }
 
 /** Under the clients key, so a change the live stream reports refreshes an open statement. */
-export const statementQuery = (id: string, period: StatementPeriod) =>
+const statementQuery = (id: string, period: StatementPeriod) =>
   queryOptions({
     queryKey: [...clientsKey, 'statement', id, period.from, period.to] as const,
     queryFn: ({ signal }) =>

@@ -73,7 +73,7 @@ const ledgerActions = new Set<string>(['entry_recorded', 'entry_voided', 'balanc
  * that only set the balance or the currency is left out (the ledger holds its adjustment); one
  * saved with nothing changed stays, as the owner did save it.
  */
-export function beyondLedger(entries: readonly HistoryEntry[]): HistoryEntry[] {
+function beyondLedger(entries: readonly HistoryEntry[]): HistoryEntry[] {
   return entries.filter((entry) => {
     if (ledgerActions.has(entry.action)) return false;
     if (entry.action !== 'edited' || !entry.before || !entry.after) return true;
@@ -89,7 +89,7 @@ export function beyondLedger(entries: readonly HistoryEntry[]): HistoryEntry[] {
  * A sentence for each change; one this version does not know is still shown, plainly.
  * `overdueMax` is the reminder plan's K, for "overdue 2 of 3" (null: not known).
  */
-export function describe(
+function describe(
   entry: HistoryEntry,
   { t, format }: Texts,
   overdueMax: number | null = null,

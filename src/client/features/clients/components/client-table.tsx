@@ -47,7 +47,7 @@ function SortHeader({
 }
 
 /** Days since the oldest unpaid amount fell due; null when nothing is overdue. */
-export function daysOverdue(client: Client, asOf: string): number | null {
+function daysOverdue(client: Client, asOf: string): number | null {
   if (client.oldestDueDate === null) return null;
   const days = daysBetween(client.oldestDueDate, asOf);
   return days > 0 ? days : null;

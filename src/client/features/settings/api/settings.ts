@@ -3,15 +3,15 @@ import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { PublicSettings, SettingsUpdate } from '../../../../shared/schemas/settings.ts';
 import { callApi } from '../../../lib/api-client.ts';
 
-export const publicSettingsKey = ['settings', 'public'] as const;
+const publicSettingsKey = ['settings', 'public'] as const;
 export const settingsKey = ['settings', 'mine'] as const;
 
-export const publicSettingsQuery = queryOptions({
+const publicSettingsQuery = queryOptions({
   queryKey: publicSettingsKey,
   queryFn: ({ signal }) => callApi(apiRoutes.publicSettings, { signal }),
 });
 
-export const settingsQuery = queryOptions({
+const settingsQuery = queryOptions({
   queryKey: settingsKey,
   queryFn: ({ signal }) => callApi(apiRoutes.settings, { signal }),
 });
@@ -21,7 +21,7 @@ export const settingsQuery = queryOptions({
  * stream, and a tab left open must follow the administrator's switch without a reload
  * (DECISIONS.md #22); the answer is a few bytes.
  */
-export const publicSettingsPollMs = 30_000;
+const publicSettingsPollMs = 30_000;
 
 /** The instance's public settings; `poll` keeps asking while the tab is open (signed out). */
 export const usePublicSettings = ({ poll = false }: { poll?: boolean } = {}) =>

@@ -12,7 +12,7 @@ import { useFlash } from '../../../components/flash.tsx';
 import { messagesByField } from '../../../components/form-field.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ApiError } from '../../../lib/api-client.ts';
-import { useFinishSetup } from '../api/setup.ts';
+import { useFinishSetup } from '../api/finish-setup.ts';
 import { AccountLanguage } from './account-language.tsx';
 
 /** Until the owner picks one, the currency of the language the app speaks is the likeliest. */

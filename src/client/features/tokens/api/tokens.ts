@@ -3,9 +3,9 @@ import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { AccessTokenInput } from '../../../../shared/schemas/access-tokens.ts';
 import { callApi } from '../../../lib/api-client.ts';
 
-export const tokensKey = ['tokens'] as const;
+const tokensKey = ['tokens'] as const;
 
-export const tokensQuery = queryOptions({
+const tokensQuery = queryOptions({
   queryKey: tokensKey,
   queryFn: ({ signal }) => callApi(apiRoutes.tokens, { signal }),
 });

@@ -254,7 +254,7 @@ function TokenTable({
 const bearerHeader = 'Authorization: Bearer <token>'; // i18n-ignore: HTTP syntax, not words
 
 /** The tokens page; Lingui's provider serves the <Trans> sentences that hold markup. */
-export function AccessTokens() {
+export function TokenList() {
   return (
     <I18nProvider i18n={i18n}>
       <AccessTokensPage />

@@ -100,7 +100,7 @@ function ProgressBar({ label, value }: { label: string; value: number | null }) 
 }
 
 /** CSV import: read the file, map its columns, see every problem, and only then write. */
-export function ImportClients() {
+export function CsvImport() {
   const { t, message } = useI18n();
   const { fieldLabels, errorText } = useImportTexts();
   const navigate = useNavigate();
