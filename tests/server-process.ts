@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
 import path from 'node:path';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..');
@@ -11,14 +12,23 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/** A server process that may not be listening yet. */
+export interface LaunchedServer {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number | null>;
+}
+
 /**
  * Starts `node src/server/main.ts` as a real process, with `nodeFlags` before the file, and waits
- * for the line it prints once it listens, as a person starting it would.
+ * for nothing: for a server that is not expected to be ready soon.
  */
-export async function startServerProcess(
+export function launchServerProcess(
   env: Record<string, string>,
   nodeFlags: readonly string[] = [],
-): Promise<ServerProcess> {
+  onOutput: (output: string) => void = () => {},
+): LaunchedServer {
   const child = spawn(process.execPath, [...nodeFlags, 'src/server/main.ts'], {
     cwd: projectRoot,
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
@@ -28,27 +38,57 @@ export async function startServerProcess(
   const exited = new Promise<number | null>((resolve) =>
     child.once('exit', (code) => resolve(code)),
   );
-  let listening = false;
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: string) => {
-      output += chunk;
-      // Searched only until found: the server logs every request, and searching all it had said
-      // at every chunk took the measuring process most of a core under load.
-      if (listening) return;
-      const match = /Balance is running at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
-      if (match?.[1]) {
-        listening = true;
-        resolve(match[1]);
-      }
-    };
-    // Decoded by the streams: a character split between two chunks stays whole.
-    child.stdout.setEncoding('utf8').on('data', onData);
-    child.stderr.setEncoding('utf8').on('data', onData);
-    void exited.then((code) =>
-      reject(new Error(`server exited with ${code} before listening:\n${output}`)),
-    );
+  const onData = (chunk: string) => {
+    output += chunk;
+    onOutput(output);
+  };
+  // Decoded by the streams: a character split between two chunks stays whole.
+  child.stdout.setEncoding('utf8').on('data', onData);
+  child.stderr.setEncoding('utf8').on('data', onData);
+  return { child, output: () => output, exited };
+}
+
+/**
+ * Starts `node src/server/main.ts` as a real process, with `nodeFlags` before the file, and waits
+ * for the line it prints once it serves, as a person starting it would.
+ */
+export async function startServerProcess(
+  env: Record<string, string>,
+  nodeFlags: readonly string[] = [],
+): Promise<ServerProcess> {
+  let found = false;
+  let resolveUrl: (url: string) => void = () => {};
+  let rejectUrl: (error: Error) => void = () => {};
+  const url = new Promise<string>((resolve, reject) => {
+    resolveUrl = resolve;
+    rejectUrl = reject;
   });
-  return { child, url, output: () => output, exited };
+  const launched = launchServerProcess(env, nodeFlags, (output) => {
+    // Searched only until found: the server logs every request, and searching all it had said
+    // at every chunk took the measuring process most of a core under load.
+    if (found) return;
+    const match = /Balance is running at (http:\/\/127\.0\.0\.1:\d+)\n/.exec(output);
+    if (match?.[1]) {
+      found = true;
+      resolveUrl(match[1]);
+    }
+  });
+  void launched.exited.then((code) =>
+    rejectUrl(new Error(`server exited with ${code} before listening:\n${launched.output()}`)),
+  );
+  return { ...launched, url: await url };
+}
+
+/** A port nothing listens on now, for a server whose address must be known before it says it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
 }
 
 /** Asks the server to stop, as a service manager would, and waits until it has. */

@@ -13,7 +13,7 @@ import { limitConnections } from './connection-limits.ts';
 import { proxyTrust } from './proxy-trust.ts';
 import { createDb, type Db } from './db/database.ts';
 import { databaseFault } from './db/errors.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateWhenReachable } from './db/database-start.ts';
 import { AppError } from './errors.ts';
 import { requestLocale, translate, translateIssue, type MessageValues } from './i18n.ts';
 import type { Locale } from '../shared/locales.ts';
@@ -69,6 +69,11 @@ declare module 'fastify' {
     /** One pool of PDF threads for every statement: the owner's, the client link's, a reminder's. */
     statementPdfs: PdfRenderer;
     routeTable: ReadonlyArray<{ method: string; url: string }>;
+    /**
+     * Settles once the database is reached and migrated (and the live feed listens), or rejects
+     * with what the operator must fix; `buildApp` waits for it unless told to start without it.
+     */
+    databaseReady: Promise<void>;
   }
 }
 
@@ -80,9 +85,16 @@ export interface AppOptions {
   onFatal?: (error: Error) => void;
   /** Send due reminders every minute (`npm start`); tests run their own sender when they need one. */
   sendReminders?: boolean;
+  /**
+   * `npm start` listens before the database answers, so a server started while PostgreSQL is
+   * down keeps trying and serves once it is back (503 until then); tests get a ready app.
+   */
+  waitForDatabase?: boolean;
 }
 
 const bodyLimitBytes = 64 * 1024;
+/** Routes that answer while the database is not ready: health, and the static files' wildcard. */
+const servedBeforeTheDatabase = new Set(['/api/health', '/*']);
 
 /** Judged as the router decodes it: `/%61pi/...` reaches the same routes as `/api/...`. */
 function isApiPath(url: string): boolean {
@@ -211,15 +223,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   );
   app.decorate('db', db);
   app.decorate('config', config);
+  // Closing while the start still waits gives up on it: an attempt would hold the pool's end for
+  // up to a connect or statement timeout, and nothing was served that needs a clean end.
+  const starting = new AbortController();
   app.addHook('onClose', async () => {
-    await db.kysely.destroy();
+    const stillStarting = db.health.starting !== null;
+    starting.abort(new Error('the server closed before the database was ready'));
+    const destroyed = db.kysely.destroy();
+    if (stillStarting) destroyed.catch(() => {});
+    else await destroyed;
   });
-  try {
-    await migrateToLatest(db.kysely);
-  } catch (error) {
-    await db.kysely.destroy();
-    throw error;
-  }
 
   const mailer = await createMailer(config.mail);
   app.decorate('mailer', mailer);
@@ -235,6 +248,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const feed = new ChangeFeed(db, app.log, {
     heartbeatMs: config.liveHeartbeatMs,
+    connectTimeoutMs: config.databaseTimeouts.connectMs,
     liveSessions: async (keys) => {
       const tokenKeys = keys.filter(isTokenStreamKey);
       const sessionKeys = keys.filter((key) => !isTokenStreamKey(key));
@@ -247,7 +261,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.decorate('feed', feed);
   app.decorate('writes', new WritePath<WriteCommand>(db, feed));
-  await feed.start();
+  const databaseReady = (async () => {
+    await migrateWhenReachable(db, app.log, starting.signal);
+    await feed.start();
+    starting.signal.throwIfAborted();
+    db.health.starting = null;
+  })();
+  // Heard here so a failure before anyone awaits it is no unhandled rejection; it still rejects.
+  databaseReady.catch(() => {});
+  app.decorate('databaseReady', databaseReady);
   if (options.sendReminders) ReminderSender.schedule(app);
   // Live streams never end by themselves: end them first, so close() can finish the rest.
   app.addHook('preClose', async () => {
@@ -270,6 +292,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       }
     });
   }
+  // Until the database is ready, only health and the browser app's files are served.
+  app.addHook('onRequest', async (request) => {
+    if (db.health.starting === null) return;
+    const route = request.routeOptions.url;
+    if (route === undefined || servedBeforeTheDatabase.has(route)) return;
+    throw new AppError(
+      503,
+      'unavailable',
+      'The database cannot be reached right now; please try again in a moment',
+      { headers: { 'retry-after': '5' } },
+    );
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const locale = requestLocale(request);
@@ -406,5 +440,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     );
   });
 
+  if (options.waitForDatabase ?? true) {
+    try {
+      await databaseReady;
+    } catch (error) {
+      await app.close();
+      throw error;
+    }
+  }
   return app;
 }

@@ -21,6 +21,8 @@ const app = await buildApp({
   clientDir: path.resolve(import.meta.dirname, '../../dist/client'),
   logger: true,
   sendReminders: true,
+  // Listening first: a supervisor sees it up, and health says what it waits for.
+  waitForDatabase: false,
   // A crashed SQLite thread would fail every query sent to it from now on: start afresh.
   onFatal: (error) => crash('a database thread stopped', error),
 });
@@ -56,6 +58,13 @@ try {
   await app.close();
   process.exit(1);
 }
+// PostgreSQL may not answer yet: the app keeps trying, answering 503 until it does.
+const failed = await app.databaseReady.then(
+  () => null,
+  (error: unknown) => error,
+);
+if (failed !== null && !closing) crash('the database could not be opened', failed);
 const listening = app.server.address();
-if (listening !== null && typeof listening === 'object')
+// Said once it serves: whoever waits for this line may use it at once.
+if (!closing && listening !== null && typeof listening === 'object')
   process.stdout.write(`${startLine(listening)}\n`);

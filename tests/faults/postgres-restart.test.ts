@@ -1,7 +1,6 @@
 import { execFile, execFileSync } from 'node:child_process';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -10,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import { buildClient } from '../factories.ts';
-import { startServerProcess, type ServerProcess } from '../server-process.ts';
+import { freePort, startServerProcess, type ServerProcess } from '../server-process.ts';
 import { openStream, type TestStream } from '../sse.ts';
 import { fullRun, rounds } from './fault-run.ts';
 import { joinOver, type Answer } from './http.ts';
@@ -81,17 +80,6 @@ function pgTool(tool: string, args: string[]) {
     ? ['runuser', ['-u', 'postgres', '--', program, ...args]]
     : [program, args];
   return run(file, fileArgs, { timeout: 120_000 });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 }
 
 /** A request with a bound: one that hangs past it is an answer of its own (status -1). */

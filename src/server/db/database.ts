@@ -34,6 +34,11 @@ export interface Db {
     /** Cleared by the next write that succeeds. */
     diskFull: boolean;
     stopped: string | null;
+    /**
+     * Until the first migrations have run (`db/database-start.ts`): the server listens but
+     * serves nothing that reads the database.
+     */
+    starting: 'connecting' | 'migrating' | null;
   };
   /** For the fault tests that crash a thread. */
   sqlite?: SqliteWorkerDialect;
@@ -96,10 +101,10 @@ export function createDb(
       kysely: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }),
       dialect: 'postgres',
       config,
-      health: { diskFull: false, stopped: null },
+      health: { diskFull: false, stopped: null, starting: null },
     };
   }
-  const health: Db['health'] = { diskFull: false, stopped: null };
+  const health: Db['health'] = { diskFull: false, stopped: null, starting: null };
   const sqlite = new SqliteWorkerDialect(
     config.file,
     undefined,

@@ -23,14 +23,17 @@ export async function deleteExpired(
 
 // Expired rows are refused when read but would pile up; every instance sweeps, harmlessly twice.
 export function scheduleHousekeeping(app: FastifyInstance): void {
-  const sweep = () =>
-    deleteExpired(app.db.kysely, app.config, Date.now()).catch((error: unknown) =>
+  const sweep = async () => {
+    // Not before the database is migrated: the first sweep waits for it (`npm start`).
+    if (app.db.health.starting !== null) return;
+    await deleteExpired(app.db.kysely, app.config, Date.now()).catch((error: unknown) =>
       app.log.warn({ err: error }, 'could not delete expired sessions and login counts'),
     );
+  };
   const timer = setInterval(() => void sweep(), sweepIntervalMs);
   timer.unref();
   app.addHook('onReady', async () => {
-    await sweep();
+    void app.databaseReady.then(sweep, () => {});
   });
   app.addHook('onClose', async () => {
     clearInterval(timer);

@@ -21,6 +21,8 @@ export interface Subscriber {
 
 export interface FeedOptions {
   heartbeatMs: number;
+  /** PostgreSQL: a listener connection not made within this time is tried again. */
+  connectTimeoutMs?: number;
   /** One query for them all. */
   liveSessions(tokenHashes: readonly string[]): Promise<ReadonlyMap<string, string>>;
 }
@@ -234,7 +236,11 @@ export class ChangeFeed {
 
   async #listen(): Promise<void> {
     if (this.#closed || !this.#connectionString) return;
-    const client = new pg.Client({ connectionString: this.#connectionString });
+    // Bounded, so a server that accepts connections but never answers cannot hold the start.
+    const client = new pg.Client({
+      connectionString: this.#connectionString,
+      connectionTimeoutMillis: this.#options.connectTimeoutMs ?? 0,
+    });
     this.#listener = client;
     let failed = false;
     const fail = (error: unknown) => {

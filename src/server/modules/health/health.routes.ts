@@ -16,7 +16,13 @@ const healthResponse = z.object({
   status: z.enum(['ok', 'degraded', 'unavailable']),
   database: z.enum(['sqlite', 'postgres']),
   problem: z.optional(
-    z.enum(['database_unreachable', 'database_timeout', 'database_stopped', 'disk_full']),
+    z.enum([
+      'database_unreachable',
+      'database_migrating',
+      'database_timeout',
+      'database_stopped',
+      'disk_full',
+    ]),
   ),
   message: z.optional(z.string()),
 });
@@ -83,6 +89,24 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
           database: db.dialect,
           problem: 'database_stopped',
           message: `The database stopped working (${db.health.stopped}); the server must be restarted`,
+        });
+      }
+      // Started before the database answered (`npm start`): the server keeps trying by itself.
+      if (db.health.starting === 'connecting') {
+        return reply.status(503).send({
+          status: 'unavailable',
+          database: db.dialect,
+          problem: 'database_unreachable',
+          message:
+            'The database is not reachable yet; the server keeps trying and serves once it answers',
+        });
+      }
+      if (db.health.starting === 'migrating') {
+        return reply.status(503).send({
+          status: 'unavailable',
+          database: db.dialect,
+          problem: 'database_migrating',
+          message: 'The database is being brought up to date; the server serves once it is',
         });
       }
       const probed = await probeWithin(healthDatabaseWaitMs);

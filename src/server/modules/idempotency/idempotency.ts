@@ -121,9 +121,10 @@ export function idempotency(app: FastifyInstance): void {
     return payload;
   });
 
-  const sweep = () => {
+  const sweep = async () => {
+    if (app.db.health.starting !== null) return;
     const now = Date.now();
-    return deleteOldKeys(db, { before: now - keepMs, staleBefore: now - staleMs }).catch(
+    await deleteOldKeys(db, { before: now - keepMs, staleBefore: now - staleMs }).catch(
       (error: unknown) => app.log.warn({ err: error }, 'could not delete old idempotency keys'),
     );
   };

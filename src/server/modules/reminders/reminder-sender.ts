@@ -242,14 +242,17 @@ export class ReminderSender {
   /** Every minute in every instance; the claims keep them from sending a step twice. */
   static schedule(app: FastifyInstance, options: ReminderSenderOptions = {}): ReminderSender {
     const sender = new ReminderSender(app, options);
-    const tick = () =>
-      sender
+    const tick = async () => {
+      // Not before the database is migrated: the first run waits for it (`npm start`).
+      if (app.db.health.starting !== null) return;
+      await sender
         .runOnce()
         .catch((error: unknown) => app.log.warn({ err: error }, 'the reminders run failed'));
+    };
     const timer = setInterval(() => void tick(), options.runEveryMs ?? app.config.reminderRunMs);
     timer.unref();
     app.addHook('onReady', async () => {
-      void tick();
+      void app.databaseReady.then(tick, () => {});
     });
     app.addHook('onClose', async () => {
       clearInterval(timer);
