@@ -13,7 +13,7 @@ const firstRetryMs = 1000;
 const lastRetryMs = 30_000;
 
 /** 1 s, then twice as long each time, never more than 30 s. */
-export function retryDelayMs(failedAttempts: number): number {
+function retryDelayMs(failedAttempts: number): number {
   return Math.min(firstRetryMs * 2 ** (failedAttempts - 1), lastRetryMs);
 }
 
