@@ -219,7 +219,11 @@ const twinKey = (line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balan
 export function numberTwins<Line extends BankLine>(lines: Line[], given = false): number {
   const seen = new Map<string, number>();
   for (const line of lines) {
-    if (line.bankId !== undefined || (given && line.occurrence !== undefined)) continue;
+    if (given && line.occurrence !== undefined) continue;
+    if (line.bankId !== undefined) {
+      line.occurrence = 1;
+      continue;
+    }
     const key = twinKey(line);
     const occurrence = (seen.get(key) ?? 0) + 1;
     seen.set(key, occurrence);
