@@ -149,7 +149,10 @@ test('identical lines of a statement: said on the screen, recorded as separate p
   });
   expect(created.status()).toBe(201);
   const grace = ((await created.json()) as { id: string }).id;
-  const twins = ['Date,Description,Amount', ...Array<string>(2).fill('2026-04-05,GRACE HOPPER,50.00')];
+  const twins = [
+    'Date,Description,Amount',
+    ...Array<string>(2).fill('2026-04-05,GRACE HOPPER,50.00'),
+  ];
   await page.goto('/bank');
   await page.getByLabel('Bank account').fill('Maybank current');
   await page.getByLabel('Statement file').setInputFiles({
