@@ -162,6 +162,27 @@ describe('identical lines of one statement', () => {
     },
   );
 
+  it('records a bank id reused for another payment, and a transaction listed twice once', async () => {
+    const { cookie, client } = await owner();
+    const fitid = (amount: string, name: string) =>
+      `<STMTTRN><TRNTYPE>CREDIT</TRNTYPE><DTPOSTED>20260302</DTPOSTED><TRNAMT>${amount}</TRNAMT><FITID>0302</FITID><NAME>${name}</NAME></STMTTRN>`;
+    const file = ofxOf(0).replace(
+      '</BANKTRANLIST>',
+      `${fitid('50.00', 'CASH DEPOSIT')}${fitid('70.00', 'IBG ZOE')}${fitid('50.00', 'CASH DEPOSIT')}</BANKTRANLIST>`,
+    );
+    const first = await previewed(cookie, file, 'ofx');
+    expect(first.lines.map((line) => line.occurrence)).toEqual([1, 2, 1]);
+    expect(first.twins).toBe(0);
+    const recorded = await confirm(cookie, confirmAll(first.lines, client.id));
+    expect(recorded.recorded).toHaveLength(2);
+    expect(recorded.alreadyRecorded).toHaveLength(1);
+    expect(
+      (await payments(cookie, client.id)).map((entry) => entry.amount).sort((a, b) => a - b),
+    ).toEqual([-7_000, -5_000]);
+    const again = await previewed(cookie, file, 'ofx');
+    expect(again.lines.map((line) => line.alreadyRecorded)).toEqual([true, true, true]);
+  });
+
   it('keeps the identity of a line recorded before identical lines were told apart', async () => {
     const { cookie, client } = await owner();
     // One line alone has the identity it always had: a statement that overlaps finds it.

@@ -214,17 +214,24 @@ const twinKey = (line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balan
 /**
  * Numbers the identical lines of a file (same date, amount, description and running balance, no
  * bank id) 1, 2, 3... in the file's order, so that each is a payment of its own; answers how many
- * lines have an identical one. Lines with the bank's own id are the bank's word: never twins.
+ * lines have an identical one. A bank id is the bank's word: lines that repeat one with the same
+ * fields are one transaction listed twice (the same occurrence), while a bank id reused for
+ * different fields numbers each set of fields (a bank's ids that are not unique lose no payment).
+ * With `given`, lines that carry their occurrence keep it (a confirm's).
  */
 export function numberTwins<Line extends BankLine>(lines: Line[], given = false): number {
   const seen = new Map<string, number>();
+  const underBankId = new Map<string, string[]>();
   for (const line of lines) {
     if (given && line.occurrence !== undefined) continue;
+    const key = twinKey(line);
     if (line.bankId !== undefined) {
-      line.occurrence = 1;
+      const fields = underBankId.get(line.bankId) ?? [];
+      if (!fields.includes(key)) fields.push(key);
+      underBankId.set(line.bankId, fields);
+      line.occurrence = fields.indexOf(key) + 1;
       continue;
     }
-    const key = twinKey(line);
     const occurrence = (seen.get(key) ?? 0) + 1;
     seen.set(key, occurrence);
     line.occurrence = occurrence;
@@ -240,7 +247,7 @@ export function numberTwins<Line extends BankLine>(lines: Line[], given = false)
  * AcctSvcrRef, with its account) when the file gives one; else its fields, where two equal
  * payments on one day are told apart by the running balance when the bank gives one, else by
  * their `occurrence` among the file's identical lines (the first's identity is the fields' alone,
- * as before identical lines were told apart). The same rule runs on the previewed and on the
+ * as before identical lines were told apart); a bank id reused for other fields, likewise. The same rule runs on the previewed and on the
  * confirmed line, so a client cannot send an id of its own.
  */
 export function bankLineId(
@@ -252,7 +259,9 @@ export function bankLineId(
   const occurrence = line.occurrence ?? 1;
   const fields =
     line.bankId !== undefined
-      ? [account, currency, 'bank', line.bankId]
+      ? occurrence === 1
+        ? [account, currency, 'bank', line.bankId]
+        : [account, currency, 'bank', line.bankId, 'occurrence', occurrence]
       : occurrence === 1
         ? [account, currency, line.date, line.amount, line.description.trim(), line.balance]
         : [
