@@ -132,3 +132,49 @@ test("a statement refused: the form's checks, then the server's on the file, and
   await expect(page.getByLabel('Description', { exact: true })).toHaveValue('1');
   await expect(page.getByText('Chosen: april.csv')).toBeVisible();
 });
+
+test('identical lines of a statement: said on the screen, recorded as separate payments', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  const created = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      email: 'grace@example.com',
+      phone: '+1 202 555 0147',
+      currency: 'USD',
+      balance: 300_00,
+    },
+  });
+  expect(created.status()).toBe(201);
+  const grace = ((await created.json()) as { id: string }).id;
+  const twins = [
+    'Date,Description,Amount',
+    ...Array<string>(2).fill('2026-04-05,GRACE HOPPER,50.00'),
+  ];
+  await page.goto('/bank');
+  await page.getByLabel('Bank account').fill('Maybank current');
+  await page.getByLabel('Statement file').setInputFiles({
+    name: 'twins.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(twins.join('\n')),
+  });
+  await page.getByRole('button', { name: 'Read the statement' }).click();
+  await expect(
+    page.getByText(
+      '2 lines are identical (same date, amount and description): they are kept as separate payments.',
+    ),
+  ).toBeVisible();
+  const rows = page
+    .getByRole('region', { name: /Incoming payments/ })
+    .getByRole('row')
+    .filter({ hasText: 'GRACE HOPPER' });
+  await expect(rows).toHaveCount(2);
+  await rows.nth(0).getByRole('checkbox').check();
+  await rows.nth(1).getByRole('checkbox').check();
+  await page.getByRole('button', { name: 'Record 2 payments ($100.00)' }).click();
+  await expect(page.getByText('2 payments recorded, none already recorded before.')).toBeVisible();
+  const client = await page.request.get(`/api/clients/${grace}`);
+  expect(((await client.json()) as { balance: number }).balance).toBe(200_00);
+});

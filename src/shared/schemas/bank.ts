@@ -30,6 +30,8 @@ const accountLabel = z
 
 /** The file's bytes as base64: a statement is at most 4 MiB. */
 export const bankFileMaxBytes = 4 * 1024 * 1024;
+/** The lines (transactions) a statement may have. */
+export const bankStatementMaxLines = 20_000;
 
 /** CSV with a column mapping, OFX (QFX too; 1.x SGML or 2.x XML), or ISO 20022 camt.053 XML. */
 const bankFormats = ['csv', 'ofx', 'camt053'] as const;
@@ -126,6 +128,13 @@ const bankLineSchema = z.object({
    * when the file gives one: the line's identity is derived from it instead of from its fields.
    */
   bankId: z.optional(z.string().check(z.minLength(1), z.maxLength(bankIdMaxLength))),
+  /**
+   * Which of the file's identical lines this is (same date, amount, description and running
+   * balance, no `bankId`): 1 for the first or only one, 2 for its twin... Part of the line's
+   * identity, so identical lines are separate payments. Absent on confirm: counted among the
+   * confirmed lines.
+   */
+  occurrence: z.optional(z.int().check(z.minimum(1), z.maximum(bankStatementMaxLines))),
 });
 export type BankLine = z.infer<typeof bankLineSchema>;
 
@@ -159,6 +168,8 @@ export const bankPreviewSchema = z.object({
   clients: z.array(suggestedClientSchema),
   /** Outgoing amounts and empty lines, left out. */
   skipped: z.int(),
+  /** Lines identical to another line of the file (`occurrence`), kept as separate payments. */
+  twins: z.int(),
 });
 export type BankPreview = z.infer<typeof bankPreviewSchema>;
 

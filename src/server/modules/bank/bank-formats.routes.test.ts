@@ -296,11 +296,11 @@ describe('hostile bank statements', () => {
         file: utf8(`<?xml version="1.0"?><OFX>${deep}</OFX>`),
         currency: 'USD',
       },
-      'The file is nested more than 64 levels deep.',
+      'The file is nested too deeply (more than 64 levels).',
     );
     await refusedWith(
       { format: 'camt053', file: utf8(`<Document>${deep}</Document>`), currency: 'USD' },
-      'The file is nested more than 64 levels deep.',
+      'The file is nested too deeply (more than 64 levels).',
     );
     const after = await previewed(cookie, {
       format: 'ofx',

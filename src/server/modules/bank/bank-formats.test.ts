@@ -281,7 +281,7 @@ describe('hostile files', () => {
 
   it('refuses 100,000 levels of nesting without a stack overflow', () => {
     const deep = (open: string, close: string) => open.repeat(100_000) + close.repeat(100_000);
-    const message = 'The file is nested more than 64 levels deep.';
+    const message = 'The file is nested too deeply (more than 64 levels).';
     expect(
       refused(() => parseCamt053(utf8(`<Document>${deep('<a>', '</a>')}</Document>`), 'CAD')),
     ).toBe(message);

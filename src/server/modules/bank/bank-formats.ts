@@ -7,10 +7,14 @@ import {
 import { fieldError } from '../../errors.ts';
 import { parseCamt053 } from './bank-camt.ts';
 import { parseOfx } from './bank-ofx.ts';
-import { fileProblem, parseStatement, type ParsedStatement } from './bank-statement.ts';
+import {
+  fileProblem,
+  numberTwins,
+  parseStatement,
+  type ParsedStatement,
+} from './bank-statement.ts';
 
-/** A statement's incoming lines, read in the format the owner chose. */
-export function readStatement(
+function parsed(
   bytes: Uint8Array,
   format: BankFormat,
   mapping: BankMapping | undefined,
@@ -23,4 +27,18 @@ export function readStatement(
   // The body's schema asks for it already.
   if (mapping === undefined) throw fieldError('mapping', "Choose the CSV file's columns.");
   return parseStatement(bytes, mapping, currency);
+}
+
+/**
+ * A statement's incoming lines, read in the format the owner chose, its identical lines
+ * numbered (`occurrence`); `twins` counts the lines identical to another.
+ */
+export function readStatement(
+  bytes: Uint8Array,
+  format: BankFormat,
+  mapping: BankMapping | undefined,
+  currency: Currency,
+): ParsedStatement & { twins: number } {
+  const statement = parsed(bytes, format, mapping, currency);
+  return { ...statement, twins: numberTwins(statement.lines) };
 }

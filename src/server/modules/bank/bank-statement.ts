@@ -2,7 +2,11 @@ import { createHash } from 'node:crypto';
 import Papa from 'papaparse';
 import { readBankDate } from '../../../shared/dates.ts';
 import { currencyExponent, maxAmountMinor, type Currency } from '../../../shared/money.ts';
-import type { BankLine, BankMapping } from '../../../shared/schemas/bank.ts';
+import {
+  bankStatementMaxLines,
+  type BankLine,
+  type BankMapping,
+} from '../../../shared/schemas/bank.ts';
 import { AppError } from '../../errors.ts';
 import iconv from 'iconv-lite';
 import type { MessageValues } from '../../i18n.ts';
@@ -11,7 +15,7 @@ import type { MessageValues } from '../../i18n.ts';
 // encodings reliably and the identity of each line must be worked out where it is kept
 // (docs/decisions/030-payments-from-the-bank.md).
 
-export const bankLineLimit = 20_000;
+export const bankLineLimit = bankStatementMaxLines;
 
 /** A `400` about the file, shown beside it. */
 export const fileProblem = (message: string, values: MessageValues = {}) =>
@@ -81,6 +85,70 @@ export interface ParsedStatement {
   skipped: number;
 }
 
+const unclosedQuote = (line: number) =>
+  fileProblem('Line {line}: a quote opens here and is never closed.', { line });
+
+/** Line breaks as an editor counts them (`\r\n`, `\n` or `\r`) in `text` from `from` to `to`. */
+function lineBreaks(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let at = from; at < to; at++) {
+    const code = text.charCodeAt(at);
+    if (code === 10) count++;
+    else if (code === 13) {
+      count++;
+      if (text.charCodeAt(at + 1) === 10) at++;
+    }
+  }
+  return count;
+}
+
+/**
+ * The file's rows after the first `skipRows` that are not blank, each with the line an editor
+ * shows it on (blank lines and line breaks inside quoted cells counted). A quote that never
+ * closes is refused naming its line, not read as one cell running to the end of the file.
+ */
+function csvRows(text: string, skipRows: number): { cells: string[]; line: number }[] {
+  const rows: { cells: string[]; line: number }[] = [];
+  // Set in the parser's callback, which the narrowing of `let` does not see.
+  let problem = null as Error | null;
+  let filled = 0;
+  // Where the row being read starts, and its line.
+  let start = 0;
+  let line = 1;
+  Papa.parse<string[]>(text, {
+    step: (result, parser) => {
+      const cells = result.data;
+      const end = result.meta.cursor;
+      const quote = result.errors.find(
+        (error) =>
+          error.code === 'MissingQuotes' ||
+          // A malformed closing quote that ran on to the next line break's quote.
+          (error.code === 'InvalidQuotes' && cells.some((cell) => /[\r\n]/.test(cell))),
+      );
+      if (quote) {
+        // Papa points after the quote that opens the cell.
+        const at = Math.max(start, Math.min(end, (quote.index ?? start) - 1));
+        problem = unclosedQuote(line + lineBreaks(text, start, at));
+        parser.abort();
+        return;
+      }
+      if (cells.some((cell) => cell.trim() !== '') && ++filled > skipRows) {
+        // One line more than allowed is enough to know that there are too many.
+        if (rows.length === bankLineLimit) {
+          problem = tooManyLines();
+          parser.abort();
+          return;
+        }
+        rows.push({ cells, line });
+      }
+      line += lineBreaks(text, start, end);
+      start = end;
+    },
+  });
+  if (problem) throw problem;
+  return rows;
+}
+
 const columnsOf = (mapping: BankMapping) =>
   [mapping.date, mapping.description, mapping.amount, mapping.debit, mapping.credit].filter(
     (column) => column !== undefined,
@@ -94,23 +162,15 @@ export function parseStatement(
 ): ParsedStatement {
   if (mapping.amount === undefined && mapping.credit === undefined)
     throw fileProblem('Choose the amount column, or the credit column.');
-  const text = decode(bytes, mapping.encoding);
-  const parsed = Papa.parse<string[]>(text, {
-    skipEmptyLines: 'greedy',
-    // One line more than allowed is enough to know that there are too many.
-    preview: mapping.skipRows + bankLineLimit + 1,
-  });
-  const rows = parsed.data.slice(mapping.skipRows);
-  if (rows.length > bankLineLimit) throw tooManyLines();
+  const rows = csvRows(decode(bytes, mapping.encoding), mapping.skipRows);
   const cell = (row: string[], column: number | undefined) =>
     column === undefined ? '' : (row[column] ?? '').trim();
   const lines: BankLine[] = [];
   let skipped = 0;
-  rows.forEach((row, index) => {
-    const line = index + 1 + mapping.skipRows;
+  for (const { cells: row, line } of rows) {
     if (columnsOf(mapping).every((column) => cell(row, column) === '')) {
       skipped++;
-      return;
+      continue;
     }
     const amountOf = (column: number | undefined) => {
       const written = cell(row, column);
@@ -125,7 +185,7 @@ export function parseStatement(
         : Math.abs(amountOf(mapping.credit)) - Math.abs(amountOf(mapping.debit));
     if (amount <= 0) {
       skipped++;
-      return;
+      continue;
     }
     const date = readBankDate(cell(row, mapping.date), mapping.dateOrder);
     if (date === null)
@@ -143,26 +203,76 @@ export function parseStatement(
       reference: cell(row, mapping.reference).slice(0, 200),
       balance,
     });
-  });
+  }
   return { lines, skipped };
+}
+
+/** What identical lines of one file share: the line's identity but for its `occurrence`. */
+const twinKey = (line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balance'>) =>
+  JSON.stringify([line.date, line.amount, line.description.trim(), line.balance]);
+
+/**
+ * Numbers the identical lines of a file (same date, amount, description and running balance, no
+ * bank id) 1, 2, 3... in the file's order, so that each is a payment of its own; answers how many
+ * lines have an identical one. A bank id is the bank's word: lines that repeat one with the same
+ * fields are one transaction listed twice (the same occurrence), while a bank id reused for
+ * different fields numbers each set of fields (a bank's ids that are not unique lose no payment).
+ * With `given`, lines that carry their occurrence keep it (a confirm's).
+ */
+export function numberTwins<Line extends BankLine>(lines: Line[], given = false): number {
+  const seen = new Map<string, number>();
+  const underBankId = new Map<string, string[]>();
+  for (const line of lines) {
+    if (given && line.occurrence !== undefined) continue;
+    const key = twinKey(line);
+    if (line.bankId !== undefined) {
+      const fields = underBankId.get(line.bankId) ?? [];
+      if (!fields.includes(key)) fields.push(key);
+      underBankId.set(line.bankId, fields);
+      line.occurrence = fields.indexOf(key) + 1;
+      continue;
+    }
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    line.occurrence = occurrence;
+  }
+  let twins = 0;
+  for (const count of seen.values()) if (count > 1) twins += count;
+  return twins;
 }
 
 /**
  * A line's identity across statements: the same payment in an overlapping statement of the same
  * account gives the same one. The bank's own id of the transaction (OFX FITID, camt.053
  * AcctSvcrRef, with its account) when the file gives one; else its fields, where two equal
- * payments on one day are told apart by the running balance when the bank gives one. The same
- * rule runs on the previewed and on the confirmed line, so a client cannot send an id of its own.
+ * payments on one day are told apart by the running balance when the bank gives one, else by
+ * their `occurrence` among the file's identical lines (the first's identity is the fields' alone,
+ * as before identical lines were told apart); a bank id reused for other fields, likewise. The same rule runs on the previewed and on the
+ * confirmed line, so a client cannot send an id of its own.
  */
 export function bankLineId(
   accountLabel: string,
   currency: Currency,
-  line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balance' | 'bankId'>,
+  line: Pick<BankLine, 'date' | 'amount' | 'description' | 'balance' | 'bankId' | 'occurrence'>,
 ): string {
   const account = accountLabel.trim().toLowerCase();
+  const occurrence = line.occurrence ?? 1;
   const fields =
-    line.bankId === undefined
-      ? [account, currency, line.date, line.amount, line.description.trim(), line.balance]
-      : [account, currency, 'bank', line.bankId];
+    line.bankId !== undefined
+      ? occurrence === 1
+        ? [account, currency, 'bank', line.bankId]
+        : [account, currency, 'bank', line.bankId, 'occurrence', occurrence]
+      : occurrence === 1
+        ? [account, currency, line.date, line.amount, line.description.trim(), line.balance]
+        : [
+            account,
+            currency,
+            line.date,
+            line.amount,
+            line.description.trim(),
+            line.balance,
+            'occurrence',
+            occurrence,
+          ];
   return createHash('sha256').update(JSON.stringify(fields)).digest('base64url').slice(0, 32);
 }

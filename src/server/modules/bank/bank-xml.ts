@@ -11,7 +11,9 @@ export const xmlDepthLimit = 64;
 const xmlTagLimit = 600_000;
 
 export const tooDeep = () =>
-  fileProblem('The file is nested more than {count} levels deep.', { count: xmlDepthLimit });
+  fileProblem('The file is nested too deeply (more than {count} levels).', {
+    count: xmlDepthLimit,
+  });
 
 /** UTF-16, with its byte order mark or without (every other byte of its ASCII is a zero). */
 export function refuseUtf16(bytes: Uint8Array): void {
@@ -87,6 +89,30 @@ export function refuseMoreThan(text: string, name: string, limit: number, tooMan
   while (element.exec(text) !== null) if (++count > limit) throw tooMany();
 }
 
+/**
+ * Whether elements open more than `xmlDepthLimit` deep, counted roughly (comments, CDATA and
+ * declarations skipped; an element that closes itself opens nothing): for a file that is not
+ * well-formed, whose problem is told as its depth when that is what it is.
+ */
+function nestedTooDeeply(xml: string): boolean {
+  let depth = 0;
+  let at = xml.indexOf('<');
+  while (at !== -1) {
+    if (xml.startsWith('<!--', at)) at = xml.indexOf('-->', at);
+    else if (xml.startsWith('<![CDATA[', at)) at = xml.indexOf(']]>', at);
+    else if (xml[at + 1] === '/') depth--;
+    else if (/[\p{L}_:]/u.test(xml[at + 1] ?? '')) {
+      const end = xml.indexOf('>', at);
+      if (end === -1) return false;
+      if (xml[end - 1] !== '/' && ++depth > xmlDepthLimit) return true;
+      at = end;
+    }
+    if (at === -1) return false;
+    at = xml.indexOf('<', at + 1);
+  }
+  return false;
+}
+
 /** A well-formed XML document as plain objects; element text stays as written (see `text`). */
 export function readXml(xml: string, notTheFormat: () => Error): Record<string, unknown> {
   refuseDeclarations(xml);
@@ -97,11 +123,14 @@ export function readXml(xml: string, notTheFormat: () => Error): Record<string, 
   if (tags === 0) throw notTheFormat();
   // The validator walks with a stack of its own: 100,000 levels are no stack overflow.
   const valid = XMLValidator.validate(xml);
-  if (valid !== true)
+  if (valid !== true) {
+    // A file nested too deeply is said to be, closed or not.
+    if (nestedTooDeeply(xml)) throw tooDeep();
     throw fileProblem('The file is not well-formed XML (line {line}, column {column}).', {
       line: valid.err.line,
       column: valid.err.col,
     });
+  }
   try {
     return parser.parse(xml) as Record<string, unknown>;
   } catch (error) {

@@ -10,7 +10,7 @@ import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Command } from '../events/write-path.ts';
 import { recordEntry, voidEntry } from '../ledger/ledger.commands.ts';
 import { payerKey, payerRuleId } from './bank-matching.ts';
-import { bankLineId } from './bank-statement.ts';
+import { bankLineId, numberTwins } from './bank-statement.ts';
 import {
   batchExists,
   batchPayments,
@@ -56,6 +56,8 @@ export const confirmBankLines = command(
   'bank.confirmLines',
   async (context, ownerId, body: BankConfirmBody) => {
     const { trx, now } = context;
+    // Lines sent without their occurrence (a script's) are counted among those confirmed.
+    numberTwins(body.lines, true);
     const lines = body.lines.map((line, index) => {
       const total = line.allocations.reduce((sum, part) => sum + part.amount, 0);
       if (total !== line.amount)

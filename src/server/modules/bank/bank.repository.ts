@@ -172,6 +172,59 @@ export async function releaseLines(trx: Executor, ownerId: string, batchId: stri
     .execute();
 }
 
+/** The lines a client's payments (standing or voided) came from. */
+export async function clientLineIds(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('entries')
+    .select('bank_line_id')
+    .distinct()
+    .where('owner_id', '=', ownerId)
+    .where('client_id', '=', clientId)
+    .where('bank_line_id', 'is not', null)
+    .execute();
+  return rows.flatMap((row) => (row.bank_line_id === null ? [] : [row.bank_line_id]));
+}
+
+/** Of these lines, those no standing payment holds any more may be recorded again. */
+export async function releaseUnpaidLines(
+  trx: Executor,
+  ownerId: string,
+  lineIds: readonly string[],
+): Promise<void> {
+  for (const chunk of chunks(lineIds))
+    await trx
+      .deleteFrom('bank_lines')
+      .where('owner_id', '=', ownerId)
+      .where('line_id', 'in', chunk)
+      .where((outer) =>
+        outer.not(
+          outer.exists(
+            outer
+              .selectFrom('entries as e')
+              .select('e.id')
+              .whereRef('e.owner_id', '=', 'bank_lines.owner_id')
+              .whereRef('e.bank_line_id', '=', 'bank_lines.line_id')
+              .where('e.kind', '=', 'payment')
+              .where((inner) =>
+                inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom('entries as v')
+                      .select('v.id')
+                      .whereRef('v.void_of', '=', 'e.id'),
+                  ),
+                ),
+              ),
+          ),
+        ),
+      )
+      .execute();
+}
+
 export async function matchBookRows(db: Executor, ownerId: string, currency: Currency) {
   const [clients, openItems, rules] = await Promise.all([
     db

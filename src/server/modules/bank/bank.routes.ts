@@ -52,7 +52,7 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
           currency,
           parsed.lines,
         );
-        return { lines, clients, skipped: parsed.skipped };
+        return { lines, clients, skipped: parsed.skipped, twins: parsed.twins };
       });
     },
   );

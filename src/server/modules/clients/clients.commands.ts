@@ -6,6 +6,7 @@ import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import { fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
+import { clientBankLines, freeUnpaidLines } from '../bank/bank-lines.commands.ts';
 import { command, type ChangeContext } from '../events/write-path.ts';
 import {
   addEntry,
@@ -188,13 +189,19 @@ export const editClient = command(
   },
 );
 
-/** Deletes a client with its ledger; its history stays in the log. */
+/**
+ * Deletes a client with its ledger; its history stays in the log. The bank lines its payments
+ * came from are freed (unless another client's payment holds one).
+ */
 export const deleteClient = command(
   'clients.delete',
   async ({ trx, record }, ownerId, id: string): Promise<void> => {
     const current = await currentClient(trx, ownerId, id);
+    const bankLines = await clientBankLines(trx, ownerId, id);
     await removeClientMonths(trx, ownerId, id);
     if (!(await deleteClientRow(trx, ownerId, id))) throw clientNotFound();
+    // Its payments are gone with it: their statement lines may be recorded again.
+    await freeUnpaidLines(trx, ownerId, bankLines);
     await record({
       clientId: id,
       action: 'deleted',

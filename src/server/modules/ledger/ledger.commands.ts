@@ -11,6 +11,7 @@ import { recordedSign, type EntryInput, type EntryKind } from '../../../shared/s
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, fieldError, notFound } from '../../errors.ts';
+import { freeUnpaidLines } from '../bank/bank-lines.commands.ts';
 import { conflict, currentClient } from '../clients/current-client.ts';
 import { toSnapshot } from '../clients/clients.queries.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
@@ -339,6 +340,9 @@ export const voidEntry = command(
       if (isUniqueViolation(error)) throw alreadyVoided();
       throw error;
     }
+    // A payment from a bank statement no longer counts: its line may be recorded again.
+    if (original.bank_line_id !== null)
+      await freeUnpaidLines(trx, ownerId, [original.bank_line_id]);
     const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_voided' });
     return { client, entry };
   },

@@ -49,6 +49,8 @@ interface Previewed {
   currency: Currency;
   lines: PreviewLine[];
   skipped: number;
+  /** Lines identical to another of the file, kept as separate payments. */
+  twins: number;
   layout: BankLayout | undefined;
 }
 
@@ -230,6 +232,7 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
         currency: shown.currency,
         lines: answer.lines,
         skipped: answer.skipped,
+        twins: answer.twins,
         layout: mapping && header ? { key: bankLayoutKey(header), mapping } : undefined,
       });
       setClients(new Map(answer.clients.map((client) => [client.id, client])));
@@ -416,6 +419,11 @@ export function BankImport({ mainCurrency }: { mainCurrency: Currency }) {
                     account: previewed.accountLabel,
                   })}
                 </p>
+                {previewed.twins > 0 && (
+                  <p className="alert alert-warning py-2" role="status">
+                    {t('bank.review.twins', { count: format.number(previewed.twins) })}
+                  </p>
+                )}
                 {previewed.lines.length > 0 && (
                   <ReviewTable
                     lines={previewed.lines}

@@ -1,6 +1,7 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bankFileMaxBytes } from '../../../../shared/schemas/bank.ts';
 import { i18n, loadLocale } from '../../../i18n/i18n.ts';
 import { StatementUpload, useUploadForm, type UploadForm } from './statement-upload.tsx';
 
@@ -49,9 +50,9 @@ function Page({ read }: { read: UploadForm[] }) {
   );
 }
 
-const chooseFile = () =>
+const chooseFile = (file = new File(['x'], 'statement.csv', { type: 'text/csv' })) =>
   fireEvent.change(document.querySelector('input[type="file"]') as HTMLInputElement, {
-    target: { files: [new File(['x'], 'statement.csv', { type: 'text/csv' })] },
+    target: { files: [file] },
   });
 
 describe('step 1 of the bank import', () => {
@@ -100,6 +101,28 @@ describe('step 1 of the bank import', () => {
     expect(screen.getByLabelText('Bank account')).toHaveProperty('value', 'Savings');
     expect(screen.getByLabelText('Date')).toHaveProperty('value', '0');
     expect(screen.getByLabelText('Date order')).toHaveProperty('value', 'DMY');
+  });
+
+  it('refuses a file over the size limit before reading or sending it', async () => {
+    const read: UploadForm[] = [];
+    render(<Page read={read} />);
+    const big = new File([new Uint8Array(bankFileMaxBytes + 1)], 'year.csv', { type: 'text/csv' });
+    chooseFile(big);
+    expect(
+      await screen.findByText(
+        'This file is larger than 4 MB, the most a statement may be. Export a shorter period.',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByText('year.csv', { exact: false })).toBeNull();
+    expect(screen.getByLabelText('Statement file').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByRole('button', { name: 'Read the statement' })).toHaveProperty(
+      'disabled',
+      true,
+    );
+    // A file of the limit itself is taken.
+    chooseFile(new File([new Uint8Array(bankFileMaxBytes)], 'month.csv', { type: 'text/csv' }));
+    await screen.findByText('month.csv', { exact: false });
+    expect(read).toEqual([]);
   });
 
   it("says the schema's messages as the server does, in the page's language", async () => {

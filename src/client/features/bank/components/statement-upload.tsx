@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
 import { readBankDate } from '../../../../shared/dates.ts';
 import {
+  bankFileMaxBytes,
   bankLabelMaxLength,
   bankUploadFormSchema,
   type BankMapping,
@@ -105,7 +106,7 @@ export function StatementUpload({
   const { t, message, format } = useI18n();
   const texts = useBankTexts();
   const id = useId();
-  const { register, setValue, handleSubmit, control } = upload;
+  const { register, setValue, setError, handleSubmit, control } = upload;
   const form = useWatch({ control }) as UploadForm;
   const { errors } = upload.formState;
   const problems: Partial<Record<ProblemPlace, string>> = {
@@ -222,7 +223,20 @@ export function StatementUpload({
             aria-describedby={describedBy('file', `${id}-file-help`)}
             onChange={(event) => {
               const chosen = event.target.files?.[0];
-              if (chosen) onFile(chosen);
+              if (!chosen) return;
+              // The server's limit, said before the file is read or sent.
+              if (chosen.size > bankFileMaxBytes) {
+                event.target.value = '';
+                setValue('file', null);
+                setError('file', {
+                  type: 'size',
+                  message: t('bank.file.too-large', {
+                    size: format.number(bankFileMaxBytes / (1024 * 1024)),
+                  }),
+                });
+                return;
+              }
+              onFile(chosen);
             }}
           />
           <div id={`${id}-file-help`} className="form-text">
