@@ -103,6 +103,8 @@ interface Evidence {
   near: string | null;
 }
 
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 const reasonRank: Record<MatchReason, number> = {
   reference: 0,
   rule: 1,
@@ -126,6 +128,17 @@ export function buildMatchIndex(book: MatchBook) {
   }
   const byBalance = new Map<number, string[]>();
   const byName = new Map<string, string[]>();
+  // Ties broken by name, then id: the same order on either database, whatever order rows come in.
+  const order = new Map(
+    [...book.clients]
+      .sort(
+        (a, b) =>
+          compare(a.lastName, b.lastName) ||
+          compare(a.firstName, b.firstName) ||
+          compare(a.id, b.id),
+      )
+      .map((client, index) => [client.id, index]),
+  );
   for (const client of book.clients) {
     if (client.balance > 0) push(byBalance, client.balance, client.id);
     const first = compact(client.firstName);
