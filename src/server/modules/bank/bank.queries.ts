@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import {
   bankMappingSchema,
+  learnedFroms,
   type BankLayouts,
   type BankLine,
   type BankRule,
@@ -112,8 +113,16 @@ export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
     (after) => payerRulesAfter(db, ownerId, after),
     (row) => row.payer_key,
   );
-  for await (const row of rows)
-    yield { payerKey: row.payer_key, clientId: row.client_id, updatedAt: iso(row.updated_at) };
+  for await (const row of rows) {
+    const learnedFrom = learnedFroms.find((each) => each === row.learned_from) ?? null;
+    yield {
+      payerKey: row.payer_key,
+      clientId: row.client_id,
+      updatedAt: iso(row.updated_at),
+      // Where it was learned, for a rule an import taught since issue 53.
+      ...(row.batch_id !== null && { batchId: row.batch_id, line: row.line, learnedFrom }),
+    };
+  }
 }
 
 export async function* readBankLayouts(db: Kysely<Database>, ownerId: string) {

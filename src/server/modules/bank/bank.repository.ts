@@ -428,7 +428,7 @@ export async function bankLinesAfter(db: Executor, ownerId: string, after: strin
 export async function payerRulesAfter(db: Executor, ownerId: string, after: string | null) {
   let query = db
     .selectFrom('bank_payer_rules')
-    .select(['payer_key', 'client_id', 'updated_at'])
+    .select(['payer_key', 'client_id', 'updated_at', 'batch_id', 'line', 'learned_from'])
     .where('owner_id', '=', ownerId);
   if (after !== null) query = query.where('payer_key', '>', after);
   return query.orderBy('payer_key').limit(exportPage).execute();
@@ -471,7 +471,14 @@ export async function insertRestoredBank(
       undoneAt: number | null;
     }[];
     lines: readonly { lineId: string; batchId: string; createdAt: number }[];
-    rules: readonly { payerKey: string; clientId: string | null; updatedAt: number }[];
+    rules: readonly {
+      payerKey: string;
+      clientId: string | null;
+      updatedAt: number;
+      batchId: string | null;
+      line: number | null;
+      learnedFrom: string | null;
+    }[];
     /** Each mapping as the JSON text the table keeps. */
     layouts: readonly { key: string; mapping: string; updatedAt: number }[];
   },
@@ -511,6 +518,10 @@ export async function insertRestoredBank(
           payer_key: rule.payerKey,
           client_id: rule.clientId,
           updated_at: rule.updatedAt,
+          batch_id: rule.batchId,
+          line: rule.line,
+          learned_from: rule.learnedFrom,
+          previous: null,
         })),
       )
       .execute();
