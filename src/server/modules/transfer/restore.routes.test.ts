@@ -313,7 +313,15 @@ describe('restoring an export into an account', () => {
       known.json<{ lines: { alreadyRecorded: boolean; suggestions: unknown[] }[] }>().lines[0],
     ).toMatchObject({
       alreadyRecorded: true,
-      suggestions: [{ clientId: ada, reason: 'rule', confidence: 'high' }],
+      // The payer restored; not certain, since the amount is paid and owed no more.
+      suggestions: [
+        {
+          clientId: ada,
+          reason: 'rule',
+          confidence: 'medium',
+          learned: { accountLabel: 'Maybank 4410', line: 2, from: 'manual' },
+        },
+      ],
     });
     expect(exported.clients.map(({ language, reminders }) => [language, reminders])).toEqual([
       ['ko', true],
