@@ -290,7 +290,12 @@ export function buildMatchIndex(book: MatchBook) {
         weight,
       });
     }
-    suggestions.sort((a, b) => b.weight - a.weight || reasonRank[a.reason] - reasonRank[b.reason]);
+    suggestions.sort(
+      (a, b) =>
+        b.weight - a.weight ||
+        reasonRank[a.reason] - reasonRank[b.reason] ||
+        (order.get(a.clientId) ?? 0) - (order.get(b.clientId) ?? 0),
+    );
     return suggestions.slice(0, 5).map(({ weight: _weight, ...suggestion }) => suggestion);
   }
 

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import { learnedFroms, type RuleLearned } from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
