@@ -61,6 +61,12 @@ test('a bank statement: map, review the matches, confirm, import again, undo', a
     'Ada Lovelace (reference found)',
   );
   await expect(row('INV-2041')).toContainText('Reference of an open charge in the text');
+  // Part of the charge only: not certain, and the screen says why; the owner checks it.
+  await expect(row('INV-2041')).toContainText(
+    'The amount is neither what INV-2041 owes nor the balance',
+  );
+  await row('INV-2041').getByRole('checkbox').press('Space');
+  await expect(row('INV-2041').getByRole('checkbox')).toBeChecked();
   await expect(
     row('GRACE HOPPER').getByText("Client's name in the text", { exact: true }),
   ).toBeVisible();

@@ -138,10 +138,46 @@ const bankLineSchema = z.object({
 });
 export type BankLine = z.infer<typeof bankLineSchema>;
 
-const suggestionSchema = z.object({
+/** What a payer rule was learned from: the confirmed line's client was found by that, or picked. */
+export const learnedFroms = ['name', 'amount', 'balance', 'manual'] as const;
+export type LearnedFrom = (typeof learnedFroms)[number];
+
+/** Where a payer rule was learned: the import (its account and day) and its line. */
+export const ruleLearnedSchema = z.object({
+  /** When the rule was learned or last changed. */
+  at: z.string(),
+  /** The account of the import that taught it; null for a rule learned before issue 53. */
+  accountLabel: z.nullable(z.string()),
+  line: z.nullable(z.int()),
+  from: z.nullable(z.enum(learnedFroms)),
+});
+export type RuleLearned = z.infer<typeof ruleLearnedSchema>;
+
+/**
+ * Why a suggestion is not certain: `payer` the text names another client (`otherClientId`) than
+ * the one the reference or rule gives; `reference` a reference in the text is another client's
+ * charge; `rule` a learned payer names another client; `namesake` another client has this name;
+ * `amount` the amount is neither the charge's open amount nor the balance; `near` a reference
+ * one character off this charge's (`reference`) with its exact amount.
+ */
+export const cautionKinds = ['payer', 'reference', 'rule', 'namesake', 'amount', 'near'] as const;
+export type CautionKind = (typeof cautionKinds)[number];
+
+export const cautionSchema = z.object({
+  kind: z.enum(cautionKinds),
+  reference: z.optional(z.string()),
+  otherClientId: z.optional(z.string()),
+});
+export type Caution = z.infer<typeof cautionSchema>;
+
+export const suggestionSchema = z.object({
   clientId: z.string(),
   reason: z.enum(matchReasons),
   confidence: z.enum(confidences),
+  /** The conflict that keeps it from high, in words on the screen. */
+  caution: z.optional(cautionSchema),
+  /** For a `rule`: where it was learned. */
+  learned: z.optional(ruleLearnedSchema),
 });
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
@@ -234,6 +270,7 @@ const bankRuleSchema = z.object({
   /** null once the text was confirmed for two different clients: it matches nobody. */
   client: z.nullable(z.object({ id: z.string(), firstName: z.string(), lastName: z.string() })),
   updatedAt: z.string(),
+  learned: ruleLearnedSchema,
 });
 export type BankRule = z.infer<typeof bankRuleSchema>;
 

@@ -6,7 +6,7 @@ import {
   noControlCharacters,
 } from './clients.ts';
 import { isCalendarDate } from '../dates.ts';
-import { bankLabelMaxLength, bankMappingSchema } from './bank.ts';
+import { bankLabelMaxLength, bankMappingSchema, learnedFroms } from './bank.ts';
 import { bankLayoutKeyPattern } from '../bank-layout.ts';
 import { clientLanguageSchema } from './client-links.ts';
 import { eventActions } from './events.ts';
@@ -100,6 +100,10 @@ const exportedPayerRuleSchema = z.object({
   payerKey: text(1000),
   clientId: z.nullable(id),
   updatedAt: moment,
+  /** Where it was learned (issue 53): left out for a rule learned before, or by older files. */
+  batchId: z.optional(id),
+  line: z.optional(z.nullable(z.int().check(z.minimum(1)))),
+  learnedFrom: z.optional(z.nullable(z.enum(learnedFroms))),
 });
 
 /** A CSV layout's remembered mapping, by the key of its header row (version 5 on). */

@@ -24,6 +24,7 @@ import * as reminders from './0031-reminders.ts';
 import * as bankImports from './0032-bank-imports.ts';
 import * as bankLayouts from './0033-bank-layouts.ts';
 import * as bankLinesFreed from './0035-bank-lines-freed.ts';
+import * as payerRuleOrigin from './0036-payer-rule-origin.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0032-bank-imports': bankImports,
   '0033-bank-layouts': bankLayouts,
   '0035-bank-lines-freed': bankLinesFreed,
+  '0036-payer-rule-origin': payerRuleOrigin,
 };

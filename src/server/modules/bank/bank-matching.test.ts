@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BankLine } from '../../../shared/schemas/bank.ts';
-import { buildMatcher, payerKey, type MatchBook } from './bank-matching.ts';
+import { buildMatchIndex, buildMatcher, payerKey, type MatchBook } from './bank-matching.ts';
 
 const line = (description: string, amount = 1, reference = ''): BankLine => ({
   line: 2,
@@ -30,6 +30,103 @@ const book: MatchBook = {
 const match = buildMatcher(book);
 
 describe('buildMatcher', () => {
+  // Issue 53: a high suggestion is certain, one strong signal and nothing against it.
+  const traps: MatchBook = {
+    clients: [
+      { id: 'lim', firstName: 'Wei Ming', lastName: 'Lim', balance: 50_000 },
+      { id: 'rahman', firstName: 'Ahmad', lastName: 'Rahman', balance: 32_000 },
+      { id: 'tan1', firstName: 'Ah Kow', lastName: 'Tan', balance: 20_000 },
+      { id: 'tan2', firstName: 'Ah Kow', lastName: 'Tan', balance: 0 },
+    ],
+    openItems: [
+      { clientId: 'lim', openAmount: 50_000, reference: 'INV-3307' },
+      { clientId: 'rahman', openAmount: 32_000, reference: 'INV-3308' },
+      { clientId: 'tan1', openAmount: 20_000, reference: 'INV-3309' },
+    ],
+    rules: [{ payerKey: payerKey('ACME HOLDINGS'), clientId: 'rahman' }],
+  };
+  const trapped = buildMatcher(traps);
+
+  it('trusts a reference only with an amount that fits and no other payer named', () => {
+    expect(trapped(line('IBG LIM WEI MING INV-3307', 50_000))[0]).toEqual({
+      clientId: 'lim',
+      reason: 'reference',
+      confidence: 'high',
+    });
+    // A typo names Lim's charge; the payer is Rahman, paying his own amount: Rahman first.
+    const typo = trapped(line('IBG AHMAD RAHMAN INV-3307', 32_000));
+    expect(typo).toEqual([
+      {
+        clientId: 'rahman',
+        reason: 'name',
+        confidence: 'medium',
+        caution: {
+          kind: 'reference',
+          reference: 'INV-3307',
+          otherClientId: 'lim',
+        },
+      },
+      {
+        clientId: 'lim',
+        reason: 'reference',
+        confidence: 'medium',
+        caution: {
+          kind: 'payer',
+          reference: 'INV-3307',
+          otherClientId: 'rahman',
+        },
+      },
+    ]);
+    // The same typo with nobody named: the amount is Rahman's charge, one character off.
+    const alone = trapped(line('IBG TRANSFER', 32_000, 'INV-3307'));
+    expect(alone.every((suggestion) => suggestion.confidence !== 'high')).toBe(true);
+    expect(alone[0]).toMatchObject({ clientId: 'rahman', caution: { kind: 'reference' } });
+    expect(alone[1]).toMatchObject({ clientId: 'lim', caution: { kind: 'amount' } });
+    // A slip naming no charge at all: the charge one character off, of exactly that amount.
+    expect(trapped(line('IBG TRANSFER INV-3318', 32_000))[0]).toEqual({
+      clientId: 'rahman',
+      reason: 'reference',
+      confidence: 'medium',
+      caution: { kind: 'near', reference: 'INV-3308' },
+    });
+  });
+
+  it('keeps namesakes, a rule against a name and two references from high', () => {
+    const namesake = trapped(line('TAN AH KOW', 20_000));
+    expect(namesake[0]).toEqual({
+      clientId: 'tan1',
+      reason: 'name',
+      confidence: 'medium',
+      caution: { kind: 'namesake', otherClientId: 'tan2' },
+    });
+    expect(namesake.some((suggestion) => suggestion.confidence === 'high')).toBe(false);
+    expect(trapped(line('ACME HOLDINGS', 32_000))[0]).toMatchObject({
+      clientId: 'rahman',
+      reason: 'rule',
+      confidence: 'high',
+    });
+    // The learned payer pays with Lim's reference and amount: Lim's, not certain.
+    expect(trapped(line('ACME HOLDINGS', 50_000, 'INV-3307'))[0]).toMatchObject({
+      clientId: 'lim',
+      confidence: 'medium',
+      caution: { kind: 'rule', otherClientId: 'rahman' },
+    });
+    const both = trapped(line('INV-3307 INV-3308', 82_000));
+    expect(both.map((suggestion) => suggestion.confidence)).toEqual(['low', 'low']);
+  });
+
+  it('learns a payer text only from a line no reference and no other client explains', () => {
+    const { learnedFrom } = buildMatchIndex(traps);
+    expect(learnedFrom(line('IBG AHMAD RAHMAN', 32_000), 'rahman')).toBe('name');
+    expect(learnedFrom(line('SOMEONE ELSE', 32_000), 'rahman')).toBe('amount');
+    expect(learnedFrom(line('SOMEONE ELSE', 1), 'rahman')).toBe('manual');
+    // Another client's name, a namesake, a reference: nothing is learned.
+    expect(learnedFrom(line('IBG AHMAD RAHMAN', 50_000), 'lim')).toBeNull();
+    expect(learnedFrom(line('TAN AH KOW', 20_000), 'tan1')).toBeNull();
+    expect(learnedFrom(line('PAYMENT INV-3307', 50_000), 'lim')).toBeNull();
+    expect(learnedFrom(line('SOMEONE', 50_000, 'INV-3307'), 'rahman')).toBeNull();
+  });
+
   it('finds an open charge’s reference in the description, however it is spaced', () => {
     expect(match(line('TRANSFER inv 2024 007 thanks', 3_000))[0]).toEqual({
       clientId: 'zoe',
@@ -44,10 +141,17 @@ describe('buildMatcher', () => {
   });
 
   it('matches a learned payer text, whatever the date numbers in it', () => {
-    expect(match(line('HANBIT TRADING CO 0402', 5))[0]).toEqual({
+    expect(match(line('HANBIT TRADING CO 0402', 120_000))[0]).toEqual({
       clientId: 'hanbit',
       reason: 'rule',
       confidence: 'high',
+    });
+    // An amount the payer owes nothing of: still theirs first, but not certain.
+    expect(match(line('HANBIT TRADING CO 0402', 5))[0]).toEqual({
+      clientId: 'hanbit',
+      reason: 'rule',
+      confidence: 'medium',
+      caution: { kind: 'amount' },
     });
   });
 

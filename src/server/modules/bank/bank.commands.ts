@@ -9,16 +9,19 @@ import { newId } from '../../ids.ts';
 import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Command } from '../events/write-path.ts';
 import { recordEntry, voidEntry } from '../ledger/ledger.commands.ts';
-import { payerKey, payerRuleId } from './bank-matching.ts';
+import { buildMatchIndex, payerKey, payerRuleId } from './bank-matching.ts';
 import { bankLineId, numberTwins } from './bank-statement.ts';
 import {
   batchExists,
   batchPayments,
   claimLines,
   deleteRule,
+  forgetBatchRules,
   insertBatch,
   insertRestoredBank,
   markBatchUndone,
+  matchBookOf,
+  matchBookRows,
   payerKeys,
   releaseLines,
   saveLayout,
@@ -65,6 +68,11 @@ export const confirmBankLines = command(
       return { ...line, id: bankLineId(body.accountLabel, body.currency, line) };
     });
     const batchId = newId();
+    // What a line may teach is judged against the book as the preview saw it, before this
+    // import's payments: read once, and only when a line may teach something.
+    let index: ReturnType<typeof buildMatchIndex> | undefined;
+    const learning = async () =>
+      (index ??= buildMatchIndex(matchBookOf(await matchBookRows(trx, ownerId, body.currency))));
     await insertBatch(trx, { id: batchId, ownerId, ...body, now });
     const taken = await claimLines(
       trx,
@@ -103,8 +111,20 @@ export const confirmBankLines = command(
       }
       const payer = payerKey(line.description);
       const [only] = line.allocations;
-      if (payer !== '' && only && line.allocations.length === 1)
-        await saveRule(trx, { ownerId, payerKey: payer, clientId: only.clientId, now });
+      const learnedFrom =
+        payer !== '' && only && line.allocations.length === 1
+          ? (await learning()).learnedFrom(line, only.clientId)
+          : null;
+      if (only && learnedFrom !== null)
+        await saveRule(trx, {
+          ownerId,
+          payerKey: payer,
+          clientId: only.clientId,
+          now,
+          batchId,
+          line: line.line,
+          learnedFrom,
+        });
       answer.recorded.push({ lineId: line.id, entryIds });
     }
     if (body.layout)
@@ -133,6 +153,8 @@ export const undoBankBatch = command(
     for (const payment of payments)
       await within(context, ownerId, voidEntry, payment.client_id, payment.id, bankUndoReason);
     await releaseLines(trx, ownerId, batchId);
+    // The payers it taught are forgotten, those it changed given back (docs/decisions/030).
+    await forgetBatchRules(trx, ownerId, batchId);
     // Every payment was voided by hand already: nothing to record, the batch stays as it was.
     if (payments.length === 0) return unchanged({ voided: 0 });
     return { voided: payments.length };

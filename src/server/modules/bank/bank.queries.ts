@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import {
   bankMappingSchema,
+  learnedFroms,
   type BankLayouts,
   type BankLine,
   type BankRule,
@@ -17,11 +18,13 @@ import {
   bankLinesAfter,
   layoutRows,
   layoutsAfter,
+  matchBookOf,
   matchBookRows,
   pagesOf,
   payerRules,
   payerRulesAfter,
   recordedLineIds,
+  ruleLearned,
 } from './bank.repository.ts';
 
 /**
@@ -40,28 +43,20 @@ export async function previewLines(
     matchBookRows(db, ownerId, currency),
     recordedLineIds(db, ownerId, ids),
   ]);
-  const match = buildMatcher({
-    clients: rows.clients.map((row) => ({
-      id: row.id,
-      firstName: row.first_name,
-      lastName: row.last_name,
-      balance: Number(row.balance),
-    })),
-    openItems: rows.openItems.map((row) => ({
-      clientId: row.client_id,
-      openAmount: Number(row.open_amount),
-      reference: row.reference,
-    })),
-    rules: rows.rules.flatMap((row) =>
-      row.client_id === null ? [] : [{ payerKey: row.payer_key, clientId: row.client_id }],
-    ),
-  });
+  const match = buildMatcher(matchBookOf(rows));
   const previewed = lines.map((line, index) => {
     const id = ids[index] as string;
     return { ...line, id, alreadyRecorded: recorded.has(id), suggestions: match(line) };
   });
+  // The clients suggested, and those a caution names ("the payer is Rahman").
   const suggested = new Set(
-    previewed.flatMap((line) => line.suggestions.map((suggestion) => suggestion.clientId)),
+    previewed.flatMap((line) =>
+      line.suggestions.flatMap((suggestion) =>
+        suggestion.caution?.otherClientId === undefined
+          ? [suggestion.clientId]
+          : [suggestion.clientId, suggestion.caution.otherClientId],
+      ),
+    ),
   );
   const clients = rows.clients.flatMap((row) =>
     suggested.has(row.id)
@@ -82,6 +77,7 @@ export async function listPayerRules(db: Kysely<Database>, ownerId: string): Pro
         ? null
         : { id: row.client_id, firstName: row.first_name ?? '', lastName: row.last_name ?? '' },
     updatedAt: new Date(Number(row.updated_at)).toISOString(),
+    learned: ruleLearned(row),
   }));
 }
 
@@ -117,8 +113,16 @@ export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
     (after) => payerRulesAfter(db, ownerId, after),
     (row) => row.payer_key,
   );
-  for await (const row of rows)
-    yield { payerKey: row.payer_key, clientId: row.client_id, updatedAt: iso(row.updated_at) };
+  for await (const row of rows) {
+    const learnedFrom = learnedFroms.find((each) => each === row.learned_from) ?? null;
+    yield {
+      payerKey: row.payer_key,
+      clientId: row.client_id,
+      updatedAt: iso(row.updated_at),
+      // Where it was learned, for a rule an import taught since issue 53.
+      ...(row.batch_id !== null && { batchId: row.batch_id, line: row.line, learnedFrom }),
+    };
+  }
 }
 
 export async function* readBankLayouts(db: Kysely<Database>, ownerId: string) {

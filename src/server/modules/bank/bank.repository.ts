@@ -1,6 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
+import { learnedFroms, type RuleLearned } from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
+import type { MatchBook } from './bank-matching.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -92,31 +94,139 @@ export async function setEntryBankLine(
     .execute();
 }
 
+/** A rule as it was before an import changed it (`bank_payer_rules.previous`). */
+interface PreviousRule {
+  clientId: string | null;
+  updatedAt: number;
+  batchId: string | null;
+  line: number | null;
+  learnedFrom: string | null;
+}
+
 /**
- * Remembers who paid under a description; a description already confirmed for another client
- * ("TRANSFER", "CASH DEPOSIT") names nobody from then on.
+ * Remembers who paid under a description, and where it was learned; a description already
+ * confirmed for another client ("TRANSFER", "CASH DEPOSIT") names nobody from then on. The rule
+ * as it was before this import is kept beside it, for the import's undo.
  */
 export async function saveRule(
   trx: Executor,
-  rule: { ownerId: string; payerKey: string; clientId: string; now: number },
+  rule: {
+    ownerId: string;
+    payerKey: string;
+    clientId: string;
+    now: number;
+    batchId: string;
+    line: number;
+    learnedFrom: string;
+  },
 ): Promise<void> {
-  await trx
+  const learned = { batch_id: rule.batchId, line: rule.line, learned_from: rule.learnedFrom };
+  const inserted = await trx
     .insertInto('bank_payer_rules')
     .values({
       owner_id: rule.ownerId,
       payer_key: rule.payerKey,
       client_id: rule.clientId,
       updated_at: rule.now,
+      ...learned,
+      previous: null,
     })
-    .onConflict((conflict) =>
-      conflict.columns(['owner_id', 'payer_key']).doUpdateSet({
-        client_id: sql<
-          string | null
-        >`case when bank_payer_rules.client_id = excluded.client_id then excluded.client_id else null end`,
-        updated_at: rule.now,
-      }),
+    // PostgreSQL waits here for another import learning the same text, then reads its rule.
+    .onConflict((conflict) => conflict.columns(['owner_id', 'payer_key']).doNothing())
+    .returning('payer_key')
+    .executeTakeFirst();
+  if (inserted) return;
+  const existing = await trx
+    .selectFrom('bank_payer_rules')
+    .select(['client_id', 'updated_at', 'batch_id', 'line', 'learned_from', 'previous'])
+    .where('owner_id', '=', rule.ownerId)
+    .where('payer_key', '=', rule.payerKey)
+    .executeTakeFirstOrThrow();
+  const clientId = existing.client_id === rule.clientId ? rule.clientId : null;
+  const previous: PreviousRule = {
+    clientId: existing.client_id,
+    updatedAt: Number(existing.updated_at),
+    batchId: existing.batch_id,
+    line: existing.line,
+    learnedFrom: existing.learned_from,
+  };
+  await trx
+    .updateTable('bank_payer_rules')
+    // A second line of the same import keeps the rule as it was before the import.
+    .set(
+      existing.batch_id === rule.batchId
+        ? { client_id: clientId }
+        : {
+            client_id: clientId,
+            updated_at: rule.now,
+            ...learned,
+            previous: JSON.stringify(previous),
+          },
     )
+    .where('owner_id', '=', rule.ownerId)
+    .where('payer_key', '=', rule.payerKey)
     .execute();
+}
+
+/**
+ * Undoing an import forgets what it taught: a rule it created is deleted, one it changed is
+ * given back as it was (unless the client it named is gone: then deleted). A rule changed again
+ * by a later import stays as that import left it, but no longer gives this one's state back.
+ */
+export async function forgetBatchRules(trx: Executor, ownerId: string, batchId: string) {
+  const taught = await trx
+    .selectFrom('bank_payer_rules')
+    .select(['payer_key', 'previous'])
+    .where('owner_id', '=', ownerId)
+    .where('batch_id', '=', batchId)
+    .execute();
+  for (const rule of taught) {
+    const previous = rule.previous === null ? null : (JSON.parse(rule.previous) as PreviousRule);
+    const clientGone =
+      previous !== null &&
+      previous.clientId !== null &&
+      (await trx
+        .selectFrom('clients')
+        .select('id')
+        .where('id', '=', previous.clientId)
+        .where('owner_id', '=', ownerId)
+        .executeTakeFirst()) === undefined;
+    const where = trx
+      .updateTable('bank_payer_rules')
+      .where('owner_id', '=', ownerId)
+      .where('payer_key', '=', rule.payer_key);
+    if (previous === null || clientGone)
+      await trx
+        .deleteFrom('bank_payer_rules')
+        .where('owner_id', '=', ownerId)
+        .where('payer_key', '=', rule.payer_key)
+        .execute();
+    else
+      await where
+        .set({
+          client_id: previous.clientId,
+          updated_at: previous.updatedAt,
+          batch_id: previous.batchId,
+          line: previous.line,
+          learned_from: previous.learnedFrom,
+          previous: null,
+        })
+        .execute();
+  }
+  const later = await trx
+    .selectFrom('bank_payer_rules')
+    .select(['payer_key', 'previous'])
+    .where('owner_id', '=', ownerId)
+    .where('previous', 'like', `%${batchId}%`)
+    .execute();
+  for (const rule of later)
+    if (rule.previous !== null && (JSON.parse(rule.previous) as PreviousRule).batchId === batchId)
+      await trx
+        .updateTable('bank_payer_rules')
+        .set({ previous: null })
+        .where('owner_id', '=', ownerId)
+        .where('payer_key', '=', rule.payer_key)
+        .execute();
 }
 
 /** Marks the batch undone; false when it is not there or was undone already. */
@@ -243,7 +353,17 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
     db
       .selectFrom('bank_payer_rules as r')
       .innerJoin('clients as c', 'c.id', 'r.client_id')
-      .select(['r.payer_key', 'r.client_id'])
+      .leftJoin('bank_batches as b', (join) =>
+        join.onRef('b.id', '=', 'r.batch_id').onRef('b.owner_id', '=', 'r.owner_id'),
+      )
+      .select([
+        'r.payer_key',
+        'r.client_id',
+        'r.updated_at',
+        'r.line',
+        'r.learned_from',
+        'b.account_label',
+      ])
       .where('r.owner_id', '=', ownerId)
       .where('c.currency', '=', currency)
       .execute(),
@@ -251,12 +371,62 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
   return { clients, openItems, rules };
 }
 
+/** Where a rule was learned: the import's account and line, and what found the client. */
+export function ruleLearned(row: {
+  updated_at: number | string;
+  account_label: string | null;
+  line: number | null;
+  learned_from: string | null;
+}): RuleLearned {
+  const from = learnedFroms.find((each) => each === row.learned_from) ?? null;
+  return {
+    at: new Date(Number(row.updated_at)).toISOString(),
+    accountLabel: row.account_label,
+    line: row.line,
+    from,
+  };
+}
+
+/** The match book of `bank-matching.ts` from the rows `matchBookRows` read. */
+export function matchBookOf(rows: Awaited<ReturnType<typeof matchBookRows>>): MatchBook {
+  return {
+    clients: rows.clients.map((row) => ({
+      id: row.id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      balance: Number(row.balance),
+    })),
+    openItems: rows.openItems.map((row) => ({
+      clientId: row.client_id,
+      openAmount: Number(row.open_amount),
+      reference: row.reference,
+    })),
+    rules: rows.rules.flatMap((row) =>
+      row.client_id === null
+        ? []
+        : [{ payerKey: row.payer_key, clientId: row.client_id, learned: ruleLearned(row) }],
+    ),
+  };
+}
+
 /** The owner's learned payers, by their text, with the client each names. */
 export async function payerRules(db: Executor, ownerId: string) {
   return db
     .selectFrom('bank_payer_rules as r')
     .leftJoin('clients as c', 'c.id', 'r.client_id')
-    .select(['r.payer_key', 'r.client_id', 'c.first_name', 'c.last_name', 'r.updated_at'])
+    .leftJoin('bank_batches as b', (join) =>
+      join.onRef('b.id', '=', 'r.batch_id').onRef('b.owner_id', '=', 'r.owner_id'),
+    )
+    .select([
+      'r.payer_key',
+      'r.client_id',
+      'c.first_name',
+      'c.last_name',
+      'r.updated_at',
+      'r.line',
+      'r.learned_from',
+      'b.account_label',
+    ])
     .where('r.owner_id', '=', ownerId)
     .orderBy('r.payer_key')
     .execute();
@@ -311,7 +481,7 @@ export async function bankLinesAfter(db: Executor, ownerId: string, after: strin
 export async function payerRulesAfter(db: Executor, ownerId: string, after: string | null) {
   let query = db
     .selectFrom('bank_payer_rules')
-    .select(['payer_key', 'client_id', 'updated_at'])
+    .select(['payer_key', 'client_id', 'updated_at', 'batch_id', 'line', 'learned_from'])
     .where('owner_id', '=', ownerId);
   if (after !== null) query = query.where('payer_key', '>', after);
   return query.orderBy('payer_key').limit(exportPage).execute();
@@ -354,7 +524,14 @@ export async function insertRestoredBank(
       undoneAt: number | null;
     }[];
     lines: readonly { lineId: string; batchId: string; createdAt: number }[];
-    rules: readonly { payerKey: string; clientId: string | null; updatedAt: number }[];
+    rules: readonly {
+      payerKey: string;
+      clientId: string | null;
+      updatedAt: number;
+      batchId: string | null;
+      line: number | null;
+      learnedFrom: string | null;
+    }[];
     /** Each mapping as the JSON text the table keeps. */
     layouts: readonly { key: string; mapping: string; updatedAt: number }[];
   },
@@ -394,6 +571,10 @@ export async function insertRestoredBank(
           payer_key: rule.payerKey,
           client_id: rule.clientId,
           updated_at: rule.updatedAt,
+          batch_id: rule.batchId,
+          line: rule.line,
+          learned_from: rule.learnedFrom,
+          previous: null,
         })),
       )
       .execute();

@@ -147,12 +147,24 @@ describe('bank statement import', () => {
       cookie,
       confirmBody([unknown as PreviewLine], [acme.id]),
     );
-    const next = 'Date,Description,Amount,Balance\n2026-04-05,HANBIT TRADING CO 0405,99.00,20.00\n';
+    // Acme's balance left, from the payer learned: certain, and it says where it was learned.
+    const next = 'Date,Description,Amount,Balance\n2026-04-05,HANBIT TRADING CO 0405,67.66,20.00\n';
     const [learned] = (await preview(cookie, next)).json<BankPreview>().lines;
     expect(learned?.suggestions[0]).toEqual({
       clientId: acme.id,
       reason: 'rule',
       confidence: 'high',
+      learned: { at: anyText, accountLabel: 'Main account', line: 2, from: 'manual' },
+    });
+    // An amount Acme owes nothing of: still Acme, not certain.
+    const other =
+      'Date,Description,Amount,Balance\n2026-04-06,HANBIT TRADING CO 0406,99.00,20.00\n';
+    const [unsure] = (await preview(cookie, other)).json<BankPreview>().lines;
+    expect(unsure?.suggestions[0]).toMatchObject({
+      clientId: acme.id,
+      reason: 'rule',
+      confidence: 'medium',
+      caution: { kind: 'amount' },
     });
   });
 
@@ -203,12 +215,14 @@ describe('bank statement import', () => {
         payerKey: 'cash deposit',
         client: null,
         updatedAt: anyText,
+        learned: { at: anyText, accountLabel: 'Main account', line: 2, from: 'manual' },
       },
       {
         id: anyText,
         payerKey: 'hanbit trading co',
         client: { id: acme.id, firstName: 'Acme', lastName: 'Supplies' },
         updatedAt: anyText,
+        learned: { at: anyText, accountLabel: 'Main account', line: 2, from: 'manual' },
       },
     ]);
     const stranger = await joinAs(testApp.app);
@@ -405,6 +419,46 @@ describe('bank statement import', () => {
       headers: { cookie: stranger.cookie },
     });
     expect(theirs.statusCode).toBe(404);
+  });
+
+  it('learns a payer only where it is safe, and its undo forgets what it taught', async () => {
+    const { cookie, zoe, acme } = await seeded();
+    const rules = async () =>
+      (await injectOk(testApp.app, 'GET', '/api/bank/rules', cookie))
+        .json<BankRuleList>()
+        .rules.map((rule) => [rule.payerKey, rule.client?.id ?? null, rule.learned.from]);
+    const confirmed = async (csv: string, clientIds: string[]) => {
+      const { lines } = (await preview(cookie, csv)).json<BankPreview>();
+      return (await confirm(cookie, confirmBody(lines, clientIds))).json<BankConfirmed>().batchId;
+    };
+    const header = 'Date,Description,Amount,Balance\n';
+    // A first import teaches that a cash deposit is Zoé's.
+    await confirmed(`${header}2026-03-01,CASH DEPOSIT,1.00,1.00\n`, [zoe.id]);
+    expect(await rules()).toEqual([['cash deposit', zoe.id, 'manual']]);
+    // The next one: a new payer (learned), the cash deposit for Acme (names nobody from then
+    // on), and Zoé paying for Acme (not learned: her name is hers, not Acme's).
+    const batchId = await confirmed(
+      `${header}2026-03-05,HANBIT TRADING CO 0305,2.00,3.00\n` +
+        `2026-03-06,CASH DEPOSIT,3.00,6.00\n` +
+        `2026-03-07,IBG ZOE MULLER FOR ACME,4.00,10.00\n`,
+      [acme.id, acme.id, acme.id],
+    );
+    expect(await rules()).toEqual([
+      ['cash deposit', null, 'manual'],
+      ['hanbit trading co', acme.id, 'manual'],
+    ]);
+    const undone = await testApp.app.inject({
+      method: 'POST',
+      url: `/api/bank/batches/${batchId}/undo`,
+      headers: { cookie },
+    });
+    expect(undone.statusCode, undone.body).toBe(200);
+    // What it taught is forgotten, what it changed given back as the first import left it.
+    expect(await rules()).toEqual([['cash deposit', zoe.id, 'manual']]);
+    const [cash] = (
+      await preview(cookie, `${header}2026-04-01,CASH DEPOSIT,9.00,1.00\n`)
+    ).json<BankPreview>().lines;
+    expect(cash?.suggestions[0]).toMatchObject({ clientId: zoe.id, reason: 'rule' });
   });
 
   it('takes the same steps with a read-write token', async () => {

@@ -24,6 +24,14 @@ interface BankPayerRulesTable {
   /** Null once the text was confirmed for two different clients: a bank's generic wording. */
   client_id: string | null;
   updated_at: number;
+  /** The import that taught or last changed it (migration 0036); null for older rules. */
+  batch_id: string | null;
+  /** That import's line. */
+  line: number | null;
+  /** What had found the client of the line confirmed: a `LearnedFrom`. */
+  learned_from: string | null;
+  /** The rule before that import changed it, as JSON (`PreviousRule`); null if it created it. */
+  previous: string | null;
 }
 
 /** A CSV layout's column mapping, under the key of its header row (migration 0033). */

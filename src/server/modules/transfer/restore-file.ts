@@ -160,6 +160,12 @@ function crossCheck(file: ExportFile): Problem[] {
           id: rule.clientId,
         }),
       );
+    if (rule.batchId !== undefined && !batches.has(rule.batchId))
+      problems.push(
+        problem(`bankPayerRules[${index}].batchId`, 'no bank import {id} in the file', {
+          id: rule.batchId,
+        }),
+      );
   });
   const layouts = new Set<string>();
   (file.bankLayouts ?? []).forEach((layout, index) => {
@@ -278,8 +284,12 @@ export function readExportFile(body: unknown): RestorePlan {
       })),
       lines: (file.bankLines ?? []).map((line) => ({ ...line, createdAt: time(line.createdAt) })),
       rules: (file.bankPayerRules ?? []).map((rule) => ({
-        ...rule,
+        payerKey: rule.payerKey,
+        clientId: rule.clientId,
         updatedAt: time(rule.updatedAt),
+        batchId: rule.batchId ?? null,
+        line: rule.line ?? null,
+        learnedFrom: rule.learnedFrom ?? null,
       })),
       layouts: (file.bankLayouts ?? []).map((layout) => ({
         key: layout.key,

@@ -157,6 +157,7 @@ export async function restoreInto(
     rules: plan.bank.rules.map((rule) => ({
       ...rule,
       clientId: rule.clientId === null ? null : clientId(rule.clientId),
+      batchId: rule.batchId === null ? null : (batchIds.get(rule.batchId) ?? null),
     })),
     layouts: plan.bank.layouts,
   });

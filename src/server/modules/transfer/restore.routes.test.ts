@@ -37,7 +37,14 @@ interface ExportFile {
   settings: { reminderPlan?: ReminderPlan; [key: string]: unknown };
   bankBatches?: { id: string; accountLabel: string; createdAt: string; undoneAt: string | null }[];
   bankLines?: { lineId: string; batchId: string; createdAt: string }[];
-  bankPayerRules?: { payerKey: string; clientId: string | null; updatedAt: string }[];
+  bankPayerRules?: {
+    payerKey: string;
+    clientId: string | null;
+    updatedAt: string;
+    batchId?: string;
+    line?: number | null;
+    learnedFrom?: string | null;
+  }[];
   bankLayouts?: { key: string; mapping: Record<string, unknown>; updatedAt: string }[];
   [key: string]: unknown;
 }
@@ -165,7 +172,10 @@ function comparable(file: ExportFile) {
       ...line,
       batchId: batchKey.get(line.batchId),
     })),
-    bankPayerRules: file.bankPayerRules,
+    bankPayerRules: file.bankPayerRules?.map((rule) => ({
+      ...rule,
+      ...(rule.batchId !== undefined && { batchId: batchKey.get(rule.batchId) }),
+    })),
     bankLayouts: file.bankLayouts,
     account: file.account,
     // The plan comes back switched off: each test says so on its own.
@@ -247,11 +257,15 @@ describe('restoring an export into an account', () => {
     );
     // The undone import's lines were released; its voided payment keeps its line.
     expect(exported.bankLines).toHaveLength(2);
-    expect(exported.bankPayerRules?.map((rule) => rule.payerKey)).toEqual([
-      'cash deposit',
-      'ibg ada lovelace',
-      'transfer',
+    // The undone import's payer ("transfer") was forgotten with it; each payer says where it was
+    // learned, and comes back under the restored import (comparable() above).
+    expect(
+      exported.bankPayerRules?.map((rule) => [rule.payerKey, rule.line, rule.learnedFrom]),
+    ).toEqual([
+      ['cash deposit', 2, 'manual'],
+      ['ibg ada lovelace', 2, 'manual'],
     ]);
+    expect(exported.bankPayerRules?.every((rule) => rule.batchId !== undefined)).toBe(true);
     expect(exported.entries?.filter((entry) => entry.bankLineId !== undefined)).toHaveLength(3);
     // The CSV layouts come back under the new owner, each mapping whole (defaults written out).
     expect(exported.bankLayouts?.map(({ key, mapping }) => ({ key, mapping }))).toEqual(
@@ -299,7 +313,15 @@ describe('restoring an export into an account', () => {
       known.json<{ lines: { alreadyRecorded: boolean; suggestions: unknown[] }[] }>().lines[0],
     ).toMatchObject({
       alreadyRecorded: true,
-      suggestions: [{ clientId: ada, reason: 'rule', confidence: 'high' }],
+      // The payer restored; not certain, since the amount is paid and owed no more.
+      suggestions: [
+        {
+          clientId: ada,
+          reason: 'rule',
+          confidence: 'medium',
+          learned: { accountLabel: 'Maybank 4410', line: 2, from: 'manual' },
+        },
+      ],
     });
     expect(exported.clients.map(({ language, reminders }) => [language, reminders])).toEqual([
       ['ko', true],

@@ -1,11 +1,43 @@
-import type { Confidence, MatchReason } from '../../../../shared/schemas/bank.ts';
+import type {
+  Caution,
+  Confidence,
+  MatchReason,
+  RuleLearned,
+} from '../../../../shared/schemas/bank.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import type { ConfidenceFilter } from '../review.ts';
 import type { BankField, DateOrder } from '../statement-file.ts';
 
 /** The bank screens' words for the server's codes, each key written out for the build. */
 export function useBankTexts() {
-  const { t } = useI18n();
+  const { t, format } = useI18n();
+  /** Why a suggestion is not certain, naming the clients it is about. */
+  const caution = (of: Caution, client: string, other: string) => {
+    const reference = of.reference ?? '';
+    switch (of.kind) {
+      case 'payer':
+        return of.reference === undefined
+          ? t('bank.caution.payer', { other })
+          : t('bank.caution.payer-reference', { reference, client, other });
+      case 'reference':
+        return t('bank.caution.reference', { reference, other });
+      case 'rule':
+        return t('bank.caution.rule', { other });
+      case 'namesake':
+        return t('bank.caution.namesake', { other });
+      case 'amount':
+        return of.reference === undefined
+          ? t('bank.caution.amount')
+          : t('bank.caution.amount-reference', { reference });
+      case 'near':
+        return t('bank.caution.near', { reference });
+    }
+  };
+  /** Where a learned payer was learned: the import's day and account. */
+  const learned = (of: RuleLearned) =>
+    of.accountLabel === null
+      ? t('bank.learned.earlier', { when: format.moment(of.at) })
+      : t('bank.learned.import', { when: format.moment(of.at), account: of.accountLabel });
   const reason: Record<MatchReason, string> = {
     reference: t('bank.reason.reference'),
     rule: t('bank.reason.rule'),
@@ -47,7 +79,7 @@ export function useBankTexts() {
     DMY: t('bank.date-order.dmy'),
     MDY: t('bank.date-order.mdy'),
   };
-  return { reason, shortReason, confidence, filter, field, dateOrder };
+  return { reason, shortReason, caution, learned, confidence, filter, field, dateOrder };
 }
 
 /** Bootstrap's colour for a confidence. */

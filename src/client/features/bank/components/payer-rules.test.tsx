@@ -8,18 +8,31 @@ beforeAll(() => loadLocale('en'));
 afterEach(() => i18n.activate('en'));
 
 const rules: BankRule[] = [
-  { id: 'a', payerKey: 'cash deposit', client: null, updatedAt: '2026-03-07T10:00:00.000Z' },
+  {
+    id: 'a',
+    payerKey: 'cash deposit',
+    client: null,
+    updatedAt: '2026-03-07T10:00:00.000Z',
+    learned: { at: '2026-03-07T10:00:00.000Z', accountLabel: null, line: null, from: null },
+  },
   {
     id: 'b',
     payerKey: 'hanbit trading co',
     client: { id: 'c1', firstName: '상사', lastName: '한빛' },
     updatedAt: '2026-03-05T10:00:00.000Z',
+    learned: {
+      at: '2026-03-05T10:00:00.000Z',
+      accountLabel: 'Shinhan 110',
+      line: 4,
+      from: 'manual',
+    },
   },
   {
     id: 'c',
     payerKey: 'ibg zoe muller',
     client: { id: 'c2', firstName: 'Zoé', lastName: 'Müller' },
     updatedAt: '2026-03-02T10:00:00.000Z',
+    learned: { at: '2026-03-02T10:00:00.000Z', accountLabel: null, line: null, from: null },
   },
 ];
 
@@ -39,6 +52,8 @@ describe('the learned payers', () => {
     expect(items[0]).toHaveTextContent('Matches nobody: confirmed for two different clients');
     expect(items[1]).toHaveTextContent('hanbit trading co');
     expect(items[1]).toHaveTextContent('Pays for 한빛상사');
+    // Where it was learned: the import's account and line.
+    expect(items[1]).toHaveTextContent(/learned from the import of .+ \(Shinhan 110\), line 4/);
     expect(items[2]).toHaveTextContent('Pays for Zoé Müller');
     const button = screen.getByRole('button', { name: 'Forget the payer “hanbit trading co”' });
     button.focus();

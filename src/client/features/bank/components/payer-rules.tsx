@@ -115,7 +115,13 @@ export function PayerRulesCard({
                     ? t('bank-rules.nobody')
                     : t('bank-rules.pays-for', { client: displayName(rule.client) })}
                   {' · '}
-                  {t('bank-rules.updated', { when: format.moment(rule.updatedAt) })}
+                  {rule.learned.accountLabel === null
+                    ? t('bank-rules.updated', { when: format.moment(rule.updatedAt) })
+                    : t('bank-rules.learned', {
+                        when: format.moment(rule.learned.at),
+                        account: rule.learned.accountLabel,
+                        line: rule.learned.line ?? 0,
+                      })}
                 </span>
               </div>
               <button

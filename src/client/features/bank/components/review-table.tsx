@@ -2,6 +2,7 @@ import { useId } from 'react';
 import type { Currency } from '../../../../shared/money.ts';
 import { toDecimalText } from '../../../../shared/money.ts';
 import type { PreviewLine } from '../../../../shared/schemas/bank.ts';
+import { displayName } from '../../../../shared/names.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
 import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
@@ -43,6 +44,10 @@ export function ReviewTable({
 }) {
   const { t, format, message } = useI18n();
   const texts = useBankTexts();
+  const nameOf = (id: string | undefined) => {
+    const client = id === undefined ? undefined : clients.get(id);
+    return client ? displayName(client) : '';
+  };
   const id = useId();
   const money = (minor: number) => format.money(minor, currency);
   const counts = Object.fromEntries(
@@ -325,6 +330,20 @@ export function ReviewTable({
                         <span className="d-block small text-body-secondary">
                           {texts.reason[chosenSuggestion.reason]}
                         </span>
+                        {chosenSuggestion.caution && (
+                          <span className="d-block small text-warning-emphasis">
+                            {texts.caution(
+                              chosenSuggestion.caution,
+                              nameOf(chosenSuggestion.clientId),
+                              nameOf(chosenSuggestion.caution.otherClientId),
+                            )}
+                          </span>
+                        )}
+                        {chosenSuggestion.learned && (
+                          <span className="d-block small text-body-secondary">
+                            {texts.learned(chosenSuggestion.learned)}
+                          </span>
+                        )}
                       </>
                     ) : choice.split || choice.parts[0]?.clientId ? (
                       <span className="small text-body-secondary">

@@ -1,0 +1,780 @@
+import iconv from 'iconv-lite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import { injectOk } from '../../../../tests/http.ts';
+import type { Currency } from '../../../shared/money.ts';
+import type {
+  BankConfirmed,
+  BankMapping,
+  BankPreview,
+  BankRuleList,
+  PreviewLine,
+} from '../../../shared/schemas/bank.ts';
+import type { Client } from '../../../shared/schemas/clients.ts';
+
+// A scorer of the matcher through the real API (issue 53): a book of clients with Korean,
+// Malaysian and English names, companies and namesakes, their open charges, and two statements
+// per account in several banks' layouts, with the traps an owner's statements hold. Statement A
+// is previewed, confirmed as the owner would (each line to the client who really paid), then
+// statement B is previewed with what A taught. Every line knows who really paid; the scorer
+// counts the high-confidence suggestions naming someone else (an owner trusts those without
+// reading them), the lines lost, and how often the first suggestion is right.
+
+let testApp: TestApp;
+beforeAll(async () => {
+  testApp = await buildTestApp();
+});
+afterAll(async () => {
+  await testApp.close();
+});
+
+/** mulberry32: the same book and statements on every run and both databases. */
+function random(seed: number) {
+  let state = seed >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (below: number) => Math.floor(next() * below);
+  const pick = <T>(list: readonly T[]): T => list[int(list.length)] as T;
+  const shuffle = <T>(list: readonly T[]): T[] => {
+    const copy = [...list];
+    for (let index = copy.length - 1; index > 0; index--) {
+      const other = int(index + 1);
+      [copy[index], copy[other]] = [copy[other] as T, copy[index] as T];
+    }
+    return copy;
+  };
+  return { next, int, pick, shuffle };
+}
+type Random = ReturnType<typeof random>;
+
+// Names as the book keeps them, and as the bank writes the payer.
+interface Person {
+  firstName: string;
+  lastName: string;
+  /** How this payer's bank writes them. */
+  payer: string[];
+  company?: true;
+}
+
+const koreanFamilies = [
+  ['김', 'KIM'],
+  ['이', 'LEE'],
+  ['박', 'PARK'],
+  ['최', 'CHOI'],
+  ['강', 'KANG'],
+  ['윤', 'YOON'],
+  ['장', 'JANG'],
+  ['한', 'HAN'],
+  ['임', 'LIM'],
+  ['조', 'CHO'],
+] as const;
+const koreanGiven = [
+  ['민준', 'MINJUN'],
+  ['서연', 'SEOYEON'],
+  ['도윤', 'DOYUN'],
+  ['하준', 'HAJUN'],
+  ['예준', 'YEJUN'],
+  ['하은', 'HAEUN'],
+  ['지호', 'JIHO'],
+  ['수아', 'SUA'],
+  ['은서', 'EUNSEO'],
+  ['지민', 'JIMIN'],
+  ['현우', 'HYEONU'],
+  ['유진', 'YUJIN'],
+] as const;
+const koreanCompanies = [
+  ['한빛', '상사'],
+  ['대성', '물산'],
+  ['미래', '건설'],
+  ['서울', '식품'],
+  ['동해', '수산'],
+  ['새롬', '전자'],
+] as const;
+const malaysianFirst = [
+  ['Ahmad Faiz', 'Rahman'],
+  ['Nurul Aisyah', 'Hassan'],
+  ['Muhammad Hafiz', 'Ismail'],
+  ['Siti Nora', 'Abdullah'],
+  ['Wei Ming', 'Lim'],
+  ['Ah Kow', 'Tan'],
+  ['Mei Ling', 'Wong'],
+  ['Siew Lan', 'Chong'],
+  ['Kok Leong', 'Ng'],
+  ['Rajesh', 'Kumar'],
+  ['Priya', 'Devi'],
+  ['Sarah', 'Thompson'],
+  ['David', 'Miller'],
+  ['Aminah', 'Yusof'],
+  ['Jia Hui', 'Teo'],
+] as const;
+const malaysianCompanies = [
+  'Syarikat Maju Jaya',
+  'Kedai Runcit Aman',
+  'Bengkel Sentosa',
+  'Perniagaan Cahaya',
+  'Teknik Jaya Enterprise',
+];
+
+function koreanPeople(rng: Random, count: number): Person[] {
+  const people: Person[] = [];
+  const seen = new Set<string>();
+  while (people.length < count) {
+    const [family, familyLatin] = rng.pick(koreanFamilies);
+    const [given, givenLatin] = rng.pick(koreanGiven);
+    if (seen.has(family + given)) continue;
+    seen.add(family + given);
+    people.push({
+      firstName: given,
+      lastName: family,
+      payer: [`${family}${given}`, `${familyLatin} ${givenLatin}`, `${givenLatin} ${familyLatin}`],
+    });
+  }
+  for (const [first, last] of koreanCompanies)
+    people.push({
+      firstName: first,
+      lastName: last,
+      payer: [`(주)${first}${last}`, `${first}${last}`],
+      company: true,
+    });
+  return people;
+}
+
+function malaysianPeople(rng: Random, count: number): Person[] {
+  const people: Person[] = [];
+  const seen = new Set<string>();
+  const firsts = malaysianFirst.map(([first]) => first);
+  const lasts = malaysianFirst.map(([, last]) => last);
+  while (people.length < count) {
+    const first = rng.pick(firsts);
+    const last = rng.pick(lasts);
+    if (seen.has(first + last)) continue;
+    seen.add(first + last);
+    const upper = `${first} ${last}`.toUpperCase();
+    const chinese = ['Lim', 'Tan', 'Wong', 'Chong', 'Ng', 'Teo'].includes(last);
+    people.push({
+      firstName: first,
+      lastName: last,
+      payer: chinese ? [`${last} ${first}`.toUpperCase(), upper] : [upper],
+    });
+  }
+  for (const company of malaysianCompanies) {
+    const [first, ...rest] = company.split(' ');
+    people.push({
+      firstName: first!,
+      lastName: rest.join(' '),
+      payer: [`${company.toUpperCase()} SDN BHD`, company.toUpperCase()],
+      company: true,
+    });
+  }
+  return people;
+}
+
+interface BookClient extends Person {
+  id: string;
+  /** Charges in the order they are paid: statement A pays the first, B the second. */
+  charges: { amount: number; reference: string }[];
+}
+
+interface Account {
+  currency: Currency;
+  clients: BookClient[];
+  /** A namesake pair: two clients of the same name. */
+  namesakes: [BookClient, BookClient];
+}
+
+/** A line of a statement, with who really paid it (null: nobody of the book). */
+interface Line {
+  day: number;
+  amount: number;
+  payer: string;
+  text: string;
+  reference: string;
+  truth: string | null;
+  kind: string;
+}
+
+const addClient = async (cookie: string, person: Person, currency: Currency, balance: number) =>
+  (
+    await injectOk(
+      testApp.app,
+      'POST',
+      '/api/clients',
+      cookie,
+      buildClient({ firstName: person.firstName, lastName: person.lastName, currency, balance }),
+    )
+  ).json<Client>();
+
+async function buildAccount(
+  cookie: string,
+  rng: Random,
+  currency: Currency,
+  people: Person[],
+): Promise<Account> {
+  const krw = currency === 'KRW';
+  // A few round amounts many clients owe, so that an amount alone is often ambiguous.
+  const common = krw ? [50_000, 100_000, 150_000, 300_000] : [10_000, 25_000, 50_000];
+  const amount = () =>
+    rng.next() < 0.3
+      ? rng.pick(common)
+      : krw
+        ? (10 + rng.int(890)) * 1000
+        : (100 + rng.int(5900)) * 50;
+  const twin = people[rng.int(people.length - 6)] as Person;
+  const all = [...people, { ...twin }];
+  // References numbered in a shuffled order, so that a neighbouring number is another client's.
+  const numbers = rng.shuffle(Array.from({ length: all.length * 2 }, (_, index) => index));
+  const reference = (n: number) => (krw ? `청구-2026-${100 + n}` : `INV-${3300 + n}`);
+  const clients: BookClient[] = [];
+  for (const [index, person] of all.entries()) {
+    const opening = rng.next() < 0.2 ? amount() : 0;
+    const client = await addClient(cookie, person, currency, opening);
+    const charges = [0, 1].map((which) => ({
+      amount: amount(),
+      reference: reference(numbers[index * 2 + which] as number),
+    }));
+    for (const charge of charges)
+      await injectOk(testApp.app, 'POST', `/api/clients/${client.id}/entries`, cookie, {
+        kind: 'charge',
+        amount: charge.amount,
+        date: '2026-02-01',
+        reference: charge.reference,
+      });
+    clients.push({ ...person, id: client.id, charges });
+  }
+  const namesakes: [BookClient, BookClient] = [
+    clients.find(
+      (client) =>
+        client.firstName === twin.firstName &&
+        client.lastName === twin.lastName &&
+        client !== clients.at(-1),
+    )!,
+    clients.at(-1)!,
+  ];
+  return { currency, clients, namesakes };
+}
+
+/** One character of a reference changed so that it names another client's charge, if any does. */
+function typoOf(account: Account, client: BookClient, which: number) {
+  const own = client.charges[which]!.reference;
+  for (const other of account.clients) {
+    if (other.firstName === client.firstName && other.lastName === client.lastName) continue;
+    const charge = other.charges[which]!;
+    const differs = [...own].filter((char, index) => charge.reference[index] !== char).length;
+    if (charge.reference.length === own.length && differs === 1) return { other, charge };
+  }
+  return undefined;
+}
+
+const thirdParties = {
+  KRW: ['(주)대한물류', '주식회사 가나다', '홍길동'],
+  MYR: ['ACME HOLDINGS', 'PERTUBUHAN KEBAJIKAN', 'JOHN SMITH'],
+};
+
+/**
+ * Statement A (which 0) or B (which 1) of an account: most clients pay their charge, some by
+ * name, some by reference, some in part; then the traps.
+ */
+function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
+  const lines: Line[] = [];
+  const { clients, namesakes } = account;
+  // A third party pays for the same client in A and B, so that B tests what A taught.
+  const beneficiary = clients.find((client) => !client.company && !namesakes.includes(client))!;
+  const used = new Set<BookClient>([...namesakes, beneficiary]);
+  const day = () => 1 + rng.int(27);
+  const someone = () => {
+    for (;;) {
+      const client = rng.pick(clients);
+      if (!used.has(client)) {
+        used.add(client);
+        return client;
+      }
+    }
+  };
+  const generic = account.currency === 'KRW' ? '인터넷뱅킹' : 'IBG TRANSFER';
+  const payerOf = (client: BookClient) => rng.pick(client.payer);
+  // Traps, each drawn from clients not paying otherwise in this statement.
+  for (let count = 0; count < 3; count++) {
+    const client = someone();
+    const typo = typoOf(account, client, which);
+    if (!typo) continue;
+    const charge = client.charges[which]!;
+    // The payer is the client, the reference a typo naming another client's charge.
+    lines.push({
+      day: day(),
+      amount: charge.amount,
+      payer: payerOf(client),
+      text: typo.charge.reference,
+      reference: '',
+      truth: client.id,
+      kind: 'typo-with-name',
+    });
+  }
+  for (let count = 0; count < 2; count++) {
+    const client = someone();
+    const typo = typoOf(account, client, which);
+    if (!typo || typo.charge.amount === client.charges[which]!.amount) continue;
+    lines.push({
+      day: day(),
+      amount: client.charges[which]!.amount,
+      payer: generic,
+      text: '',
+      reference: typo.charge.reference,
+      truth: client.id,
+      kind: 'typo-alone',
+    });
+  }
+  // A parent (another client) pays a child's charge, with the child's reference.
+  const parents: BookClient[] = [];
+  for (let count = 0; count < 2; count++) {
+    const parent = someone();
+    const child = someone();
+    parents.push(parent);
+    lines.push({
+      day: day(),
+      amount: child.charges[which]!.amount,
+      payer: payerOf(parent),
+      text: child.charges[which]!.reference,
+      reference: '',
+      truth: child.id,
+      kind: 'parent-pays',
+    });
+  }
+  // A company of the book pays for one of its people, no reference: picked by hand.
+  const company = clients.find((client) => client.company && !used.has(client))!;
+  used.add(company);
+  // One whose charge is no amount the company owes itself (else nobody could tell).
+  let employee = someone();
+  while (company.charges.some((charge) => charge.amount === employee.charges[which]!.amount))
+    employee = someone();
+  lines.push({
+    day: day(),
+    amount: employee.charges[which]!.amount,
+    payer: payerOf(company),
+    text: '',
+    reference: '',
+    truth: employee.id,
+    kind: 'company-pays',
+  });
+  // After A, the company and the parents pay their own charges, by name.
+  if (which === 1)
+    for (const payer of [company, ...parents])
+      lines.push({
+        day: day(),
+        amount: payer.charges[1]!.amount,
+        payer: payerOf(payer),
+        text: '',
+        reference: '',
+        truth: payer.id,
+        kind: 'own-after-paying-for-another',
+      });
+  // A third party pays for a client; in B the same one pays for them and for someone else.
+  const thirdParty = thirdParties[account.currency as 'KRW' | 'MYR'];
+  lines.push({
+    day: day(),
+    amount: beneficiary.charges[which]!.amount,
+    payer: thirdParty[0]!,
+    text: '',
+    reference: '',
+    truth: beneficiary.id,
+    kind: 'third-party',
+  });
+  if (which === 1) {
+    const other = someone();
+    lines.push({
+      day: day(),
+      amount: other.charges[1]!.amount,
+      payer: thirdParty[0]!,
+      text: '',
+      reference: '',
+      truth: other.id,
+      kind: 'third-party-for-another',
+    });
+  }
+  // A namesake repays a loan: the amount is the other namesake's charge.
+  const [owing, lender] = which === 0 ? namesakes : [namesakes[1], namesakes[0]];
+  lines.push({
+    day: day(),
+    amount: owing.charges[which]!.amount,
+    payer: owing.payer[0]!,
+    text: '',
+    reference: '',
+    truth: lender.id,
+    kind: 'namesake-loan',
+  });
+  // Somebody outside the book sends an amount some client owes.
+  lines.push({
+    day: day(),
+    amount: rng.pick(clients).charges[which]!.amount,
+    payer: account.currency === 'KRW' ? '무통장입금' : 'CASH DEPOSIT',
+    text: thirdParty[2]!,
+    reference: '',
+    truth: null,
+    kind: 'stranger-same-amount',
+  });
+  // A client pays more than the charge, with its reference.
+  const over = someone();
+  lines.push({
+    day: day(),
+    amount: over.charges[which]!.amount + (account.currency === 'KRW' ? 7_000 : 1_234),
+    payer: payerOf(over),
+    text: over.charges[which]!.reference,
+    reference: '',
+    truth: over.id,
+    kind: 'overpaid',
+  });
+  // Identical twins: one client pays the same amount twice on one day.
+  const twice = someone();
+  const twinDay = day();
+  for (let count = 0; count < 2; count++)
+    lines.push({
+      day: twinDay,
+      amount: Math.ceil(twice.charges[which]!.amount / 2),
+      payer: payerOf(twice),
+      text: '',
+      reference: '',
+      truth: twice.id,
+      kind: 'twin',
+    });
+  // Everyone else: most pay their charge.
+  for (const client of clients) {
+    if (used.has(client)) continue;
+    const charge = client.charges[which]!;
+    const roll = rng.next();
+    const base = { day: day(), payer: payerOf(client), truth: client.id };
+    if (roll < 0.3)
+      lines.push({
+        ...base,
+        amount: charge.amount,
+        text: '',
+        reference: charge.reference,
+        kind: 'full',
+      });
+    else if (roll < 0.5)
+      lines.push({ ...base, amount: charge.amount, text: '', reference: '', kind: 'name-amount' });
+    else if (roll < 0.6)
+      lines.push({
+        ...base,
+        payer: generic,
+        amount: charge.amount,
+        text: charge.reference,
+        reference: '',
+        kind: 'reference-only',
+      });
+    else if (roll < 0.7)
+      lines.push({
+        ...base,
+        amount: Math.max(1, Math.floor(charge.amount / 3)),
+        text: '',
+        reference: '',
+        kind: 'part',
+      });
+  }
+  return rng.shuffle(lines).sort((a, b) => a.day - b.day);
+}
+
+// The banks' layouts, each written as that bank writes it.
+
+interface Rendered {
+  format: 'csv' | 'ofx' | 'camt053';
+  file: Buffer;
+  mapping?: Partial<BankMapping>;
+}
+
+const month = (which: 0 | 1) => (which === 0 ? '03' : '04');
+const pad = (day: number) => String(day).padStart(2, '0');
+const decimal = (amount: number, currency: Currency) =>
+  currency === 'KRW' ? String(amount) : (amount / 100).toFixed(2);
+const grouped = (amount: number, currency: Currency) =>
+  currency === 'KRW'
+    ? amount.toLocaleString('en-US')
+    : (amount / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+const csvCell = (text: string) => (/[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
+const xml = (text: string) =>
+  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/** A Korean bank's CSV: EUC-KR, a title line, debit and credit columns, the payer apart. */
+function koreanCsv(lines: Line[], currency: Currency, which: 0 | 1, refund: number): Rendered {
+  let balance = 5_000_000;
+  const rows = [
+    '[입출금거래내역] 조회기간 2026',
+    '거래일시,적요,보낸분/받는분,출금액,입금액,잔액,메모',
+  ];
+  const write = (line: Omit<Line, 'truth' | 'kind'>, out: number) => {
+    balance += line.amount - out;
+    rows.push(
+      [
+        `2026.${month(which)}.${pad(line.day)} 10:${pad(line.day)}:00`,
+        out ? '출금' : '타행입금',
+        line.payer,
+        grouped(out, currency),
+        grouped(line.amount, currency),
+        grouped(balance, currency),
+        [line.text, line.reference].filter(Boolean).join(' '),
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  };
+  write({ day: 1, amount: 0, payer: '환불', text: '', reference: '' }, refund);
+  for (const line of lines) write(line, 0);
+  return {
+    format: 'csv',
+    file: iconv.encode(rows.join('\r\n'), 'cp949'),
+    mapping: {
+      date: 0,
+      description: 2,
+      debit: 3,
+      credit: 4,
+      balance: 5,
+      reference: 6,
+      skipRows: 2,
+      dateOrder: 'YMD',
+      decimal: '.',
+      encoding: 'euc-kr',
+    },
+  };
+}
+
+/** A Malaysian bank's CSV: days first, one signed amount, the reference in its own column. */
+function malaysianCsv(lines: Line[], currency: Currency, which: 0 | 1, refund: number): Rendered {
+  let balance = 1_000_000;
+  const rows = ['Posting Date,Transaction Description,Reference,Amount,Balance'];
+  const write = (day: number, text: string, reference: string, amount: number) => {
+    balance += amount;
+    rows.push(
+      [
+        `${pad(day)}/${month(which)}/2026`,
+        text,
+        reference,
+        (amount < 0 ? '-' : '') + decimal(Math.abs(amount), currency),
+        decimal(balance, currency),
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  };
+  write(1, 'REFUND', '', -refund);
+  for (const line of lines)
+    write(line.day, `IBG ${line.payer} ${line.text}`.trim(), line.reference, line.amount);
+  return {
+    format: 'csv',
+    file: Buffer.from(rows.join('\n')),
+    mapping: {
+      date: 0,
+      description: 1,
+      reference: 2,
+      amount: 3,
+      balance: 4,
+      dateOrder: 'DMY',
+      decimal: '.',
+    },
+  };
+}
+
+function ofx(lines: Line[], currency: Currency, which: 0 | 1, refund: number): Rendered {
+  const transaction = (index: number, line: Omit<Line, 'truth' | 'kind'>, sign: string) =>
+    `<STMTTRN><TRNTYPE>${sign ? 'DEBIT' : 'CREDIT'}</TRNTYPE><DTPOSTED>2026${month(which)}${pad(line.day)}120000</DTPOSTED>` +
+    `<TRNAMT>${sign}${decimal(line.amount, currency)}</TRNAMT><FITID>${which}-${index}</FITID>` +
+    `<NAME>${xml(line.payer)}</NAME>${line.text ? `<MEMO>${xml(line.text)}</MEMO>` : ''}` +
+    `${line.reference ? `<REFNUM>${xml(line.reference)}</REFNUM>` : ''}</STMTTRN>`;
+  const body = [
+    transaction(0, { day: 1, amount: refund, payer: 'REFUND', text: '', reference: '' }, '-'),
+    ...lines.map((line, index) => transaction(index + 1, line, '')),
+  ].join('');
+  return {
+    format: 'ofx',
+    file: Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><?OFX OFXHEADER="200" VERSION="220" SECURITY="NONE" OLDFILEUID="NONE" NEWFILEUID="NONE"?>' +
+        `<OFX><BANKMSGSRSV1><STMTTRNRS><TRNUID>1</TRNUID><STMTRS><CURDEF>${currency}</CURDEF>` +
+        `<BANKACCTFROM><BANKID>0001</BANKID><ACCTID>4410</ACCTID><ACCTTYPE>CHECKING</ACCTTYPE></BANKACCTFROM>` +
+        `<BANKTRANLIST>${body}</BANKTRANLIST></STMTRS></STMTTRNRS></BANKMSGSRSV1></OFX>`,
+    ),
+  };
+}
+
+function camt(lines: Line[], currency: Currency, which: 0 | 1, refund: number): Rendered {
+  const entry = (index: number, line: Omit<Line, 'truth' | 'kind'>, credit: boolean) =>
+    `<Ntry><Amt Ccy="${currency}">${decimal(line.amount, currency)}</Amt><CdtDbtInd>${credit ? 'CRDT' : 'DBIT'}</CdtDbtInd>` +
+    `<Sts><Cd>BOOK</Cd></Sts><BookgDt><Dt>2026-${month(which)}-${pad(line.day)}</Dt></BookgDt>` +
+    `<AcctSvcrRef>C${which}-${index}</AcctSvcrRef><NtryDtls><TxDtls>` +
+    `<RltdPties><Dbtr><Nm>${xml(line.payer)}</Nm></Dbtr></RltdPties>` +
+    `<RmtInf>${line.text ? `<Ustrd>${xml(line.text)}</Ustrd>` : ''}` +
+    `${line.reference ? `<Strd><CdtrRefInf><Ref>${xml(line.reference)}</Ref></CdtrRefInf></Strd>` : ''}</RmtInf>` +
+    `</TxDtls></NtryDtls></Ntry>`;
+  const body = [
+    entry(0, { day: 1, amount: refund, payer: 'REFUND', text: '', reference: '' }, false),
+    ...lines.map((line, index) => entry(index + 1, line, true)),
+  ].join('');
+  return {
+    format: 'camt053',
+    file: Buffer.from(
+      '<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt>' +
+        '<GrpHdr><MsgId>1</MsgId><CreDtTm>2026-05-01T00:00:00</CreDtTm></GrpHdr>' +
+        `<Stmt><Id>S${which}</Id><Acct><Id><Othr><Id>4410</Id></Othr></Id><Ccy>${currency}</Ccy></Acct>${body}</Stmt>` +
+        '</BkToCstmrStmt></Document>',
+    ),
+  };
+}
+
+const layouts = { koreanCsv, malaysianCsv, ofx, camt };
+type Layout = keyof typeof layouts;
+
+interface Score {
+  lines: number;
+  lost: number;
+  paid: number;
+  firstRight: number;
+  amongRight: number;
+  high: number;
+  wrongHigh: string[];
+}
+
+function score(expected: Line[], previewed: PreviewLine[]): Score {
+  const result: Score = {
+    lines: expected.length,
+    lost: Math.max(0, expected.length - previewed.length),
+    paid: 0,
+    firstRight: 0,
+    amongRight: 0,
+    high: 0,
+    wrongHigh: [],
+  };
+  // The preview keeps the file's order of incoming lines.
+  for (const [index, line] of previewed.entries()) {
+    const truth = expected[index];
+    if (!truth) break;
+    expect(line.amount).toBe(truth.amount);
+    const [first] = line.suggestions;
+    if (truth.truth !== null) {
+      result.paid += 1;
+      if (first?.clientId === truth.truth) result.firstRight += 1;
+      if (line.suggestions.some((suggestion) => suggestion.clientId === truth.truth))
+        result.amongRight += 1;
+    }
+    for (const suggestion of line.suggestions)
+      if (suggestion.confidence === 'high') {
+        result.high += 1;
+        if (suggestion.clientId !== truth.truth)
+          result.wrongHigh.push(`${truth.kind} (${line.description})`);
+      }
+  }
+  return result;
+}
+
+async function previewOf(cookie: string, label: string, currency: Currency, rendered: Rendered) {
+  const answer = await testApp.app.inject({
+    method: 'POST',
+    url: '/api/bank/preview',
+    headers: { cookie },
+    payload: {
+      accountLabel: label,
+      currency,
+      format: rendered.format,
+      ...(rendered.mapping && { mapping: rendered.mapping }),
+      file: rendered.file.toString('base64'),
+    },
+  });
+  expect(answer.statusCode, answer.body).toBe(200);
+  return answer.json<BankPreview>().lines;
+}
+
+/** Confirms each line for whoever really paid it, as an owner correcting the suggestions would. */
+async function confirmTruths(
+  cookie: string,
+  label: string,
+  currency: Currency,
+  expected: Line[],
+  previewed: PreviewLine[],
+) {
+  const lines = previewed.flatMap((line, index) => {
+    const truth = expected[index]?.truth;
+    if (!truth || line.alreadyRecorded) return [];
+    const { id: _id, alreadyRecorded: _recorded, suggestions: _suggestions, ...fields } = line;
+    return [{ ...fields, allocations: [{ clientId: truth, amount: line.amount }] }];
+  });
+  return (
+    await injectOk(testApp.app, 'POST', '/api/bank/confirm', cookie, {
+      accountLabel: label,
+      currency,
+      lines,
+    })
+  ).json<BankConfirmed>();
+}
+
+const sum = (
+  scores: Score[],
+  key: 'lines' | 'lost' | 'paid' | 'firstRight' | 'amongRight' | 'high',
+) => scores.reduce((total, each) => total + each[key], 0);
+
+/** The whole run for one seed: two accounts, statement A confirmed, then statement B. */
+async function run(seed: number, plan: Record<'KRW' | 'MYR', [Layout, Layout]>) {
+  const rng = random(seed);
+  const { cookie } = await joinAs(testApp.app);
+  const before: Score[] = [];
+  const after: Score[] = [];
+  for (const currency of ['KRW', 'MYR'] as const) {
+    const people = currency === 'KRW' ? koreanPeople(rng, 60) : malaysianPeople(rng, 60);
+    const account = await buildAccount(cookie, rng, currency, people);
+    const label = `${currency} account`;
+    const refund = account.clients[2]!.charges[0]!.amount;
+    const [layoutA, layoutB] = plan[currency];
+    const linesA = statementLines(rng, account, 0);
+    const fileA = layouts[layoutA](linesA, currency, 0, refund);
+    const previewA = await previewOf(cookie, label, currency, fileA);
+    before.push(score(linesA, previewA));
+    await confirmTruths(cookie, label, currency, linesA, previewA);
+    const againA = await previewOf(cookie, label, currency, fileA);
+    // Statement A again: every line it confirmed shows as recorded, and only those.
+    expect(againA.filter((line) => !line.alreadyRecorded)).toHaveLength(
+      linesA.filter((line) => line.truth === null).length,
+    );
+    const linesB = statementLines(rng, account, 1);
+    after.push(
+      score(
+        linesB,
+        await previewOf(cookie, label, currency, layouts[layoutB](linesB, currency, 1, refund)),
+      ),
+    );
+  }
+  const figures = (scores: Score[]) => ({
+    lines: sum(scores, 'lines'),
+    lost: sum(scores, 'lost'),
+    high: sum(scores, 'high'),
+    wrongHigh: scores.flatMap((each) => each.wrongHigh),
+    recall: sum(scores, 'firstRight') / sum(scores, 'paid'),
+    among: sum(scores, 'amongRight') / sum(scores, 'paid'),
+  });
+  const rules = (
+    await injectOk(testApp.app, 'GET', '/api/bank/rules', cookie)
+  ).json<BankRuleList>();
+  return { before: figures(before), after: figures(after), rules: rules.rules, cookie };
+}
+
+// What the matcher of issue 45 scored on these statements, the same on both databases (seed:
+// recall of the first suggestion before and after learning, wrong high before and after):
+// 1: 0.845 and 0.843, 12 and 15 wrong high; 2: 0.871 and 0.830, 12 and 15 wrong high. Those
+// recalls are the floors. With issue 53's: 1: 0.948 and 0.912-0.922 (two namesakes owing one
+// amount tie, broken by their ids, new each run); 2: 0.914 and 0.940, none wrong.
+const recallFloors = { 1: [0.845, 0.843], 2: [0.871, 0.83] } as const;
+
+describe('the matcher scored on generated statements (issue 53)', { timeout: 180_000 }, () => {
+  it.each([
+    [1, { KRW: ['koreanCsv', 'ofx'], MYR: ['malaysianCsv', 'camt'] }],
+    [2, { KRW: ['camt', 'koreanCsv'], MYR: ['ofx', 'malaysianCsv'] }],
+  ] as const)('seed %i: no wrong high-confidence suggestion, no line lost', async (seed, plan) => {
+    const { before, after } = await run(seed, plan as Record<'KRW' | 'MYR', [Layout, Layout]>);
+    console.log(JSON.stringify({ seed, before, after }));
+    expect(before.lost + after.lost).toBe(0);
+    expect(before.wrongHigh).toEqual([]);
+    expect(after.wrongHigh).toEqual([]);
+    expect(before.recall).toBeGreaterThanOrEqual(recallFloors[seed][0]);
+    expect(after.recall).toBeGreaterThanOrEqual(recallFloors[seed][1]);
+  });
+});
