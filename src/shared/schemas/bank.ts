@@ -143,7 +143,7 @@ export const learnedFroms = ['name', 'amount', 'balance', 'manual'] as const;
 export type LearnedFrom = (typeof learnedFroms)[number];
 
 /** Where a payer rule was learned: the import (its account and day) and its line. */
-export const ruleLearnedSchema = z.object({
+const ruleLearnedSchema = z.object({
   /** When the rule was learned or last changed. */
   at: z.string(),
   /** The account of the import that taught it; null for a rule learned before issue 53. */
@@ -160,17 +160,16 @@ export type RuleLearned = z.infer<typeof ruleLearnedSchema>;
  * `amount` the amount is neither the charge's open amount nor the balance; `near` a reference
  * one character off this charge's (`reference`) with its exact amount.
  */
-export const cautionKinds = ['payer', 'reference', 'rule', 'namesake', 'amount', 'near'] as const;
-export type CautionKind = (typeof cautionKinds)[number];
+const cautionKinds = ['payer', 'reference', 'rule', 'namesake', 'amount', 'near'] as const;
 
-export const cautionSchema = z.object({
+const cautionSchema = z.object({
   kind: z.enum(cautionKinds),
   reference: z.optional(z.string()),
   otherClientId: z.optional(z.string()),
 });
 export type Caution = z.infer<typeof cautionSchema>;
 
-export const suggestionSchema = z.object({
+const suggestionSchema = z.object({
   clientId: z.string(),
   reason: z.enum(matchReasons),
   confidence: z.enum(confidences),
