@@ -1,6 +1,28 @@
+import type { Page } from '@playwright/test';
 import { expect, flash, joinThroughForm, logIn, password, test, uniqueEmail } from './fixtures.ts';
 
 const newPassword = 'a brand new passphrase here';
+
+async function addClient(page: Page, firstName: string): Promise<string> {
+  const added = await page.request.post('/api/clients', {
+    data: {
+      firstName,
+      lastName: 'Linked',
+      email: uniqueEmail(firstName.toLowerCase()),
+      phone: '+60 12 345 6789',
+      balance: 5000,
+      currency: 'MYR',
+    },
+  });
+  expect(added.status()).toBe(201);
+  return ((await added.json()) as { id: string }).id;
+}
+
+async function makeLink(page: Page, clientId: string): Promise<string> {
+  const made = await page.request.post(`/api/clients/${clientId}/link`, { data: {} });
+  expect(made.status()).toBe(201);
+  return ((await made.json()) as { path: string }).path;
+}
 
 test.describe('the account page', () => {
   test('is reached from the e-mail in the navbar; changing the password signs the other browser out', async ({
@@ -89,6 +111,65 @@ test.describe('the account page', () => {
     for (const context of contexts) await context.close();
   });
 
+  // Issue 52, item 7: a client's link outlives a password change, so the links a stolen session
+  // made are shown afterwards, selected, and revoked in one step.
+  test('after a password change, selects the client links another session made and revokes them at once', async ({
+    page,
+    browser,
+  }) => {
+    const email = await joinThroughForm(page);
+    const elsewhere = await browser.newContext({
+      userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+    });
+    const thief = await elsewhere.newPage();
+    await logIn(thief, email);
+    const mine = await makeLink(page, await addClient(page, 'Mine'));
+    const taken = await makeLink(thief, await addClient(thief, 'Taken'));
+    const also = await makeLink(thief, await addClient(thief, 'Also'));
+
+    await page.goto('/account');
+    const section = page.getByRole('region', { name: 'Client links made in the last 30 days' });
+    const rows = section.getByRole('table').locator('tbody tr');
+    await expect(rows).toHaveCount(3);
+    // Before any password change nothing is chosen for the owner.
+    await expect(section.getByRole('checkbox', { checked: true })).toHaveCount(0);
+    await expect(rows.filter({ hasText: 'Taken' })).toContainText('Firefox on Linux');
+    await expect(rows.filter({ hasText: 'Mine' })).toContainText('This device');
+
+    const form = page.getByRole('form', { name: 'Change password' });
+    await form.getByLabel('Current password').fill(password);
+    await form.getByLabel('New password').fill(newPassword);
+    await form.getByRole('button', { name: 'Change password' }).click();
+    await expect(section.getByText('client links keep working')).toBeVisible();
+    await expect(rows.filter({ hasText: 'Taken' })).toContainText('Signed out');
+    await expect(
+      section.getByRole('checkbox', { name: 'Choose the link of Taken Linked' }),
+    ).toBeChecked();
+    await expect(
+      section.getByRole('checkbox', { name: 'Choose the link of Also Linked' }),
+    ).toBeChecked();
+    await expect(
+      section.getByRole('checkbox', { name: 'Choose the link of Mine Linked' }),
+    ).not.toBeChecked();
+    await page.screenshot({ path: 'test-results/account-links-review.png', fullPage: true });
+
+    await section.getByRole('button', { name: 'Revoke selected links' }).click();
+    await expect(flash(page, '2 links revoked')).toBeVisible();
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText('Mine');
+
+    // The client's side: the thief's links are dead, the owner's still opens.
+    const stranger = await browser.newContext();
+    for (const [path, status] of [
+      [taken, 410],
+      [also, 410],
+      [mine, 200],
+    ] as const)
+      expect((await stranger.request.get(path)).status(), path.slice(0, 6)).toBe(status);
+    await stranger.close();
+    await elsewhere.close();
+  });
+
   test('changes the e-mail after asking the password', async ({ page }) => {
     const email = await joinThroughForm(page);
     const taken = uniqueEmail('taken');
@@ -107,6 +188,8 @@ test.describe('the account page', () => {
     const moved = uniqueEmail('moved');
     await form.getByLabel('New e-mail').fill(moved);
     await form.getByRole('button', { name: 'Change e-mail' }).click();
+    // Said before the change, as for the password: tokens and other sessions end.
+    await expect(form.getByText('revokes every API token')).toBeVisible();
     await expect(flash(page, 'E-mail changed')).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Main' }).getByText(moved)).toBeVisible();
   });

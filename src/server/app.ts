@@ -31,6 +31,7 @@ import { forgotPasswordRoutes } from './modules/auth/forgot-password.routes.ts';
 import { rejectCrossSite } from './modules/auth/cross-site.ts';
 import { liveSessionUsers } from './modules/auth/session.ts';
 import { bankRoutes } from './modules/bank/bank.routes.ts';
+import { accountLinksRoutes } from './modules/client-links/account-links.routes.ts';
 import { clientLinkPageRoutes } from './modules/client-links/client-link-page.routes.ts';
 import { clientLinksRoutes } from './modules/client-links/client-links.routes.ts';
 import { clientsRoutes } from './modules/clients/clients.routes.ts';
@@ -391,6 +392,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       await api.register(overviewRoutes);
       await api.register(statementRoutes);
       await api.register(clientLinksRoutes);
+      await api.register(accountLinksRoutes);
       await api.register(settingsRoutes);
       await api.register(remindersRoutes);
       await api.register(eventsRoutes);

@@ -4,6 +4,7 @@ import {
   createClientLink,
   recordLinkOpened,
   revokeClientLink,
+  revokeClientLinks,
 } from './modules/client-links/client-links.commands.ts';
 import {
   addClient,
@@ -38,6 +39,7 @@ export const writeCommands = [
   setClientLanguage,
   createClientLink,
   revokeClientLink,
+  revokeClientLinks,
   recordLinkOpened,
   saveReminderPlan,
   setClientReminders,

@@ -45,10 +45,13 @@ import type {
   importResultSchema,
 } from './schemas/clients.ts';
 import type {
+  accountClientLinksSchema,
   clientLanguageUpdateSchema,
   clientLinkInputSchema,
   clientLinkStateSchema,
   createdClientLinkSchema,
+  revokeClientLinksBodySchema,
+  revokedClientLinksSchema,
 } from './schemas/client-links.ts';
 import type { eventStreamQuerySchema, historyListSchema } from './schemas/events.ts';
 import type { languageUpdateSchema } from './schemas/language.ts';
@@ -170,6 +173,17 @@ export const apiRoutes = {
     method: 'DELETE',
     path: '/api/account',
     body: schema<typeof deleteAccountBodySchema>(),
+  },
+  accountClientLinks: {
+    method: 'GET',
+    path: '/api/account/client-links',
+    answer: schema<typeof accountClientLinksSchema>(),
+  },
+  revokeAccountClientLinks: {
+    method: 'POST',
+    path: '/api/account/client-links/revoke',
+    body: schema<typeof revokeClientLinksBodySchema>(),
+    answer: schema<typeof revokedClientLinksSchema>(),
   },
 
   adminUsers: {

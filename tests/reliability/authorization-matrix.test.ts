@@ -25,6 +25,8 @@ interface Context {
   targetUserId: string;
   /** A bank import of the owner's, confirmed. */
   bankBatchId: string;
+  /** A client link of the owner's. */
+  linkId: string;
 }
 
 interface Sample {
@@ -126,6 +128,12 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sessionOnly: true,
     sample: () => ({ payload: { email: uniqueEmail('matrix-moved'), password: strongPassword } }),
+  },
+  'GET /api/account/client-links': { access: 'protected', sessionOnly: true },
+  'POST /api/account/client-links/revoke': {
+    access: 'protected',
+    sessionOnly: true,
+    sample: ({ linkId }) => ({ payload: { ids: [linkId] } }),
   },
   // Checked on its own below: any caller's own call ends that caller's account.
   'DELETE /api/account': {
@@ -290,10 +298,10 @@ const matrix: Record<string, Declaration> = {
 const streams = new Set(['GET /api/events']);
 /** Ends the caller's account: checked with an account of its own. */
 const endsTheAccount = new Set(['DELETE /api/account']);
-/** A new password revokes the caller's tokens: the caller makes a new one to go on with. */
-const endsTheTokens = new Set(['POST /api/account/password']);
-/** Names a client in its body, not its path: checked on its own. */
-const clientInBody = new Set(['POST /api/bank/confirm']);
+/** A new password or e-mail revokes the caller's tokens: the caller makes a new one to go on with. */
+const endsTheTokens = new Set(['POST /api/account/password', 'POST /api/account/email']);
+/** Names the owner's data in its body, not its path: checked on its own. */
+const clientInBody = new Set(['POST /api/bank/confirm', 'POST /api/account/client-links/revoke']);
 
 const keyOf = (route: { method: string; url: string }) => `${route.method} ${route.url}`;
 
@@ -360,6 +368,18 @@ beforeAll(async () => {
     },
   });
   expect(bank.statusCode, bank.body).toBe(200);
+  const link = await testApp.app.inject({
+    method: 'POST',
+    url: `/api/clients/${client.id}/link`,
+    headers: { cookie: owner.cookie },
+    payload: {},
+  });
+  expect(link.statusCode, link.body).toBe(201);
+  const linkRow = await testApp.app.db.kysely
+    .selectFrom('client_links')
+    .select('id')
+    .where('client_id', '=', client.id)
+    .executeTakeFirstOrThrow();
   const revocable = await newToken(owner.cookie);
   ownerBearer = (await newToken(owner.cookie)).secret;
   otherBearer = (await newToken(other.cookie)).secret;
@@ -372,6 +392,7 @@ beforeAll(async () => {
     sessionId: secondSession.id,
     targetUserId: target.userId,
     bankBatchId: bank.json<{ batchId: string }>().batchId,
+    linkId: linkRow.id,
   };
   // The owner also has settings and rates, so a write by anyone else would show.
   const settings = await testApp.app.inject({
@@ -506,8 +527,8 @@ describe('the authorization matrix', () => {
   it('refuses a bearer token on the routes that manage credentials or the account, changing nothing', async () => {
     const before = await snapshotButTokenUse();
     const managing = [...declared('protected'), ...declared('admin')].filter(sessionOnly);
-    // The tokens' 3, the account's 6 and the administrator's 5.
-    expect(managing).toHaveLength(14);
+    // The tokens' 3, the account's 8 and the administrator's 5.
+    expect(managing).toHaveLength(16);
     for (const key of managing) {
       const response = await request(key, { bearer: ownerBearer });
       expect(response.statusCode, key).toBe(403);
@@ -596,6 +617,16 @@ describe('the authorization matrix', () => {
       });
     }
     expect(await snapshotButTokenUse()).toEqual(before);
+  });
+
+  it("answers another owner's link in a revoke like a missing one, changing nothing", async () => {
+    const before = await snapshotDatabase(testApp.app);
+    const foreign = await request('POST /api/account/client-links/revoke', {
+      cookie: other.cookie,
+    });
+    expect(foreign.statusCode).toBe(404);
+    expect(foreign.json()).toEqual({ error: { code: 'not_found', message: anyText } });
+    expect(await snapshotDatabase(testApp.app)).toEqual(before);
   });
 
   it("answers the administrator's routes 403 to anyone else, changing nothing", async () => {

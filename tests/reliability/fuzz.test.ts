@@ -114,6 +114,8 @@ const validBodies: Record<string, () => unknown> = {
   // The owner is the administrator and another account exists: a valid delete is refused (409).
   'DELETE /api/account': () => ({ password: strongPassword }),
   'POST /api/account/sessions/end-others': () => ({}),
+  // An id of the right shape that is no link of the owner's: 404, after the body's checks.
+  'POST /api/account/client-links/revoke': () => ({ ids: [target.id] }),
   'POST /api/admin/users/:id/disable': () => ({}),
   'POST /api/admin/users/:id/enable': () => ({}),
   'POST /api/admin/users/:id/password-reset': () => ({}),

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { Writable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -28,6 +29,26 @@ function partsInLog(log: string, value: string, width = 8): string[] {
 }
 
 type Smtp = Awaited<ReturnType<typeof startSmtpServer>>;
+
+/**
+ * A GET with the address exactly as written: fetch and app.inject() resolve `/./` and `/../`
+ * before sending, as a browser does, but a client of its own need not.
+ */
+function rawGet(port: number, path: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    let answer = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (chunk: string) => (answer += chunk));
+    socket.on('error', reject);
+    socket.on('end', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+  });
+}
+
+/** Each character as its escape: `%5A%6B…`. */
+const escapedWhole = (value: string) =>
+  [...value].map((character) => `%${character.charCodeAt(0).toString(16)}`).join('');
 
 describe.each(['info', 'trace'] as const)('the log at level %s', (logLevel) => {
   let database: TestDatabase;
@@ -275,5 +296,82 @@ describe.each(['info', 'trace'] as const)('the log at level %s', (logLevel) => {
       .filter(({ parts }) => parts.length > 0)
       .map(({ name, parts }) => `${name}: ${parts.length} parts, such as ${parts[0]}`);
     expect(leaks).toEqual([]);
+  });
+
+  // Issue 52, item 6: `/%63/<secret>` opened the page and wrote the secret to the log.
+  it('holds no secret of a client link or a one-time link however its address is written', async () => {
+    const cookie = sessionOf(
+      await send('POST', '/api/auth/join', {
+        payload: { email: uniqueEmail('encoded'), password: secret('encoded-pw') },
+      }),
+      'the session of the encodings',
+    );
+    const client = await send('POST', '/api/clients', {
+      cookie,
+      payload: {
+        firstName: 'Encoded',
+        lastName: 'Link',
+        email: 'encoded.link@example.com',
+        phone: '5550102031',
+        currency: 'USD',
+        balance: 0,
+      },
+    });
+    expect(client.statusCode, client.body).toBe(201);
+    const made = await send('POST', `/api/clients/${client.json<{ id: string }>().id}/link`, {
+      cookie,
+      payload: {},
+    });
+    const live = keep(
+      'a live link secret',
+      made.json<{ path: string }>().path.split('/').pop() ?? '',
+    );
+    // Random secrets with no digit are rare but real: the shape rule alone misses them.
+    const noDigit = keep('a link secret with no digit', 'Abcdefghij'.repeat(4) + 'abc');
+    const resetToken = keep('a reset token with no digit', 'Klmnopqrst'.repeat(4) + 'klm');
+    const inviteToken = keep('an invitation with no digit', 'Uvwxyzabcd'.repeat(4) + 'uvw');
+
+    lines.length = 0;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const address = app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const answers: Record<string, number> = {};
+    for (const path of [
+      `/%63/${live}`,
+      `/%63/${live}/statement.csv`,
+      `/%63/${live}?from=mail`,
+      `/%63/${noDigit}`,
+      `/%43/${live}`,
+      `/C/${live}`,
+      `/c%2F${live}`,
+      `/c%2f${live}`,
+      `/%2563/${live}`,
+      `//c//${live}`,
+      `/./c/${live}`,
+      `/api/../c/${live}`,
+      `/c/./${live}`,
+      `/c/${live}/`,
+      `/c/${escapedWhole(live)}`,
+      `/?next=%2Fc%2F${live}`,
+      `/%72eset-password/${resetToken}`,
+      `/RESET-PASSWORD/${resetToken}`,
+      `/reset-password%2F${resetToken}`,
+      `/join?%69nvite=${inviteToken}`,
+    ])
+      answers[path.replace(live, '<live>')] = await rawGet(port, path);
+    // The router serves the page for the encoded prefix: the case this is about.
+    expect(answers['/%63/<live>']).toBe(200);
+    expect(answers['/%63/<live>/statement.csv']).toBe(200);
+
+    const log = lines.join('');
+    const leaks = [live, noDigit, resetToken, inviteToken]
+      .map((value) => ({ value, parts: partsInLog(log, value) }))
+      .filter(({ parts }) => parts.length > 0)
+      .map(
+        ({ value, parts }) => `${value.slice(0, 4)}…: ${parts.length} parts, such as ${parts[0]}`,
+      );
+    expect(leaks).toEqual([]);
+    expect(log).toContain('/c/[redacted]');
+    expect(log).toContain('/reset-password/[redacted]');
   });
 });

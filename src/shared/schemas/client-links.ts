@@ -48,3 +48,51 @@ export type CreatedClientLink = z.infer<typeof createdClientLinkSchema>;
 export const clientLanguageUpdateSchema = z.object({ language: clientLanguageSchema });
 
 export const clientLinkPathPrefix = '/c/';
+
+/** Who made a link: a session (its device), an API token (its name), a reminder, or unknown. */
+const linkMakerSchema = z.object({
+  kind: z.enum(['session', 'token', 'reminder', 'unknown']),
+  /** The session's device in plain words, or the token's name; null for the others. */
+  device: z.nullable(z.string()),
+  /** When the session signed in, or the token was made. */
+  startedAt: z.nullable(z.string()),
+  /** Made by the session asking. */
+  current: z.boolean(),
+  /** The session has ended, or the token was revoked, since. */
+  ended: z.boolean(),
+});
+export type LinkMaker = z.infer<typeof linkMakerSchema>;
+
+/** A live link of the owner's, with the credential that made it (never its secret). */
+const accountClientLinkSchema = z.object({
+  id: z.string(),
+  clientId: z.string(),
+  clientName: z.string(),
+  createdAt: z.string(),
+  expiresAt: z.nullable(z.string()),
+  lastOpenedAt: z.nullable(z.string()),
+  madeBy: linkMakerSchema,
+});
+export type AccountClientLink = z.infer<typeof accountClientLinkSchema>;
+
+/** How far back the account page looks for links a stolen session may have made. */
+export const recentLinkDays = 30;
+
+/** GET /api/account/client-links: the live links made in the last `recentLinkDays`, newest first. */
+export const accountClientLinksSchema = z.object({ links: z.array(accountClientLinkSchema) });
+export type AccountClientLinks = z.infer<typeof accountClientLinksSchema>;
+
+const maxLinksRevokedAtOnce = 1000;
+
+/** POST /api/account/client-links/revoke */
+export const revokeClientLinksBodySchema = z.object({
+  ids: z
+    .array(z.string().check(z.regex(/^[\w-]{22}$/, 'is not a link id')))
+    .check(
+      z.minLength(1, 'Choose at least one link.'),
+      z.maxLength(maxLinksRevokedAtOnce, 'Choose at most 1000 links.'),
+    ),
+});
+export type RevokeClientLinksBody = z.infer<typeof revokeClientLinksBodySchema>;
+
+export const revokedClientLinksSchema = z.object({ revoked: z.number() });

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useSession } from '../../features/auth/api/session.ts';
 import { useI18n } from '../../i18n/use-i18n.ts';
@@ -7,6 +7,7 @@ import {
   ChangePasswordForm,
 } from '../../features/account/components/account-forms.tsx';
 import { DeleteAccount } from '../../features/account/components/delete-account.tsx';
+import { RecentClientLinks } from '../../features/account/components/recent-client-links.tsx';
 import { SessionList } from '../../features/account/components/session-list.tsx';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
@@ -24,6 +25,8 @@ export function AccountPage() {
   const { t } = useI18n();
   useDocumentTitle(t('account.title'));
   const email = useSession().data?.user?.email ?? '';
+  // Counts password changes: each one opens the list of links afresh, its suspects selected.
+  const [passwordChanges, setPasswordChanges] = useState(0);
   return (
     <div className="row justify-content-center">
       <div className="col-12 col-lg-9">
@@ -35,7 +38,7 @@ export function AccountPage() {
         <div className="row">
           <div className="col-12 col-md-6">
             <Section title={t('account.password.title')}>
-              <ChangePasswordForm />
+              <ChangePasswordForm onChanged={() => setPasswordChanges((count) => count + 1)} />
             </Section>
           </div>
           <div className="col-12 col-md-6">
@@ -44,6 +47,9 @@ export function AccountPage() {
             </Section>
           </div>
         </div>
+        <Section title={t('account.links.title')}>
+          <RecentClientLinks key={passwordChanges} review={passwordChanges > 0} />
+        </Section>
         <Section title={t('account.delete.title')}>
           <DeleteAccount />
         </Section>

@@ -23,6 +23,7 @@ import * as firstRunSetup from './0029-first-run-setup.ts';
 import * as reminders from './0031-reminders.ts';
 import * as bankImports from './0032-bank-imports.ts';
 import * as bankLayouts from './0033-bank-layouts.ts';
+import * as clientLinkMakers from './0034-client-link-makers.ts';
 import * as bankLinesFreed from './0035-bank-lines-freed.ts';
 import * as payerRuleOrigin from './0036-payer-rule-origin.ts';
 
@@ -52,6 +53,7 @@ export const migrations: Record<string, Migration> = {
   '0031-reminders': reminders,
   '0032-bank-imports': bankImports,
   '0033-bank-layouts': bankLayouts,
+  '0034-client-link-makers': clientLinkMakers,
   '0035-bank-lines-freed': bankLinesFreed,
   '0036-payer-rule-origin': payerRuleOrigin,
 };

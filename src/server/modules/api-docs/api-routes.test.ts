@@ -1,4 +1,7 @@
 import {
+  accountClientLinksSchema,
+  revokeClientLinksBodySchema,
+  revokedClientLinksSchema,
   clientLanguageUpdateSchema,
   clientLinkInputSchema,
   clientLinkStateSchema,
@@ -111,6 +114,8 @@ const schemasOfRoutes = {
   changePassword: { body: changePasswordBodySchema },
   changeEmail: { body: changeEmailBodySchema, answer: changedEmailSchema },
   deleteAccount: { body: deleteAccountBodySchema },
+  accountClientLinks: { answer: accountClientLinksSchema },
+  revokeAccountClientLinks: { body: revokeClientLinksBodySchema, answer: revokedClientLinksSchema },
   adminUsers: { answer: adminUsersSchema },
   disableUser: {},
   enableUser: {},

@@ -265,6 +265,75 @@ describe('a change of password', () => {
   });
 });
 
+// Issue 52, item 7: a new e-mail ended neither the API tokens nor the reset links.
+describe('a change of e-mail', () => {
+  const changeEmail = (cookie: string) =>
+    call({
+      method: 'POST',
+      url: '/api/account/email',
+      cookie,
+      payload: { email: uniqueEmail('moved'), password: strongPassword },
+    });
+
+  it('revokes every API token of the owner and ends the streams opened with them', async () => {
+    const owner = await joinAs(testApp.app);
+    const token = await createToken(owner.cookie);
+    const stream = await openStream(await listening(), '', undefined, {
+      authorization: `Bearer ${token}`,
+    });
+    await stream.waitFor((message) => message.event === 'ready');
+    expect((await changeEmail(owner.cookie)).statusCode).toBe(200);
+    expect((await call({ method: 'GET', url: '/api/clients', token })).statusCode).toBe(401);
+    await stream.waitFor((message) => message.event === 'end', 1000);
+    await stream.ended;
+    const listed = await call({ method: 'GET', url: '/api/tokens', cookie: owner.cookie });
+    expect(listed.json()).toEqual({ tokens: [] });
+  });
+
+  it('ends every other session and keeps this one', async () => {
+    const owner = await joinAs(testApp.app);
+    const other = await login(owner.email, strongPassword);
+    const otherCookie = other.headers['set-cookie']?.toString().split(';')[0] ?? '';
+    expect(
+      (await call({ method: 'GET', url: '/api/clients', cookie: otherCookie })).statusCode,
+    ).toBe(200);
+    expect((await changeEmail(owner.cookie)).statusCode).toBe(200);
+    expect(
+      (await call({ method: 'GET', url: '/api/clients', cookie: otherCookie })).statusCode,
+    ).toBe(401);
+    expect(
+      (await call({ method: 'GET', url: '/api/clients', cookie: owner.cookie })).statusCode,
+    ).toBe(200);
+  });
+
+  it("makes the reset links made before it, the administrator's and the e-mailed, stop working", async () => {
+    const owner = await joinAs(testApp.app);
+    const mailed = await forgottenPasswordLink(owner.email);
+    const given = await administratorsLink(owner.userId);
+    expect((await changeEmail(owner.cookie)).statusCode).toBe(200);
+    expect((await resetPassword(mailed, newPassword)).statusCode).toBe(400);
+    expect((await resetPassword(given, newPassword)).statusCode).toBe(400);
+  });
+
+  it('leaves the tokens of other owners alone, and a refused change ends nothing', async () => {
+    const owner = await joinAs(testApp.app);
+    const bystander = await joinAs(testApp.app);
+    const bystanderToken = await createToken(bystander.cookie);
+    const token = await createToken(owner.cookie);
+    const refused = await call({
+      method: 'POST',
+      url: '/api/account/email',
+      cookie: owner.cookie,
+      payload: { email: bystander.email, password: strongPassword },
+    });
+    expect(refused.statusCode).toBe(409);
+    expect((await call({ method: 'GET', url: '/api/clients', token })).statusCode).toBe(200);
+    expect((await changeEmail(owner.cookie)).statusCode).toBe(200);
+    const read = await call({ method: 'GET', url: '/api/clients', token: bystanderToken });
+    expect(read.statusCode).toBe(200);
+  });
+});
+
 /** The token of a reset link the administrator makes for this account. */
 async function administratorsLink(userId: string): Promise<string> {
   const created = await call({

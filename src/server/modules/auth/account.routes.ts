@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
@@ -22,14 +21,9 @@ import {
 } from './accounts.commands.ts';
 import { listSessionsOfUser } from './accounts.queries.ts';
 import { confirmPassword, hashNewPassword } from './password-check.ts';
-import { clearSessionCookie, currentUser, requireSession } from './session.ts';
+import { clearSessionCookie, currentUser, publicSessionId, requireSession } from './session.ts';
 import { requestLocale } from '../../i18n.ts';
 import { describeUserAgent } from './user-agent.ts';
-
-/** What the browser sees of a session: an id derived from the stored hash, never the hash. */
-function publicSessionId(tokenHash: string): string {
-  return createHash('sha256').update(`session-id:${tokenHash}`).digest('base64url').slice(0, 22);
-}
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
@@ -116,7 +110,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = currentUser(request);
       const { email, password } = request.body;
       await confirmPassword(request, user.id, password);
-      await changeEmail(db, user.id, email);
+      const ended = await changeEmail(db, user.id, email, request.sessionTokenHash ?? '');
+      endStreams(app, user.id, ended);
       return { user: { ...user, email: email.trim() } };
     },
   );

@@ -98,6 +98,15 @@ async function setNewPassword(
   keepSession?: string,
 ): Promise<string[]> {
   await updatePasswordHash(trx, userId, passwordHash);
+  return endOtherCredentials(trx, userId, keepSession);
+}
+
+/** Reset links, other sessions and API tokens; the keys of the live streams to end. */
+async function endOtherCredentials(
+  trx: Kysely<Database>,
+  userId: string,
+  keepSession?: string,
+): Promise<string[]> {
   await deletePasswordResetsOfUser(trx, userId);
   const sessions = await deleteSessionsOfUser(
     trx,
@@ -144,16 +153,22 @@ export async function endOtherSessions(
   return deleteSessionsOfUser(db, userId, { except: keepSession });
 }
 
+/**
+ * A new e-mail ends every other credential as a new password does (decision 020): whoever holds a
+ * stolen session could otherwise move the account to their own mailbox and keep their tokens.
+ */
 export async function changeEmail(
   db: Kysely<Database>,
   userId: string,
   email: string,
-): Promise<void> {
+  keepSession: string,
+): Promise<string[]> {
   try {
-    await db.transaction().execute(async (trx) => {
+    return await db.transaction().execute(async (trx) => {
       const holder = await findUserByEmail(trx, email);
       if (holder && holder.id !== userId) throw emailTaken();
       await updateEmail(trx, userId, email);
+      return endOtherCredentials(trx, userId, keepSession);
     });
   } catch (error) {
     // Two changes to one e-mail at once: the unique index refuses the second.

@@ -1,4 +1,4 @@
-import { hash, randomBytes } from 'node:crypto';
+import { createHash, hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
@@ -27,6 +27,11 @@ declare module 'fastify' {
 
 export function hashToken(token: string): string {
   return hash('sha256', token, 'hex');
+}
+
+/** What the browser sees of a session: an id derived from the stored hash, never the hash. */
+export function publicSessionId(tokenHash: string): string {
+  return createHash('sha256').update(`session-id:${tokenHash}`).digest('base64url').slice(0, 22);
 }
 
 export async function startSession(

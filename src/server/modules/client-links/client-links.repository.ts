@@ -93,3 +93,68 @@ export async function claimOpenedEvent(
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
+
+/** The owner's live links made since `since`, newest first, with their client's name. */
+export async function listRecentLinks(db: Executor, ownerId: string, since: number, now: number) {
+  return db
+    .selectFrom('client_links')
+    .innerJoin('clients', (join) =>
+      join
+        .onRef('clients.id', '=', 'client_links.client_id')
+        .onRef('clients.owner_id', '=', 'client_links.owner_id'),
+    )
+    .select([
+      'client_links.id',
+      'client_links.client_id',
+      'client_links.created_at',
+      'client_links.expires_at',
+      'client_links.last_opened_at',
+      'client_links.made_by',
+      'client_links.made_by_id',
+      'client_links.made_by_label',
+      'client_links.made_by_started_at',
+      'clients.first_name',
+      'clients.last_name',
+    ])
+    .where('client_links.owner_id', '=', ownerId)
+    .where('client_links.created_at', '>=', since)
+    .where('client_links.revoked_at', 'is', null)
+    .where((where) =>
+      where.or([
+        where('client_links.expires_at', 'is', null),
+        where('client_links.expires_at', '>', now),
+      ]),
+    )
+    .orderBy('client_links.created_at', 'desc')
+    .orderBy('client_links.id')
+    .execute();
+}
+
+/** The owner's links among `ids` (another owner's are not found), revoked or not. */
+export async function findLinksOfOwner(
+  db: Executor,
+  ownerId: string,
+  ids: readonly string[],
+): Promise<Pick<ClientLinkRow, 'id' | 'client_id' | 'revoked_at'>[]> {
+  return db
+    .selectFrom('client_links')
+    .select(['id', 'client_id', 'revoked_at'])
+    .where('owner_id', '=', ownerId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export async function revokeLinks(
+  db: Executor,
+  ownerId: string,
+  ids: readonly string[],
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('client_links')
+    .set({ revoked_at: now })
+    .where('owner_id', '=', ownerId)
+    .where('id', 'in', ids)
+    .where('revoked_at', 'is', null)
+    .execute();
+}

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import {
   clientLanguageUpdateSchema,
@@ -11,12 +12,28 @@ import { clientIdParams } from '../../../shared/schemas/clients.ts';
 import { setClientLanguage } from '../clients/clients.commands.ts';
 import { readClientLanguage } from '../clients/clients.queries.ts';
 import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
-import { currentUser, hashToken, requireUser } from '../auth/session.ts';
+import { listSessionsOfUser } from '../auth/accounts.queries.ts';
+import { currentUser, hashToken, publicSessionId, requireUser } from '../auth/session.ts';
 import { toClientLink } from './client-link.ts';
-import { createClientLink, revokeClientLink } from './client-links.commands.ts';
+import { createClientLink, revokeClientLink, type LinkMaker } from './client-links.commands.ts';
 import { findCurrentLink } from './client-links.queries.ts';
 
 const dayMs = 86_400_000;
+
+/** Kept on the link, since the session may be gone by the time the owner asks who made it. */
+async function linkMaker(request: FastifyRequest): Promise<LinkMaker> {
+  const token = request.accessToken;
+  if (token) return { kind: 'token', id: token.id, label: token.name, startedAt: token.createdAt };
+  const tokenHash = request.sessionTokenHash ?? '';
+  const sessions = await listSessionsOfUser(request.server.db.kysely, currentUser(request).id);
+  const session = sessions.find((row) => row.token_hash === tokenHash);
+  return {
+    kind: 'session',
+    id: publicSessionId(tokenHash),
+    label: session?.user_agent ?? null,
+    startedAt: session?.created_at ?? null,
+  };
+}
 
 /** The owner's side: make, read and revoke a client's link, and set the client's language. */
 export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -65,6 +82,7 @@ export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
         id,
         hashToken(secret),
         days === null ? null : Date.now() + days * dayMs,
+        await linkMaker(request),
       );
       return reply.status(201).send({ link, path: `${clientLinkPathPrefix}${secret}` });
     },

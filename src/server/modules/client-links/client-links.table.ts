@@ -12,7 +12,17 @@ export interface ClientLinksTable {
   last_opened_at: number | null;
   /** When the last `link_opened` event was recorded: at most one an hour. */
   opened_recorded_at: number | null;
+  /** Which credential made it: null for links made before this was kept. */
+  made_by: LinkMakerKind | null;
+  /** The session's public id (never its hash) or the token's id. */
+  made_by_id: string | null;
+  /** The session's User-Agent, or the token's name. */
+  made_by_label: string | null;
+  /** When the session signed in, or the token was made. */
+  made_by_started_at: number | null;
 }
+
+export type LinkMakerKind = 'session' | 'token' | 'reminder';
 
 export interface ClientLinkTables {
   client_links: ClientLinksTable;

@@ -1,6 +1,6 @@
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import { clientLinkExpiryDays } from '../../../shared/schemas/client-links.ts';
-import { replaceClientLink } from '../client-links/client-links.commands.ts';
+import { reminderMaker, replaceClientLink } from '../client-links/client-links.commands.ts';
 import { findClient, toSnapshot } from '../clients/clients.queries.ts';
 import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
@@ -93,6 +93,7 @@ export const finishSend = command(
         outcome.linkSecretHash,
         now + reminderLinkDays * dayMs,
         now,
+        reminderMaker,
       );
     const client = await findClient(trx, ownerId, finish.clientId);
     const snapshot = client ? { ...toSnapshot(client), email: outcome.detail.sentTo } : null;

@@ -8,7 +8,13 @@ import { findTokenWithUser, touchToken } from './tokens.repository.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    accessToken: { id: string; readOnly: boolean; hash: string } | null;
+    accessToken: {
+      id: string;
+      readOnly: boolean;
+      hash: string;
+      name: string;
+      createdAt: number;
+    } | null;
   }
 }
 
@@ -76,7 +82,13 @@ export async function bearerTokens(api: FastifyInstance): Promise<void> {
     const row = await lookUp(request, tokenHash);
     if (!row) throw invalidToken();
     request.user = toSessionUser(row);
-    request.accessToken = { id: row.token_id, readOnly: row.read_only === 1, hash: tokenHash };
+    request.accessToken = {
+      id: row.token_id,
+      readOnly: row.read_only === 1,
+      hash: tokenHash,
+      name: row.name,
+      createdAt: row.created_at,
+    };
 
     const counted = await limit(request);
     if (!counted.isAllowed && counted.isExceeded) {

@@ -57,6 +57,8 @@ export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string)
       .select([
         'access_tokens.id as token_id',
         'access_tokens.read_only',
+        'access_tokens.name',
+        'access_tokens.created_at',
         'access_tokens.last_used_at',
         'access_tokens.expires_at',
         'users.id',

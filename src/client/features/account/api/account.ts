@@ -6,6 +6,7 @@ import type {
   DeleteAccountBody,
   PasswordResetBody,
 } from '../../../../shared/schemas/account.ts';
+import type { RevokeClientLinksBody } from '../../../../shared/schemas/client-links.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { callApi } from '../../../lib/api-client.ts';
@@ -13,6 +14,7 @@ import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-noti
 
 const sessionKey = ['session'] as const;
 const accountSessionsKey = ['account', 'sessions'] as const;
+const accountClientLinksKey = ['account', 'client-links'] as const;
 
 /** The server names each device in the shown language: a list per language. */
 const accountSessionsQuery = (locale: Locale) =>
@@ -26,12 +28,40 @@ export function useAccountSessions() {
   return useQuery(accountSessionsQuery(locale));
 }
 
-/** A change that ends sessions: the list is read again. */
+/** The recent client links and who made each; devices are named in the shown language. */
+const accountClientLinksQuery = (locale: Locale) =>
+  queryOptions({
+    queryKey: [...accountClientLinksKey, locale],
+    queryFn: ({ signal }) => callApi(apiRoutes.accountClientLinks, { signal }),
+  });
+
+export function useAccountClientLinks() {
+  const { locale } = useI18n();
+  return useQuery(accountClientLinksQuery(locale));
+}
+
+export function useRevokeClientLinks() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: RevokeClientLinksBody) =>
+      callApi(apiRoutes.revokeAccountClientLinks, { body }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountClientLinksKey }),
+  });
+}
+
+/**
+ * A change that ends sessions: the list is read again, and so are the links, whose makers may
+ * have ended.
+ */
 function useSessionsChange<Input, Output>(request: (input: Input) => Promise<Output>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: request,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountSessionsKey }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountSessionsKey }),
+        queryClient.invalidateQueries({ queryKey: accountClientLinksKey }),
+      ]),
   });
 }
 
@@ -44,11 +74,18 @@ export const useEndOtherSessions = () =>
 export const useChangePassword = () =>
   useSessionsChange((body: ChangePasswordBody) => callApi(apiRoutes.changePassword, { body }));
 
+/** A new e-mail ends other sessions and tokens, as a new password does. */
 export function useChangeEmail() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: ChangeEmailBody) => callApi(apiRoutes.changeEmail, { body }),
-    onSuccess: ({ user }) => queryClient.setQueryData(sessionKey, { user }),
+    onSuccess: ({ user }) => {
+      queryClient.setQueryData(sessionKey, { user });
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountSessionsKey }),
+        queryClient.invalidateQueries({ queryKey: accountClientLinksKey }),
+      ]);
+    },
   });
 }
 

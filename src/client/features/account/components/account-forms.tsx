@@ -22,7 +22,8 @@ function ServerError({ message }: { message: string | null }) {
   );
 }
 
-export function ChangePasswordForm() {
+/** `onChanged`: the page then asks the owner to look at the client links made recently. */
+export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   const { t, message } = useI18n();
   const showFlash = useFlash();
   const change = useChangePassword();
@@ -40,6 +41,7 @@ export function ChangePasswordForm() {
       await change.mutateAsync(body);
       reset();
       showFlash(t('account.password.changed'), 'success');
+      onChanged?.();
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
       // A field the server names shows under that field; anything else above the form.
@@ -116,6 +118,8 @@ export function ChangeEmailForm({ email }: { email: string }) {
       aria-label={t('account.email.change')}
     >
       <ServerError message={serverError} />
+      {/* Said before the owner commits, as for the password. */}
+      <p className="form-text mt-0">{t('account.email.intro')}</p>
       <FormField
         label={t('account.email.new')}
         type="email"
