@@ -266,10 +266,10 @@ const matrix: Record<string, Declaration> = {
     access: 'protected',
     sample: ({ clientId }) => ({ payload: bankConfirmBody(clientId) }),
   },
-  'POST /api/bank/batches/:id/undo': { access: 'protected', id: ({ bankBatchId }) => bankBatchId },
   'GET /api/bank/rules': { access: 'protected' },
-  // The payer the confirm above learned.
+  // The payer the first confirm learned: before the undo, which forgets what its import taught.
   'DELETE /api/bank/rules/:id': { access: 'protected', id: () => payerRuleId('matrix payer') },
+  'POST /api/bank/batches/:id/undo': { access: 'protected', id: ({ bankBatchId }) => bankBatchId },
   'GET /api/bank/layouts': { access: 'protected' },
   // Last of the client's routes: the owner's own call deletes the client.
   'DELETE /api/clients/:id': { access: 'protected' },
