@@ -89,9 +89,16 @@ export async function hostileStatements(options: {
     const answer = await fetch(`${baseUrl}/api/clients`, {
       method: 'POST',
       headers: { cookie: other.cookie, 'content-type': 'application/json' },
-      body: JSON.stringify({ firstName: 'Other', lastName: `Owner${i}`, currency: 'USD' }),
+      body: JSON.stringify({
+        firstName: 'Other',
+        lastName: `Owner${i}`,
+        email: `other.${i}@example.com`,
+        phone: '+1 555 0100100',
+        currency: 'USD',
+      }),
     });
-    if (answer.status !== 201) throw new Error(`POST /api/clients answered ${answer.status}`);
+    if (answer.status !== 201)
+      throw new Error(`POST /api/clients answered ${answer.status}: ${await answer.text()}`);
   }
   log("hostile statements: the other owner's list, idle");
   const idleUntil = performance.now() + 3000;
