@@ -22,6 +22,7 @@ import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
 import { longLedger, type LongLedgerResult } from './long-ledger.ts';
 import { statementPdfs, type StatementPdfsResult } from './statement-pdfs.ts';
+import { hostileStatements, type HostileStatementResult } from './hostile-statement.ts';
 import {
   longLedgerFile,
   measureFeltLatency,
@@ -73,6 +74,7 @@ const onlyParts = [
   'earlier',
   'pdf',
   'felt',
+  'hostile',
 ] as const;
 type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
@@ -224,6 +226,7 @@ interface Report {
   large: LargeOwnerResult;
   longLedger: LongLedgerResult;
   pdfs: StatementPdfsResult;
+  hostile: HostileStatementResult;
   versus: VersusResult;
   earlier: EarlierResult;
   ceiling: SqliteCeiling;
@@ -463,6 +466,7 @@ async function main(): Promise<void> {
   const heavy = await heavyRequests(server.url, server.pid, dbFile, random);
   const { large, long } = await largeData(server, dbFile, random);
   const pdfs = await measurePdfs(server, dbFile, random);
+  const hostile = await measureHostile(server);
 
   await server.stop();
   await baseline.stop();
@@ -501,6 +505,7 @@ async function main(): Promise<void> {
       large,
       longLedger: long,
       pdfs,
+      hostile,
       versus,
       earlier,
       ceiling,
@@ -883,6 +888,7 @@ function printReport(report: Report, dateText: string): void {
   printLargeOwner(report.large, idle);
   printLongLedger(report.longLedger);
   printPdfs(report.pdfs);
+  printHostile(report.hostile);
   if (list && balanceRow) printVersus(report.versus, { list, balance: balanceRow });
 
   const balance = balanceRow;
@@ -907,6 +913,7 @@ function printReport(report: Report, dateText: string): void {
     ...heavyTargets(report.heavy),
     ...largeOwnerTargets(report.large, idle),
     pdfTarget(report.pdfs),
+    ...hostileTargets(report.hostile),
     ...(list && balanceRow
       ? ([
           [
@@ -1253,6 +1260,69 @@ function feltTargets(results: FeltLatencyResult[]): [string, string, boolean][] 
   );
 }
 
+/** Hostile 4 MB statements from one owner, another owner's list meanwhile (hostile-statement.ts). */
+function measureHostile(server: { url: string; pid: number }): Promise<HostileStatementResult> {
+  return hostileStatements({
+    baseUrl: server.url,
+    serverPid: server.pid,
+    runs: quick ? 2 : 5,
+    log,
+  });
+}
+
+function printHostile(hostile: HostileStatementResult): void {
+  out("## Hostile 4 MB statements: one owner's previews, another owner's list meanwhile");
+  const shapes = [...new Set(hostile.uploads.map((upload) => upload.shape))];
+  for (const line of table(
+    ['statement', 'uploads', 'slowest ms', 'answer'],
+    shapes.map((shape) => {
+      const uploads = hostile.uploads.filter((upload) => upload.shape === shape);
+      const first = uploads[0];
+      return [
+        shape,
+        fmt(uploads.length),
+        fmt(Math.max(...uploads.map((upload) => upload.ms))),
+        `${first?.status ?? ''} ${first?.message ?? ''}`,
+      ];
+    }),
+  ))
+    out(line);
+  out();
+  for (const line of table(
+    ["other owner's GET /api/clients", 'samples', 'p50 ms', 'p95 ms', 'p99 ms'],
+    [
+      percentileRow('idle', hostile.idle, 1),
+      percentileRow('during the uploads', hostile.during, 1),
+    ],
+  ))
+    out(line);
+  out(
+    `Server memory: ${fmt(hostile.rssBeforeMb, 1)} MB before, ${fmt(hostile.rssPeakMb, 1)} MB ` +
+      'at most during the uploads.',
+  );
+  out();
+}
+
+function hostileTargets(hostile: HostileStatementResult): [string, string, boolean][] {
+  const slowest = Math.max(...hostile.uploads.map((upload) => upload.ms));
+  const grown =
+    hostile.rssBeforeMb === null || hostile.rssPeakMb === null
+      ? NaN
+      : hostile.rssPeakMb - hostile.rssBeforeMb;
+  return [
+    [
+      'hostile 4 MB statement refused (400) in < 1 s, server rss < +100 MB',
+      `slowest ${fmt(slowest)} ms, rss +${fmt(grown, 1)} MB`,
+      hostile.uploads.every((upload) => upload.status === 400) && slowest < 1000 && grown < 100,
+    ],
+    [
+      "another owner's GET /api/clients p95 ≤ 100 ms during hostile statements",
+      `${fmt(hostile.during.p95Ms, 1)} ms (idle ${fmt(hostile.idle.p95Ms, 1)} ms)`,
+      hostile.during.p95Ms <= 100,
+    ],
+  ];
+}
+
 function pdfTarget(pdfs: StatementPdfsResult): [string, string, boolean] {
   return [
     `another owner's one-page PDF p95 ≤ 2 s beside large ones (${fmt(pdfs.entries)} entries)`,
@@ -1421,6 +1491,11 @@ async function runOnly(
     const pdfs = await measurePdfs(server, dbFile, random);
     sections.push(() => printPdfs(pdfs));
     targets.push(pdfTarget(pdfs));
+  }
+  if (parts.includes('hostile')) {
+    const hostile = await measureHostile(server);
+    sections.push(() => printHostile(hostile));
+    targets.push(...hostileTargets(hostile));
   }
   if (parts.includes('earlier')) {
     const { runBalance } = await newOwner();

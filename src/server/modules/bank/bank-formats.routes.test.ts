@@ -310,6 +310,93 @@ describe('hostile bank statements', () => {
     expect(after.lines).toHaveLength(2);
   });
 
+  describe('refuses a 4 MB file of markup that is no statement before reading it', () => {
+    // Issue 54: one tag of 380,000 attributes held the server for seconds; each shape is refused
+    // by the count before the parser sees it, with a message naming what is wrong.
+    const fill = 4 * 1024 * 1024 - 4096;
+    const attributes = (count: number, name = 'a') =>
+      Array.from({ length: count }, (_, index) => ` ${name}${index}="${index}"`).join('');
+    const oneTag = attributes(380_000).slice(0, fill);
+    const many = oneTag.slice(0, oneTag.lastIndexOf(' '));
+    const ofx2 = (body: string) =>
+      utf8(
+        `<?xml version="1.0" encoding="UTF-8"?>\n<?OFX OFXHEADER="200" VERSION="220"?>\n<OFX>${body}</OFX>`,
+      );
+    const tooManyOnOneTag = 'The file has a tag with more than 64 attributes.';
+
+    it('one tag of 380,000 attributes: OFX 2, OFX 1 and camt.053, in three languages', async () => {
+      await refusedWith(
+        { format: 'ofx', file: ofx2(`<SIGNONMSGSRSV1${many}/>`), currency: 'USD' },
+        tooManyOnOneTag,
+      );
+      await refusedWith(
+        {
+          format: 'camt053',
+          file: utf8(`<?xml version="1.0"?><Document${many}><BkToCstmrStmt/></Document>`),
+          currency: 'CAD',
+        },
+        tooManyOnOneTag,
+      );
+      const ofx1 = utf8(
+        `OFXHEADER:100\nDATA:OFXSGML\nVERSION:102\n\n<OFX><SIGNONMSGSRSV1${many}><SONRS></SONRS></SIGNONMSGSRSV1></OFX>`,
+      );
+      // OFX 1 has no attributes: a tag with any is not OFX.
+      await refusedWith({ format: 'ofx', file: ofx1, currency: 'USD' }, 'This is not an OFX file.');
+      const statement: Statement = { format: 'ofx', file: ofx2(`<A${many}/>`), currency: 'USD' };
+      await refusedWith(
+        { ...statement, language: 'ko' },
+        '파일에 속성이 64개를 넘는 태그가 있습니다.',
+      );
+      await refusedWith(
+        { ...statement, language: 'ms' },
+        'Fail ini mempunyai tag dengan lebih daripada 64 atribut.',
+      );
+    });
+
+    it('attributes spread over many tags, many namespaces, bare equals signs', async () => {
+      const tag = `<X${attributes(30)}/>`;
+      await refusedWith(
+        { format: 'ofx', file: ofx2(tag.repeat(Math.floor(fill / tag.length))), currency: 'USD' },
+        'The file has more attributes than a statement has (more than one for every two tags).',
+      );
+      await refusedWith(
+        { format: 'ofx', file: ofx2(`<A${attributes(100_000, 'xmlns:n')}/>`), currency: 'USD' },
+        tooManyOnOneTag,
+      );
+      await refusedWith(
+        { format: 'ofx', file: ofx2(`<A ${'a='.repeat(fill / 2)}/>`), currency: 'USD' },
+        tooManyOnOneTag,
+      );
+    });
+
+    it('a huge attribute value, a huge text, a huge tag name', async () => {
+      await refusedWith(
+        { format: 'ofx', file: ofx2(`<A a="${'&amp;'.repeat(fill / 5)}"/>`), currency: 'USD' },
+        'The file has an attribute value longer than 1000 characters.',
+      );
+      await refusedWith(
+        {
+          format: 'ofx',
+          file: ofx2(`<A>${'&amp;&#65;&lt;'.repeat(fill / 14)}</A>`),
+          currency: 'USD',
+        },
+        'The file has a text longer than 10000 characters.',
+      );
+      await refusedWith(
+        {
+          format: 'camt053',
+          file: utf8(`<Document><![CDATA[${'x'.repeat(fill)}]]></Document>`),
+          currency: 'CAD',
+        },
+        'The file has a text longer than 10000 characters.',
+      );
+      await refusedWith(
+        { format: 'ofx', file: ofx2(`<${'N'.repeat(fill)}/>`), currency: 'USD' },
+        'The file has a tag name longer than 64 characters.',
+      );
+    });
+  });
+
   it('refuses a CSV sent as OFX, binary garbage, UTF-16 and a wrong encoding', async () => {
     const csv = utf8('Date,Description,Amount\n2026-03-02,PAYER,1.00\n');
     await refusedWith({ format: 'ofx', file: csv, currency: 'USD' }, 'This is not an OFX file.');

@@ -4,11 +4,22 @@ import { fileProblem } from './bank-statement.ts';
 
 // The XML of OFX 2 and camt.053 files, and OFX 1's SGML once made XML, read without trusting it:
 // no DOCTYPE (so no entity of the file's own, no billion laughs), at most `xmlDepthLimit` levels,
-// at most `xmlTagLimit` tags (docs/decisions/030-payments-from-the-bank.md).
+// at most `xmlTagLimit` tags, and markup no larger than a statement's, counted in one pass before
+// the parser sees the file (docs/decisions/030-payments-from-the-bank.md).
 
 export const xmlDepthLimit = 64;
 /** About 1 MiB of the parsed tree per 10,000 tags; a 20,000-line OFX file has some 400,000. */
 const xmlTagLimit = 600_000;
+/** OFX has no attributes; camt.053 has one or two on a tag (`Ccy`, and `xmlns` on its root). */
+const xmlAttributesPerTag = 64;
+/** camt.053 has an attribute on some amounts, one for every ten tags or fewer. */
+const xmlAttributesSpare = 1_000;
+/** OFX's names are at most 32 characters, ISO 20022's about 35. */
+const xmlNameLimit = 64;
+/** A namespace's URI, a currency: far shorter. */
+const xmlValueLimit = 1_000;
+/** camt.053's longest text is 500 characters (AddtlNtryInf), OFX's MEMO 255. */
+const xmlTextLimit = 10_000;
 
 export const tooDeep = () =>
   fileProblem('The file is nested too deeply (more than {count} levels).', {
@@ -89,6 +100,92 @@ export function refuseMoreThan(text: string, name: string, limit: number, tooMan
   while (element.exec(text) !== null) if (++count > limit) throw tooMany();
 }
 
+const tooLongText = () =>
+  fileProblem('The file has a text longer than {count} characters.', { count: xmlTextLimit });
+
+/** A character that ends a tag's name: space, tab, CR, LF, quotes, `/`, `<`, `=`, `>`. */
+const endsName = (code: number) =>
+  code === 0x20 ||
+  code === 0x09 ||
+  code === 0x0d ||
+  code === 0x0a ||
+  code === 0x22 ||
+  code === 0x27 ||
+  code === 0x2f ||
+  (code >= 0x3c && code <= 0x3e);
+
+/**
+ * The number of tags, after refusing markup larger than a statement's: more than `xmlTagLimit`
+ * tags, a tag with more than `xmlAttributesPerTag` attributes, more attributes than one for every
+ * two tags (and `xmlAttributesSpare`), a name, an attribute's value or a text (comments, CDATA
+ * and processing instructions included) longer than its limit. One pass, each character looked at
+ * once: the parser's time grows with what this lets through (issue 54: one tag of 380,000
+ * attributes held the server for seconds).
+ */
+function refuseLargeMarkup(xml: string): number {
+  const end = xml.length;
+  let tags = 0;
+  let attributes = 0;
+  let at = 0;
+  for (;;) {
+    const open = xml.indexOf('<', at);
+    if ((open === -1 ? end : open) - at > xmlTextLimit) throw tooLongText();
+    if (open === -1) break;
+    if (++tags > xmlTagLimit)
+      throw fileProblem('The file has more than {count} tags.', { count: xmlTagLimit });
+    const closer = xml.startsWith('<!--', open)
+      ? '-->'
+      : xml.startsWith('<![CDATA[', open)
+        ? ']]>'
+        : xml[open + 1] === '?'
+          ? '?>'
+          : xml[open + 1] === '!'
+            ? '>'
+            : null;
+    if (closer !== null) {
+      const closed = xml.indexOf(closer, open);
+      at = closed === -1 ? end : closed + closer.length;
+      if (at - open > xmlTextLimit) throw tooLongText();
+      continue;
+    }
+    let index = xml[open + 1] === '/' ? open + 2 : open + 1;
+    const name = index;
+    while (index < end && !endsName(xml.charCodeAt(index))) index++;
+    if (index - name > xmlNameLimit)
+      throw fileProblem('The file has a tag name longer than {count} characters.', {
+        count: xmlNameLimit,
+      });
+    let count = 0;
+    while (index < end) {
+      const character = xml[index];
+      if (character === '>' || character === '<') break;
+      if (character === '"' || character === "'") {
+        const closed = xml.indexOf(character, index + 1);
+        const after = closed === -1 ? end : closed;
+        if (after - index - 1 > xmlValueLimit)
+          throw fileProblem('The file has an attribute value longer than {count} characters.', {
+            count: xmlValueLimit,
+          });
+        index = after + 1;
+        continue;
+      }
+      if (character === '=' && ++count > xmlAttributesPerTag)
+        throw fileProblem('The file has a tag with more than {count} attributes.', {
+          count: xmlAttributesPerTag,
+        });
+      index++;
+    }
+    attributes += count;
+    // A `<` inside a tag is the validator's to place; the next round starts at it.
+    at = xml[index] === '>' ? index + 1 : index;
+  }
+  if (attributes > tags / 2 + xmlAttributesSpare)
+    throw fileProblem(
+      'The file has more attributes than a statement has (more than one for every two tags).',
+    );
+  return tags;
+}
+
 /**
  * Whether elements open more than `xmlDepthLimit` deep, counted roughly (comments, CDATA and
  * declarations skipped; an element that closes itself opens nothing): for a file that is not
@@ -116,11 +213,7 @@ function nestedTooDeeply(xml: string): boolean {
 /** A well-formed XML document as plain objects; element text stays as written (see `text`). */
 export function readXml(xml: string, notTheFormat: () => Error): Record<string, unknown> {
   refuseDeclarations(xml);
-  let tags = 0;
-  for (let at = xml.indexOf('<'); at !== -1; at = xml.indexOf('<', at + 1))
-    if (++tags > xmlTagLimit)
-      throw fileProblem('The file has more than {count} tags.', { count: xmlTagLimit });
-  if (tags === 0) throw notTheFormat();
+  if (refuseLargeMarkup(xml) === 0) throw notTheFormat();
   // The validator walks with a stack of its own: 100,000 levels are no stack overflow.
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {

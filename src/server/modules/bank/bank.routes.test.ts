@@ -505,6 +505,35 @@ describe('bank statement import', () => {
     });
   });
 
+  it('refuses a 4 MB CSV that is no statement before parsing it, naming what is wrong', async () => {
+    // Issue 54: 4 MB of quotes held the server for seconds in the CSV parser.
+    const { cookie } = await joinAs(testApp.app);
+    const fill = 4 * 1024 * 1024 - 4096;
+    const head = 'Date,Description,Amount\n';
+    const refused = async (csv: string, message: string) => {
+      const answer = await preview(cookie, csv);
+      expect(answer.statusCode, answer.body).toBe(400);
+      expect(answer.json()).toMatchObject({ error: { code: 'validation', message } });
+    };
+    await refused('"'.repeat(fill), 'Line 1 is longer than 10000 characters.');
+    await refused(
+      `${head}2026-03-02,"${'""'.repeat(fill / 2)}",1.00\n`,
+      'Line 2 is longer than 10000 characters.',
+    );
+    await refused(head + 'x'.repeat(fill), 'Line 2 is longer than 10000 characters.');
+    await refused(
+      `${head}"${'a,b,c\n'.repeat(fill / 6)}`,
+      'Line 2: a quote opens here and is never closed.',
+    );
+    await refused(head + ','.repeat(fill), 'Line 2 has more than 200 columns.');
+    await refused(head + `"a\r\n",`.repeat(fill / 7), 'Line 2 has more than 200 columns.');
+    await refused(head + '\n'.repeat(fill), 'The file has more than 50000 rows.');
+    await refused(
+      head + `${','.repeat(150)}\n`.repeat(fill / 151),
+      'The file has more than 1000000 cells.',
+    );
+  });
+
   it('remembers the mapping of a layout on confirm, and the accounts imported under', async () => {
     const { cookie, zoe, acme } = await seeded();
     const layouts = async (who = cookie) =>
