@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
+import { testDialect } from '../../../../tests/db.ts';
 import type { Currency } from '../../../shared/money.ts';
 import type {
   BankConfirmed,
@@ -764,17 +765,27 @@ async function run(seed: number, plan: Record<'KRW' | 'MYR', [Layout, Layout]>) 
 // amount tie, broken by their ids, new each run); 2: 0.914 and 0.940, none wrong.
 const recallFloors = { 1: [0.845, 0.843], 2: [0.871, 0.83] } as const;
 
-describe('the matcher scored on generated statements (issue 53)', { timeout: 180_000 }, () => {
-  it.each([
-    [1, { KRW: ['koreanCsv', 'ofx'], MYR: ['malaysianCsv', 'camt'] }],
-    [2, { KRW: ['camt', 'koreanCsv'], MYR: ['ofx', 'malaysianCsv'] }],
-  ] as const)('seed %i: no wrong high-confidence suggestion, no line lost', async (seed, plan) => {
-    const { before, after } = await run(seed, plan as Record<'KRW' | 'MYR', [Layout, Layout]>);
-    console.log(JSON.stringify({ seed, before, after }));
-    expect(before.lost + after.lost).toBe(0);
-    expect(before.wrongHigh).toEqual([]);
-    expect(after.wrongHigh).toEqual([]);
-    expect(before.recall).toBeGreaterThanOrEqual(recallFloors[seed][0]);
-    expect(after.recall).toBeGreaterThanOrEqual(recallFloors[seed][1]);
-  });
-});
+// Once, on SQLite: the matcher is the same code on both databases, and the routes' database work
+// is tested on both in bank.routes.test.ts. On PostgreSQL this file took a CI run 20 s more to
+// score the same statements again (issue 54, item 6).
+describe.skipIf(testDialect !== 'sqlite')(
+  'the matcher scored on generated statements (issue 53; SQLite only)',
+  { timeout: 180_000 },
+  () => {
+    it.each([
+      [1, { KRW: ['koreanCsv', 'ofx'], MYR: ['malaysianCsv', 'camt'] }],
+      [2, { KRW: ['camt', 'koreanCsv'], MYR: ['ofx', 'malaysianCsv'] }],
+    ] as const)(
+      'seed %i: no wrong high-confidence suggestion, no line lost',
+      async (seed, plan) => {
+        const { before, after } = await run(seed, plan as Record<'KRW' | 'MYR', [Layout, Layout]>);
+        console.log(JSON.stringify({ seed, before, after }));
+        expect(before.lost + after.lost).toBe(0);
+        expect(before.wrongHigh).toEqual([]);
+        expect(after.wrongHigh).toEqual([]);
+        expect(before.recall).toBeGreaterThanOrEqual(recallFloors[seed][0]);
+        expect(after.recall).toBeGreaterThanOrEqual(recallFloors[seed][1]);
+      },
+    );
+  },
+);
