@@ -288,7 +288,7 @@ describe('hostile bank statements', () => {
     );
   });
 
-  it('refuses a body nested more deeply than any JSON body may be, and one that is no JSON', async () => {
+  it('refuses a body nested more deeply than any JSON body may be, none, and one that is no JSON', async () => {
     const { cookie } = await joinAs(testApp.app);
     const send = (payload: string) =>
       testApp.app.inject({
@@ -307,12 +307,21 @@ describe('hostile bank statements', () => {
         message: 'The request body nests arrays and objects more than 16 levels deep',
       },
     });
+    const none = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/bank/preview',
+      headers: { cookie },
+    });
+    expect(none.statusCode, none.body).toBe(400);
+    expect(none.json()).toMatchObject({ error: { message: 'The request body is not valid JSON' } });
     const cut = await send(body('').slice(0, -1));
     expect(cut.statusCode, cut.body).toBe(400);
     expect(cut.json()).toMatchObject({ error: { message: 'The request body is not valid JSON' } });
     const wrongField = await send(body(',"currency":"XYZ"'));
     expect(wrongField.statusCode, wrongField.body).toBe(400);
-    expect(wrongField.json()).toMatchObject({ error: { fields: { currency: expect.any(String) } } });
+    expect(
+      wrongField.json<{ error: { fields: Record<string, string> } }>().error.fields,
+    ).toHaveProperty('currency');
   });
 
   it('refuses 100,000 levels of nesting, and the server answers on', async () => {

@@ -10,8 +10,8 @@ import { parseJsonWhole } from '../transfer/chunked-json-body.ts';
 import { readStatement } from './bank-formats.ts';
 import type { ParsedStatement } from './bank-statement.ts';
 
-/** The preview's JSON body, as it arrived. */
-export type PreviewBody = Uint8Array;
+/** The preview's JSON body as it arrived, or nothing (no body was sent). */
+export type PreviewBody = unknown;
 
 export interface PreviewRead {
   accountLabel: string;
@@ -31,6 +31,8 @@ function invalidBody(issues: readonly { path: readonly PropertyKey[]; message: s
 
 answerJobs(async (body: PreviewBody): Promise<{ result: PreviewRead }> => {
   // The limits every JSON body has (json-shape.ts), which the route left to this thread.
+  if (!(body instanceof Uint8Array))
+    throw new AppError(400, 'validation', 'The request body is not valid JSON');
   checkJsonShape(body);
   const parsed = bankPreviewBodySchema.safeParse(await parseJsonWhole(body));
   if (!parsed.success) throw invalidBody(parsed.error.issues);

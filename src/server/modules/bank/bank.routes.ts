@@ -69,18 +69,19 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       async (request) => {
         const ownerId = currentUser(request).id;
-        const body = request.body as unknown as Buffer;
+        // Bytes, or nothing when no body was sent: the worker refuses anything but JSON.
+        const body: unknown = request.body;
         return withParseSlot(async () => {
           // Handed over, not copied, when the bytes have their memory to themselves.
-          const memory = body.buffer;
           const owned =
-            memory instanceof ArrayBuffer &&
+            body instanceof Uint8Array &&
+            body.buffer instanceof ArrayBuffer &&
             body.byteOffset === 0 &&
-            body.byteLength === memory.byteLength;
+            body.byteLength === body.buffer.byteLength;
           const { accountLabel, currency, statement } = await previewReaders.run(
             ownerId,
             body,
-            owned ? [memory] : [],
+            owned ? [body.buffer] : [],
           );
           const { lines, clients } = await previewLines(
             app.db.kysely,
