@@ -20,11 +20,12 @@ await build({
       root,
       'src/server/db/sqlite-thread-without-commands.ts',
     ),
-    // Statement PDFs are made in a worker thread of their own too.
+    // Statement PDFs are made, and the bank statements people send read, in worker threads too.
     'statement-pdf-worker': path.join(
       root,
       'src/server/modules/statements/statement-pdf-worker.ts',
     ),
+    'bank-preview-worker': path.join(root, 'src/server/modules/bank/bank-preview-worker.ts'),
   },
   platform: 'node',
   // Loaded from node_modules at run time rather than bundled: pdfkit finds its own data files

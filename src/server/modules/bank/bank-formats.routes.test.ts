@@ -288,6 +288,42 @@ describe('hostile bank statements', () => {
     );
   });
 
+  it('refuses a body nested more deeply than any JSON body may be, none, and one that is no JSON', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const send = (payload: string) =>
+      testApp.app.inject({
+        method: 'POST',
+        url: '/api/bank/preview',
+        headers: { cookie, 'content-type': 'application/json' },
+        payload,
+      });
+    const body = (extra: string) =>
+      `{"accountLabel":"Main account","currency":"USD","format":"ofx","file":""${extra}}`;
+    const deep = await send(body(`,"x":${'['.repeat(17)}${']'.repeat(17)}`));
+    expect(deep.statusCode, deep.body).toBe(400);
+    expect(deep.json()).toMatchObject({
+      error: {
+        code: 'validation',
+        message: 'The request body nests arrays and objects more than 16 levels deep',
+      },
+    });
+    const none = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/bank/preview',
+      headers: { cookie },
+    });
+    expect(none.statusCode, none.body).toBe(400);
+    expect(none.json()).toMatchObject({ error: { message: 'The request body is not valid JSON' } });
+    const cut = await send(body('').slice(0, -1));
+    expect(cut.statusCode, cut.body).toBe(400);
+    expect(cut.json()).toMatchObject({ error: { message: 'The request body is not valid JSON' } });
+    const wrongField = await send(body(',"currency":"XYZ"'));
+    expect(wrongField.statusCode, wrongField.body).toBe(400);
+    expect(
+      wrongField.json<{ error: { fields: Record<string, string> } }>().error.fields,
+    ).toHaveProperty('currency');
+  });
+
   it('refuses 100,000 levels of nesting, and the server answers on', async () => {
     const deep = '<a>'.repeat(100_000) + '</a>'.repeat(100_000);
     const cookie = await refusedWith(
@@ -351,6 +387,31 @@ describe('hostile bank statements', () => {
         { ...statement, language: 'ms' },
         'Fail ini mempunyai tag dengan lebih daripada 64 atribut.',
       );
+    });
+
+    it("answers another owner's list while the file is read, then refuses the file", async () => {
+      // Read on the thread that answers requests, the file was refused before the list that was
+      // asked for after it could be answered; read in a worker, the list comes first.
+      const sender = await joinAs(testApp.app);
+      const other = await joinAs(testApp.app);
+      const finished: string[] = [];
+      const hostile = preview(sender.cookie, {
+        format: 'ofx',
+        file: ofx2(`<SIGNONMSGSRSV1${many}/>`),
+        currency: 'USD',
+      }).then((answer) => {
+        finished.push('hostile statement');
+        return answer;
+      });
+      const list = await injectOk(testApp.app, 'GET', '/api/clients', other.cookie);
+      finished.push("the other owner's list");
+      const refused = await hostile;
+      expect(list.statusCode).toBe(200);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json()).toMatchObject({
+        error: { code: 'validation', message: tooManyOnOneTag },
+      });
+      expect(finished).toEqual(["the other owner's list", 'hostile statement']);
     });
 
     it('attributes spread over many tags, many namespaces, bare equals signs', async () => {

@@ -46,8 +46,15 @@ async function* textPieces(text: string): AsyncGenerator<string> {
   }
 }
 
-/** Unparsed, because an import is parsed where it runs (on SQLite, the writer's thread). */
-export async function readBodyBytes(request: FastifyRequest, payload: Readable): Promise<Buffer> {
+/**
+ * Unparsed, because an import is parsed where it runs (on SQLite, the writer's thread). Its
+ * nesting is checked as it arrives unless `shapeCheckedWhereParsed`: the parser checks it.
+ */
+export async function readBodyBytes(
+  request: FastifyRequest,
+  payload: Readable,
+  shapeCheckedWhereParsed = false,
+): Promise<Buffer> {
   const limit = request.routeOptions.bodyLimit;
   const declaredLength = Number(request.headers['content-length']);
   if (declaredLength > limit) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
@@ -58,14 +65,14 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
   let whole: Buffer | null = null;
   const chunks: Buffer[] = [];
   let received = 0;
-  const nesting = new JsonShapeCheck();
+  const nesting = shapeCheckedWhereParsed ? null : new JsonShapeCheck();
   // Not destroyed on refusal, so the answer (with `Connection: close`) goes out before the socket.
   for await (const chunk of payload.iterator({ destroyOnReturn: false }) as AsyncIterable<
     Buffer | string
   >) {
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     if (received > limit - bytes.length) throw new errorCodes.FST_ERR_CTP_BODY_TOO_LARGE();
-    nesting.read(bytes);
+    nesting?.read(bytes);
     if (
       whole === null &&
       declared !== null &&
@@ -90,9 +97,14 @@ export async function readBodyBytes(request: FastifyRequest, payload: Readable):
 }
 
 /** Other types are answered 415: Fastify's text parser would hand the command a string. */
-export function takeJsonAsBytes(app: FastifyInstance): void {
+export function takeJsonAsBytes(
+  app: FastifyInstance,
+  { shapeCheckedWhereParsed = false } = {},
+): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', readBodyBytes);
+  app.addContentTypeParser('application/json', (request: FastifyRequest, payload: Readable) =>
+    readBodyBytes(request, payload, shapeCheckedWhereParsed),
+  );
 }
 
 function textOf(bytes: Uint8Array): string {
