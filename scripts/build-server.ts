@@ -20,7 +20,7 @@ await build({
       root,
       'src/server/db/sqlite-thread-without-commands.ts',
     ),
-    // Statement PDFs are made in a worker thread of their own too.
+    // Statement PDFs are made in a child process of their own (decision 037).
     'statement-pdf-worker': path.join(
       root,
       'src/server/modules/statements/statement-pdf-worker.ts',
