@@ -20,7 +20,8 @@ await build({
       root,
       'src/server/db/sqlite-thread-without-commands.ts',
     ),
-    // Statement PDFs are made, and the bank statements people send read, in worker threads too.
+    // Statement PDFs are made in a child process of their own (decision 037); the bank statements
+    // people send are read in worker threads (decision 036).
     'statement-pdf-worker': path.join(
       root,
       'src/server/modules/statements/statement-pdf-worker.ts',

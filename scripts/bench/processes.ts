@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -119,6 +119,27 @@ export function rssMb(pid: number | 'self'): number | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * The resident memory of a process and of every process it started, and theirs: a server whose
+ * PDFs are made in child processes (decision 037) uses their memory as much as its own.
+ */
+export function treeRssMb(pid: number): number | null {
+  const own = rssMb(pid);
+  if (own === null) return null;
+  let children: number[] = [];
+  try {
+    children = readdirSync(`/proc/${pid}/task`).flatMap((task) =>
+      readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8')
+        .split(' ')
+        .filter((id) => id.trim() !== '')
+        .map(Number),
+    );
+  } catch {
+    // Gone meanwhile: its own figure stands.
+  }
+  return children.reduce((sum, child) => sum + (treeRssMb(child) ?? 0), own);
 }
 
 /** The soft limit on open files of a process (each live stream holds one socket); null if unknown. */

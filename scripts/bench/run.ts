@@ -22,6 +22,7 @@ import { firstPageJs, type BundleSize } from './bundle.ts';
 import { largeOwner, type LargeOwnerResult } from './large-owner.ts';
 import { longLedger, type LongLedgerResult } from './long-ledger.ts';
 import { statementPdfs, type StatementPdfsResult } from './statement-pdfs.ts';
+import { reminderSenderMinute, type ReminderSenderResult } from './reminder-sender.ts';
 import { hostileStatements, type HostileStatementResult } from './hostile-statement.ts';
 import {
   longLedgerFile,
@@ -75,6 +76,7 @@ const onlyParts = [
   'pdf',
   'felt',
   'hostile',
+  'reminders',
 ] as const;
 type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
@@ -913,6 +915,7 @@ function printReport(report: Report, dateText: string): void {
     ...heavyTargets(report.heavy),
     ...largeOwnerTargets(report.large, idle),
     pdfTarget(report.pdfs),
+    ...pdfMemoryTargets(report.pdfs),
     ...hostileTargets(report.hostile),
     ...(list && balanceRow
       ? ([
@@ -1138,8 +1141,9 @@ function printPdfs(pdfs: StatementPdfsResult): void {
     out(line);
   out(
     `a large PDF: ${fmt(pdfs.entries)} entries, ${fmt(pdfs.largeAloneMs)} ms alone. Server memory: ` +
-      `${fmt(pdfs.peakMb, 1)} MB at most while they were made, ${fmt(pdfs.idleAfterMb, 1)} MB ` +
-      'once the PDF threads had been idle long enough to end',
+      `${fmt(pdfs.beforeMb, 1)} MB before the large ones, ${fmt(pdfs.peakMb, 1)} MB at most while ` +
+      `they were made (${signedMb(pdfs.peakMb, pdfs.beforeMb)}), ${fmt(pdfs.minuteAfterMb, 1)} MB ` +
+      `a minute after (${signedMb(pdfs.minuteAfterMb, pdfs.beforeMb)})`,
   );
   out();
 }
@@ -1323,6 +1327,80 @@ function hostileTargets(hostile: HostileStatementResult): [string, string, boole
   ];
 }
 
+/** The reminder sender's minute with few owners, then with many (reminder-sender.ts). */
+async function measureReminderSender(random: () => number): Promise<ReminderSenderResult[]> {
+  const sizes = quick
+    ? [
+        { owners: 10, entriesPerOwner: 100 },
+        { owners: 100, entriesPerOwner: 100 },
+      ]
+    : [
+        { owners: 10, entriesPerOwner: 1_000 },
+        { owners: 1_000, entriesPerOwner: 1_000 },
+      ];
+  const results: ReminderSenderResult[] = [];
+  for (const size of sizes)
+    results.push(await reminderSenderMinute({ ...size, minutes: quick ? 5 : 10, random, log }));
+  return results;
+}
+
+function printReminderSender(results: ReminderSenderResult[]): void {
+  out("## The reminder sender's minute, nothing due: few owners and many");
+  for (const line of table(
+    ['owners', 'entries', 'first run ms', 'minutes', 'minute p50 ms', 'minute max ms'],
+    results.map((result) => [
+      fmt(result.owners),
+      fmt(result.entries),
+      fmt(result.firstRunMs, 1),
+      fmt(result.minutes.samples),
+      fmt(result.minutes.p50Ms, 1),
+      fmt(result.minutes.p99Ms, 1),
+    ]),
+  ))
+    out(line);
+  out();
+}
+
+/** The minute at the most owners costs at most twice (and 5 ms) the minute at the fewest. */
+function reminderSenderTarget(results: ReminderSenderResult[]): [string, string, boolean] {
+  const few = results[0];
+  const many = results.at(-1);
+  const fewMs = few?.minutes.p50Ms ?? Number.NaN;
+  const manyMs = many?.minutes.p50Ms ?? Number.NaN;
+  return [
+    `the reminder sender's minute the same at ${fmt(few?.owners)} and ${fmt(many?.owners)} owners`,
+    `${fmt(fewMs, 1)} ms and ${fmt(manyMs, 1)} ms (p50)`,
+    manyMs <= Math.max(2 * fewMs, fewMs + 5),
+  ];
+}
+
+/** How far `mb` is from `from`, as +12.3 MB; "?" when either was not read. */
+function signedMb(mb: number | null, from: number | null): string {
+  if (mb === null || from === null) return '? MB';
+  const difference = mb - from;
+  return `${difference >= 0 ? '+' : ''}${fmt(difference, 1)} MB`;
+}
+
+function pdfMemoryTargets(pdfs: StatementPdfsResult): [string, string, boolean][] {
+  const grew = pdfs.peakMb !== null && pdfs.beforeMb !== null ? pdfs.peakMb - pdfs.beforeMb : null;
+  const kept =
+    pdfs.minuteAfterMb !== null && pdfs.beforeMb !== null
+      ? pdfs.minuteAfterMb - pdfs.beforeMb
+      : null;
+  return [
+    [
+      `server memory ≤ +200 MB while ${fmt(pdfs.largeAtATime)} large PDFs are made at once`,
+      signedMb(pdfs.peakMb, pdfs.beforeMb),
+      grew !== null && grew <= 200,
+    ],
+    [
+      'server memory within 50 MB of the start a minute after',
+      signedMb(pdfs.minuteAfterMb, pdfs.beforeMb),
+      kept !== null && kept <= 50,
+    ],
+  ];
+}
+
 function pdfTarget(pdfs: StatementPdfsResult): [string, string, boolean] {
   return [
     `another owner's one-page PDF p95 ≤ 2 s beside large ones (${fmt(pdfs.entries)} entries)`,
@@ -1490,7 +1568,12 @@ async function runOnly(
   if (parts.includes('pdf')) {
     const pdfs = await measurePdfs(server, dbFile, random);
     sections.push(() => printPdfs(pdfs));
-    targets.push(pdfTarget(pdfs));
+    targets.push(pdfTarget(pdfs), ...pdfMemoryTargets(pdfs));
+  }
+  if (parts.includes('reminders')) {
+    const minutes = await measureReminderSender(random);
+    sections.push(() => printReminderSender(minutes));
+    targets.push(reminderSenderTarget(minutes));
   }
   if (parts.includes('hostile')) {
     const hostile = await measureHostile(server);

@@ -1,6 +1,7 @@
 // Work that would hold the thread answering requests runs on a few worker threads, started when
-// needed and ended when idle: statement PDFs (decision 019) and the bank statements people send
-// (decision 036).
+// needed and ended when idle: the bank statements people send (decision 036). Statement PDFs keep
+// the same turns in child processes of their own (statement-pdf-renderer.ts, decision 037): a
+// thread's memory did not go back to the system.
 import { parentPort, Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
 import { AppError, type AppErrorData } from './errors.ts';
 

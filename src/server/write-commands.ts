@@ -17,6 +17,7 @@ import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.comm
 import {
   finishSend,
   markSentByHand,
+  remindersAfterChange,
   saveReminderPlan,
   setClientReminders,
 } from './modules/reminders/reminders.commands.ts';
@@ -52,4 +53,7 @@ export const writeCommands = [
 
 export type WriteCommand = (typeof writeCommands)[number];
 
-export const runWriteCommand = runnerOf(writeCommands);
+/** What every change does in its transaction besides its own work (write-path.ts). */
+export const afterEveryChange = remindersAfterChange;
+
+export const runWriteCommand = runnerOf(writeCommands, afterEveryChange);

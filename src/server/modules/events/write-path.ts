@@ -8,6 +8,7 @@ import {
   lockOwnerLog,
   type NewEvent,
 } from './events.repository.ts';
+import type { EventAction } from '../../../shared/schemas/events.ts';
 import type { ChangeFeed } from './feed.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
 import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
@@ -41,12 +42,24 @@ export interface ChangeOutcome<T> {
   changed: boolean;
 }
 
+/**
+ * Runs in every change's transaction, after its work and events, with the actions it recorded:
+ * what is kept about an owner's data outside it (when the reminder sender reads the owner's
+ * charges again) stays true. Handed down from the composition root (write-commands.ts).
+ */
+export type AfterChange = (
+  trx: Transaction<Database>,
+  ownerId: string,
+  actions: ReadonlySet<EventAction>,
+) => Promise<void>;
+
 /** A change without an event is refused: the live streams and the history rely on one. */
 async function runChange<T>(
   kysely: Kysely<Database>,
   dialect: Dialect,
   ownerId: string,
   work: Work<T>,
+  afterChange: AfterChange,
   announce: (trx: Transaction<Database>, ownerId: string) => Promise<void> = async () => {},
 ): Promise<ChangeOutcome<T>> {
   const now = Date.now();
@@ -56,16 +69,20 @@ async function runChange<T>(
       // The account may have gone since the credential was checked.
       if (!(await holdOwner(trx, dialect, ownerId))) throw unauthenticated();
       let recorded = 0;
+      const actions = new Set<EventAction>();
       const record: RecordEvents = async (events) => {
-        const list = Array.isArray(events) ? events : [events as NewEvent];
+        const list: readonly NewEvent[] = Array.isArray(events) ? events : [events as NewEvent];
         // Taken as late as possible: a command refused on what it read never waits its turn.
         if (recorded === 0) await lockOwnerLog(trx, dialect, ownerId);
         recorded += list.length;
+        for (const event of list) actions.add(event.action);
         await insertEvents(trx, ownerId, now, list);
       };
       const result = await work({ trx, record, now });
       if (result instanceof Unchanged) throw result;
       if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
+      // After the owner's log is locked (by the first event), as every change takes its locks.
+      await afterChange(trx, ownerId, actions);
       await announce(trx, ownerId);
       return result;
     })
@@ -129,7 +146,7 @@ export function readingCommand<N extends string, A extends unknown[], I, T>(
   };
 }
 
-export function runnerOf(table: readonly AnyCommand[]): PrepareCommand {
+export function runnerOf(table: readonly AnyCommand[], afterChange: AfterChange): PrepareCommand {
   const byName = new Map<string, AnyCommand>();
   for (const entry of table) {
     if (byName.has(entry.name)) throw new Error(`two commands are named ${entry.name}`);
@@ -139,13 +156,14 @@ export function runnerOf(table: readonly AnyCommand[]): PrepareCommand {
     const found = byName.get(name);
     if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
     const work = await found.prepare(ownerId, ...args);
-    return (kysely) => runChange(kysely, 'sqlite', ownerId, work);
+    return (kysely) => runChange(kysely, 'sqlite', ownerId, work, afterChange);
   };
 }
 
 export class WritePath<Commands extends AnyCommand> {
   readonly #db: Db;
   readonly #feed: ChangeFeed;
+  readonly #afterChange: AfterChange;
   /** PostgreSQL: one committing, one reading; the rest wait without holding a connection. */
   readonly #changesPerOwner = new OwnerConcurrencyLimit(
     2,
@@ -159,14 +177,15 @@ export class WritePath<Commands extends AnyCommand> {
       ),
   );
 
-  constructor(db: Db, feed: ChangeFeed) {
+  constructor(db: Db, feed: ChangeFeed, afterChange: AfterChange) {
     this.#db = db;
     this.#feed = feed;
+    this.#afterChange = afterChange;
   }
 
   async change<T>(ownerId: string, work: Work<T>): Promise<T> {
     const run = () =>
-      runChange(this.#db.kysely, this.#db.dialect, ownerId, work, (trx, owner) =>
+      runChange(this.#db.kysely, this.#db.dialect, ownerId, work, this.#afterChange, (trx, owner) =>
         this.#feed.announce(trx, owner),
       );
     return this.#ended(

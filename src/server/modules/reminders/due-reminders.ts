@@ -8,7 +8,7 @@ import { dueDay } from '../ledger/ageing.ts';
 import { openCharges } from '../ledger/ledger.queries.ts';
 import { plainAddress } from './reminder-mail.ts';
 import { pausedClientIds, recordedSteps } from './reminders.queries.ts';
-import { dueSteps, stepKey, upcomingSteps, type ScheduledStep } from './schedule.ts';
+import { dueSteps, nextStepDay, stepKey, upcomingSteps, type ScheduledStep } from './schedule.ts';
 
 export interface ChargeDue {
   entryId: number;
@@ -99,6 +99,30 @@ export async function dueToday(
     const { send, skip } = dueSteps(entry.charges, plan, today, entry.recorded);
     return send.length > 0 ? [{ ...entry, send, skip }] : [];
   });
+}
+
+/**
+ * What the sender sends today, and the next day after today on which a step falls due if nothing
+ * is paid meanwhile, counting today's steps as recorded (the sender claims them before it keeps
+ * that day): null when no charge has a step left.
+ */
+export async function sendingPlan(
+  db: Kysely<Database>,
+  ownerId: string,
+  plan: ReminderPlan,
+  today: string,
+): Promise<{ due: ClientDue[]; nextDay: string | null }> {
+  const due: ClientDue[] = [];
+  let nextDay: string | null = null;
+  for (const entry of await remindableClients(db, ownerId)) {
+    const { send, skip } = dueSteps(entry.charges, plan, today, entry.recorded);
+    if (send.length > 0) due.push({ ...entry, send, skip });
+    const recorded = new Set(entry.recorded);
+    for (const step of [...send, ...skip]) recorded.add(stepKey(step.entryId, step.step));
+    const next = nextStepDay(entry.charges, plan, today, recorded);
+    if (next !== null && (nextDay === null || next < nextDay)) nextDay = next;
+  }
+  return { due, nextDay };
 }
 
 export async function upcoming(

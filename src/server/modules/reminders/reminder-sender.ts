@@ -10,7 +10,7 @@ import { statementFileName } from '../statements/statement-files.ts';
 import { readStatement } from '../statements/statement.ts';
 import { findUserById } from '../auth/accounts.queries.ts';
 import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
-import { dueToday, remindableClients } from './due-reminders.ts';
+import { remindableClients, sendingPlan } from './due-reminders.ts';
 import { languageFor, leadingStep, messageIdDomain, renderReminder } from './reminder-mail.ts';
 import {
   claimReminders,
@@ -19,8 +19,9 @@ import {
   type ClaimedMessage,
 } from './reminder-claims.ts';
 import { finishSend, type SendOutcome } from './reminders.commands.ts';
-import { enabledPlans, readPlan, staleMessages } from './reminders.queries.ts';
-import { dayIn, retryDelaysMs } from './schedule.ts';
+import { keepNextRun } from './reminders.repository.ts';
+import { plansToLookAt, readPlan, staleMessages } from './reminders.queries.ts';
+import { dayIn, retryDelaysMs, startOfDayIn } from './schedule.ts';
 
 export interface ReminderSenderOptions {
   /** The clock the schedule and the leases run on; a test moves it through a month. */
@@ -69,8 +70,9 @@ export class ReminderSender {
   async #run(): Promise<void> {
     if (!this.#mailer) return;
     const { kysely: db } = this.#app.db;
-    for (const { ownerId, plan } of await enabledPlans(db))
-      await this.#sendDue(ownerId, plan).catch((error: unknown) =>
+    // Only the owners whose next step has come, or whose data changed since the last look.
+    for (const { ownerId, plan, bookChanges } of await plansToLookAt(db, this.#now()))
+      await this.#sendDue(ownerId, plan, bookChanges).catch((error: unknown) =>
         this.#app.log.warn({ err: error, ownerId }, 'reminders could not be claimed'),
       );
     for (const stale of await staleMessages(db, this.#now()))
@@ -82,14 +84,18 @@ export class ReminderSender {
       );
   }
 
-  async #sendDue(ownerId: string, plan: ReminderPlan): Promise<void> {
-    const due = await dueToday(
-      this.#app.db.kysely,
-      ownerId,
-      plan,
-      dayIn(plan.timeZone, this.#now()),
-    );
-    if (due.length === 0) return;
+  async #sendDue(ownerId: string, plan: ReminderPlan, bookChanges: number): Promise<void> {
+    const today = dayIn(plan.timeZone, this.#now());
+    const { due, nextDay } = await sendingPlan(this.#app.db.kysely, ownerId, plan, today);
+    const keepNextDay = () =>
+      keepNextRun(this.#app.db.kysely, ownerId, {
+        at: nextDay === null ? null : startOfDayIn(plan.timeZone, nextDay),
+        bookChanges,
+      });
+    if (due.length === 0) {
+      await keepNextDay();
+      return;
+    }
     const steps = (kind: 'send' | 'skip') =>
       due.flatMap((entry) =>
         entry[kind].map((step) => ({
@@ -108,6 +114,8 @@ export class ReminderSender {
       send: steps('send'),
       skip: steps('skip'),
     });
+    // Once today's steps are claimed (by this instance or another), the next day stands.
+    await keepNextDay();
     // One client's e-mail that cannot be made must not hold back the others claimed with it.
     for (const message of messages)
       await this.#deliver(ownerId, message).catch((error: unknown) =>

@@ -3,10 +3,14 @@ import { clientLinkExpiryDays } from '../../../shared/schemas/client-links.ts';
 import { reminderMaker, replaceClientLink } from '../client-links/client-links.commands.ts';
 import { findClient, toSnapshot } from '../clients/clients.queries.ts';
 import { currentClient } from '../clients/current-client.ts';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../db/database.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
+import type { EventAction } from '../../../shared/schemas/events.ts';
 import {
   finishReminders,
   insertReminders,
+  lookAtOnNextRun,
   writeClientPause,
   writePlan,
   type NewReminder,
@@ -19,7 +23,8 @@ const reminderLinkDays = Math.max(...clientLinkExpiryDays);
 export const saveReminderPlan = command(
   'reminders.savePlan',
   async ({ trx, record, now }, ownerId, plan: ReminderPlan): Promise<void> => {
-    await writePlan(trx, ownerId, plan, now);
+    // The event first: it locks the owner's log before the plan's row, as every change does
+    // before the sender's next run is brought forward (remindersAfterChange).
     await record({
       clientId: null,
       action: 'settings_changed',
@@ -27,6 +32,7 @@ export const saveReminderPlan = command(
       before: null,
       after: null,
     });
+    await writePlan(trx, ownerId, plan, now);
   },
 );
 
@@ -45,6 +51,31 @@ export const setClientReminders = command(
     });
   },
 );
+
+/** Changes after which no reminder can fall due sooner than the sender last worked out. */
+const neverSooner = new Set<EventAction>([
+  'reminder_sent',
+  'reminder_failed',
+  'statement_sent',
+  'link_created',
+  'link_revoked',
+  'link_opened',
+  'language_set',
+]);
+
+/**
+ * Every change of an owner's data, in its transaction (write-path.ts): one that may bring a step
+ * sooner (a charge, a void, a payment taken back, a client's address or switch, the plan...)
+ * has the sender read the owner's charges at its next run, which works out the next time anew.
+ */
+export async function remindersAfterChange(
+  trx: Transaction<Database>,
+  ownerId: string,
+  actions: ReadonlySet<EventAction>,
+): Promise<void> {
+  if ([...actions].every((action) => neverSooner.has(action))) return;
+  await lookAtOnNextRun(trx, ownerId);
+}
 
 /**
  * One step of a restore from an export file (transfer/restore-plan.ts), in its transaction: the

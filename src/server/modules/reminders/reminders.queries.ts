@@ -1,9 +1,9 @@
 // What this module's routes and sender read. Changes go through reminders.commands.ts.
 export {
-  enabledPlans,
   isClientPaused,
   listReminders,
   pausedClientIds,
+  plansToLookAt,
   readPlan,
   recordedSteps,
   staleMessages,

@@ -37,18 +37,56 @@ export async function readPlan(db: Executor, ownerId: string): Promise<ReminderP
   return row ? toPlan(row) : defaultPlan();
 }
 
-export async function enabledPlans(
-  db: Executor,
-): Promise<{ ownerId: string; plan: ReminderPlan }[]> {
+export interface PlanToLookAt {
+  ownerId: string;
+  plan: ReminderPlan;
+  /** The owner's count of changes when read: the sender's next time stands only if still so. */
+  bookChanges: number;
+}
+
+/** The owners whose next step may have come: the sender reads nobody else's charges. */
+export async function plansToLookAt(db: Executor, now: number): Promise<PlanToLookAt[]> {
   // A disabled account's clients hear nothing more from it, as its links stop at once.
   const rows = await db
     .selectFrom('reminder_plans')
     .innerJoin('users', 'users.id', 'reminder_plans.owner_id')
     .selectAll('reminder_plans')
     .where('reminder_plans.enabled', '=', 1)
+    .where('reminder_plans.next_run_at', '<=', now)
     .where('users.disabled_at', 'is', null)
     .execute();
-  return rows.map((row) => ({ ownerId: row.owner_id, plan: toPlan(row) }));
+  return rows.map((row) => ({
+    ownerId: row.owner_id,
+    plan: toPlan(row),
+    bookChanges: row.book_changes,
+  }));
+}
+
+/**
+ * When the sender is to read the owner's charges again, unless the owner's data changed since
+ * it read them (then the change's "at once" stands). Bookkeeping of the sender, not the owner's
+ * data: no event (decision 029).
+ */
+export async function keepNextRun(
+  db: Executor,
+  ownerId: string,
+  next: { at: number | null; bookChanges: number },
+): Promise<void> {
+  await db
+    .updateTable('reminder_plans')
+    .set({ next_run_at: next.at })
+    .where('owner_id', '=', ownerId)
+    .where('book_changes', '=', next.bookChanges)
+    .execute();
+}
+
+/** In the change's transaction: the sender reads the owner's charges at its next run. */
+export async function lookAtOnNextRun(trx: Transaction<Database>, ownerId: string): Promise<void> {
+  await trx
+    .updateTable('reminder_plans')
+    .set((eb) => ({ next_run_at: 0, book_changes: eb('book_changes', '+', 1) }))
+    .where('owner_id', '=', ownerId)
+    .execute();
 }
 
 export async function writePlan(

@@ -13,6 +13,10 @@ export interface ReminderPlansTable {
   /** An IANA name: the owner's "today" is reckoned in it. */
   time_zone: string;
   updated_at: number;
+  /** When the sender reads the owner's charges again: 0 at once; null not before a change. */
+  next_run_at: Generated<number | null>;
+  /** Goes up with every change of the owner's data that may bring a step earlier. */
+  book_changes: Generated<number>;
 }
 
 interface ReminderClientPausesTable {

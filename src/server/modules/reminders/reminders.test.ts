@@ -439,6 +439,119 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
     }
   });
 
+  it("reads an owner's charges only once a step has come or the owner's data changed", async () => {
+    const owner = await joinAs(testApp.app);
+    owners.push(owner.cookie);
+    await injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, {
+      ...plan,
+      timeZone: 'Asia/Seoul',
+    });
+    const client = await addClient(testApp, owner.cookie);
+    const { entry } = await charge(testApp, owner.cookie, client.id, 1_000, '2026-07-20');
+    const nextRun = async () => {
+      const row = await testApp.app.db.kysely
+        .selectFrom('reminder_plans')
+        .select('next_run_at')
+        .where('owner_id', '=', owner.userId)
+        .executeTakeFirstOrThrow();
+      return row.next_run_at === null || row.next_run_at === 0
+        ? row.next_run_at
+        : new Date(row.next_run_at).toISOString();
+    };
+    const fifth = Date.parse('2026-07-05T00:00:00Z');
+    const sender = new ReminderSender(testApp.app, { now: () => fifth });
+    const before = smtp.received.length;
+    // A change brings the sender at its next run; it works out the next step's day.
+    expect(await nextRun()).toBe(0);
+    await sender.runOnce();
+    // "before" on 07-17 in Seoul, which begins at 15:00 UTC the day before.
+    expect(await nextRun()).toBe('2026-07-16T15:00:00.000Z');
+
+    // Moved behind the write path's back, the charge is not read again before that day...
+    await sql`update entries set due_on = ${'2026-07-05'} where id = ${entry.entryId}`.execute(
+      testApp.app.db.kysely,
+    );
+    await sender.runOnce();
+    expect(smtp.received.length).toBe(before);
+    // ...but any change through it has the sender read the owner's charges at once.
+    const { entry: second } = await charge(testApp, owner.cookie, client.id, 2_000, '2026-09-01');
+    expect(await nextRun()).toBe(0);
+    await sender.runOnce();
+    expect(smtp.received.slice(before).map((mail) => mail.subject)).toEqual([
+      'Payment reminder: $30.00 due Jul 5, 2026',
+    ]);
+    // The e-mail tells all that is owed. The first charge's next step is overdue-1 on 07-12;
+    // the second's "before" is 08-29.
+    expect(await nextRun()).toBe('2026-07-11T15:00:00.000Z');
+
+    const changes: [string, () => Promise<unknown>][] = [
+      [
+        'a void',
+        () =>
+          injectOk(
+            testApp.app,
+            'POST',
+            `/api/clients/${client.id}/entries/${second.entryId}/void`,
+            owner.cookie,
+            { reason: 'Wrong client' },
+          ),
+      ],
+      [
+        "the client's reminders switched off",
+        () =>
+          injectOk(testApp.app, 'PUT', `/api/clients/${client.id}/reminders`, owner.cookie, {
+            enabled: false,
+          }),
+      ],
+      [
+        "the client's reminders switched on",
+        () =>
+          injectOk(testApp.app, 'PUT', `/api/clients/${client.id}/reminders`, owner.cookie, {
+            enabled: true,
+          }),
+      ],
+      [
+        'the plan',
+        () =>
+          injectOk(testApp.app, 'PUT', '/api/reminders/plan', owner.cookie, {
+            ...plan,
+            timeZone: 'UTC',
+          }),
+      ],
+      ['a payment', () => pay(testApp, owner.cookie, client.id, 100, '2026-07-05')],
+      [
+        "the client's address",
+        async () => {
+          const now = (
+            await injectOk(testApp.app, 'GET', `/api/clients/${client.id}`, owner.cookie)
+          ).json<Client>();
+          await injectOk(testApp.app, 'PUT', `/api/clients/${client.id}`, owner.cookie, {
+            ...buildClient({
+              balance: now.balance,
+              currency: now.currency,
+              email: `moved.${now.email}`,
+            }),
+            version: now.version,
+          });
+        },
+      ],
+    ];
+    const seen: [string, unknown][] = [];
+    for (const [name, change] of changes) {
+      await change();
+      seen.push([name, await nextRun()]);
+      await sender.runOnce();
+    }
+    expect(seen).toEqual(changes.map(([name]) => [name, 0]));
+    // Switched off, the only client has nothing to send: nothing is read until a change.
+    await injectOk(testApp.app, 'PUT', `/api/clients/${client.id}/reminders`, owner.cookie, {
+      enabled: false,
+    });
+    await sender.runOnce();
+    expect(await nextRun()).toBeNull();
+    expect(smtp.received.slice(before)).toHaveLength(1);
+  });
+
   it('previews the next 30 days and refuses a time zone that does not exist', async () => {
     const owner = await joinAs(testApp.app);
     owners.push(owner.cookie);

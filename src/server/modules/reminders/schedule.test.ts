@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { dayIn, dueSteps, stepKey, upcomingSteps, type ScheduleRules } from './schedule.ts';
+import {
+  dayIn,
+  dueSteps,
+  nextStepDay,
+  startOfDayIn,
+  stepKey,
+  upcomingSteps,
+  type ScheduleRules,
+} from './schedule.ts';
+import { addDays } from '../../../shared/dates.ts';
 
 const rules: ScheduleRules = { daysBefore: 3, onDueDate: true, overdueEveryDays: 7, overdueMax: 3 };
 const charge = { entryId: 1, dueOn: '2026-01-10' };
@@ -68,5 +77,51 @@ describe('the reminder schedule', () => {
     expect(dayIn('Asia/Seoul', evening)).toBe('2026-01-02');
     expect(dayIn('America/Los_Angeles', evening)).toBe('2026-01-01');
     expect(dayIn('UTC', evening)).toBe('2026-01-01');
+  });
+
+  it('names the next day a step is sent, as dueSteps sends it on every day until then', () => {
+    const later = { entryId: 2, dueOn: '2026-02-01' };
+    const charges = [charge, later];
+    // Each day from the first step to past the last: the day named is the first day that sends.
+    const recorded = new Set<string>();
+    let today = '2026-01-01';
+    let expected = nextStepDay(charges, rules, today, recorded);
+    expect(expected).toBe('2026-01-07');
+    while (today < '2026-03-31') {
+      today = addDays(today, 1);
+      const { send, skip } = dueSteps(charges, rules, today, recorded);
+      expect(send.length > 0).toBe(today === expected);
+      for (const step of [...send, ...skip]) recorded.add(stepKey(step.entryId, step.step));
+      if (send.length > 0) expected = nextStepDay(charges, rules, today, recorded);
+    }
+    // overdue-3 of the later charge (2026-02-22) was the last.
+    expect(expected).toBeNull();
+  });
+
+  it('counts from the latest step recorded, whatever its day', () => {
+    expect(nextStepDay([charge], rules, '2026-01-08', new Set([stepKey(1, 'due')]))).toBe(
+      '2026-01-17',
+    );
+    expect(nextStepDay([charge], { ...rules, overdueEveryDays: null }, '2026-01-10', none)).toBe(
+      null,
+    );
+  });
+
+  it('finds where a day begins in a time zone, also where the clocks change that night', () => {
+    for (const [zone, day, start] of [
+      ['UTC', '2026-05-10', '2026-05-10T00:00:00Z'],
+      ['Asia/Seoul', '2026-05-10', '2026-05-09T15:00:00Z'],
+      ['Pacific/Kiritimati', '2026-05-10', '2026-05-09T10:00:00Z'],
+      ['America/New_York', '2026-03-08', '2026-03-08T05:00:00Z'],
+      ['America/New_York', '2026-03-09', '2026-03-09T04:00:00Z'],
+      ['Europe/London', '2026-10-25', '2026-10-24T23:00:00Z'],
+      // Clocks go from 00:00 to 01:00: the day begins at 01:00 local.
+      ['America/Havana', '2026-03-08', '2026-03-08T05:00:00Z'],
+    ] as const) {
+      const at = startOfDayIn(zone, day);
+      expect([zone, new Date(at).toISOString()]).toEqual([zone, start.replace('Z', '.000Z')]);
+      expect(dayIn(zone, at)).toBe(day);
+      expect(dayIn(zone, at - 1) < day).toBe(true);
+    }
   });
 });

@@ -88,6 +88,63 @@ export function upcomingSteps(
   return upcoming.sort((a, b) => (a.on === b.on ? a.entryId - b.entryId : a.on < b.on ? -1 : 1));
 }
 
+/**
+ * The first day after `today` on which one of these charges has a step to send if nothing is
+ * paid meanwhile (`dueSteps` would send it then); null when none has a step left.
+ */
+export function nextStepDay(
+  charges: readonly OpenCharge[],
+  rules: ScheduleRules,
+  today: string,
+  recorded: ReadonlySet<string>,
+): string | null {
+  let next: string | null = null;
+  for (const charge of charges) {
+    const steps = stepsOf(charge.dueOn, rules);
+    const lastRecorded = steps.findLastIndex((step) =>
+      recorded.has(stepKey(charge.entryId, step.step)),
+    );
+    const coming = steps.find((step, index) => index > lastRecorded && step.on > today);
+    if (coming && (next === null || coming.on < next)) next = coming.on;
+  }
+  return next;
+}
+
+/** The first moment of `day` (YYYY-MM-DD) in `timeZone`, as epoch milliseconds. */
+export function startOfDayIn(timeZone: string, day: string): number {
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`);
+  let start = midnightUtc;
+  // The zone's offset at the guess, twice: the first guess may sit across a change of offset.
+  for (let pass = 0; pass < 2; pass += 1) start = midnightUtc - offsetMs(timeZone, start);
+  // Where clocks go forward at midnight, the day begins later than its midnight.
+  while (dayIn(timeZone, start) < day) start += 15 * 60_000;
+  return start;
+}
+
+/** How far `timeZone`'s wall clock is ahead of UTC at `at`. */
+function offsetMs(timeZone: string, at: number): number {
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const part = (type: string) => Number(parts.find((item) => item.type === type)?.value ?? 0);
+  const wall = Date.UTC(
+    part('year'),
+    part('month') - 1,
+    part('day'),
+    part('hour'),
+    part('minute'),
+    part('second'),
+  );
+  return wall - Math.floor(at / 1000) * 1000;
+}
+
 /** Today's date in `timeZone` as YYYY-MM-DD. */
 export function dayIn(timeZone: string, at: number): string {
   const parts = new Intl.DateTimeFormat('en-CA', {

@@ -168,12 +168,6 @@ export async function restoreInto(
       client.language === null ? [] : [{ id: clientId(client.id), language: client.language }],
     ),
   );
-  await restoreReminderSettings(context, ownerId, {
-    plan: plan.reminderPlan ?? undefined,
-    pausedClientIds: plan.clients
-      .filter((client) => !client.reminders)
-      .map((client) => clientId(client.id)),
-  });
   await addRestoredMonths(
     trx,
     plan.entries.map((entry) => ({ ...entry, ownerId })),
@@ -203,6 +197,13 @@ export async function restoreInto(
     at: event.at,
   }));
   await record(history);
+  // After the first event locked the owner's log, as every change takes the plan's row after it.
+  await restoreReminderSettings(context, ownerId, {
+    plan: plan.reminderPlan ?? undefined,
+    pausedClientIds: plan.clients
+      .filter((client) => !client.reminders)
+      .map((client) => clientId(client.id)),
+  });
   // Recording took the owner's turn: a restore committed meanwhile shows now; this one gives way.
   if ((await countClients(trx, { ownerId })) !== plan.clients.length) throw notEmpty();
   await record(
