@@ -1,7 +1,10 @@
-// Work that would hold the thread answering requests runs on a few worker threads, started when
-// needed and ended when idle: the bank statements people send (decision 036). Statement PDFs keep
-// the same turns in child processes of their own (statement-pdf-renderer.ts, decision 037): a
-// thread's memory did not go back to the system.
+// Work that would hold the thread answering requests runs on a few workers, started when needed
+// and ended when idle: the bank statements people send, on worker threads (decision 036), and
+// statement PDFs, in child processes (decisions 019 and 037: a thread's memory did not go back
+// to the system; a process's does when it ends).
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
 import { parentPort, Worker, type ResourceLimits, type Transferable } from 'node:worker_threads';
 import { AppError, type AppErrorData } from './errors.ts';
 
@@ -20,23 +23,42 @@ type Job<Request, Result> = {
   resolve: (result: Result) => void;
   reject: (error: Error) => void;
 };
+/** What the pool needs of a worker, a thread or a child process alike. */
+interface JobWorker {
+  /** Events come after the code that started the worker has run: listening then misses none. */
+  listen(events: WorkerEvents): void;
+  send(message: JobRequest<unknown>, transfer: Transferable[]): void;
+  /** A busy worker keeps the server's process alive (a script waits for its answer); an idle one does not. */
+  hold(busy: boolean): void;
+  /** Ends the worker, resolved once it has. */
+  stop(): Promise<void>;
+}
+interface WorkerEvents {
+  message: (reply: JobReply<unknown>) => void;
+  stopped: (error: Error) => void;
+}
+
 type Slot<Request, Result> = {
-  worker: Worker;
+  worker: JobWorker;
   job: Job<Request, Result> | null;
   idleTimer: NodeJS.Timeout | null;
 };
 
-export interface WorkerPoolOptions {
+export interface WorkerPoolOptions<Request = unknown> {
   workers?: number;
   idleMs?: number;
-  /** A job that needs more ends its worker, and is answered with `outOfMemory`'s error. */
+  /** A child process per worker rather than a thread: its memory goes back when it ends. */
+  processes?: boolean;
+  /** A job this says is large ends its worker when done, giving its memory back at once. */
+  endsWorker?: (request: Request) => boolean;
+  /** A job that needs more ends its thread, and is answered with `outOfMemory`'s error. */
   resourceLimits?: ResourceLimits;
   outOfMemory?: () => Error;
 }
 
 /**
- * Fair between owners: one job each at a time, owners in turn, on at most `workers` threads
- * running `workerFile` (which answers with `answerJobs`).
+ * Fair between owners: one job each at a time, owners in turn, on at most `workers` threads or
+ * processes running `workerFile` (which answers with `answerJobs`).
  */
 export class WorkerPool<Request, Result> {
   readonly #workerFile: URL;
@@ -44,8 +66,7 @@ export class WorkerPool<Request, Result> {
   readonly #what: string;
   readonly #maxWorkers: number;
   readonly #idleMs: number;
-  readonly #resourceLimits: ResourceLimits | undefined;
-  readonly #outOfMemory: (() => Error) | undefined;
+  readonly #options: WorkerPoolOptions<Request>;
   readonly #slots = new Set<Slot<Request, Result>>();
   /** A Map keeps insertion order: the order of the turns. */
   readonly #waiting = new Map<string, Job<Request, Result>[]>();
@@ -53,13 +74,17 @@ export class WorkerPool<Request, Result> {
   #nextId = 1;
   #closed = false;
 
-  constructor(workerFile: URL, what: string, options: WorkerPoolOptions = {}) {
+  constructor(workerFile: URL, what: string, options: WorkerPoolOptions<Request> = {}) {
     this.#workerFile = workerFile;
     this.#what = what;
     this.#maxWorkers = options.workers ?? 2;
     this.#idleMs = options.idleMs ?? 30_000;
-    this.#resourceLimits = options.resourceLimits;
-    this.#outOfMemory = options.outOfMemory;
+    this.#options = options;
+  }
+
+  /** The workers running or idle, not yet ended. */
+  get size(): number {
+    return this.#slots.size;
   }
 
   /** What `transfer` lists is handed to the worker, no longer usable here. */
@@ -86,7 +111,7 @@ export class WorkerPool<Request, Result> {
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.job?.reject(error);
     }
-    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    await Promise.all(slots.map((slot) => slot.worker.stop()));
   }
 
   #closedError() {
@@ -107,10 +132,8 @@ export class WorkerPool<Request, Result> {
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.idleTimer = null;
       slot.job = job;
-      slot.worker.postMessage(
-        { id: job.id, request: job.request } satisfies JobRequest<Request>,
-        job.transfer,
-      );
+      slot.worker.hold(true);
+      slot.worker.send({ id: job.id, request: job.request }, job.transfer);
     }
   }
 
@@ -121,42 +144,32 @@ export class WorkerPool<Request, Result> {
   }
 
   #start(): Slot<Request, Result> {
-    const worker = new Worker(this.#workerFile, {
-      ...(this.#resourceLimits && { resourceLimits: this.#resourceLimits }),
-    });
-    // An idle worker never keeps the process alive.
-    worker.unref();
+    const worker = this.#options.processes
+      ? startProcess(this.#workerFile, this.#what)
+      : startThread(this.#workerFile, this.#what, this.#options);
     const slot: Slot<Request, Result> = { worker, job: null, idleTimer: null };
-    worker.on('message', (reply: JobReply<Result>) => {
-      const job = slot.job;
-      if (!job || job.id !== reply.id) return;
-      this.#finish(slot);
-      if ('result' in reply) job.resolve(reply.result);
-      else if ('refused' in reply) job.reject(AppError.fromData(reply.refused));
-      else job.reject(new Error(`${this.#what}: ${reply.failed}`));
-      if (this.#slots.has(slot)) {
-        slot.idleTimer = setTimeout(() => this.#end(slot), this.#idleMs).unref();
-      }
-      this.#dispatch();
+    worker.listen({
+      message: (reply) => {
+        const job = slot.job;
+        if (!job || job.id !== reply.id) return;
+        this.#finish(slot);
+        if ('result' in reply) job.resolve(reply.result as Result);
+        else if ('refused' in reply) job.reject(AppError.fromData(reply.refused));
+        else job.reject(new Error(`${this.#what}: ${reply.failed}`));
+        if (this.#options.endsWorker?.(job.request)) this.#end(slot);
+        else if (this.#slots.has(slot))
+          slot.idleTimer = setTimeout(() => this.#end(slot), this.#idleMs).unref();
+        this.#dispatch();
+      },
+      stopped: (error) => {
+        if (!this.#slots.delete(slot)) return;
+        if (slot.idleTimer) clearTimeout(slot.idleTimer);
+        const job = slot.job;
+        this.#finish(slot);
+        job?.reject(error);
+        this.#dispatch();
+      },
     });
-    const stopped = (error: Error) => {
-      if (!this.#slots.delete(slot)) return;
-      if (slot.idleTimer) clearTimeout(slot.idleTimer);
-      const job = slot.job;
-      this.#finish(slot);
-      job?.reject(error);
-      this.#dispatch();
-    };
-    worker.on('error', (error: Error & { code?: string }) =>
-      stopped(
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY' && this.#outOfMemory
-          ? this.#outOfMemory()
-          : error,
-      ),
-    );
-    worker.on('exit', (code) =>
-      stopped(new Error(`${this.#what}: its worker stopped (exit code ${code})`)),
-    );
     this.#slots.add(slot);
     return slot;
   }
@@ -164,26 +177,99 @@ export class WorkerPool<Request, Result> {
   #finish(slot: Slot<Request, Result>) {
     if (slot.job) this.#busyOwners.delete(slot.job.ownerId);
     slot.job = null;
+    slot.worker.hold(false);
   }
 
   #end(slot: Slot<Request, Result>) {
     if (slot.job || !this.#slots.delete(slot)) return;
-    void slot.worker.terminate();
+    if (slot.idleTimer) clearTimeout(slot.idleTimer);
+    void slot.worker.stop();
   }
 }
 
-/** The worker's side: each job's request handed to `work`, its result or error sent back. */
+function startThread(
+  file: URL,
+  what: string,
+  options: Pick<WorkerPoolOptions, 'resourceLimits' | 'outOfMemory'>,
+): JobWorker {
+  const worker = new Worker(file, {
+    ...(options.resourceLimits && { resourceLimits: options.resourceLimits }),
+  });
+  // An idle thread never keeps the process alive; a busy one is waited for by its job's promise.
+  worker.unref();
+  return {
+    listen: (events) => {
+      worker.on('message', events.message);
+      worker.on('error', (error: Error & { code?: string }) =>
+        events.stopped(
+          error.code === 'ERR_WORKER_OUT_OF_MEMORY' && options.outOfMemory
+            ? options.outOfMemory()
+            : error,
+        ),
+      );
+      worker.on('exit', (code) =>
+        events.stopped(new Error(`${what}: its worker stopped (exit code ${code})`)),
+      );
+    },
+    send: (message, transfer) => worker.postMessage(message, transfer),
+    hold: () => {},
+    stop: async () => {
+      await worker.terminate();
+    },
+  };
+}
+
+function startProcess(file: URL, what: string): JobWorker {
+  // Structured clone, as a thread's messages: the request goes and the result comes back as is.
+  // No flags of this process (a test runner's): the worker runs on plain Node.
+  const child = fork(fileURLToPath(file), {
+    serialization: 'advanced',
+    execArgv: [],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  // An idle worker never keeps the server's process alive.
+  child.unref();
+  child.channel?.unref();
+  return {
+    listen: (events) => {
+      child.on('message', events.message);
+      child.on('error', events.stopped);
+      child.on('exit', (code, signal) =>
+        events.stopped(
+          new Error(`${what}: its process stopped (exit code ${code}, signal ${signal})`),
+        ),
+      );
+    },
+    send: (message) => child.send(message),
+    // Held while a job runs, so that a script waiting for its answer does not end first.
+    hold: (busy) => (busy ? child.channel?.ref() : child.channel?.unref()),
+    stop: () => stopProcess(child),
+  };
+}
+
+/** Ends a worker process and waits until it has. */
+async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  // Until it has gone, so that closing the pool can be waited for.
+  child.ref();
+  child.kill();
+  await exited;
+}
+
+/**
+ * The worker's side, in a thread or a child process: each job's request handed to `work`, its
+ * result or error sent back.
+ */
 export function answerJobs<Request, Result>(
   work: (request: Request) => Promise<{ result: Result; transfer?: Transferable[] }>,
 ): void {
-  const port = parentPort;
-  if (!port) throw new Error('answerJobs runs only in a worker thread');
-  port.on('message', ({ id, request }: JobRequest<Request>) => {
+  const reply = replyChannel();
+  const onRequest = ({ id, request }: JobRequest<Request>) => {
     work(request).then(
-      ({ result, transfer }) =>
-        port.postMessage({ id, result } satisfies JobReply<Result>, transfer),
+      ({ result, transfer }) => reply({ id, result } satisfies JobReply<Result>, transfer),
       (error: unknown) =>
-        port.postMessage(
+        reply(
           (error instanceof AppError
             ? { id, refused: error.toData() }
             : {
@@ -192,5 +278,21 @@ export function answerJobs<Request, Result>(
               }) satisfies JobReply<Result>,
         ),
     );
-  });
+  };
+  if (parentPort) parentPort.on('message', onRequest);
+  else process.on('message', onRequest);
+}
+
+function replyChannel(): (message: JobReply<unknown>, transfer?: Transferable[]) => void {
+  const port = parentPort;
+  if (port) return (message, transfer) => port.postMessage(message, transfer);
+  const send = process.send?.bind(process);
+  if (!send) throw new Error('answerJobs runs only in a worker thread or a forked child process');
+  // The server's end (or its channel closing) ends this process too, and a server that is gone
+  // takes no answer.
+  process.on('disconnect', () => process.exit(0));
+  return (message) =>
+    send(message, (error: Error | null) => {
+      if (error) process.exit(0);
+    });
 }
