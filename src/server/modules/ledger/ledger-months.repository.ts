@@ -26,6 +26,9 @@ export async function addToLedgerMonths(
   entries: readonly MonthAmount[],
   sign: 1 | -1 = 1,
 ): Promise<void> {
+  // The owner's lock first, as for every kept row (kept-sums.repository.ts).
+  for (const ownerId of new Set(entries.map((entry) => entry.ownerId)))
+    await holdOwnerSums(trx, ownerId);
   const sums = new Map<
     string,
     { ownerId: string; currency: Currency; month: string; high: number; low: number }

@@ -110,6 +110,8 @@ export async function insertEntry(
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
+  // Before any row of the owner's figures is written (kept-sums.repository.ts says why).
+  await holdOwnerSums(trx, entry.ownerId);
   const inserted = await trx
     .insertInto('entries')
     .values(toEntryRow(entry, now))
@@ -155,6 +157,9 @@ export async function insertEntries(
   entries: readonly NewEntry[],
   now: number,
 ): Promise<void> {
+  const ownerId = entries[0]?.ownerId;
+  if (ownerId === undefined) return;
+  await holdOwnerSums(trx, ownerId);
   for (let start = 0; start < entries.length; start += insertBatch) {
     await trx
       .insertInto('entries')
@@ -162,8 +167,7 @@ export async function insertEntries(
       .execute();
   }
   await addToLedgerMonths(trx, entries);
-  const ownerId = entries[0]?.ownerId;
-  if (ownerId !== undefined) await keepOpenSums(trx, ownerId, entries.map(openPartOf));
+  await keepOpenSums(trx, ownerId, entries.map(openPartOf));
 }
 
 /** One entry of the owner's client, with the id of the void that reverses it, if any. */
