@@ -6,6 +6,7 @@ import type { Client } from '../src/shared/schemas/clients.ts';
 import { buildTestApp, type TestApp } from './app.ts';
 import { joinAs } from './auth.ts';
 import { testDialect } from './db.ts';
+import { keptSums, recomputedSums } from './kept-sums.ts';
 
 // The bench writes its clients straight into the SQLite file. Its figures mean something only if
 // those rows are the ones the app itself writes when a client is added through it: the same
@@ -80,6 +81,7 @@ describe.runIf(testDialect === 'sqlite')('the bench seed (SQLite only)', () => {
   let testApp: TestApp;
   let file: string;
   let cookie: string;
+  let ownerId: string;
   let seeded: Client[];
 
   beforeAll(async () => {
@@ -88,7 +90,8 @@ describe.runIf(testDialect === 'sqlite')('the bench seed (SQLite only)', () => {
     file = testApp.database.config.file;
     const owner = await joinAs(testApp.app);
     cookie = owner.cookie;
-    const ids = seedClients({ file, ownerId: owner.userId, count: 24, random: seededRandom(11) });
+    ownerId = owner.userId;
+    const ids = seedClients({ file, ownerId, count: 24, random: seededRandom(11) });
     seeded = await Promise.all(
       ids.map(async (id) => {
         const response = await testApp.app.inject({
@@ -103,6 +106,12 @@ describe.runIf(testDialect === 'sqlite')('the bench seed (SQLite only)', () => {
 
   afterAll(async () => {
     await testApp.close();
+  });
+
+  it('keeps the owner’s sums as the write path does', async () => {
+    const db = testApp.app.db.kysely;
+    expect(await keptSums(db, ownerId)).toEqual(await recomputedSums(db, ownerId));
+    expect((await keptSums(db, ownerId)).clients.length).toBeGreaterThan(0);
   });
 
   it('seeds balances owed, in credit and settled', () => {

@@ -22,14 +22,22 @@ export const earlierCommitShort = earlierCommit.slice(0, 7);
  * packages that no longer build it.
  */
 export function buildEarlierServer(dir: string): { script: string } | { skipped: string } {
+  return buildServerAt(earlierCommit, dir);
+}
+
+/** The same for any commit of this checkout (the list page's bench compares its parent's). */
+export function buildServerAt(
+  commit: string,
+  dir: string,
+): { script: string } | { skipped: string } {
   const git = (args: string[]) =>
     spawnSync('git', args, { cwd: projectRoot, maxBuffer: 256 * 2 ** 20 });
-  const known = git(['cat-file', '-e', `${earlierCommit}^{commit}`]);
+  const known = git(['cat-file', '-e', `${commit}^{commit}`]);
   if (known.error) return { skipped: `git is not available (${known.error.message})` };
   if (known.status !== 0) {
-    return { skipped: `commit ${earlierCommitShort} is not in this checkout (a shallow clone?)` };
+    return { skipped: `commit ${commit.slice(0, 7)} is not in this checkout (a shallow clone?)` };
   }
-  const archive = git(['archive', '--format=tar', earlierCommit]);
+  const archive = git(['archive', '--format=tar', commit]);
   if (archive.status !== 0) throw new Error(`git archive failed: ${archive.stderr.toString()}`);
   mkdirSync(dir, { recursive: true });
   const unpack = spawnSync('tar', ['-x', '-C', dir], { input: archive.stdout });

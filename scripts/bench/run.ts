@@ -51,7 +51,13 @@ import {
 import { joinOwner, seedClients, seededRandom } from './seed.ts';
 import { balanceChanges, Fifo, noSuchId } from './balance-changes.ts';
 import { measureSqliteCeiling, type SqliteCeiling } from './sqlite-ceiling.ts';
-import { buildEarlierServer, earlierCommitShort, seedEarlierServer } from './earlier-build.ts';
+import {
+  buildEarlierServer,
+  buildServerAt,
+  earlierCommitShort,
+  seedEarlierServer,
+} from './earlier-build.ts';
+import { measureListPages, type ListPageRow } from './list-page.ts';
 
 const { values: flags } = parseArgs({
   options: {
@@ -77,6 +83,7 @@ const onlyParts = [
   'felt',
   'hostile',
   'reminders',
+  'list-page',
 ] as const;
 type OnlyPart = (typeof onlyParts)[number];
 if (flags.help) {
@@ -1274,6 +1281,82 @@ function measureHostile(server: { url: string; pid: number }): Promise<HostileSt
   });
 }
 
+/**
+ * The list page at a small and a large book on both databases; beside the build of
+ * $BENCH_BEFORE_COMMIT when given (bundled from this checkout's history, as the earlier build).
+ */
+async function listPages(dir: string) {
+  const builds = [{ name: 'this build', script: serverScript }];
+  const before = process.env.BENCH_BEFORE_COMMIT;
+  if (before) {
+    const built = buildServerAt(before, path.join(dir, 'before-build'));
+    if ('skipped' in built) log(`list page: the build of ${before} skipped: ${built.skipped}`);
+    else builds.unshift({ name: before.slice(0, 7), script: built.script });
+  }
+  return measureListPages({
+    builds,
+    sizes: [2_000, largeClients],
+    dir,
+    postgres: () => createThrowawayDatabase(postgresUrl, quick ? 1000 : 3000),
+    env: serverEnv,
+    nodeFlags: serverNodeFlags,
+    load: { connections: 10, durationSeconds: quick ? 3 : 5, warmupSeconds: 1 },
+    rounds: 2,
+    log,
+  });
+}
+
+const listRate = (row: ListPageRow) => Math.max(...row.runs.map((run) => run.okPerSecond));
+
+function printListPages(pages: { rows: ListPageRow[]; postgresSkipped: string | null }): void {
+  out("## The list page of 50 (GET /api/clients?limit=50), 10 connections: one owner's book");
+  out('Requests per second and p50 of each run; the builds alternate, on the same machine.');
+  for (const line of table(
+    ['build', 'database', 'clients', 'requests/s', 'p50 ms'],
+    pages.rows.map((row) => [
+      row.build,
+      row.database,
+      fmt(row.clients),
+      row.runs.map((run) => fmt(run.okPerSecond)).join(', '),
+      row.runs.map((run) => fmt(run.p50Ms)).join(', '),
+    ]),
+    3,
+  ))
+    out(line);
+  if (pages.postgresSkipped !== null) out(`PostgreSQL skipped: ${pages.postgresSkipped}`);
+  out();
+}
+
+/** The large book's page at about the small one's rate; with a build before, 3 × its rate. */
+function listPageTargets(rows: ListPageRow[]): [string, string, boolean][] {
+  const targets: [string, string, boolean][] = [];
+  for (const database of ['SQLite', 'PostgreSQL'] as const) {
+    const mine = rows.filter((row) => row.database === database && row.build === 'this build');
+    const [small, large] = [mine[0], mine[mine.length - 1]];
+    if (!small || !large || small === large) continue;
+    const ratio = listRate(large) / listRate(small);
+    targets.push([
+      `list page at ${fmt(large.clients)} clients ≈ at ${fmt(small.clients)} (${database})`,
+      `${fmt(ratio, 2)} ×`,
+      ratio >= 0.7,
+    ]);
+    for (const row of mine) {
+      const before = rows.find(
+        (other) =>
+          other.database === database && other.clients === row.clients && other.build !== row.build,
+      );
+      if (!before) continue;
+      const gain = listRate(row) / listRate(before);
+      targets.push([
+        `list page ≥ 3 × ${before.build}'s (${database}, ${fmt(row.clients)} clients)`,
+        `${fmt(gain, 2)} ×`,
+        gain >= 3,
+      ]);
+    }
+  }
+  return targets;
+}
+
 function printHostile(hostile: HostileStatementResult): void {
   out("## Hostile 4 MB statements: one owner's previews, another owner's list meanwhile");
   const shapes = [...new Set(hostile.uploads.map((upload) => upload.shape))];
@@ -1574,6 +1657,11 @@ async function runOnly(
     const minutes = await measureReminderSender(random);
     sections.push(() => printReminderSender(minutes));
     targets.push(reminderSenderTarget(minutes));
+  }
+  if (parts.includes('list-page')) {
+    const pages = await listPages(path.dirname(dbFile));
+    sections.push(() => printListPages(pages));
+    targets.push(...listPageTargets(pages.rows));
   }
   if (parts.includes('hostile')) {
     const hostile = await measureHostile(server);

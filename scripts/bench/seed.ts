@@ -87,6 +87,43 @@ function keepLedgerMonths(db: DatabaseSync, ownerId: string): void {
   ).run(ownerId);
 }
 
+/**
+ * The owner's kept sums made again from the clients and entries, as the write path keeps them
+ * beside each change (migration 0038 fills them the same way).
+ */
+function keepOwnerSums(db: DatabaseSync, ownerId: string): void {
+  db.prepare('delete from client_sums where owner_id = ?').run(ownerId);
+  db.prepare('delete from due_sums where owner_id = ?').run(ownerId);
+  const owed = 'case when balance > 0 then balance else 0 end';
+  const credit = 'case when balance < 0 then -balance else 0 end';
+  db.prepare(
+    `insert into client_sums
+       (owner_id, currency, clients, owing, owed_high, owed_low, in_credit, credit_high, credit_low)
+     select owner_id, currency, count(*), sum(balance > 0), sum((${owed}) >> 32),
+       sum((${owed}) & 4294967295), sum(balance < 0), sum((${credit}) >> 32),
+       sum((${credit}) & 4294967295)
+     from clients where owner_id = ? group by owner_id, currency`,
+  ).run(ownerId);
+  db.prepare(
+    `insert into due_sums
+       (owner_id, currency, day, open_high, open_low, clients, balance_high, balance_low)
+     select owner_id, currency, coalesce(due_on, occurred_on), sum(open_amount >> 32),
+       sum(open_amount & 4294967295), 0, 0, 0
+     from entries where owner_id = ? and open_amount > 0
+     group by owner_id, currency, coalesce(due_on, occurred_on)`,
+  ).run(ownerId);
+  db.prepare(
+    `insert into due_sums
+       (owner_id, currency, day, open_high, open_low, clients, balance_high, balance_low)
+     select owner_id, currency, oldest_due_on, 0, 0, count(*), sum(balance >> 32),
+       sum(balance & 4294967295)
+     from clients where owner_id = ? and oldest_due_on is not null
+     group by owner_id, currency, oldest_due_on
+     on conflict (owner_id, currency, day) do update set clients = excluded.clients,
+       balance_high = excluded.balance_high, balance_low = excluded.balance_low`,
+  ).run(ownerId);
+}
+
 /** The history's record of a client added with `entry` as its opening, as `clients.add` makes it. */
 const createdEvent = (client: ClientSnapshot & { id: string }, entry?: EntryDetail | null) => ({
   clientId: client.id,
@@ -176,6 +213,7 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
         ids.push(client.id);
       }
       keepLedgerMonths(db, ownerId);
+      keepOwnerSums(db, ownerId);
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
@@ -309,6 +347,7 @@ export function seedLedgers({
         }
       }
       keepLedgerMonths(db, ownerId);
+      keepOwnerSums(db, ownerId);
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');

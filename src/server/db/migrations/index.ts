@@ -26,6 +26,7 @@ import * as bankLayouts from './0033-bank-layouts.ts';
 import * as clientLinkMakers from './0034-client-link-makers.ts';
 import * as bankLinesFreed from './0035-bank-lines-freed.ts';
 import * as payerRuleOrigin from './0036-payer-rule-origin.ts';
+import * as keptSums from './0038-kept-sums.ts';
 import * as reminderNextRun from './0039-reminder-next-run.ts';
 
 /** The key is its permanent name. */
@@ -57,5 +58,6 @@ export const migrations: Record<string, Migration> = {
   '0034-client-link-makers': clientLinkMakers,
   '0035-bank-lines-freed': bankLinesFreed,
   '0036-payer-rule-origin': payerRuleOrigin,
+  '0038-kept-sums': keptSums,
   '0039-reminder-next-run': reminderNextRun,
 };

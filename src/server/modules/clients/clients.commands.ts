@@ -12,10 +12,12 @@ import {
   addEntry,
   addOpenings,
   changeOpeningTerms,
+  keepClientTotals,
   openingOf,
   reallocate,
-  removeClientMonths,
+  removeClientFigures,
   settleChange,
+  type ClientPart,
 } from '../ledger/ledger.commands.ts';
 import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
@@ -34,7 +36,14 @@ import { clientNotFound, conflict, currentClient } from './current-client.ts';
 // Every change of a client's own record (added, edited, deleted, imported): each one a command
 // on the one write path (rows and event in one transaction, live streams woken after the commit).
 // Named commands (`command`) run in SQLite's writer thread; their arguments and values are plain
-// data. A balance typed on the form becomes a ledger entry (ledger/ledger.commands.ts).
+// data. A balance typed on the form becomes a ledger entry (ledger/ledger.commands.ts). Each
+// command that writes a client's row moves the owner's kept sums with it (`keepClientTotals`).
+
+const sumsPartOf = (client: Client): ClientPart => ({
+  currency: client.currency,
+  balance: client.balance,
+  oldestDue: client.oldestDueDate,
+});
 
 /** A new client; a balance other than 0 is its opening balance. */
 export const addClient = command(
@@ -52,6 +61,7 @@ export const addClient = command(
       ownerId,
       now,
     });
+    await keepClientTotals(trx, ownerId, [], [sumsPartOf(client)]);
     const entry =
       opening === 0
         ? null
@@ -170,6 +180,14 @@ export const editClient = command(
     }
     const saved = await updateClientIfVersion(trx, ownerId, id, version, next, now);
     if (!saved) throw conflict();
+    // Unchanged since `current` (the version says so) but for its oldest unpaid day, which only
+    // the ledger's writers move and keep.
+    await keepClientTotals(
+      trx,
+      ownerId,
+      [{ ...sumsPartOf(current), oldestDue: saved.oldestDueDate }],
+      [sumsPartOf(saved)],
+    );
     const updated =
       next.currency !== current.currency || opening !== null
         ? await reallocate(trx, ownerId, saved)
@@ -198,8 +216,10 @@ export const deleteClient = command(
   async ({ trx, record }, ownerId, id: string): Promise<void> => {
     const current = await currentClient(trx, ownerId, id);
     const bankLines = await clientBankLines(trx, ownerId, id);
-    await removeClientMonths(trx, ownerId, id);
-    if (!(await deleteClientRow(trx, ownerId, id))) throw clientNotFound();
+    await removeClientFigures(trx, ownerId, id);
+    const removed = await deleteClientRow(trx, ownerId, id);
+    if (!removed) throw clientNotFound();
+    await keepClientTotals(trx, ownerId, [sumsPartOf(removed)], []);
     // Its payments are gone with it: their statement lines may be recorded again.
     await freeUnpaidLines(trx, ownerId, bankLines);
     await record({
@@ -229,7 +249,7 @@ export async function addImportedClients(
     id: newId(),
     openingDueDay: openingOf(row, now).dueDay,
   }));
-  await insertClients(trx, ownerId, clients, now);
+  await keepClientTotals(trx, ownerId, [], await insertClients(trx, ownerId, clients, now));
   await addOpenings(trx, ownerId, clients, now);
   await record(
     clients.map((client) => ({
@@ -244,7 +264,11 @@ export async function addImportedClients(
 }
 
 /** An export file's clients, with their ids; part of a restore (transfer/restore-plan.ts). */
-export const addRestoredClients = insertRestoredClients;
+export async function addRestoredClients(
+  ...[trx, ownerId, clients]: Parameters<typeof insertRestoredClients>
+): Promise<void> {
+  await keepClientTotals(trx, ownerId, [], await insertRestoredClients(trx, ownerId, clients));
+}
 
 /** Restored clients' own languages; part of a restore, whose `restored` events record them. */
 export async function setRestoredClientLanguages(

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { injectOk } from '../../../../tests/http.ts';
+import { keepSumsOfRowsWrittenByHand } from '../../../../tests/kept-sums.ts';
 import { buildClient, buildEventRow } from '../../../../tests/factories.ts';
 import type { Client, ClientInput, ClientList } from '../../../shared/schemas/clients.ts';
 import { buildApp } from '../../app.ts';
@@ -95,8 +96,8 @@ describe('the client list answered again', () => {
   });
 
   it('never answers one owner with another owner’s list', async () => {
-    // The second owner gets a client straight into the table, as a restore would write it, with
-    // no event: neither owner has any.
+    // The second owner gets a client straight into the table with the sums kept beside it, as
+    // a restore writes them, with no event: neither owner has any.
     const first = await joinAs(reader);
     const second = await joinAs(reader);
     expect(await list(first.cookie)).toMatchObject({ clients: [], count: 0 });
@@ -118,6 +119,7 @@ describe('the client list answered again', () => {
         updated_at: now,
       })
       .execute();
+    await keepSumsOfRowsWrittenByHand(testApp.app.db.kysely, second.userId);
     expect(await list(second.cookie)).toMatchObject({ count: 1, clients: [{ lastName: 'Mine' }] });
     expect(await list(first.cookie)).toMatchObject({ clients: [], count: 0 });
   });
@@ -167,7 +169,7 @@ describe('the client list compressed', () => {
 });
 
 describe('the list and a change made outside the write path', () => {
-  it('shows a client written straight into the tables with its event, as a restore writes it', async () => {
+  it('shows a client written straight into the tables with its event and sums, as a restore writes them', async () => {
     const { cookie, userId } = await joinAs(reader);
     await add(cookie, { firstName: 'Kept', balance: 5, currency: 'USD' });
     expect(await list(cookie)).toMatchObject({ count: 1 });
@@ -195,6 +197,7 @@ describe('the list and a change made outside the write path', () => {
         .values(buildEventRow(userId, 'WrittenStraightIntoIt01', 'restored', { at: now }))
         .execute();
     });
+    await keepSumsOfRowsWrittenByHand(testApp.app.db.kysely, userId);
     expect(await list(cookie)).toMatchObject({
       count: 2,
       totals: [{ currency: 'USD', total: '12' }],

@@ -392,14 +392,27 @@ export async function updateClientLanguage(
     .execute();
 }
 
-export async function deleteClient(db: Executor, ownerId: string, id: string): Promise<boolean> {
-  const result = await db
+/** Answers the client as it was, for the kept sums; undefined when there was none. */
+export async function deleteClient(
+  db: Executor,
+  ownerId: string,
+  id: string,
+): Promise<Client | undefined> {
+  const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
+    .returningAll()
     .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return row && toClient(row);
 }
+
+/** What of each new row the kept sums count (ledger's `ClientPart`). */
+const sumsPartOf = (row: ReturnType<typeof newClientRow>) => ({
+  currency: row.currency,
+  balance: row.balance,
+  oldestDue: row.oldest_due_on,
+});
 
 /** E-mails read at a time for an import: a short read, and a short stop for the request thread. */
 const emailPage = 2000;
@@ -429,23 +442,24 @@ export async function ownerEmailKeys(
 
 const insertBatch = 500;
 
-/** Adds many clients (an import) in the caller's transaction, a few hundred rows per statement. */
+/**
+ * Adds many clients (an import) in the caller's transaction, a few hundred rows per statement;
+ * answers what of them the kept sums count.
+ */
 export async function insertClients(
   trx: Transaction<Database>,
   ownerId: string,
   clients: NewClient[],
   now: number,
-): Promise<void> {
-  for (let start = 0; start < clients.length; start += insertBatch) {
+) {
+  const rows = clients.map((client) => newClientRow(client, ownerId, now));
+  for (let start = 0; start < rows.length; start += insertBatch) {
     await trx
       .insertInto('clients')
-      .values(
-        clients
-          .slice(start, start + insertBatch)
-          .map((client) => newClientRow(client, ownerId, now)),
-      )
+      .values(rows.slice(start, start + insertBatch))
       .execute();
   }
+  return rows.map(sumsPartOf);
 }
 
 /** Which of these ids any account's client has already: ids are unique across the instance. */
@@ -462,7 +476,10 @@ export async function takenClientIds(db: Executor, ids: readonly string[]): Prom
   return taken;
 }
 
-/** Clients brought back from an export file, with the versions and times they had there. */
+/**
+ * Clients brought back from an export file, with the versions and times they had there; answers
+ * what of them the kept sums count.
+ */
 export async function insertRestoredClients(
   trx: Transaction<Database>,
   ownerId: string,
@@ -473,21 +490,21 @@ export async function insertRestoredClients(
     updatedAt: number;
     oldestDueOn: string | null;
   })[],
-): Promise<void> {
-  for (let start = 0; start < clients.length; start += insertBatch) {
+) {
+  const rows = clients.map((client) => ({
+    id: client.id,
+    owner_id: ownerId,
+    ...columnsOf(client),
+    version: client.version,
+    created_at: client.createdAt,
+    updated_at: client.updatedAt,
+    oldest_due_on: client.oldestDueOn,
+  }));
+  for (let start = 0; start < rows.length; start += insertBatch) {
     await trx
       .insertInto('clients')
-      .values(
-        clients.slice(start, start + insertBatch).map((client) => ({
-          id: client.id,
-          owner_id: ownerId,
-          ...columnsOf(client),
-          version: client.version,
-          created_at: client.createdAt,
-          updated_at: client.updatedAt,
-          oldest_due_on: client.oldestDueOn,
-        })),
-      )
+      .values(rows.slice(start, start + insertBatch))
       .execute();
   }
+  return rows.map(sumsPartOf);
 }

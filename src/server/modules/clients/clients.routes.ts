@@ -16,6 +16,7 @@ import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { readClientHistory } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
+import { keptListSummary } from '../ledger/ledger.queries.ts';
 import { addClient, deleteClient, editClient } from './clients.commands.ts';
 import {
   findClient,
@@ -44,9 +45,18 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
   // Before the body is read: a visitor's request costs no parsing and learns nothing of its fields.
   app.addHook('onRequest', requireUser);
 
+  /**
+   * Without a search, the count and totals are the few rows the write path keeps (decision 035);
+   * a search, or owing and overdue at once, is counted over the matching clients.
+   */
+  async function countAndTotals(filter: ClientFilter) {
+    const kept = filter.search?.trim() ? undefined : await keptListSummary(db, filter);
+    return kept ?? summarizeClients(db, filter);
+  }
+
   async function summarize(filter: ClientFilter): Promise<ListSummary> {
     const [{ count, totals }, rates] = await Promise.all([
-      summarizeClients(db, filter),
+      countAndTotals(filter),
       readRates(db, filter.ownerId),
     ]);
     const converted = convertToUsd(

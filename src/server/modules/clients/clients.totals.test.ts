@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
+import { keepSumsOfRowsWrittenByHand } from '../../../../tests/kept-sums.ts';
 import type { ClientList } from '../../../shared/schemas/clients.ts';
 
 let testApp: TestApp;
@@ -39,6 +40,8 @@ beforeAll(async () => {
         ${`big${index}@example.com`}, '1', ${sql.raw(balance.toString())}, ${currency}, 1, 0, 0)
     `.execute(testApp.app.db.kysely);
   }
+  // And the sums the write path keeps beside them.
+  await keepSumsOfRowsWrittenByHand(testApp.app.db.kysely, owner.userId);
 });
 
 afterAll(async () => {

@@ -66,6 +66,11 @@ async function runChange<T>(
   const outcome = await kysely
     .transaction()
     .execute(async (trx) => {
+      // On PostgreSQL every change of an owner writes the owner's kept sums (decision 035), so
+      // changes of one owner run one at a time from their first write anyway. Waiting for that
+      // turn before holding the account's row means the waiting changes hold nothing the
+      // account's deletion waits for: held first, they kept it waiting past its timeout.
+      if (dialect === 'postgres') await lockOwnerLog(trx, dialect, ownerId);
       // The account may have gone since the credential was checked.
       if (!(await holdOwner(trx, dialect, ownerId))) throw unauthenticated();
       let recorded = 0;

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
+import { holdOwnerSums, keepOpenSums } from './kept-sums.repository.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -25,6 +26,9 @@ export async function addToLedgerMonths(
   entries: readonly MonthAmount[],
   sign: 1 | -1 = 1,
 ): Promise<void> {
+  // The owner's lock first, as for every kept row (kept-sums.repository.ts).
+  for (const ownerId of new Set(entries.map((entry) => entry.ownerId)))
+    await holdOwnerSums(trx, ownerId);
   const sums = new Map<
     string,
     { ownerId: string; currency: Currency; month: string; high: number; low: number }
@@ -64,15 +68,19 @@ export async function addToLedgerMonths(
   }
 }
 
-/** Takes a client's entries out of the month figures, before the client and its ledger go. */
-export async function removeClientFromLedgerMonths(
+/**
+ * Takes a client's entries out of the month figures and their unpaid amounts out of the kept
+ * sums (kept-sums.repository.ts), before the client and its ledger go.
+ */
+export async function removeClientFromLedgerFigures(
   trx: Transaction<Database>,
   ownerId: string,
   clientId: string,
 ): Promise<void> {
+  await holdOwnerSums(trx, ownerId);
   const entries = await trx
     .selectFrom('entries')
-    .select(['currency', 'occurred_on as date', 'amount'])
+    .select(['currency', 'occurred_on as date', 'due_on', 'amount', 'open_amount'])
     .where('client_id', '=', clientId)
     .where('owner_id', '=', ownerId)
     .execute();
@@ -80,6 +88,15 @@ export async function removeClientFromLedgerMonths(
     trx,
     entries.map((entry) => ({ ownerId, ...entry, amount: Number(entry.amount) })),
     -1,
+  );
+  await keepOpenSums(
+    trx,
+    ownerId,
+    entries.map((entry) => ({
+      currency: entry.currency,
+      day: entry.due_on ?? entry.date,
+      amount: -Number(entry.open_amount),
+    })),
   );
 }
 

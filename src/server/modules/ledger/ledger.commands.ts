@@ -17,7 +17,8 @@ import { toSnapshot } from '../clients/clients.queries.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import { allocate, dueDay } from './ageing.ts';
-import { addToLedgerMonths, removeClientFromLedgerMonths } from './ledger-months.repository.ts';
+import { keepClientSums, keepOpenSums } from './kept-sums.repository.ts';
+import { addToLedgerMonths, removeClientFromLedgerFigures } from './ledger-months.repository.ts';
 import {
   applyToBalance,
   findEntry,
@@ -25,6 +26,7 @@ import {
   insertEntry,
   insertRestoredEntry,
   ledgerLines,
+  openPartOf,
   ledgerPage,
   ledgerPageSizes,
   liveOpenings,
@@ -99,7 +101,7 @@ export async function reallocate(trx: Trx, ownerId: string, client: Client): Pro
   const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
   for (const line of lines) {
     const openAmount = open.get(line.id) ?? 0;
-    if (openAmount !== line.openAmount) await setOpenAmount(trx, line.id, openAmount);
+    if (openAmount !== line.openAmount) await setOpenAmount(trx, ownerId, line.id, openAmount);
   }
   if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
   return { ...client, oldestDueDate: oldestDue };
@@ -147,7 +149,7 @@ export async function settleChange(
       toPlace -= open;
       if (owed) toPlaceBefore -= line.openAmount;
       if (open !== line.openAmount) {
-        await setOpenAmount(trx, line.id, open);
+        await setOpenAmount(trx, ownerId, line.id, open);
         if (open === 0) {
           const due = dueDay(line);
           if (closedDue === null || due < closedDue) closedDue = due;
@@ -404,7 +406,7 @@ export async function changeOpeningTerms(
     next.reference === opening.reference
   )
     return null;
-  const changed = await setEntryTerms(trx, opening.id, next);
+  const changed = await setEntryTerms(trx, ownerId, opening.id, next);
   if (next.date.slice(0, 7) !== opening.occurred_on.slice(0, 7)) {
     const amount = { ownerId, currency: opening.currency, amount: opening.amount };
     await addToLedgerMonths(trx, [{ ...amount, date: opening.occurred_on }], -1);
@@ -446,8 +448,28 @@ export async function addOpenings(
 
 /** One entry of an export file, as it was (restore); answers its new id. */
 export const addRestoredEntry = insertRestoredEntry;
-/** A restore's entries, added to the month figures once all are in. */
-export const addRestoredMonths = addToLedgerMonths;
-/** A client's entries, taken out of the month figures before the client goes. */
-export const removeClientMonths = removeClientFromLedgerMonths;
+/**
+ * A restore's entries, added to the month figures and their unpaid amounts to the kept sums once
+ * all are in (`addRestoredEntry` adds neither).
+ */
+export async function addRestoredFigures(
+  trx: Trx,
+  ownerId: string,
+  entries: readonly Pick<NewEntry, 'currency' | 'date' | 'dueDate' | 'amount' | 'openAmount'>[],
+): Promise<void> {
+  await addToLedgerMonths(
+    trx,
+    entries.map((entry) => ({ ...entry, ownerId })),
+  );
+  await keepOpenSums(trx, ownerId, entries.map(openPartOf));
+}
+/** A client's entries, taken out of the month figures and the kept sums before the client goes. */
+export const removeClientFigures = removeClientFromLedgerFigures;
+/**
+ * Clients added, changed or deleted: their rows as they were and as they are, for the kept sums.
+ * Every writer of a client's row calls it in the same transaction (clients.commands.ts; the
+ * ledger's own writers of the balance and oldest unpaid day in ledger.repository.ts).
+ */
+export const keepClientTotals = keepClientSums;
+export type { ClientPart } from './kept-sums.repository.ts';
 export type { NewEntry };

@@ -1,7 +1,6 @@
 // What other modules and this module's routes may read of ledgers. Changes go through
 // ledger.commands.ts.
 export {
-  ageingByCurrency,
   decodeEntryCursor,
   encodeEntryCursor,
   InvalidEntryCursorError,
@@ -13,3 +12,10 @@ export {
   statementLines,
 } from './ledger.repository.ts';
 export { ledgerByMonthSince } from './ledger-months.repository.ts';
+export {
+  ageingByCurrency,
+  keptListSummary,
+  overdueClientsByCurrency,
+  positionsByCurrency,
+  type CurrencyPosition,
+} from './kept-sums.repository.ts';

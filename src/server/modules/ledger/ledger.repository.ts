@@ -4,10 +4,15 @@ import type { Client } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Database } from '../../db/database.ts';
-import { inSlowReadLane } from '../../db/slow-read-lane.ts';
 import { toClient } from '../clients/clients.queries.ts';
-import { bucketBounds, type AgeingBucket, type LedgerLine } from './ageing.ts';
+import type { LedgerLine } from './ageing.ts';
 import { addToLedgerMonths } from './ledger-months.repository.ts';
+import {
+  holdOwnerSums,
+  keepClientSums,
+  keepOpenSums,
+  type OpenPart,
+} from './kept-sums.repository.ts';
 import type { EntriesTable } from './ledger.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;
@@ -67,12 +72,24 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
   };
 }
 
-/** Sets an entry's day, due day and reference: only an opening balance's are ever changed. */
+/**
+ * Sets an entry's day, due day and reference: only an opening balance's are ever changed. What of
+ * it is unpaid moves to its new due day in the kept sums.
+ */
 export async function setEntryTerms(
   trx: Transaction<Database>,
+  ownerId: string,
   entryId: number,
   terms: { date: string; dueDate: string | null; reference: string },
 ): Promise<EntryRow> {
+  await holdOwnerSums(trx, ownerId);
+  const before = await trx
+    .selectFrom('entries')
+    .select(['currency', 'occurred_on', 'due_on', 'open_amount'])
+    .where('id', '=', entryId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!before) throw new Error('the entry to change is gone');
   const row = await trx
     .updateTable('entries')
     .set({ occurred_on: terms.date, due_on: terms.dueDate, reference: terms.reference })
@@ -80,6 +97,11 @@ export async function setEntryTerms(
     .returningAll()
     .executeTakeFirst();
   if (!row) throw new Error('the entry to change is gone');
+  const open = Number(before.open_amount);
+  await keepOpenSums(trx, ownerId, [
+    { currency: before.currency, day: before.due_on ?? before.occurred_on, amount: -open },
+    { currency: row.currency, day: row.due_on ?? row.occurred_on, amount: open },
+  ]);
   return row;
 }
 
@@ -88,6 +110,8 @@ export async function insertEntry(
   entry: NewEntry,
   now: number,
 ): Promise<EntryRow> {
+  // Before any row of the owner's figures is written (kept-sums.repository.ts says why).
+  await holdOwnerSums(trx, entry.ownerId);
   const inserted = await trx
     .insertInto('entries')
     .values(toEntryRow(entry, now))
@@ -95,13 +119,24 @@ export async function insertEntry(
     .executeTakeFirst();
   if (!inserted) throw new Error('the new entry came back empty');
   await addToLedgerMonths(trx, [entry]);
+  await keepOpenSums(trx, entry.ownerId, [openPartOf(entry)]);
   return inserted;
 }
+
+/** What of a new entry is unpaid, on the day it falls due: what the kept sums add. */
+export const openPartOf = (
+  entry: Pick<NewEntry, 'currency' | 'date' | 'dueDate' | 'openAmount'>,
+): OpenPart => ({
+  currency: entry.currency,
+  day: entry.dueDate ?? entry.date,
+  amount: entry.openAmount ?? 0,
+});
 
 /**
  * An entry brought back from an export file, at the time it was first entered; answers its new
  * id (ids are the instance's own), which a later void in the file needs. The restore adds all its
- * entries to the month figures at once (`addToLedgerMonths`): one statement, not one an entry.
+ * entries to the month figures and the kept sums at once (`addRestoredFigures`): a few
+ * statements, not one an entry.
  */
 export async function insertRestoredEntry(
   trx: Transaction<Database>,
@@ -122,6 +157,9 @@ export async function insertEntries(
   entries: readonly NewEntry[],
   now: number,
 ): Promise<void> {
+  const ownerId = entries[0]?.ownerId;
+  if (ownerId === undefined) return;
+  await holdOwnerSums(trx, ownerId);
   for (let start = 0; start < entries.length; start += insertBatch) {
     await trx
       .insertInto('entries')
@@ -129,6 +167,7 @@ export async function insertEntries(
       .execute();
   }
   await addToLedgerMonths(trx, entries);
+  await keepOpenSums(trx, ownerId, entries.map(openPartOf));
 }
 
 /** One entry of the owner's client, with the id of the void that reverses it, if any. */
@@ -237,12 +276,35 @@ export async function ledgerPage(
 /** Later than any entry's day and id: where a walk from the newest entry starts. */
 export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
 
-export async function setOpenAmount(db: Executor, entryId: number, openAmount: number) {
-  await db
+/** Sets what of an entry is unpaid, and moves its due day's kept sum by the difference. */
+export async function setOpenAmount(
+  trx: Transaction<Database>,
+  ownerId: string,
+  entryId: number,
+  openAmount: number,
+) {
+  // Under the owner's lock, so the amount read is the one the update replaces.
+  await holdOwnerSums(trx, ownerId);
+  const before = await trx
+    .selectFrom('entries')
+    .select(['currency', 'occurred_on', 'due_on', 'open_amount'])
+    .where('id', '=', entryId)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!before) return;
+  await trx
     .updateTable('entries')
     .set({ open_amount: openAmount })
     .where('id', '=', entryId)
+    .where('owner_id', '=', ownerId)
     .execute();
+  await keepOpenSums(trx, ownerId, [
+    {
+      currency: before.currency,
+      day: before.due_on ?? before.occurred_on,
+      amount: openAmount - Number(before.open_amount),
+    },
+  ]);
 }
 
 /** The kinds of a client's entries and what each void reverses: enough to judge a change of currency. */
@@ -461,41 +523,6 @@ export async function* readOwnerEntries(db: Executor, ownerId: string) {
 }
 
 /**
- * The owner's unpaid amounts per currency, by how long overdue they are on `today`, read from
- * the unpaid entries only. Each sum is taken in two halves (the high and low 32 bits) so that it
- * cannot overflow SQLite's 64-bit integers however many entries there are; they are joined
- * exactly with BigInt.
- */
-export async function ageingByCurrency(db: Executor, ownerId: string, today: string) {
-  const bounds = bucketBounds(today);
-  const due = sql`coalesce(due_on, occurred_on)`;
-  const bucket = sql<AgeingBucket>`case
-    when ${due} >= ${today} then 'current'
-    when ${due} >= ${bounds.days1to30} then 'days1to30'
-    when ${due} >= ${bounds.days31to60} then 'days31to60'
-    when ${due} >= ${bounds.days61to90} then 'days61to90'
-    else 'over90' end`;
-  const rows = await db
-    .selectFrom('entries')
-    .select([
-      'currency',
-      bucket.as('bucket'),
-      sql<string>`cast(sum(open_amount / 4294967296) as text)`.as('high'),
-      sql<string>`cast(sum(open_amount % 4294967296) as text)`.as('low'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .where('open_amount', '>', 0)
-    .groupBy(['currency', sql`2`])
-    .modifyEnd(inSlowReadLane)
-    .execute();
-  return rows.map((row) => ({
-    currency: row.currency,
-    bucket: row.bucket,
-    total: BigInt(row.high) * 4294967296n + BigInt(row.low),
-  }));
-}
-
-/**
  * A client's entries in `currency` dated up to `to`, in date order (then as entered): what a
  * statement ending on `to` is made of, the entries before its period included for the opening
  * balance and the ageing.
@@ -555,32 +582,51 @@ const applyUpdate = (
  * at `ifVersion` when given; undefined otherwise.
  */
 export async function applyToBalance(
-  db: Executor,
+  trx: Transaction<Database>,
   ownerId: string,
   id: string,
   entry: { amount: number; currency: Currency },
   now: number,
   ifVersion?: number,
 ): Promise<Client | undefined> {
-  const update = applyUpdate(db, entry.amount, now, id, ownerId, entry.currency);
+  await holdOwnerSums(trx, ownerId);
+  const update = applyUpdate(trx, entry.amount, now, id, ownerId, entry.currency);
   const row = await (ifVersion === undefined ? update : update.where('version', '=', ifVersion))
     .returningAll()
     .executeTakeFirst();
-  return row && toClient(row);
+  if (!row) return undefined;
+  const after = { currency: row.currency, balance: row.balance, oldestDue: row.oldest_due_on };
+  await keepClientSums(trx, ownerId, [{ ...after, balance: row.balance - entry.amount }], [after]);
+  return toClient(row);
 }
 
 export async function setOldestDue(
-  db: Executor,
+  trx: Transaction<Database>,
   ownerId: string,
   id: string,
   day: string | null,
 ): Promise<void> {
-  await db
+  await holdOwnerSums(trx, ownerId);
+  const before = await trx
+    .selectFrom('clients')
+    .select(['currency', 'balance', 'oldest_due_on'])
+    .where('id', '=', id)
+    .where('owner_id', '=', ownerId)
+    .executeTakeFirst();
+  if (!before) return;
+  await trx
     .updateTable('clients')
     .set({ oldest_due_on: day })
     .where('id', '=', id)
     .where('owner_id', '=', ownerId)
     .execute();
+  const client = { currency: before.currency, balance: before.balance };
+  await keepClientSums(
+    trx,
+    ownerId,
+    [{ ...client, oldestDue: before.oldest_due_on }],
+    [{ ...client, oldestDue: day }],
+  );
 }
 
 /**

@@ -40,7 +40,45 @@ interface LedgerMonthsTable {
   low: number | string | bigint;
 }
 
+type Count = number | string | bigint;
+
+/**
+ * Per owner and currency, the clients and their balances' sums, kept by the write path
+ * (migration 0038, kept-sums.repository.ts). Each sum is kept as the sums of its high and low
+ * 32 bits, as the month figures are.
+ */
+interface ClientSumsTable {
+  owner_id: string;
+  currency: Currency;
+  clients: Count;
+  /** Clients with a balance above 0, and the sum of those balances. */
+  owing: Count;
+  owed_high: Count;
+  owed_low: Count;
+  /** Clients with a balance below 0, and the sum of those balances as a positive amount. */
+  in_credit: Count;
+  credit_high: Count;
+  credit_low: Count;
+}
+
+/** Per owner, currency and day, what falls due that day (migration 0038). */
+interface DueSumsTable {
+  owner_id: string;
+  currency: Currency;
+  /** YYYY-MM-DD */
+  day: string;
+  /** The unpaid part of the entries due that day (`open_amount`). */
+  open_high: Count;
+  open_low: Count;
+  /** The clients whose oldest unpaid day it is (`oldest_due_on`), and their balances. */
+  clients: Count;
+  balance_high: Count;
+  balance_low: Count;
+}
+
 export interface LedgerTables {
   entries: EntriesTable;
   ledger_months: LedgerMonthsTable;
+  client_sums: ClientSumsTable;
+  due_sums: DueSumsTable;
 }

@@ -4,6 +4,7 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
+import { keepSumsOfRowsWrittenByHand } from '../../../../tests/kept-sums.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import { maxAmountMinor } from '../../../shared/money.ts';
 import type { Client, ClientInput, ClientList } from '../../../shared/schemas/clients.ts';
@@ -283,7 +284,8 @@ describe('GET /api/overview', () => {
           ),
         )}`.execute(db);
     }
-    // And the month figures the write path keeps beside its entries.
+    // And the month figures and sums the write path keeps beside its rows.
+    await keepSumsOfRowsWrittenByHand(db, userId);
     await sql`insert into ledger_months (owner_id, currency, month, high, low)
       select owner_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
       from entries where owner_id = ${userId} group by owner_id, currency, substr(occurred_on, 1, 7)`.execute(

@@ -14,7 +14,7 @@ import { addRestoredClients, setRestoredClientLanguages } from '../clients/clien
 import { restoreReminderSettings } from '../reminders/reminders.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
 import { allocate, type Allocation } from '../ledger/ageing.ts';
-import { addRestoredEntry, addRestoredMonths, type NewEntry } from '../ledger/ledger.commands.ts';
+import { addRestoredEntry, addRestoredFigures, type NewEntry } from '../ledger/ledger.commands.ts';
 import { addRestoredBank } from '../bank/bank.commands.ts';
 
 export interface RestorePlan {
@@ -168,9 +168,13 @@ export async function restoreInto(
       client.language === null ? [] : [{ id: clientId(client.id), language: client.language }],
     ),
   );
-  await addRestoredMonths(
+  await addRestoredFigures(
     trx,
-    plan.entries.map((entry) => ({ ...entry, ownerId })),
+    ownerId,
+    plan.entries.map((entry) => ({
+      ...entry,
+      openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
+    })),
   );
   const entryId = (id: number) => entryIds.get(id) ?? 0;
 

@@ -1,0 +1,413 @@
+import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
+import { currencies, type Currency } from '../../../shared/money.ts';
+import type { CurrencyTotal } from '../../../shared/schemas/clients.ts';
+import type { Database } from '../../db/database.ts';
+import { bucketBounds, type AgeingBucket } from './ageing.ts';
+
+// The owner's sums kept by the write path in the transaction of each change (migration 0038,
+// decision 035): the clients and their balances per currency, and per day what falls due then.
+// Every function that writes a client's balance, currency or oldest unpaid day, or an entry's
+// unpaid amount or due day, passes what it changed to `keepClientSums` / `keepOpenSums`.
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+const half = 2 ** 32;
+/** Rows per upsert: well inside both databases' limits on bound parameters. */
+const upsertBatch = 500;
+
+/** What of a client's row the kept sums count. */
+export interface ClientPart {
+  currency: Currency;
+  balance: number;
+  /** `oldest_due_on`: null when nothing is owed. */
+  oldestDue: string | null;
+}
+
+/** An unpaid amount (`open_amount`) falling due on `day`; negative takes it out. */
+export interface OpenPart {
+  currency: Currency;
+  day: string;
+  amount: number;
+}
+
+const halves = (value: number) => {
+  const high = Math.floor(value / half);
+  return { high, low: value - high * half };
+};
+
+const joinHalves = (high: string | number | bigint, low: string | number | bigint) =>
+  BigInt(high) * BigInt(half) + BigInt(low);
+
+const asText = (column: string) => sql<string>`cast(${sql.ref(column)} as text)`;
+const sumAsText = (column: string) => sql<string>`cast(sum(${sql.ref(column)}) as text)`;
+
+const ownersHeld = new WeakSet<object>();
+
+/**
+ * On PostgreSQL, the owner's lock (the one the event log takes, `lockOwnerLog`) before the first
+ * kept row is written: every change of the owner writes the same few rows, and taking them in
+ * any order while another change held the lock could deadlock; and what a writer reads to work
+ * out its difference is then what it replaces. Once per transaction.
+ */
+export async function holdOwnerSums(trx: Transaction<Database>, ownerId: string): Promise<void> {
+  if (ownersHeld.has(trx)) return;
+  if (trx.getExecutor().adapter instanceof PostgresAdapter)
+    await sql`select pg_advisory_xact_lock(hashtextextended(${ownerId}, 0))`.execute(trx);
+  ownersHeld.add(trx);
+}
+
+interface DayDelta {
+  currency: Currency;
+  day: string;
+  openHigh: number;
+  openLow: number;
+  clients: number;
+  balanceHigh: number;
+  balanceLow: number;
+}
+
+function dayDelta(days: Map<string, DayDelta>, currency: Currency, day: string): DayDelta {
+  const key = `${currency} ${day}`;
+  let delta = days.get(key);
+  if (!delta) {
+    delta = { currency, day, openHigh: 0, openLow: 0, clients: 0, balanceHigh: 0, balanceLow: 0 };
+    days.set(key, delta);
+  }
+  return delta;
+}
+
+async function addToDueSums(
+  trx: Transaction<Database>,
+  ownerId: string,
+  days: Map<string, DayDelta>,
+): Promise<void> {
+  const changed = [...days.values()].filter(
+    (delta) =>
+      delta.openHigh !== 0 ||
+      delta.openLow !== 0 ||
+      delta.clients !== 0 ||
+      delta.balanceHigh !== 0 ||
+      delta.balanceLow !== 0,
+  );
+  if (changed.length === 0) return;
+  await holdOwnerSums(trx, ownerId);
+  for (let start = 0; start < changed.length; start += upsertBatch) {
+    await trx
+      .insertInto('due_sums')
+      .values(
+        changed.slice(start, start + upsertBatch).map((delta) => ({
+          owner_id: ownerId,
+          currency: delta.currency,
+          day: delta.day,
+          open_high: delta.openHigh,
+          open_low: delta.openLow,
+          clients: delta.clients,
+          balance_high: delta.balanceHigh,
+          balance_low: delta.balanceLow,
+        })),
+      )
+      .onConflict((conflict) =>
+        conflict.columns(['owner_id', 'currency', 'day']).doUpdateSet((eb) => ({
+          open_high: eb(eb.ref('due_sums.open_high'), '+', eb.ref('excluded.open_high')),
+          open_low: eb(eb.ref('due_sums.open_low'), '+', eb.ref('excluded.open_low')),
+          clients: eb(eb.ref('due_sums.clients'), '+', eb.ref('excluded.clients')),
+          balance_high: eb(eb.ref('due_sums.balance_high'), '+', eb.ref('excluded.balance_high')),
+          balance_low: eb(eb.ref('due_sums.balance_low'), '+', eb.ref('excluded.balance_low')),
+        })),
+      )
+      .execute();
+  }
+}
+
+/**
+ * Moves the kept sums from the clients as they were (`before`: none for new clients) to the
+ * clients as they are (`after`: none for deleted ones), in the caller's transaction.
+ */
+export async function keepClientSums(
+  trx: Transaction<Database>,
+  ownerId: string,
+  before: readonly ClientPart[],
+  after: readonly ClientPart[],
+): Promise<void> {
+  const perCurrency = new Map<
+    Currency,
+    {
+      clients: number;
+      owing: number;
+      owedHigh: number;
+      owedLow: number;
+      inCredit: number;
+      creditHigh: number;
+      creditLow: number;
+    }
+  >();
+  const days = new Map<string, DayDelta>();
+  for (const [parts, sign] of [
+    [before, -1],
+    [after, 1],
+  ] as const) {
+    for (const part of parts) {
+      let sums = perCurrency.get(part.currency);
+      if (!sums) {
+        sums = {
+          clients: 0,
+          owing: 0,
+          owedHigh: 0,
+          owedLow: 0,
+          inCredit: 0,
+          creditHigh: 0,
+          creditLow: 0,
+        };
+        perCurrency.set(part.currency, sums);
+      }
+      sums.clients += sign;
+      if (part.balance > 0) {
+        const { high, low } = halves(part.balance);
+        sums.owing += sign;
+        sums.owedHigh += sign * high;
+        sums.owedLow += sign * low;
+      } else if (part.balance < 0) {
+        const { high, low } = halves(-part.balance);
+        sums.inCredit += sign;
+        sums.creditHigh += sign * high;
+        sums.creditLow += sign * low;
+      }
+      if (part.oldestDue !== null) {
+        const delta = dayDelta(days, part.currency, part.oldestDue);
+        const { high, low } = halves(part.balance);
+        delta.clients += sign;
+        delta.balanceHigh += sign * high;
+        delta.balanceLow += sign * low;
+      }
+    }
+  }
+  const changed = [...perCurrency].filter(([, sums]) => Object.values(sums).some((v) => v !== 0));
+  if (changed.length > 0) await holdOwnerSums(trx, ownerId);
+  for (const [currency, sums] of changed) {
+    await trx
+      .insertInto('client_sums')
+      .values({
+        owner_id: ownerId,
+        currency,
+        clients: sums.clients,
+        owing: sums.owing,
+        owed_high: sums.owedHigh,
+        owed_low: sums.owedLow,
+        in_credit: sums.inCredit,
+        credit_high: sums.creditHigh,
+        credit_low: sums.creditLow,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['owner_id', 'currency']).doUpdateSet((eb) => ({
+          clients: eb(eb.ref('client_sums.clients'), '+', eb.ref('excluded.clients')),
+          owing: eb(eb.ref('client_sums.owing'), '+', eb.ref('excluded.owing')),
+          owed_high: eb(eb.ref('client_sums.owed_high'), '+', eb.ref('excluded.owed_high')),
+          owed_low: eb(eb.ref('client_sums.owed_low'), '+', eb.ref('excluded.owed_low')),
+          in_credit: eb(eb.ref('client_sums.in_credit'), '+', eb.ref('excluded.in_credit')),
+          credit_high: eb(eb.ref('client_sums.credit_high'), '+', eb.ref('excluded.credit_high')),
+          credit_low: eb(eb.ref('client_sums.credit_low'), '+', eb.ref('excluded.credit_low')),
+        })),
+      )
+      .execute();
+  }
+  await addToDueSums(trx, ownerId, days);
+}
+
+/** Adds unpaid amounts to (or, negative, takes them from) their due days, in the caller's transaction. */
+export async function keepOpenSums(
+  trx: Transaction<Database>,
+  ownerId: string,
+  parts: readonly OpenPart[],
+): Promise<void> {
+  const days = new Map<string, DayDelta>();
+  for (const part of parts) {
+    if (part.amount === 0) continue;
+    const delta = dayDelta(days, part.currency, part.day);
+    const { high, low } = halves(part.amount);
+    delta.openHigh += high;
+    delta.openLow += low;
+  }
+  await addToDueSums(trx, ownerId, days);
+}
+
+/** What the kept sums hold of one currency's clients. */
+interface CurrencySums {
+  currency: Currency;
+  clients: number;
+  owing: number;
+  /** Sum of the balances above 0. */
+  owed: bigint;
+  inCredit: number;
+  /** Sum of the balances below 0, as a positive amount. */
+  credit: bigint;
+}
+
+/** The owner's clients per currency, from the kept rows: a handful, however many clients. */
+async function clientSumsByCurrency(db: Executor, ownerId: string): Promise<CurrencySums[]> {
+  const rows = await db
+    .selectFrom('client_sums')
+    .select([
+      'currency',
+      asText('clients').as('clients'),
+      asText('owing').as('owing'),
+      asText('owed_high').as('owed_high'),
+      asText('owed_low').as('owed_low'),
+      asText('in_credit').as('in_credit'),
+      asText('credit_high').as('credit_high'),
+      asText('credit_low').as('credit_low'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .execute();
+  return rows
+    .map((row) => ({
+      currency: row.currency,
+      clients: Number(row.clients),
+      owing: Number(row.owing),
+      owed: joinHalves(row.owed_high, row.owed_low),
+      inCredit: Number(row.in_credit),
+      credit: joinHalves(row.credit_high, row.credit_low),
+    }))
+    .filter((sums) => sums.clients > 0);
+}
+
+export interface CurrencyPosition {
+  currency: Currency;
+  /** Sum of the balances above 0. */
+  owed: bigint;
+  /** Sum of the balances below 0, as a positive amount. */
+  credits: bigint;
+  clientsOwing: number;
+  clientsInCredit: number;
+}
+
+/** What the owner's clients owe and are owed, per currency. */
+export async function positionsByCurrency(
+  db: Executor,
+  ownerId: string,
+): Promise<CurrencyPosition[]> {
+  return (await clientSumsByCurrency(db, ownerId)).map((sums) => ({
+    currency: sums.currency,
+    owed: sums.owed,
+    credits: sums.credit,
+    clientsOwing: sums.owing,
+    clientsInCredit: sums.inCredit,
+  }));
+}
+
+/** How many clients per currency have an amount unpaid that fell due before `today`. */
+export async function overdueClientsByCurrency(
+  db: Executor,
+  ownerId: string,
+  today: string,
+): Promise<Map<Currency, number>> {
+  const rows = await overdueSumsByCurrency(db, ownerId, today);
+  return new Map(rows.map((row) => [row.currency, row.clients]));
+}
+
+/**
+ * Per currency, the clients with an amount unpaid that fell due before `day` and the sum of their
+ * balances: a range of the kept days.
+ */
+async function overdueSumsByCurrency(
+  db: Executor,
+  ownerId: string,
+  day: string,
+): Promise<{ currency: Currency; clients: number; balance: bigint }[]> {
+  const rows = await db
+    .selectFrom('due_sums')
+    .select([
+      'currency',
+      sumAsText('clients').as('clients'),
+      sumAsText('balance_high').as('high'),
+      sumAsText('balance_low').as('low'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .where('day', '<', day)
+    .groupBy('currency')
+    .execute();
+  return rows
+    .map((row) => ({
+      currency: row.currency,
+      clients: Number(row.clients),
+      balance: joinHalves(row.high, row.low),
+    }))
+    .filter((row) => row.clients > 0);
+}
+
+/**
+ * The owner's unpaid amounts per currency and ageing bucket on `today` (each above 0): a sum over
+ * the kept days, a few hundred rows however many entries.
+ */
+export async function ageingByCurrency(
+  db: Executor,
+  ownerId: string,
+  today: string,
+): Promise<{ currency: Currency; bucket: AgeingBucket; total: bigint }[]> {
+  const bounds = bucketBounds(today);
+  const bucket = sql<AgeingBucket>`case
+    when day >= ${today} then 'current'
+    when day >= ${bounds.days1to30} then 'days1to30'
+    when day >= ${bounds.days31to60} then 'days31to60'
+    when day >= ${bounds.days61to90} then 'days61to90'
+    else 'over90' end`;
+  const rows = await db
+    .selectFrom('due_sums')
+    .select([
+      'currency',
+      bucket.as('bucket'),
+      sumAsText('open_high').as('high'),
+      sumAsText('open_low').as('low'),
+    ])
+    .where('owner_id', '=', ownerId)
+    .groupBy(['currency', sql`2`])
+    .execute();
+  return rows
+    .map((row) => ({
+      currency: row.currency,
+      bucket: row.bucket,
+      total: joinHalves(row.high, row.low),
+    }))
+    .filter((row) => row.total !== 0n);
+}
+
+/**
+ * The list's count and totals per currency for a filter without a search, from the kept rows;
+ * undefined for what they do not hold (owing and overdue at once), which the caller works out
+ * over the clients.
+ */
+export async function keptListSummary(
+  db: Executor,
+  filter: {
+    ownerId: string;
+    currency?: Currency | undefined;
+    owes?: boolean;
+    overdueOn?: string | undefined;
+  },
+): Promise<{ count: number; totals: CurrencyTotal[] } | undefined> {
+  if (filter.owes && filter.overdueOn) return undefined;
+  let matches: { currency: Currency; count: number; total: bigint }[];
+  if (filter.overdueOn) {
+    matches = (await overdueSumsByCurrency(db, filter.ownerId, filter.overdueOn)).map((row) => ({
+      currency: row.currency,
+      count: row.clients,
+      total: row.balance,
+    }));
+  } else {
+    const sums = await clientSumsByCurrency(db, filter.ownerId);
+    matches = sums.map((row) =>
+      filter.owes
+        ? { currency: row.currency, count: row.owing, total: row.owed }
+        : { currency: row.currency, count: row.clients, total: row.owed - row.credit },
+    );
+  }
+  const shown = matches.filter(
+    (row) => row.count > 0 && (!filter.currency || row.currency === filter.currency),
+  );
+  return {
+    count: shown.reduce((sum, row) => sum + row.count, 0),
+    totals: currencies.flatMap((currency) => {
+      const row = shown.find((candidate) => candidate.currency === currency);
+      return row ? [{ currency, total: row.total.toString() }] : [];
+    }),
+  };
+}
