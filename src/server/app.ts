@@ -378,33 +378,30 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Before the routes: it collects them as they are registered.
   await openApi(app);
 
-  await app.register(
-    async (api) => {
-      // First: the token's owner is the user before any route's own guard looks.
-      await bearerTokens(api);
-      await api.register(healthRoutes);
-      await api.register(authRoutes);
-      await api.register(accountRoutes);
-      await api.register(forgotPasswordRoutes);
-      await api.register(adminRoutes);
-      await api.register(clientsRoutes);
-      await api.register(ledgerRoutes);
-      await api.register(overviewRoutes);
-      await api.register(statementRoutes);
-      await api.register(clientLinksRoutes);
-      await api.register(accountLinksRoutes);
-      await api.register(settingsRoutes);
-      await api.register(remindersRoutes);
-      await api.register(eventsRoutes);
-      await api.register(transferRoutes);
-      await api.register(importRoutes);
-      await api.register(restoreRoutes);
-      await api.register(bankRoutes);
-      await api.register(tokensRoutes);
-      await api.register(apiDocsRoutes);
-    },
-    { prefix: '/api' },
-  );
+  await app.register(async (api) => {
+    // First: the token's owner is the user before any route's own guard looks.
+    await bearerTokens(api);
+    await api.register(healthRoutes);
+    await api.register(authRoutes);
+    await api.register(accountRoutes);
+    await api.register(forgotPasswordRoutes);
+    await api.register(adminRoutes);
+    await api.register(clientsRoutes);
+    await api.register(ledgerRoutes);
+    await api.register(overviewRoutes);
+    await api.register(statementRoutes);
+    await api.register(clientLinksRoutes);
+    await api.register(accountLinksRoutes);
+    await api.register(settingsRoutes);
+    await api.register(remindersRoutes);
+    await api.register(eventsRoutes);
+    await api.register(transferRoutes);
+    await api.register(importRoutes);
+    await api.register(restoreRoutes);
+    await api.register(bankRoutes);
+    await api.register(tokensRoutes);
+    await api.register(apiDocsRoutes);
+  });
   // Outside /api: a client's page, with no session, no cookie and a policy of its own.
   await app.register(clientLinkPageRoutes);
 
