@@ -13,7 +13,30 @@ import type {
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import type { ParamNames, Route, RouteSchemas, SchemasOf } from '../shared/api-routes.ts';
+import type {
+  ParamNames,
+  Route,
+  RouteSchemas,
+  SchemaModules,
+  SchemasOf,
+} from '../shared/api-routes.ts';
+import * as accessTokens from '../shared/schemas/access-tokens.ts';
+import * as account from '../shared/schemas/account.ts';
+import * as apiDocs from '../shared/schemas/api-docs.ts';
+import * as auth from '../shared/schemas/auth.ts';
+import * as bank from '../shared/schemas/bank.ts';
+import * as clientLinks from '../shared/schemas/client-links.ts';
+import * as clients from '../shared/schemas/clients.ts';
+import * as events from '../shared/schemas/events.ts';
+import * as firstRun from '../shared/schemas/first-run.ts';
+import * as health from '../shared/schemas/health.ts';
+import * as language from '../shared/schemas/language.ts';
+import * as ledger from '../shared/schemas/ledger.ts';
+import * as overview from '../shared/schemas/overview.ts';
+import * as reminders from '../shared/schemas/reminders.ts';
+import * as restore from '../shared/schemas/restore.ts';
+import * as settings from '../shared/schemas/settings.ts';
+import * as statement from '../shared/schemas/statement.ts';
 
 type OnRequest = onRequestHookHandler | onRequestAsyncHookHandler;
 
@@ -84,6 +107,27 @@ export type DescribedHandler<Described extends Route> = RouteHandlerMethod<
   ZodTypeProvider
 >;
 
+/** What each route's description picks its schemas from: the compiler holds it to the table's list. */
+export const schemaModules: SchemaModules = {
+  ...accessTokens,
+  ...account,
+  ...apiDocs,
+  ...auth,
+  ...bank,
+  ...clientLinks,
+  ...clients,
+  ...events,
+  ...firstRun,
+  ...health,
+  ...language,
+  ...ledger,
+  ...overview,
+  ...reminders,
+  ...restore,
+  ...settings,
+  ...statement,
+};
+
 const noContent = z.null();
 
 function fastifySchema(route: Route, schemas: RouteSchemas, options: HandlerOptions) {
@@ -109,18 +153,18 @@ function fastifySchema(route: Route, schemas: RouteSchemas, options: HandlerOpti
  * the schemas come from its description, so none of them is written a second time; the request
  * and the reply are typed from the same schemas.
  */
-export async function handle<Described extends Route>(
+export function handle<Described extends Route>(
   app: FastifyInstance,
   route: Described,
   ...[optionsOrHandler, handlerAfterOptions]:
     | [handler: DescribedHandler<Described>]
     | [options: HandlerOptions, handler: DescribedHandler<Described>]
-): Promise<void> {
+): void {
   const [options, handler] =
     handlerAfterOptions === undefined
       ? [{}, optionsOrHandler as DescribedHandler<Described>]
       : [optionsOrHandler as HandlerOptions, handlerAfterOptions];
-  const schemas = (await route.schemas?.()) ?? {};
+  const schemas = route.schemas?.(schemaModules) ?? {};
   const { onRequest, bodyLimit, config, validatorCompiler } = options;
   app.route({
     method: route.method,

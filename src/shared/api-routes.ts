@@ -1,4 +1,21 @@
 import type { z } from 'zod/mini';
+import type * as accessTokens from './schemas/access-tokens.ts';
+import type * as account from './schemas/account.ts';
+import type * as apiDocs from './schemas/api-docs.ts';
+import type * as auth from './schemas/auth.ts';
+import type * as bank from './schemas/bank.ts';
+import type * as clientLinks from './schemas/client-links.ts';
+import type * as clients from './schemas/clients.ts';
+import type * as events from './schemas/events.ts';
+import type * as firstRun from './schemas/first-run.ts';
+import type * as health from './schemas/health.ts';
+import type * as language from './schemas/language.ts';
+import type * as ledger from './schemas/ledger.ts';
+import type * as overview from './schemas/overview.ts';
+import type * as reminders from './schemas/reminders.ts';
+import type * as restore from './schemas/restore.ts';
+import type * as settings from './schemas/settings.ts';
+import type * as statement from './schemas/statement.ts';
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -24,10 +41,11 @@ export interface Route {
   /** 200 unless named. */
   readonly status?: 200 | 201 | 202 | 204;
   /**
-   * Loaded only by the server, when it registers the route: the browser's first page imports
-   * no schema module (decision 013), so it holds the loader, and types the calls with its type.
+   * Picks the route's schemas from the schema modules, which only the server hands it: the
+   * browser's first page imports no schema module (decision 013), and types its calls with this
+   * function's type.
    */
-  readonly schemas?: () => Promise<RouteSchemas>;
+  readonly schemas?: (modules: SchemaModules) => RouteSchemas;
   /**
    * Parts the handler checks itself, which Fastify then neither validates nor publishes: a body
    * read as bytes, an answer checked as it is computed.
@@ -41,47 +59,27 @@ export interface ApiRoute extends Route {
 }
 
 /**
- * Every schema module, loaded once when the server first asks. A dynamic import, so the browser's
- * bundle keeps them out of every page that does not use them itself.
+ * Every schema module of src/shared/schemas, by type only: the server hands the modules
+ * themselves to each route's `schemas` when it registers the route (src/server/described-route.ts),
+ * so the browser's bundle, which takes only the routes' methods and paths, loads none of them.
  */
-let loading: ReturnType<typeof loadSchemas> | undefined;
-async function loadSchemas() {
-  const modules = await Promise.all([
-    import('./schemas/access-tokens.ts'),
-    import('./schemas/account.ts'),
-    import('./schemas/api-docs.ts'),
-    import('./schemas/auth.ts'),
-    import('./schemas/bank.ts'),
-    import('./schemas/client-links.ts'),
-    import('./schemas/clients.ts'),
-    import('./schemas/events.ts'),
-    import('./schemas/first-run.ts'),
-    import('./schemas/health.ts'),
-    import('./schemas/language.ts'),
-    import('./schemas/ledger.ts'),
-    import('./schemas/overview.ts'),
-    import('./schemas/reminders.ts'),
-    import('./schemas/restore.ts'),
-    import('./schemas/settings.ts'),
-    import('./schemas/statement.ts'),
-  ]);
-  return Object.assign({}, ...modules) as UnionToIntersection<(typeof modules)[number]>;
-}
-
-type UnionToIntersection<Union> = (
-  Union extends unknown ? (part: Union) => void : never
-) extends (part: infer Intersection) => void
-  ? Intersection
-  : never;
-
-type SchemaModules = Awaited<ReturnType<typeof loadSchemas>>;
-
-/** A route's schemas, picked by name from the schema modules (src/shared/schemas). */
-function from<Schemas extends RouteSchemas>(
-  pick: (schemas: SchemaModules) => Schemas,
-): () => Promise<Schemas> {
-  return async () => pick(await (loading ??= loadSchemas()));
-}
+export type SchemaModules = typeof accessTokens &
+  typeof account &
+  typeof apiDocs &
+  typeof auth &
+  typeof bank &
+  typeof clientLinks &
+  typeof clients &
+  typeof events &
+  typeof firstRun &
+  typeof health &
+  typeof language &
+  typeof ledger &
+  typeof overview &
+  typeof reminders &
+  typeof restore &
+  typeof settings &
+  typeof statement;
 
 /**
  * Every route of the JSON API. A route without `answer` answers 204, a file or a stream; one
@@ -92,365 +90,365 @@ export const apiRoutes = {
   health: {
     method: 'GET',
     path: '/api/health',
-    schemas: from((s) => ({ answer: s.healthSchema, otherAnswers: { 503: s.healthSchema } })),
+    schemas: (s) => ({ answer: s.healthSchema, otherAnswers: { 503: s.healthSchema } }),
   },
   session: {
     method: 'GET',
     path: '/api/auth/session',
-    schemas: from((s) => ({ answer: s.sessionResponseSchema })),
+    schemas: (s) => ({ answer: s.sessionResponseSchema }),
   },
   login: {
     method: 'POST',
     path: '/api/auth/login',
-    schemas: from((s) => ({ body: s.loginBodySchema, answer: s.userResponseSchema })),
+    schemas: (s) => ({ body: s.loginBodySchema, answer: s.userResponseSchema }),
   },
   join: {
     method: 'POST',
     path: '/api/auth/join',
     status: 201,
-    schemas: from((s) => ({ body: s.joinBodySchema, answer: s.userResponseSchema })),
+    schemas: (s) => ({ body: s.joinBodySchema, answer: s.userResponseSchema }),
   },
   logout: { method: 'POST', path: '/api/auth/logout' },
   forgotPassword: {
     method: 'POST',
     path: '/api/auth/forgot-password',
     status: 202,
-    schemas: from((s) => ({
+    schemas: (s) => ({
       body: s.forgotPasswordBodySchema,
       answer: s.forgotPasswordResponseSchema,
-    })),
+    }),
   },
   resetPassword: {
     method: 'POST',
     path: '/api/auth/password-reset',
-    schemas: from((s) => ({ body: s.passwordResetBodySchema })),
+    schemas: (s) => ({ body: s.passwordResetBodySchema }),
   },
 
   accountSessions: {
     method: 'GET',
     path: '/api/account/sessions',
-    schemas: from((s) => ({ answer: s.accountSessionsSchema })),
+    schemas: (s) => ({ answer: s.accountSessionsSchema }),
   },
   endSession: {
     method: 'DELETE',
     path: '/api/account/sessions/:id',
-    schemas: from((s) => ({ params: s.sessionIdParamsSchema })),
+    schemas: (s) => ({ params: s.sessionIdParamsSchema }),
   },
   endOtherSessions: {
     method: 'POST',
     path: '/api/account/sessions/end-others',
-    schemas: from((s) => ({ answer: s.endedSessionsSchema })),
+    schemas: (s) => ({ answer: s.endedSessionsSchema }),
   },
   changePassword: {
     method: 'POST',
     path: '/api/account/password',
-    schemas: from((s) => ({ body: s.changePasswordBodySchema })),
+    schemas: (s) => ({ body: s.changePasswordBodySchema }),
   },
   changeEmail: {
     method: 'POST',
     path: '/api/account/email',
-    schemas: from((s) => ({ body: s.changeEmailBodySchema, answer: s.changedEmailSchema })),
+    schemas: (s) => ({ body: s.changeEmailBodySchema, answer: s.changedEmailSchema }),
   },
   deleteAccount: {
     method: 'DELETE',
     path: '/api/account',
-    schemas: from((s) => ({ body: s.deleteAccountBodySchema })),
+    schemas: (s) => ({ body: s.deleteAccountBodySchema }),
   },
   accountClientLinks: {
     method: 'GET',
     path: '/api/account/client-links',
-    schemas: from((s) => ({ answer: s.accountClientLinksSchema })),
+    schemas: (s) => ({ answer: s.accountClientLinksSchema }),
   },
   revokeAccountClientLinks: {
     method: 'POST',
     path: '/api/account/client-links/revoke',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       body: s.revokeClientLinksBodySchema,
       answer: s.revokedClientLinksSchema,
-    })),
+    }),
   },
 
   adminUsers: {
     method: 'GET',
     path: '/api/admin/users',
-    schemas: from((s) => ({ answer: s.adminUsersSchema })),
+    schemas: (s) => ({ answer: s.adminUsersSchema }),
   },
   disableUser: {
     method: 'POST',
     path: '/api/admin/users/:id/disable',
-    schemas: from((s) => ({ params: s.userIdParamsSchema })),
+    schemas: (s) => ({ params: s.userIdParamsSchema }),
   },
   enableUser: {
     method: 'POST',
     path: '/api/admin/users/:id/enable',
-    schemas: from((s) => ({ params: s.userIdParamsSchema })),
+    schemas: (s) => ({ params: s.userIdParamsSchema }),
   },
   createResetLink: {
     method: 'POST',
     path: '/api/admin/users/:id/password-reset',
     status: 201,
-    schemas: from((s) => ({ params: s.userIdParamsSchema, answer: s.oneTimeLinkSchema })),
+    schemas: (s) => ({ params: s.userIdParamsSchema, answer: s.oneTimeLinkSchema }),
   },
   createInvitation: {
     method: 'POST',
     path: '/api/admin/invitations',
     status: 201,
-    schemas: from((s) => ({ body: s.invitationBodySchema, answer: s.oneTimeLinkSchema })),
+    schemas: (s) => ({ body: s.invitationBodySchema, answer: s.oneTimeLinkSchema }),
   },
 
   publicSettings: {
     method: 'GET',
     path: '/api/settings/public',
-    schemas: from((s) => ({ answer: s.publicSettingsSchema })),
+    schemas: (s) => ({ answer: s.publicSettingsSchema }),
   },
   settings: {
     method: 'GET',
     path: '/api/settings',
-    schemas: from((s) => ({ answer: s.settingsSchema })),
+    schemas: (s) => ({ answer: s.settingsSchema }),
   },
   saveSettings: {
     method: 'PUT',
     path: '/api/settings',
-    schemas: from((s) => ({ body: s.settingsUpdateSchema, answer: s.settingsSchema })),
+    schemas: (s) => ({ body: s.settingsUpdateSchema, answer: s.settingsSchema }),
   },
   saveLanguage: {
     method: 'PUT',
     path: '/api/settings/language',
-    schemas: from((s) => ({ body: s.languageUpdateSchema, answer: s.languageUpdateSchema })),
+    schemas: (s) => ({ body: s.languageUpdateSchema, answer: s.languageUpdateSchema }),
   },
   finishSetup: {
     method: 'PUT',
     path: '/api/settings/setup',
-    schemas: from((s) => ({ body: s.setupSchema, answer: s.firstRunSchema })),
+    schemas: (s) => ({ body: s.setupSchema, answer: s.firstRunSchema }),
   },
 
   overview: {
     method: 'GET',
     path: '/api/overview',
-    schemas: from((s) => ({ answer: s.overviewSchema })),
+    schemas: (s) => ({ answer: s.overviewSchema }),
   },
   ageing: {
     method: 'GET',
     path: '/api/ageing',
-    schemas: from((s) => ({ answer: s.ageingSchema })),
+    schemas: (s) => ({ answer: s.ageingSchema }),
   },
   // The answer is checked against its schema as it is computed, then sent as bytes (gzipped).
   clientList: {
     method: 'GET',
     path: '/api/clients',
-    schemas: from((s) => ({ query: s.clientListQuerySchema, answer: s.clientListSchema })),
+    schemas: (s) => ({ query: s.clientListQuerySchema, answer: s.clientListSchema }),
     checkedByHandler: ['answer'],
   },
   client: {
     method: 'GET',
     path: '/api/clients/:id',
-    schemas: from((s) => ({ params: s.clientIdParams, answer: s.clientSchema })),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientSchema }),
   },
   clientHistory: {
     method: 'GET',
     path: '/api/clients/:id/history',
-    schemas: from((s) => ({ params: s.clientIdParams, answer: s.historyListSchema })),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.historyListSchema }),
   },
   addClient: {
     method: 'POST',
     path: '/api/clients',
     status: 201,
-    schemas: from((s) => ({ body: s.clientInputSchema, answer: s.clientSchema })),
+    schemas: (s) => ({ body: s.clientInputSchema, answer: s.clientSchema }),
   },
   updateClient: {
     method: 'PUT',
     path: '/api/clients/:id',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.clientUpdateSchema,
       answer: s.clientSchema,
-    })),
+    }),
   },
   deleteClient: {
     method: 'DELETE',
     path: '/api/clients/:id',
     status: 204,
-    schemas: from((s) => ({ params: s.clientIdParams })),
+    schemas: (s) => ({ params: s.clientIdParams }),
   },
 
   updateBalance: {
     method: 'PATCH',
     path: '/api/clients/:id/balance',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.balanceUpdateSchema,
       answer: s.clientSchema,
-    })),
+    }),
   },
   clientEntries: {
     method: 'GET',
     path: '/api/clients/:id/entries',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       query: s.entryListQuerySchema,
       answer: s.entryListSchema,
-    })),
+    }),
   },
   recordEntry: {
     method: 'POST',
     path: '/api/clients/:id/entries',
     status: 201,
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.entryInputSchema,
       answer: s.recordedEntrySchema,
-    })),
+    }),
   },
   voidEntry: {
     method: 'POST',
     path: '/api/clients/:id/entries/:entryId/void',
     status: 201,
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.entryParams,
       body: s.voidInputSchema,
       answer: s.recordedEntrySchema,
-    })),
+    }),
   },
 
   statement: {
     method: 'GET',
     path: '/api/clients/:id/statement',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       query: s.statementQuerySchema,
       answer: s.statementSchema,
-    })),
+    }),
   },
   // Files: the browser downloads or opens these itself.
   statementCsv: {
     method: 'GET',
     path: '/api/clients/:id/statement.csv',
-    schemas: from((s) => ({ params: s.clientIdParams, query: s.statementQuerySchema })),
+    schemas: (s) => ({ params: s.clientIdParams, query: s.statementQuerySchema }),
   },
   statementPdf: {
     method: 'GET',
     path: '/api/clients/:id/statement.pdf',
-    schemas: from((s) => ({ params: s.clientIdParams, query: s.statementQuerySchema })),
+    schemas: (s) => ({ params: s.clientIdParams, query: s.statementQuerySchema }),
   },
   sendStatement: {
     method: 'POST',
     path: '/api/clients/:id/statement/send',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.statementSendSchema,
       answer: s.statementSentSchema,
-    })),
+    }),
   },
 
   clientLink: {
     method: 'GET',
     path: '/api/clients/:id/link',
-    schemas: from((s) => ({ params: s.clientIdParams, answer: s.clientLinkStateSchema })),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientLinkStateSchema }),
   },
   createClientLink: {
     method: 'POST',
     path: '/api/clients/:id/link',
     status: 201,
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.clientLinkInputSchema,
       answer: s.createdClientLinkSchema,
-    })),
+    }),
   },
   revokeClientLink: {
     method: 'DELETE',
     path: '/api/clients/:id/link',
-    schemas: from((s) => ({ params: s.clientIdParams })),
+    schemas: (s) => ({ params: s.clientIdParams }),
   },
   setClientLanguage: {
     method: 'PUT',
     path: '/api/clients/:id/language',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.clientLanguageUpdateSchema,
       answer: s.clientLanguageUpdateSchema,
-    })),
+    }),
   },
 
   reminderPlan: {
     method: 'GET',
     path: '/api/reminders/plan',
-    schemas: from((s) => ({ answer: s.reminderPlanSchema })),
+    schemas: (s) => ({ answer: s.reminderPlanSchema }),
   },
   saveReminderPlan: {
     method: 'PUT',
     path: '/api/reminders/plan',
-    schemas: from((s) => ({ body: s.reminderPlanSchema, answer: s.reminderPlanSchema })),
+    schemas: (s) => ({ body: s.reminderPlanSchema, answer: s.reminderPlanSchema }),
   },
   clientReminders: {
     method: 'GET',
     path: '/api/clients/:id/reminders',
-    schemas: from((s) => ({ params: s.clientIdParams, answer: s.clientRemindersSchema })),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientRemindersSchema }),
   },
   setClientReminders: {
     method: 'PUT',
     path: '/api/clients/:id/reminders',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.clientRemindersSchema,
       answer: s.clientRemindersSchema,
-    })),
+    }),
   },
   reminders: {
     method: 'GET',
     path: '/api/reminders',
-    schemas: from((s) => ({ query: s.reminderListQuerySchema, answer: s.reminderListSchema })),
+    schemas: (s) => ({ query: s.reminderListQuerySchema, answer: s.reminderListSchema }),
   },
   remindersDueToday: {
     method: 'GET',
     path: '/api/reminders/due-today',
-    schemas: from((s) => ({ answer: s.dueRemindersSchema })),
+    schemas: (s) => ({ answer: s.dueRemindersSchema }),
   },
   markReminderSent: {
     method: 'POST',
     path: '/api/reminders/due-today/:id/sent',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       params: s.clientIdParams,
       body: s.markSentBodySchema,
       answer: s.markedSentSchema,
-    })),
+    }),
   },
   reminderPreview: {
     method: 'GET',
     path: '/api/reminders/preview',
-    schemas: from((s) => ({ answer: s.reminderPreviewSchema })),
+    schemas: (s) => ({ answer: s.reminderPreviewSchema }),
   },
 
   liveEvents: {
     method: 'GET',
     path: '/api/events',
-    schemas: from((s) => ({ query: s.eventStreamQuerySchema })),
+    schemas: (s) => ({ query: s.eventStreamQuerySchema }),
   },
 
   tokens: {
     method: 'GET',
     path: '/api/tokens',
-    schemas: from((s) => ({ answer: s.accessTokenListSchema })),
+    schemas: (s) => ({ answer: s.accessTokenListSchema }),
   },
   createToken: {
     method: 'POST',
     path: '/api/tokens',
     status: 201,
-    schemas: from((s) => ({
+    schemas: (s) => ({
       body: s.accessTokenInputSchema,
       answer: s.createdAccessTokenSchema,
-    })),
+    }),
   },
   revokeToken: {
     method: 'DELETE',
     path: '/api/tokens/:id',
-    schemas: from((s) => ({ params: s.accessTokenIdParams })),
+    schemas: (s) => ({ params: s.accessTokenIdParams }),
   },
 
   exportClientsCsv: {
     method: 'GET',
     path: '/api/clients/export.csv',
-    schemas: from((s) => ({ query: s.clientListQuerySchema })),
+    schemas: (s) => ({ query: s.clientListQuerySchema }),
   },
   exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv' },
   exportJson: { method: 'GET', path: '/api/export.json' },
@@ -458,51 +456,51 @@ export const apiRoutes = {
   importClients: {
     method: 'POST',
     path: '/api/clients/import',
-    schemas: from((s) => ({ body: s.importBodySchema, answer: s.importResultSchema })),
+    schemas: (s) => ({ body: s.importBodySchema, answer: s.importResultSchema }),
     checkedByHandler: ['answer'],
   },
   // The body is an export file as read from disk, parsed and checked by the restore command.
   restore: {
     method: 'POST',
     path: '/api/restore',
-    schemas: from((s) => ({
+    schemas: (s) => ({
       body: s.restoreBodySchema,
       query: s.restoreQuerySchema,
       answer: s.restoreSummarySchema,
-    })),
+    }),
     checkedByHandler: ['body'],
   },
 
   bankPreview: {
     method: 'POST',
     path: '/api/bank/preview',
-    schemas: from((s) => ({ body: s.bankPreviewBodySchema, answer: s.bankPreviewSchema })),
+    schemas: (s) => ({ body: s.bankPreviewBodySchema, answer: s.bankPreviewSchema }),
   },
   bankConfirm: {
     method: 'POST',
     path: '/api/bank/confirm',
-    schemas: from((s) => ({ body: s.bankConfirmBodySchema, answer: s.bankConfirmedSchema })),
+    schemas: (s) => ({ body: s.bankConfirmBodySchema, answer: s.bankConfirmedSchema }),
   },
   bankLayouts: {
     method: 'GET',
     path: '/api/bank/layouts',
-    schemas: from((s) => ({ answer: s.bankLayoutsSchema })),
+    schemas: (s) => ({ answer: s.bankLayoutsSchema }),
   },
   bankUndo: {
     method: 'POST',
     path: '/api/bank/batches/:id/undo',
-    schemas: from((s) => ({ params: s.bankBatchParams, answer: s.bankUndoneSchema })),
+    schemas: (s) => ({ params: s.bankBatchParams, answer: s.bankUndoneSchema }),
   },
   bankRules: {
     method: 'GET',
     path: '/api/bank/rules',
-    schemas: from((s) => ({ answer: s.bankRuleListSchema })),
+    schemas: (s) => ({ answer: s.bankRuleListSchema }),
   },
   forgetBankRule: {
     method: 'DELETE',
     path: '/api/bank/rules/:id',
     status: 204,
-    schemas: from((s) => ({ params: s.bankRuleParams })),
+    schemas: (s) => ({ params: s.bankRuleParams }),
   },
 
   openApiDocument: { method: 'GET', path: '/api/openapi.json' },
@@ -510,7 +508,7 @@ export const apiRoutes = {
   apiDocsFile: {
     method: 'GET',
     path: '/api/docs/:file',
-    schemas: from((s) => ({ params: s.apiDocsAssetParams })),
+    schemas: (s) => ({ params: s.apiDocsAssetParams }),
   },
 } as const satisfies Record<string, ApiRoute>;
 
@@ -535,7 +533,7 @@ export type ParamNames<Path extends string> = Path extends `${string}:${infer Na
 
 /** The schemas a route's description loads, by type. */
 export type SchemasOf<Described extends Route> = Described extends {
-  schemas: () => Promise<infer Schemas extends RouteSchemas>;
+  schemas: (modules: SchemaModules) => infer Schemas extends RouteSchemas;
 }
   ? Schemas
   : Record<never, never>;

@@ -53,7 +53,7 @@ const assets = {
 export const apiDocsRoutes: FastifyPluginAsync = async (app) => {
   let document: string | null = null;
 
-  await handle(
+  handle(
     app,
     apiRoutes.openApiDocument,
     { summary: 'This OpenAPI 3.1 document', tags: ['docs'], security: [] },
@@ -63,14 +63,14 @@ export const apiDocsRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.apiDocs,
     { summary: 'The API reference, to read in a browser', tags: ['docs'], security: [] },
     async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.apiDocsFile,
     { summary: "The reference page's style sheet and scripts", tags: ['docs'], security: [] },

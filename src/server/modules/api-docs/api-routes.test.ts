@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { apiRoutes, pageRoutes, type Route } from '../../../shared/api-routes.ts';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { schemaModules } from '../../described-route.ts';
 
 interface Operation {
   parameters?: { name: string; in: string }[];
@@ -42,10 +43,10 @@ describe('the route table (src/shared/api-routes.ts)', () => {
     expect(registered).toEqual(inTable);
   });
 
-  it.each(apiEntries)('%s: publishes the schemas of its description', async (_name, route) => {
+  it.each(apiEntries)('%s: publishes the schemas of its description', (_name, route) => {
     const operation = paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method.toLowerCase()];
     expect(operation).toBeDefined();
-    const schemas = (await route.schemas?.()) ?? {};
+    const schemas = route.schemas?.(schemaModules) ?? {};
     const checked = route.checkedByHandler ?? [];
     const queryNames = (operation?.parameters ?? [])
       .filter((parameter) => parameter.in === 'query')

@@ -27,7 +27,7 @@ function endStreams(app: FastifyInstance, userId: string, tokenHashes: string[])
 export const accountRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
-  await handle(app, apiRoutes.accountSessions, { onRequest: requireSession }, async (request) => {
+  handle(app, apiRoutes.accountSessions, { onRequest: requireSession }, async (request) => {
     const user = currentUser(request);
     const rows = await listSessionsOfUser(db, user.id);
     const locale = requestLocale(request);
@@ -42,7 +42,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  await handle(app, apiRoutes.endSession, { onRequest: requireSession }, async (request, reply) => {
+  handle(app, apiRoutes.endSession, { onRequest: requireSession }, async (request, reply) => {
     const user = currentUser(request);
     const rows = await listSessionsOfUser(db, user.id);
     // Only the user's own sessions are looked at: another's id answers like a missing one.
@@ -56,29 +56,24 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(204).send();
   });
 
-  await handle(app, apiRoutes.endOtherSessions, { onRequest: requireSession }, async (request) => {
+  handle(app, apiRoutes.endOtherSessions, { onRequest: requireSession }, async (request) => {
     const user = currentUser(request);
     const ended = await endOtherSessions(db, user.id, request.sessionTokenHash ?? '');
     endStreams(app, user.id, ended);
     return { ended: ended.length };
   });
 
-  await handle(
-    app,
-    apiRoutes.changePassword,
-    { onRequest: requireSession },
-    async (request, reply) => {
-      const user = currentUser(request);
-      const { currentPassword, newPassword } = request.body;
-      await confirmPassword(request, user.id, currentPassword, 'currentPassword');
-      const passwordHash = await hashNewPassword(request, newPassword, 'newPassword');
-      const ended = await changePassword(db, user.id, passwordHash, request.sessionTokenHash ?? '');
-      endStreams(app, user.id, ended);
-      return reply.status(204).send();
-    },
-  );
+  handle(app, apiRoutes.changePassword, { onRequest: requireSession }, async (request, reply) => {
+    const user = currentUser(request);
+    const { currentPassword, newPassword } = request.body;
+    await confirmPassword(request, user.id, currentPassword, 'currentPassword');
+    const passwordHash = await hashNewPassword(request, newPassword, 'newPassword');
+    const ended = await changePassword(db, user.id, passwordHash, request.sessionTokenHash ?? '');
+    endStreams(app, user.id, ended);
+    return reply.status(204).send();
+  });
 
-  await handle(app, apiRoutes.changeEmail, { onRequest: requireSession }, async (request) => {
+  handle(app, apiRoutes.changeEmail, { onRequest: requireSession }, async (request) => {
     const user = currentUser(request);
     const { email, password } = request.body;
     await confirmPassword(request, user.id, password);
@@ -87,21 +82,16 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     return { user: { ...user, email: email.trim() } };
   });
 
-  await handle(
-    app,
-    apiRoutes.deleteAccount,
-    { onRequest: requireSession },
-    async (request, reply) => {
-      const user = currentUser(request);
-      const row = await confirmPassword(request, user.id, request.body.password);
-      await deleteAccount(app.writes, user, row);
-      clearSessionCookie(request, reply);
-      return reply.status(204).send();
-    },
-  );
+  handle(app, apiRoutes.deleteAccount, { onRequest: requireSession }, async (request, reply) => {
+    const user = currentUser(request);
+    const row = await confirmPassword(request, user.id, request.body.password);
+    await deleteAccount(app.writes, user, row);
+    clearSessionCookie(request, reply);
+    return reply.status(204).send();
+  });
 
   // Public: whoever holds the link may set the password, once, within its time.
-  await handle(app, apiRoutes.resetPassword, { security: [] }, async (request, reply) => {
+  handle(app, apiRoutes.resetPassword, { security: [] }, async (request, reply) => {
     const { token, password } = request.body;
     const passwordHash = await hashNewPassword(request, password, 'password');
     const reset = await resetPasswordWithLink(db, token, passwordHash);

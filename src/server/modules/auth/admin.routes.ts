@@ -28,7 +28,7 @@ const link = (value: { path: string; expiresAt: number }) => ({
 export const adminRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
-  await handle(app, apiRoutes.adminUsers, { onRequest: requireAdmin }, async () => {
+  handle(app, apiRoutes.adminUsers, { onRequest: requireAdmin }, async () => {
     const rows = await listUsers(db);
     return {
       users: rows.map((row) => ({
@@ -43,7 +43,7 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  await handle(app, apiRoutes.disableUser, { onRequest: requireAdmin }, async (request, reply) => {
+  handle(app, apiRoutes.disableUser, { onRequest: requireAdmin }, async (request, reply) => {
     const admin = currentUser(request);
     if (request.params.id === admin.id) {
       // Nobody would be left to enable it again.
@@ -54,34 +54,24 @@ export const adminRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(204).send();
   });
 
-  await handle(app, apiRoutes.enableUser, { onRequest: requireAdmin }, async (request, reply) => {
+  handle(app, apiRoutes.enableUser, { onRequest: requireAdmin }, async (request, reply) => {
     await enableUser(db, request.params.id);
     return reply.status(204).send();
   });
 
-  await handle(
-    app,
-    apiRoutes.createResetLink,
-    { onRequest: requireAdmin },
-    async (request, reply) => {
-      if (!(await findUserById(db, request.params.id))) throw notFound('No such account');
-      const created = await createPasswordResetLink(db, request.params.id, Date.now());
-      return reply.status(201).send(link(created));
-    },
-  );
+  handle(app, apiRoutes.createResetLink, { onRequest: requireAdmin }, async (request, reply) => {
+    if (!(await findUserById(db, request.params.id))) throw notFound('No such account');
+    const created = await createPasswordResetLink(db, request.params.id, Date.now());
+    return reply.status(201).send(link(created));
+  });
 
-  await handle(
-    app,
-    apiRoutes.createInvitation,
-    { onRequest: requireAdmin },
-    async (request, reply) => {
-      const created = await createInvitationLink(
-        db,
-        request.body.email,
-        currentUser(request).id,
-        Date.now(),
-      );
-      return reply.status(201).send(link(created));
-    },
-  );
+  handle(app, apiRoutes.createInvitation, { onRequest: requireAdmin }, async (request, reply) => {
+    const created = await createInvitationLink(
+      db,
+      request.body.email,
+      currentUser(request).id,
+      Date.now(),
+    );
+    return reply.status(201).send(link(created));
+  });
 };

@@ -26,7 +26,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   await hashForUnknownUser(hashParams);
   scheduleHousekeeping(app);
 
-  await handle(app, apiRoutes.session, { security: [] }, async (request) => {
+  handle(app, apiRoutes.session, { security: [] }, async (request) => {
     const user = request.accessToken ? request.user : ((await readSession(request))?.user ?? null);
     if (!user) return { user: null };
     const [language, firstRun] = await Promise.all([
@@ -36,7 +36,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return { user, language, firstRun };
   });
 
-  await handle(app, apiRoutes.join, { security: [] }, async (request, reply) => {
+  handle(app, apiRoutes.join, { security: [] }, async (request, reply) => {
     const { email, password, invite } = request.body;
     // With an invitation, the check that counts is the one in the transaction that uses it up.
     if (invite === undefined && !(await readAllowRegistration(db))) throw registrationClosed();
@@ -61,7 +61,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
       .send({ user: created.user, firstRun: await readFirstRun(db, created.user.id) });
   });
 
-  await handle(app, apiRoutes.login, { security: [] }, async (request, reply) => {
+  handle(app, apiRoutes.login, { security: [] }, async (request, reply) => {
     const { email, password } = request.body;
     const keys = throttleKeys(emailKey(email), request.ip);
     const { delayMs } = await countLoginAttempt(db, keys, Date.now());
@@ -96,7 +96,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(200).send({ user: toSessionUser(user), language, firstRun });
   });
 
-  await handle(app, apiRoutes.logout, { security: [] }, async (request, reply) => {
+  handle(app, apiRoutes.logout, { security: [] }, async (request, reply) => {
     const session = await readSession(request);
     if (session) {
       await endSession(db, session.tokenHash);

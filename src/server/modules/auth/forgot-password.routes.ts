@@ -29,7 +29,7 @@ export const forgotPasswordRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // Answered before any lookup, alike for every e-mail: not even timing tells who has an account.
-  await handle(app, apiRoutes.forgotPassword, { security: [] }, async (request, reply) => {
+  handle(app, apiRoutes.forgotPassword, { security: [] }, async (request, reply) => {
     if (!mailer || publicUrl === null) {
       throw new AppError(
         503,

@@ -49,7 +49,7 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
   const previewRoute: FastifyPluginAsync = async (scope) => {
     // Its nesting too is checked in the worker: it took this thread 36 ms of each 4 MB file.
     takeJsonAsBytes(scope, { shapeCheckedWhereParsed: true });
-    await handle(
+    handle(
       scope,
       apiRoutes.bankPreview,
       {
@@ -88,27 +88,24 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
   };
   await app.register(previewRoute);
 
-  await handle(
-    app,
-    apiRoutes.bankConfirm,
-    { bodyLimit: bankConfirmBodyLimitBytes },
-    async (request) => app.writes.run(confirmBankLines, currentUser(request).id, request.body),
+  handle(app, apiRoutes.bankConfirm, { bodyLimit: bankConfirmBodyLimitBytes }, async (request) =>
+    app.writes.run(confirmBankLines, currentUser(request).id, request.body),
   );
 
-  await handle(app, apiRoutes.bankLayouts, async (request) =>
+  handle(app, apiRoutes.bankLayouts, async (request) =>
     bankLayouts(app.db.kysely, currentUser(request).id),
   );
 
-  await handle(app, apiRoutes.bankUndo, async (request) =>
+  handle(app, apiRoutes.bankUndo, async (request) =>
     app.writes.run(undoBankBatch, currentUser(request).id, checkedBatchId(request.params.id)),
   );
 
   // The payers the owner has confirmed, and forgetting one.
-  await handle(app, apiRoutes.bankRules, async (request) => ({
+  handle(app, apiRoutes.bankRules, async (request) => ({
     rules: await listPayerRules(app.db.kysely, currentUser(request).id),
   }));
 
-  await handle(app, apiRoutes.forgetBankRule, async (request, reply) => {
+  handle(app, apiRoutes.forgetBankRule, async (request, reply) => {
     const id = request.params.id;
     if (!/^[\w-]{22}$/.test(id)) throw notFound('Learned payer not found');
     await app.writes.run(forgetPayerRule, currentUser(request).id, id);

@@ -65,7 +65,7 @@ export const accountLinksRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireSession);
 
-  await handle(
+  handle(
     app,
     apiRoutes.accountClientLinks,
     {
@@ -98,7 +98,7 @@ export const accountLinksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.revokeAccountClientLinks,
     { summary: 'Revoke the chosen client links at once, each in its client’s history' },

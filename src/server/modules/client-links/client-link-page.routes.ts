@@ -118,7 +118,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
 
   const hidden = { hide: true };
 
-  await handle(app, pageRoutes.clientLinkPage, hidden, async (request, reply) => {
+  handle(app, pageRoutes.clientLinkPage, hidden, async (request, reply) => {
     const link = await openLink(request, reply);
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
@@ -140,7 +140,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     );
   });
 
-  await handle(app, pageRoutes.clientLinkPdf, hidden, async (request, reply) => {
+  handle(app, pageRoutes.clientLinkPdf, hidden, async (request, reply) => {
     const link = await openLink(request, reply);
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
@@ -159,10 +159,10 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     if (await withinGuessLimit(request, reply, now)) await miss(request, reply, now);
     return reply;
   };
-  await handle(app, pageRoutes.clientLinkRoot, hidden, unknownAddress);
-  await handle(app, pageRoutes.clientLinkOther, hidden, unknownAddress);
+  handle(app, pageRoutes.clientLinkRoot, hidden, unknownAddress);
+  handle(app, pageRoutes.clientLinkOther, hidden, unknownAddress);
 
-  await handle(app, pageRoutes.clientLinkCsv, hidden, async (request, reply) => {
+  handle(app, pageRoutes.clientLinkCsv, hidden, async (request, reply) => {
     const link = await openLink(request, reply);
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);

@@ -35,7 +35,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  await handle(
+  handle(
     app,
     apiRoutes.clientLink,
     { summary: "The client's private link (never its secret) and the client's language" },
@@ -49,7 +49,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.createClientLink,
     {
@@ -73,7 +73,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.revokeClientLink,
     { summary: "Revoke the client's link at once" },
@@ -84,7 +84,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.setClientLanguage,
     { summary: "The client's language for their link's page; null follows the owner's" },

@@ -66,7 +66,7 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
   }
 
   // Checked against clientListSchema here, then sent as bytes, gzipped for a browser.
-  await handle(app, apiRoutes.clientList, async (request, reply) => {
+  handle(app, apiRoutes.clientList, async (request, reply) => {
     const owner = currentUser(request);
     const { q, currency, owes, overdue, sort = 'name', dir = 'asc', cursor, limit } = request.query;
     const asOf = utcDay();
@@ -103,13 +103,13 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
       .send(bytes);
   });
 
-  await handle(app, apiRoutes.client, async (request) => {
+  handle(app, apiRoutes.client, async (request) => {
     const client = await findClient(db, currentUser(request).id, clientId(request.params.id));
     if (!client) throw clientNotFound();
     return client;
   });
 
-  await handle(app, apiRoutes.clientHistory, async (request) => {
+  handle(app, apiRoutes.clientHistory, async (request) => {
     const ownerId = currentUser(request).id;
     const entries = await readClientHistory(db, ownerId, clientId(request.params.id));
     // A deleted client's history stays readable from its own entries; a foreign id has none.
@@ -117,16 +117,16 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
     return { entries };
   });
 
-  await handle(app, apiRoutes.addClient, async (request, reply) => {
+  handle(app, apiRoutes.addClient, async (request, reply) => {
     const client = await writes.run(addClient, currentUser(request).id, request.body);
     return reply.status(201).send(client);
   });
 
-  await handle(app, apiRoutes.updateClient, async (request) =>
+  handle(app, apiRoutes.updateClient, async (request) =>
     writes.run(editClient, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
-  await handle(app, apiRoutes.deleteClient, async (request, reply) => {
+  handle(app, apiRoutes.deleteClient, async (request, reply) => {
     await writes.run(deleteClient, currentUser(request).id, clientId(request.params.id));
     return reply.status(204).send(null);
   });

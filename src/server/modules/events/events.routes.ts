@@ -21,7 +21,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
 
   const streamOptions = { onRequest: requireUser, schema: { querystring: eventStreamQuerySchema } };
 
-  await handle(app, apiRoutes.liveEvents, { ...streamOptions }, async (request, reply) => {
+  handle(app, apiRoutes.liveEvents, { ...streamOptions }, async (request, reply) => {
     const ownerId = currentUser(request).id;
     // The heartbeat rechecks a token as it does a session: revoked or expired, the stream ends.
     const { accessToken } = request;

@@ -64,7 +64,7 @@ export const healthRoutes: FastifyPluginAsync = async (app) => {
     return lowOnDisk(db.config.file);
   }
 
-  await handle(app, apiRoutes.health, { security: [] }, async (request, reply) => {
+  handle(app, apiRoutes.health, { security: [] }, async (request, reply) => {
     // A crashed SQLite thread fails every query sent to it, though the others still answer.
     if (db.health.stopped) {
       return reply.status(503).send({

@@ -26,11 +26,11 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
   const { writes } = app;
   app.addHook('onRequest', requireUser);
 
-  await handle(app, apiRoutes.updateBalance, async (request) =>
+  handle(app, apiRoutes.updateBalance, async (request) =>
     writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
-  await handle(app, apiRoutes.clientEntries, async (request) => {
+  handle(app, apiRoutes.clientEntries, async (request) => {
     const ownerId = currentUser(request).id;
     const id = clientId(request.params.id);
     const { cursor, limit, kind } = request.query;
@@ -59,7 +59,7 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  await handle(app, apiRoutes.recordEntry, async (request, reply) => {
+  handle(app, apiRoutes.recordEntry, async (request, reply) => {
     const ownerId = currentUser(request).id;
     const recorded = await writes.run(
       recordEntry,
@@ -70,7 +70,7 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(201).send(recorded);
   });
 
-  await handle(app, apiRoutes.voidEntry, async (request, reply) => {
+  handle(app, apiRoutes.voidEntry, async (request, reply) => {
     const { id, entryId: entry } = request.params;
     const recorded = await writes.run(
       voidEntry,

@@ -105,7 +105,7 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
     return { months, series };
   }
 
-  await handle(app, apiRoutes.ageing, async (request) => {
+  handle(app, apiRoutes.ageing, async (request) => {
     const asOf = utcDay();
     const sums = await ageingSums(db, currentUser(request).id, asOf);
     const ageing: Ageing = {
@@ -124,7 +124,7 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
   // is never older than the change a caller has seen.
   const sharedOverview = sharedWhileRunning<Overview>();
 
-  await handle(app, apiRoutes.overview, async (request) => {
+  handle(app, apiRoutes.overview, async (request) => {
     const ownerId = currentUser(request).id;
     const asOf = utcDay();
     const key = `${ownerId} ${asOf} ${await latestEventId(db, ownerId)}`;

@@ -23,24 +23,22 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  await handle(app, apiRoutes.reminderPlan, async (request) =>
-    readPlan(db, currentUser(request).id),
-  );
+  handle(app, apiRoutes.reminderPlan, async (request) => readPlan(db, currentUser(request).id));
 
-  await handle(app, apiRoutes.saveReminderPlan, async (request) => {
+  handle(app, apiRoutes.saveReminderPlan, async (request) => {
     const ownerId = currentUser(request).id;
     await app.writes.run(saveReminderPlan, ownerId, request.body);
     return readPlan(db, ownerId);
   });
 
-  await handle(app, apiRoutes.clientReminders, async (request) => {
+  handle(app, apiRoutes.clientReminders, async (request) => {
     const ownerId = currentUser(request).id;
     const clientId = checkedClientId(request.params.id);
     if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
     return { enabled: !(await isClientPaused(db, ownerId, clientId)) };
   });
 
-  await handle(app, apiRoutes.setClientReminders, async (request) => {
+  handle(app, apiRoutes.setClientReminders, async (request) => {
     const clientId = checkedClientId(request.params.id);
     await app.writes.run(
       setClientReminders,
@@ -51,7 +49,7 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
     return { enabled: request.body.enabled };
   });
 
-  await handle(app, apiRoutes.reminders, async (request) => {
+  handle(app, apiRoutes.reminders, async (request) => {
     const ownerId = currentUser(request).id;
     const rows = await listReminders(db, ownerId, request.query.status, listLimit);
     const clients = await clientsByIds(db, ownerId, [...new Set(rows.map((row) => row.client_id))]);
@@ -117,13 +115,13 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
     return { today, due, ready };
   }
 
-  await handle(app, apiRoutes.remindersDueToday, async (request) => {
+  handle(app, apiRoutes.remindersDueToday, async (request) => {
     const { today, due, ready } = await dueRemindersOf(currentUser(request).id);
     return { mailConfigured: app.mailer !== null, today, reminders: due.map(ready) };
   });
 
   // Worked through by hand without a mail server; with one, the sender may have it already.
-  await handle(app, apiRoutes.markReminderSent, async (request) => {
+  handle(app, apiRoutes.markReminderSent, async (request) => {
     const ownerId = currentUser(request).id;
     const clientId = checkedClientId(request.params.id);
     if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
@@ -163,7 +161,7 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
     return { marked: count };
   });
 
-  await handle(app, apiRoutes.reminderPreview, async (request) => {
+  handle(app, apiRoutes.reminderPreview, async (request) => {
     const ownerId = currentUser(request).id;
     const plan = await readPlan(db, ownerId);
     const today = dayIn(plan.timeZone, Date.now());

@@ -17,12 +17,12 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
   // Public: signed out, Join and "Forgot password?" are offered only where they work.
-  await handle(app, apiRoutes.publicSettings, { security: [] }, async () => ({
+  handle(app, apiRoutes.publicSettings, { security: [] }, async () => ({
     allowRegistration: await readAllowRegistration(db),
     passwordResetByEmail: passwordResetByEmail(app.config),
   }));
 
-  await handle(app, apiRoutes.settings, { onRequest: requireUser }, async (request) => {
+  handle(app, apiRoutes.settings, { onRequest: requireUser }, async (request) => {
     const user = currentUser(request);
     const [preferences, rates, allowRegistration, business] = await Promise.all([
       readPreferences(db, user.id),
@@ -38,7 +38,7 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  await handle(app, apiRoutes.saveSettings, { onRequest: requireUser }, async (request) => {
+  handle(app, apiRoutes.saveSettings, { onRequest: requireUser }, async (request) => {
     const user = currentUser(request);
     if (request.body.allowRegistration !== undefined && !user.isAdmin) {
       throw new AppError(403, 'forbidden', 'Only the administrator can change registration');
@@ -53,14 +53,14 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // Apart from Save: choosing a language shows the app in it at once.
-  await handle(app, apiRoutes.saveLanguage, { onRequest: requireUser }, async (request) => {
+  handle(app, apiRoutes.saveLanguage, { onRequest: requireUser }, async (request) => {
     const { language } = request.body;
     await app.writes.run(saveLanguage, currentUser(request).id, language);
     return { language };
   });
 
   // Done or skipped, once: the dashboard stops sending the owner here, on every device.
-  await handle(app, apiRoutes.finishSetup, { onRequest: requireUser }, async (request) => {
+  handle(app, apiRoutes.finishSetup, { onRequest: requireUser }, async (request) => {
     const user = currentUser(request);
     await app.writes.run(finishSetup, user.id, request.body);
     return readFirstRun(db, user.id);

@@ -46,10 +46,10 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
     return statement;
   }
 
-  await handle(app, apiRoutes.statement, async (request) =>
+  handle(app, apiRoutes.statement, async (request) =>
     statementFor(request, request.params.id, request.query),
   );
-  await handle(app, apiRoutes.statementCsv, async (request, reply) => {
+  handle(app, apiRoutes.statementCsv, async (request, reply) => {
     const statement = await statementFor(request, request.params.id, request.query);
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
@@ -57,7 +57,7 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
       .send(statementCsv(statement, request.query.lang ?? requestLocale(request)));
   });
 
-  await handle(app, apiRoutes.statementPdf, async (request, reply) => {
+  handle(app, apiRoutes.statementPdf, async (request, reply) => {
     const statement = await statementFor(request, request.params.id, request.query);
     const pdf = await pdfs.render(
       currentUser(request).id,
@@ -70,7 +70,7 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
       .send(pdf);
   });
   // Recorded in the history only once the mail server has accepted it.
-  await handle(app, apiRoutes.sendStatement, async (request) => {
+  handle(app, apiRoutes.sendStatement, async (request) => {
     const { from, to, subject, message } = request.body;
     const statement = await statementFor(request, request.params.id, { from, to });
     const sentTo = statement.client.email;

@@ -12,14 +12,14 @@ export const tokensRoutes: FastifyPluginAsync = async (app) => {
   // first); one that could list or revoke them would let a leaked script lock out the others.
   app.addHook('onRequest', requireSession);
 
-  await handle(
+  handle(
     app,
     apiRoutes.tokens,
     { summary: "The signed-in user's access tokens (never their secrets)", security: sessionOnly },
     async (request) => ({ tokens: await listOwnerTokens(db, currentUser(request).id) }),
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.createToken,
     {
@@ -33,7 +33,7 @@ export const tokensRoutes: FastifyPluginAsync = async (app) => {
     },
   );
 
-  await handle(
+  handle(
     app,
     apiRoutes.revokeToken,
     { summary: 'Revoke an access token at once', security: sessionOnly },

@@ -12,7 +12,7 @@ export const importRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
   takeJsonAsBytes(app);
 
-  await handle(
+  handle(
     app,
     apiRoutes.importClients,
     {

@@ -12,7 +12,7 @@ export const restoreRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
   takeJsonAsBytes(app);
 
-  await handle(app, apiRoutes.restore, { bodyLimit: restoreBodyLimitBytes }, async (request) => {
+  handle(app, apiRoutes.restore, { bodyLimit: restoreBodyLimitBytes }, async (request) => {
     const bytes = request.body as Buffer;
     const ownerId = currentUser(request).id;
     return withParseSlot(() =>

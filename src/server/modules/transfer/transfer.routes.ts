@@ -112,7 +112,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  await handle(app, apiRoutes.exportClientsCsv, async (request, reply) => {
+  handle(app, apiRoutes.exportClientsCsv, async (request, reply) => {
     const { q, currency, owes, overdue } = request.query;
     const filter: ClientFilter = {
       ownerId: currentUser(request).id,
@@ -142,7 +142,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
       .send(body);
   });
 
-  await handle(app, apiRoutes.exportEntriesCsv, async (request, reply) => {
+  handle(app, apiRoutes.exportEntriesCsv, async (request, reply) => {
     const head = byteOrderMark + stringify([], { header: true, columns: [...entryCsvColumns] });
     const body = textStream(head, readOwnerEntries(db, currentUser(request).id), (entries) =>
       stringify(
@@ -168,7 +168,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
       .send(body);
   });
 
-  await handle(app, apiRoutes.exportJson, async (request, reply) => {
+  handle(app, apiRoutes.exportJson, async (request, reply) => {
     const user = currentUser(request);
     const [preferences, rates, business, reminderPlan] = await Promise.all([
       readPreferences(db, user.id),
