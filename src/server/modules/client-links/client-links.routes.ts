@@ -54,7 +54,8 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
     apiRoutes.createClientLink,
     {
       summary:
-        "Make a private link to the client's statement, replacing the one it had; its address is in this answer only", // The answer holds the secret: it must not be kept for a retry. A retry makes a new link.
+        "Make a private link to the client's statement, replacing the one it had; its address is in this answer only",
+      // The answer holds the secret: it must not be kept for a retry. A retry makes a new link.
       config: { idempotency: false },
     },
     async (request, reply) => {

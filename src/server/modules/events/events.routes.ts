@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
-import { eventStreamQuerySchema } from '../../../shared/schemas/events.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { tokenStreamKey } from '../tokens/tokens.ts';
@@ -19,9 +18,7 @@ function parseLastEventId(value: unknown): number | null {
 export const eventsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
-  const streamOptions = { onRequest: requireUser, schema: { querystring: eventStreamQuerySchema } };
-
-  handle(app, apiRoutes.liveEvents, { ...streamOptions }, async (request, reply) => {
+  handle(app, apiRoutes.liveEvents, { onRequest: requireUser }, async (request, reply) => {
     const ownerId = currentUser(request).id;
     // The heartbeat rechecks a token as it does a session: revoked or expired, the stream ends.
     const { accessToken } = request;

@@ -24,7 +24,8 @@ export const tokensRoutes: FastifyPluginAsync = async (app) => {
     apiRoutes.createToken,
     {
       summary: 'Create an access token; its secret is in this answer and nowhere else',
-      security: sessionOnly, // The answer holds the secret: it must not be kept for a retry. A retry makes a second token.
+      security: sessionOnly,
+      // The answer holds the secret: it must not be kept for a retry. A retry makes a second token.
       config: { idempotency: false },
     },
     async (request, reply) => {
