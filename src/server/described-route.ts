@@ -97,7 +97,7 @@ type GenericOf<Described extends Route> =
     ? RouteGenericInterface
     : { Params: Record<ParamNames<Described['path']>, string> };
 
-export type DescribedHandler<Described extends Route> = RouteHandlerMethod<
+type DescribedHandler<Described extends Route> = RouteHandlerMethod<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
