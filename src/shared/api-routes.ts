@@ -1,458 +1,557 @@
 import type { z } from 'zod/mini';
-import type {
-  bankConfirmBodySchema,
-  bankConfirmedSchema,
-  bankLayoutsSchema,
-  bankPreviewBodySchema,
-  bankPreviewSchema,
-  bankRuleListSchema,
-  bankUndoneSchema,
-} from './schemas/bank.ts';
-import type {
-  accessTokenInputSchema,
-  accessTokenListSchema,
-  createdAccessTokenSchema,
-} from './schemas/access-tokens.ts';
-import type {
-  accountSessionsSchema,
-  adminUsersSchema,
-  changedEmailSchema,
-  changeEmailBodySchema,
-  changePasswordBodySchema,
-  deleteAccountBodySchema,
-  endedSessionsSchema,
-  invitationBodySchema,
-  oneTimeLinkSchema,
-  passwordResetBodySchema,
-} from './schemas/account.ts';
-import type {
-  forgotPasswordBodySchema,
-  forgotPasswordResponseSchema,
-  joinBodySchema,
-  loginBodySchema,
-  sessionResponseSchema,
-  userResponseSchema,
-} from './schemas/auth.ts';
-import type {
-  ageingSchema,
-  balanceUpdateSchema,
-  clientInputSchema,
-  clientListQuerySchema,
-  clientListSchema,
-  clientSchema,
-  clientUpdateSchema,
-  importBodySchema,
-  importResultSchema,
-} from './schemas/clients.ts';
-import type {
-  accountClientLinksSchema,
-  clientLanguageUpdateSchema,
-  clientLinkInputSchema,
-  clientLinkStateSchema,
-  createdClientLinkSchema,
-  revokeClientLinksBodySchema,
-  revokedClientLinksSchema,
-} from './schemas/client-links.ts';
-import type { eventStreamQuerySchema, historyListSchema } from './schemas/events.ts';
-import type { languageUpdateSchema } from './schemas/language.ts';
-import type {
-  entryInputSchema,
-  entryListQuerySchema,
-  entryListSchema,
-  recordedEntrySchema,
-  voidInputSchema,
-} from './schemas/ledger.ts';
-import type { overviewSchema } from './schemas/overview.ts';
-import type { restoreQuerySchema, restoreSummarySchema } from './schemas/restore.ts';
-import type { firstRunSchema } from './schemas/first-run.ts';
-import type {
-  publicSettingsSchema,
-  settingsSchema,
-  settingsUpdateSchema,
-  setupSchema,
-} from './schemas/settings.ts';
-import type {
-  clientRemindersSchema,
-  dueRemindersSchema,
-  markedSentSchema,
-  markSentBodySchema,
-  reminderListQuerySchema,
-  reminderListSchema,
-  reminderPlanSchema,
-  reminderPreviewSchema,
-} from './schemas/reminders.ts';
-import type {
-  statementQuerySchema,
-  statementSchema,
-  statementSendSchema,
-  statementSentSchema,
-} from './schemas/statement.ts';
+import type * as accessTokens from './schemas/access-tokens.ts';
+import type * as account from './schemas/account.ts';
+import type * as apiDocs from './schemas/api-docs.ts';
+import type * as auth from './schemas/auth.ts';
+import type * as bank from './schemas/bank.ts';
+import type * as clientLinks from './schemas/client-links.ts';
+import type * as clients from './schemas/clients.ts';
+import type * as events from './schemas/events.ts';
+import type * as firstRun from './schemas/first-run.ts';
+import type * as health from './schemas/health.ts';
+import type * as language from './schemas/language.ts';
+import type * as ledger from './schemas/ledger.ts';
+import type * as overview from './schemas/overview.ts';
+import type * as reminders from './schemas/reminders.ts';
+import type * as restore from './schemas/restore.ts';
+import type * as settings from './schemas/settings.ts';
+import type * as statement from './schemas/statement.ts';
 
 export type ApiMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-/**
- * One route of our API as the browser calls it: its method and its path as Fastify writes it
- * (`:id` for a parameter), and the schemas the server validates its body and query with and
- * checks its answer against. The schemas are there for the compiler only (see `schema`).
- */
-export interface ApiRoute {
-  readonly method: ApiMethod;
-  readonly path: `/api/${string}`;
-  readonly body?: z.ZodMiniType;
+/** The schemas of one route: what it takes, and what it answers on success (and on failure). */
+export interface RouteSchemas {
+  readonly params?: z.ZodMiniType;
   readonly query?: z.ZodMiniType;
+  readonly body?: z.ZodMiniType;
   readonly answer?: z.ZodMiniType;
+  /** Answers besides the success that carry a body of their own (health's 503). */
+  readonly otherAnswers?: Readonly<Record<number, z.ZodMiniType>>;
 }
 
 /**
- * A schema's type, named in the table without loading the schema: the browser's first page
- * imports no schema module (decision 013), so the table holds only types and strings.
+ * One route of the server, described once: its method, its path as Fastify writes it (`:id` for
+ * a parameter), the status it answers on success, and its schemas. The server registers the
+ * route from this (src/server/described-route.ts), so its validation and the OpenAPI document
+ * come from it, and the browser types its calls with it (src/client/lib/api-client.ts).
  */
-function schema<Schema extends z.ZodMiniType>(): Schema {
-  return undefined as unknown as Schema;
+export interface Route {
+  readonly method: ApiMethod;
+  readonly path: `/${string}`;
+  /** 200 unless named. */
+  readonly status?: 200 | 201 | 202 | 204;
+  /**
+   * Picks the route's schemas from the schema modules, which only the server hands it: the
+   * browser's first page imports no schema module (decision 013), and types its calls with this
+   * function's type.
+   */
+  readonly schemas?: (modules: SchemaModules) => RouteSchemas;
+  /**
+   * Parts the handler checks itself, which Fastify then neither validates nor publishes: a body
+   * read as bytes, an answer checked as it is computed.
+   */
+  readonly checkedByHandler?: readonly ('body' | 'answer')[];
+}
+
+/** A route of the JSON API, which the web app calls or links to. */
+export interface ApiRoute extends Route {
+  readonly path: `/api/${string}`;
 }
 
 /**
- * Every route the web app calls, or links to. A route without `answer` answers 204 (or a file);
- * one without `body` takes none. A test checks that the server registers each of them with this
- * method and path, and publishes these schemas for them (modules/api-docs/api-routes.test.ts).
+ * Every schema module of src/shared/schemas, by type only: the server hands the modules
+ * themselves to each route's `schemas` when it registers the route (src/server/described-route.ts),
+ * so the browser's bundle, which takes only the routes' methods and paths, loads none of them.
+ */
+export type SchemaModules = typeof accessTokens &
+  typeof account &
+  typeof apiDocs &
+  typeof auth &
+  typeof bank &
+  typeof clientLinks &
+  typeof clients &
+  typeof events &
+  typeof firstRun &
+  typeof health &
+  typeof language &
+  typeof ledger &
+  typeof overview &
+  typeof reminders &
+  typeof restore &
+  typeof settings &
+  typeof statement;
+
+/**
+ * Every route of the JSON API. A route without `answer` answers 204, a file or a stream; one
+ * without `body` takes none. A test checks that the server registers exactly these and the pages
+ * below (modules/api-docs/api-routes.test.ts).
  */
 export const apiRoutes = {
+  health: {
+    method: 'GET',
+    path: '/api/health',
+    schemas: (s) => ({ answer: s.healthSchema, otherAnswers: { 503: s.healthSchema } }),
+  },
   session: {
     method: 'GET',
     path: '/api/auth/session',
-    answer: schema<typeof sessionResponseSchema>(),
+    schemas: (s) => ({ answer: s.sessionResponseSchema }),
   },
   login: {
     method: 'POST',
     path: '/api/auth/login',
-    body: schema<typeof loginBodySchema>(),
-    answer: schema<typeof userResponseSchema>(),
+    schemas: (s) => ({ body: s.loginBodySchema, answer: s.userResponseSchema }),
   },
   join: {
     method: 'POST',
     path: '/api/auth/join',
-    body: schema<typeof joinBodySchema>(),
-    answer: schema<typeof userResponseSchema>(),
+    status: 201,
+    schemas: (s) => ({ body: s.joinBodySchema, answer: s.userResponseSchema }),
   },
   logout: { method: 'POST', path: '/api/auth/logout' },
   forgotPassword: {
     method: 'POST',
     path: '/api/auth/forgot-password',
-    body: schema<typeof forgotPasswordBodySchema>(),
-    answer: schema<typeof forgotPasswordResponseSchema>(),
+    status: 202,
+    schemas: (s) => ({
+      body: s.forgotPasswordBodySchema,
+      answer: s.forgotPasswordResponseSchema,
+    }),
   },
   resetPassword: {
     method: 'POST',
     path: '/api/auth/password-reset',
-    body: schema<typeof passwordResetBodySchema>(),
+    schemas: (s) => ({ body: s.passwordResetBodySchema }),
   },
 
   accountSessions: {
     method: 'GET',
     path: '/api/account/sessions',
-    answer: schema<typeof accountSessionsSchema>(),
+    schemas: (s) => ({ answer: s.accountSessionsSchema }),
   },
-  endSession: { method: 'DELETE', path: '/api/account/sessions/:id' },
+  endSession: {
+    method: 'DELETE',
+    path: '/api/account/sessions/:id',
+    schemas: (s) => ({ params: s.sessionIdParamsSchema }),
+  },
   endOtherSessions: {
     method: 'POST',
     path: '/api/account/sessions/end-others',
-    answer: schema<typeof endedSessionsSchema>(),
+    schemas: (s) => ({ answer: s.endedSessionsSchema }),
   },
   changePassword: {
     method: 'POST',
     path: '/api/account/password',
-    body: schema<typeof changePasswordBodySchema>(),
+    schemas: (s) => ({ body: s.changePasswordBodySchema }),
   },
   changeEmail: {
     method: 'POST',
     path: '/api/account/email',
-    body: schema<typeof changeEmailBodySchema>(),
-    answer: schema<typeof changedEmailSchema>(),
+    schemas: (s) => ({ body: s.changeEmailBodySchema, answer: s.changedEmailSchema }),
   },
   deleteAccount: {
     method: 'DELETE',
     path: '/api/account',
-    body: schema<typeof deleteAccountBodySchema>(),
+    schemas: (s) => ({ body: s.deleteAccountBodySchema }),
   },
   accountClientLinks: {
     method: 'GET',
     path: '/api/account/client-links',
-    answer: schema<typeof accountClientLinksSchema>(),
+    schemas: (s) => ({ answer: s.accountClientLinksSchema }),
   },
   revokeAccountClientLinks: {
     method: 'POST',
     path: '/api/account/client-links/revoke',
-    body: schema<typeof revokeClientLinksBodySchema>(),
-    answer: schema<typeof revokedClientLinksSchema>(),
+    schemas: (s) => ({
+      body: s.revokeClientLinksBodySchema,
+      answer: s.revokedClientLinksSchema,
+    }),
   },
 
   adminUsers: {
     method: 'GET',
     path: '/api/admin/users',
-    answer: schema<typeof adminUsersSchema>(),
+    schemas: (s) => ({ answer: s.adminUsersSchema }),
   },
-  disableUser: { method: 'POST', path: '/api/admin/users/:id/disable' },
-  enableUser: { method: 'POST', path: '/api/admin/users/:id/enable' },
+  disableUser: {
+    method: 'POST',
+    path: '/api/admin/users/:id/disable',
+    schemas: (s) => ({ params: s.userIdParamsSchema }),
+  },
+  enableUser: {
+    method: 'POST',
+    path: '/api/admin/users/:id/enable',
+    schemas: (s) => ({ params: s.userIdParamsSchema }),
+  },
   createResetLink: {
     method: 'POST',
     path: '/api/admin/users/:id/password-reset',
-    answer: schema<typeof oneTimeLinkSchema>(),
+    status: 201,
+    schemas: (s) => ({ params: s.userIdParamsSchema, answer: s.oneTimeLinkSchema }),
   },
   createInvitation: {
     method: 'POST',
     path: '/api/admin/invitations',
-    body: schema<typeof invitationBodySchema>(),
-    answer: schema<typeof oneTimeLinkSchema>(),
+    status: 201,
+    schemas: (s) => ({ body: s.invitationBodySchema, answer: s.oneTimeLinkSchema }),
   },
 
   publicSettings: {
     method: 'GET',
     path: '/api/settings/public',
-    answer: schema<typeof publicSettingsSchema>(),
+    schemas: (s) => ({ answer: s.publicSettingsSchema }),
   },
-  settings: { method: 'GET', path: '/api/settings', answer: schema<typeof settingsSchema>() },
+  settings: {
+    method: 'GET',
+    path: '/api/settings',
+    schemas: (s) => ({ answer: s.settingsSchema }),
+  },
   saveSettings: {
     method: 'PUT',
     path: '/api/settings',
-    body: schema<typeof settingsUpdateSchema>(),
-    answer: schema<typeof settingsSchema>(),
+    schemas: (s) => ({ body: s.settingsUpdateSchema, answer: s.settingsSchema }),
   },
   saveLanguage: {
     method: 'PUT',
     path: '/api/settings/language',
-    body: schema<typeof languageUpdateSchema>(),
-    answer: schema<typeof languageUpdateSchema>(),
+    schemas: (s) => ({ body: s.languageUpdateSchema, answer: s.languageUpdateSchema }),
   },
   finishSetup: {
     method: 'PUT',
     path: '/api/settings/setup',
-    body: schema<typeof setupSchema>(),
-    answer: schema<typeof firstRunSchema>(),
+    schemas: (s) => ({ body: s.setupSchema, answer: s.firstRunSchema }),
   },
 
-  overview: { method: 'GET', path: '/api/overview', answer: schema<typeof overviewSchema>() },
-  ageing: { method: 'GET', path: '/api/ageing', answer: schema<typeof ageingSchema>() },
+  overview: {
+    method: 'GET',
+    path: '/api/overview',
+    schemas: (s) => ({ answer: s.overviewSchema }),
+  },
+  ageing: {
+    method: 'GET',
+    path: '/api/ageing',
+    schemas: (s) => ({ answer: s.ageingSchema }),
+  },
+  // The answer is checked against its schema as it is computed, then sent as bytes (gzipped).
   clientList: {
     method: 'GET',
     path: '/api/clients',
-    query: schema<typeof clientListQuerySchema>(),
-    answer: schema<typeof clientListSchema>(),
+    schemas: (s) => ({ query: s.clientListQuerySchema, answer: s.clientListSchema }),
+    checkedByHandler: ['answer'],
   },
-  client: { method: 'GET', path: '/api/clients/:id', answer: schema<typeof clientSchema>() },
+  client: {
+    method: 'GET',
+    path: '/api/clients/:id',
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientSchema }),
+  },
   clientHistory: {
     method: 'GET',
     path: '/api/clients/:id/history',
-    answer: schema<typeof historyListSchema>(),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.historyListSchema }),
   },
   addClient: {
     method: 'POST',
     path: '/api/clients',
-    body: schema<typeof clientInputSchema>(),
-    answer: schema<typeof clientSchema>(),
+    status: 201,
+    schemas: (s) => ({ body: s.clientInputSchema, answer: s.clientSchema }),
   },
   updateClient: {
     method: 'PUT',
     path: '/api/clients/:id',
-    body: schema<typeof clientUpdateSchema>(),
-    answer: schema<typeof clientSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.clientUpdateSchema,
+      answer: s.clientSchema,
+    }),
   },
+  deleteClient: {
+    method: 'DELETE',
+    path: '/api/clients/:id',
+    status: 204,
+    schemas: (s) => ({ params: s.clientIdParams }),
+  },
+
   updateBalance: {
     method: 'PATCH',
     path: '/api/clients/:id/balance',
-    body: schema<typeof balanceUpdateSchema>(),
-    answer: schema<typeof clientSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.balanceUpdateSchema,
+      answer: s.clientSchema,
+    }),
   },
-  deleteClient: { method: 'DELETE', path: '/api/clients/:id' },
   clientEntries: {
     method: 'GET',
     path: '/api/clients/:id/entries',
-    query: schema<typeof entryListQuerySchema>(),
-    answer: schema<typeof entryListSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      query: s.entryListQuerySchema,
+      answer: s.entryListSchema,
+    }),
   },
   recordEntry: {
     method: 'POST',
     path: '/api/clients/:id/entries',
-    body: schema<typeof entryInputSchema>(),
-    answer: schema<typeof recordedEntrySchema>(),
+    status: 201,
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.entryInputSchema,
+      answer: s.recordedEntrySchema,
+    }),
   },
   voidEntry: {
     method: 'POST',
     path: '/api/clients/:id/entries/:entryId/void',
-    body: schema<typeof voidInputSchema>(),
-    answer: schema<typeof recordedEntrySchema>(),
+    status: 201,
+    schemas: (s) => ({
+      params: s.entryParams,
+      body: s.voidInputSchema,
+      answer: s.recordedEntrySchema,
+    }),
   },
+
   statement: {
     method: 'GET',
     path: '/api/clients/:id/statement',
-    query: schema<typeof statementQuerySchema>(),
-    answer: schema<typeof statementSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      query: s.statementQuerySchema,
+      answer: s.statementSchema,
+    }),
   },
-  // Links: the browser downloads or opens these itself.
-  exportClientsCsv: {
-    method: 'GET',
-    path: '/api/clients/export.csv',
-    query: schema<typeof clientListQuerySchema>(),
-  },
-  exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv' },
-  exportJson: { method: 'GET', path: '/api/export.json' },
-  apiDocs: { method: 'GET', path: '/api/docs' },
-  liveEvents: {
-    method: 'GET',
-    path: '/api/events',
-    query: schema<typeof eventStreamQuerySchema>(),
-  },
+  // Files: the browser downloads or opens these itself.
   statementCsv: {
     method: 'GET',
     path: '/api/clients/:id/statement.csv',
-    query: schema<typeof statementQuerySchema>(),
+    schemas: (s) => ({ params: s.clientIdParams, query: s.statementQuerySchema }),
   },
   statementPdf: {
     method: 'GET',
     path: '/api/clients/:id/statement.pdf',
-    query: schema<typeof statementQuerySchema>(),
+    schemas: (s) => ({ params: s.clientIdParams, query: s.statementQuerySchema }),
   },
   sendStatement: {
     method: 'POST',
     path: '/api/clients/:id/statement/send',
-    body: schema<typeof statementSendSchema>(),
-    answer: schema<typeof statementSentSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.statementSendSchema,
+      answer: s.statementSentSchema,
+    }),
   },
 
   clientLink: {
     method: 'GET',
     path: '/api/clients/:id/link',
-    answer: schema<typeof clientLinkStateSchema>(),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientLinkStateSchema }),
   },
   createClientLink: {
     method: 'POST',
     path: '/api/clients/:id/link',
-    body: schema<typeof clientLinkInputSchema>(),
-    answer: schema<typeof createdClientLinkSchema>(),
+    status: 201,
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.clientLinkInputSchema,
+      answer: s.createdClientLinkSchema,
+    }),
   },
-  revokeClientLink: { method: 'DELETE', path: '/api/clients/:id/link' },
+  revokeClientLink: {
+    method: 'DELETE',
+    path: '/api/clients/:id/link',
+    schemas: (s) => ({ params: s.clientIdParams }),
+  },
   setClientLanguage: {
     method: 'PUT',
     path: '/api/clients/:id/language',
-    body: schema<typeof clientLanguageUpdateSchema>(),
-    answer: schema<typeof clientLanguageUpdateSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.clientLanguageUpdateSchema,
+      answer: s.clientLanguageUpdateSchema,
+    }),
   },
+
   reminderPlan: {
     method: 'GET',
     path: '/api/reminders/plan',
-    answer: schema<typeof reminderPlanSchema>(),
+    schemas: (s) => ({ answer: s.reminderPlanSchema }),
   },
   saveReminderPlan: {
     method: 'PUT',
     path: '/api/reminders/plan',
-    body: schema<typeof reminderPlanSchema>(),
-    answer: schema<typeof reminderPlanSchema>(),
+    schemas: (s) => ({ body: s.reminderPlanSchema, answer: s.reminderPlanSchema }),
   },
   clientReminders: {
     method: 'GET',
     path: '/api/clients/:id/reminders',
-    answer: schema<typeof clientRemindersSchema>(),
+    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientRemindersSchema }),
   },
   setClientReminders: {
     method: 'PUT',
     path: '/api/clients/:id/reminders',
-    body: schema<typeof clientRemindersSchema>(),
-    answer: schema<typeof clientRemindersSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.clientRemindersSchema,
+      answer: s.clientRemindersSchema,
+    }),
   },
   reminders: {
     method: 'GET',
     path: '/api/reminders',
-    query: schema<typeof reminderListQuerySchema>(),
-    answer: schema<typeof reminderListSchema>(),
+    schemas: (s) => ({ query: s.reminderListQuerySchema, answer: s.reminderListSchema }),
   },
   remindersDueToday: {
     method: 'GET',
     path: '/api/reminders/due-today',
-    answer: schema<typeof dueRemindersSchema>(),
+    schemas: (s) => ({ answer: s.dueRemindersSchema }),
   },
   markReminderSent: {
     method: 'POST',
     path: '/api/reminders/due-today/:id/sent',
-    body: schema<typeof markSentBodySchema>(),
-    answer: schema<typeof markedSentSchema>(),
+    schemas: (s) => ({
+      params: s.clientIdParams,
+      body: s.markSentBodySchema,
+      answer: s.markedSentSchema,
+    }),
   },
   reminderPreview: {
     method: 'GET',
     path: '/api/reminders/preview',
-    answer: schema<typeof reminderPreviewSchema>(),
+    schemas: (s) => ({ answer: s.reminderPreviewSchema }),
   },
 
-  tokens: { method: 'GET', path: '/api/tokens', answer: schema<typeof accessTokenListSchema>() },
+  liveEvents: {
+    method: 'GET',
+    path: '/api/events',
+    schemas: (s) => ({ query: s.eventStreamQuerySchema }),
+  },
+
+  tokens: {
+    method: 'GET',
+    path: '/api/tokens',
+    schemas: (s) => ({ answer: s.accessTokenListSchema }),
+  },
   createToken: {
     method: 'POST',
     path: '/api/tokens',
-    body: schema<typeof accessTokenInputSchema>(),
-    answer: schema<typeof createdAccessTokenSchema>(),
+    status: 201,
+    schemas: (s) => ({
+      body: s.accessTokenInputSchema,
+      answer: s.createdAccessTokenSchema,
+    }),
   },
-  revokeToken: { method: 'DELETE', path: '/api/tokens/:id' },
+  revokeToken: {
+    method: 'DELETE',
+    path: '/api/tokens/:id',
+    schemas: (s) => ({ params: s.accessTokenIdParams }),
+  },
 
+  exportClientsCsv: {
+    method: 'GET',
+    path: '/api/clients/export.csv',
+    schemas: (s) => ({ query: s.clientListQuerySchema }),
+  },
+  exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv' },
+  exportJson: { method: 'GET', path: '/api/export.json' },
+  // The rows' results are checked a slice at a time as they are written (import-rows.ts).
   importClients: {
     method: 'POST',
     path: '/api/clients/import',
-    body: schema<typeof importBodySchema>(),
-    answer: schema<typeof importResultSchema>(),
+    schemas: (s) => ({ body: s.importBodySchema, answer: s.importResultSchema }),
+    checkedByHandler: ['answer'],
   },
-  // The body is an export file as read from disk; the restore checks it on the server.
+  // The body is an export file as read from disk, parsed and checked by the restore command.
   restore: {
     method: 'POST',
     path: '/api/restore',
-    body: schema<z.ZodMiniUnknown>(),
-    query: schema<typeof restoreQuerySchema>(),
-    answer: schema<typeof restoreSummarySchema>(),
+    schemas: (s) => ({
+      body: s.restoreBodySchema,
+      query: s.restoreQuerySchema,
+      answer: s.restoreSummarySchema,
+    }),
+    checkedByHandler: ['body'],
   },
+
   bankPreview: {
     method: 'POST',
     path: '/api/bank/preview',
-    body: schema<typeof bankPreviewBodySchema>(),
-    answer: schema<typeof bankPreviewSchema>(),
+    schemas: (s) => ({ body: s.bankPreviewBodySchema, answer: s.bankPreviewSchema }),
   },
   bankConfirm: {
     method: 'POST',
     path: '/api/bank/confirm',
-    body: schema<typeof bankConfirmBodySchema>(),
-    answer: schema<typeof bankConfirmedSchema>(),
+    schemas: (s) => ({ body: s.bankConfirmBodySchema, answer: s.bankConfirmedSchema }),
   },
   bankLayouts: {
     method: 'GET',
     path: '/api/bank/layouts',
-    answer: schema<typeof bankLayoutsSchema>(),
+    schemas: (s) => ({ answer: s.bankLayoutsSchema }),
   },
   bankUndo: {
     method: 'POST',
     path: '/api/bank/batches/:id/undo',
-    answer: schema<typeof bankUndoneSchema>(),
+    schemas: (s) => ({ params: s.bankBatchParams, answer: s.bankUndoneSchema }),
   },
   bankRules: {
     method: 'GET',
     path: '/api/bank/rules',
-    answer: schema<typeof bankRuleListSchema>(),
+    schemas: (s) => ({ answer: s.bankRuleListSchema }),
   },
-  forgetBankRule: { method: 'DELETE', path: '/api/bank/rules/:id' },
+  forgetBankRule: {
+    method: 'DELETE',
+    path: '/api/bank/rules/:id',
+    status: 204,
+    schemas: (s) => ({ params: s.bankRuleParams }),
+  },
+
+  openApiDocument: { method: 'GET', path: '/api/openapi.json' },
+  apiDocs: { method: 'GET', path: '/api/docs' },
+  apiDocsFile: {
+    method: 'GET',
+    path: '/api/docs/:file',
+    schemas: (s) => ({ params: s.apiDocsAssetParams }),
+  },
 } as const satisfies Record<string, ApiRoute>;
 
+/**
+ * The client's side of a client link: pages for people, outside the JSON API and its document.
+ * `/c` and `/c/*` answer every other address under it as a miss.
+ */
+export const pageRoutes = {
+  clientLinkPage: { method: 'GET', path: '/c/:secret' },
+  clientLinkPdf: { method: 'GET', path: '/c/:secret/statement.pdf' },
+  clientLinkCsv: { method: 'GET', path: '/c/:secret/statement.csv' },
+  clientLinkRoot: { method: 'GET', path: '/c' },
+  clientLinkOther: { method: 'GET', path: '/c/*' },
+} as const satisfies Record<string, Route>;
+
 /** The parameter names of a path: `id` and `entryId` in `/api/clients/:id/entries/:entryId/void`. */
-type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
+export type ParamNames<Path extends string> = Path extends `${string}:${infer Name}/${infer Rest}`
   ? Name | ParamNames<Rest>
   : Path extends `${string}:${infer Name}`
     ? Name
     : never;
 
+/** The schemas a route's description loads, by type. */
+export type SchemasOf<Described extends Route> = Described extends {
+  schemas: (modules: SchemaModules) => infer Schemas extends RouteSchemas;
+}
+  ? Schemas
+  : Record<never, never>;
+
 /** What a call of the route sends besides its method: path parameters, body, query. */
-export type ApiCall<Route extends ApiRoute> = ([ParamNames<Route['path']>] extends [never]
+export type ApiCall<Described extends Route> = ([ParamNames<Described['path']>] extends [never]
   ? unknown
-  : { params: Record<ParamNames<Route['path']>, string | number> }) &
-  (Route extends { body: infer Body extends z.ZodMiniType } ? { body: z.input<Body> } : unknown) &
-  (Route extends { query: infer Query extends z.ZodMiniType }
+  : { params: Record<ParamNames<Described['path']>, string | number> }) &
+  (SchemasOf<Described> extends { body: infer Body extends z.ZodMiniType }
+    ? { body: z.input<Body> }
+    : unknown) &
+  (SchemasOf<Described> extends { query: infer Query extends z.ZodMiniType }
     ? { query?: z.input<Query> }
     : unknown);
 
 /** The answer of a route: its schema's type, or undefined for a 204. */
-export type ApiAnswer<Route extends ApiRoute> = Route extends {
-  answer: infer Answer extends z.ZodMiniType;
-}
-  ? z.output<Answer>
-  : undefined;
+export type ApiAnswer<Described extends Route> = Described extends { status: 204 }
+  ? undefined
+  : SchemasOf<Described> extends { answer: infer Answer extends z.ZodMiniType }
+    ? z.output<Answer>
+    : undefined;

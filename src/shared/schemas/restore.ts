@@ -201,3 +201,6 @@ export const restoreSummarySchema = z.object({
   restored: z.boolean(),
 });
 export type RestoreSummary = z.infer<typeof restoreSummarySchema>;
+
+/** What POST /api/restore takes: an export file as read from disk, read and checked on the server. */
+export const restoreBodySchema = z.unknown();

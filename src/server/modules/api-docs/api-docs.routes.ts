@@ -1,8 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod/mini';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
+import type { z } from 'zod/mini';
+import type { apiDocsAssetParams } from '../../../shared/schemas/api-docs.ts';
 
 const swaggerUiDir = path.dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
@@ -44,43 +47,33 @@ const assets = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
   'docs.js': 'text/javascript; charset=utf-8',
-} as const;
-
-const assetParams = z.object({
-  file: z.enum(Object.keys(assets) as [keyof typeof assets, ...(keyof typeof assets)[]]),
-});
+} as const satisfies Record<z.output<typeof apiDocsAssetParams>['file'], string>;
 
 /** Public: they describe, they hold no data. */
-export const apiDocsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const apiDocsRoutes: FastifyPluginAsync = async (app) => {
   let document: string | null = null;
 
-  app.get(
-    '/openapi.json',
-    { schema: { summary: 'This OpenAPI 3.1 document', tags: ['docs'], security: [] } },
+  handle(
+    app,
+    apiRoutes.openApiDocument,
+    { summary: 'This OpenAPI 3.1 document', tags: ['docs'], security: [] },
     async (_request, reply) => {
       document ??= JSON.stringify(app.swagger());
       return reply.type('application/json; charset=utf-8').send(document);
     },
   );
 
-  app.get(
-    '/docs',
-    {
-      schema: { summary: 'The API reference, to read in a browser', tags: ['docs'], security: [] },
-    },
+  handle(
+    app,
+    apiRoutes.apiDocs,
+    { summary: 'The API reference, to read in a browser', tags: ['docs'], security: [] },
     async (_request, reply) => reply.type('text/html; charset=utf-8').send(page),
   );
 
-  app.get(
-    '/docs/:file',
-    {
-      schema: {
-        summary: "The reference page's style sheet and scripts",
-        tags: ['docs'],
-        security: [],
-        params: assetParams,
-      },
-    },
+  handle(
+    app,
+    apiRoutes.apiDocsFile,
+    { summary: "The reference page's style sheet and scripts", tags: ['docs'], security: [] },
     async (request, reply) => {
       const { file } = request.params;
       void reply.type(assets[file]);

@@ -1,11 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  joinBodySchema,
-  loginBodySchema,
-  sessionResponseSchema,
-  userResponseSchema,
-} from '../../../shared/schemas/auth.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { readAllowRegistration, readFirstRun, readLanguage } from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
 import {
@@ -23,98 +19,84 @@ import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } fro
 const invalidCredentials = () =>
   new AppError(401, 'invalid_credentials', 'Invalid email or password');
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   const hashParams = app.config.passwordHashing;
   // Ready before the first login, so the first unknown e-mail takes no longer than the next.
   await hashForUnknownUser(hashParams);
   scheduleHousekeeping(app);
 
-  app.get(
-    '/auth/session',
-    { schema: { security: [], response: { 200: sessionResponseSchema } } },
-    async (request) => {
-      const user = request.accessToken
-        ? request.user
-        : ((await readSession(request))?.user ?? null);
-      if (!user) return { user: null };
-      const [language, firstRun] = await Promise.all([
-        readLanguage(db, user.id),
-        readFirstRun(db, user.id),
-      ]);
-      return { user, language, firstRun };
-    },
-  );
+  handle(app, apiRoutes.session, { security: [] }, async (request) => {
+    const user = request.accessToken ? request.user : ((await readSession(request))?.user ?? null);
+    if (!user) return { user: null };
+    const [language, firstRun] = await Promise.all([
+      readLanguage(db, user.id),
+      readFirstRun(db, user.id),
+    ]);
+    return { user, language, firstRun };
+  });
 
-  app.post(
-    '/auth/join',
-    { schema: { security: [], body: joinBodySchema, response: { 201: userResponseSchema } } },
-    async (request, reply) => {
-      const { email, password, invite } = request.body;
-      // With an invitation, the check that counts is the one in the transaction that uses it up.
-      if (invite === undefined && !(await readAllowRegistration(db))) throw registrationClosed();
-      await countSignUp(db, request.ip, app.config.signUpsPerAddressPerHour, Date.now());
-      if (await isCommonPassword(password)) {
-        throw new AppError(400, 'validation', 'This password is too common.', {
-          fields: { password: 'This password is one of the most common; choose another.' },
-        });
-      }
-      const passwordHash = await hashPassword(password, hashParams);
-      const created = await signUp(db, {
-        email,
-        passwordHash,
-        invite,
-        userAgent: request.headers['user-agent'],
+  handle(app, apiRoutes.join, { security: [] }, async (request, reply) => {
+    const { email, password, invite } = request.body;
+    // With an invitation, the check that counts is the one in the transaction that uses it up.
+    if (invite === undefined && !(await readAllowRegistration(db))) throw registrationClosed();
+    await countSignUp(db, request.ip, app.config.signUpsPerAddressPerHour, Date.now());
+    if (await isCommonPassword(password)) {
+      throw new AppError(400, 'validation', 'This password is too common.', {
+        fields: { password: 'This password is one of the most common; choose another.' },
       });
-      const previous = await readSession(request);
-      if (previous) await endSession(db, previous.tokenHash);
-      setSessionCookie(request, reply, created.token);
-      return reply
-        .status(201)
-        .send({ user: created.user, firstRun: await readFirstRun(db, created.user.id) });
-    },
-  );
+    }
+    const passwordHash = await hashPassword(password, hashParams);
+    const created = await signUp(db, {
+      email,
+      passwordHash,
+      invite,
+      userAgent: request.headers['user-agent'],
+    });
+    const previous = await readSession(request);
+    if (previous) await endSession(db, previous.tokenHash);
+    setSessionCookie(request, reply, created.token);
+    return reply
+      .status(201)
+      .send({ user: created.user, firstRun: await readFirstRun(db, created.user.id) });
+  });
 
-  app.post(
-    '/auth/login',
-    { schema: { security: [], body: loginBodySchema, response: { 200: userResponseSchema } } },
-    async (request, reply) => {
-      const { email, password } = request.body;
-      const keys = throttleKeys(emailKey(email), request.ip);
-      const { delayMs } = await countLoginAttempt(db, keys, Date.now());
-      const user = await findUserByEmail(db, email);
-      // An unknown e-mail costs the same hashing as a wrong password, and gets the same answer.
-      const matches = await verifyPassword(
-        password,
-        user?.password_hash ?? (await hashForUnknownUser(hashParams)),
+  handle(app, apiRoutes.login, { security: [] }, async (request, reply) => {
+    const { email, password } = request.body;
+    const keys = throttleKeys(emailKey(email), request.ip);
+    const { delayMs } = await countLoginAttempt(db, keys, Date.now());
+    const user = await findUserByEmail(db, email);
+    // An unknown e-mail costs the same hashing as a wrong password, and gets the same answer.
+    const matches = await verifyPassword(
+      password,
+      user?.password_hash ?? (await hashForUnknownUser(hashParams)),
+    );
+    if (!user || !matches) {
+      if (delayMs > 0) await sleep(delayMs);
+      throw invalidCredentials();
+    }
+    await forgiveLoginAttempt(db, keys);
+    // Told only to whoever knows the password, so it reveals nothing to a guesser.
+    if (user.disabled_at !== null) {
+      throw new AppError(
+        403,
+        'account_disabled',
+        'This account has been disabled. Ask the administrator of this Balance.',
       );
-      if (!user || !matches) {
-        if (delayMs > 0) await sleep(delayMs);
-        throw invalidCredentials();
-      }
-      await forgiveLoginAttempt(db, keys);
-      // Told only to whoever knows the password, so it reveals nothing to a guesser.
-      if (user.disabled_at !== null) {
-        throw new AppError(
-          403,
-          'account_disabled',
-          'This account has been disabled. Ask the administrator of this Balance.',
-        );
-      }
-      await upgradePasswordHash(db, user, password, hashParams);
-      const previous = await readSession(request);
-      if (previous) await endSession(db, previous.tokenHash);
-      const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
-      setSessionCookie(request, reply, token);
-      const [language, firstRun] = await Promise.all([
-        readLanguage(db, user.id),
-        readFirstRun(db, user.id),
-      ]);
-      return reply.status(200).send({ user: toSessionUser(user), language, firstRun });
-    },
-  );
+    }
+    await upgradePasswordHash(db, user, password, hashParams);
+    const previous = await readSession(request);
+    if (previous) await endSession(db, previous.tokenHash);
+    const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
+    setSessionCookie(request, reply, token);
+    const [language, firstRun] = await Promise.all([
+      readLanguage(db, user.id),
+      readFirstRun(db, user.id),
+    ]);
+    return reply.status(200).send({ user: toSessionUser(user), language, firstRun });
+  });
 
-  app.post('/auth/logout', { schema: { security: [] } }, async (request, reply) => {
+  handle(app, apiRoutes.logout, { security: [] }, async (request, reply) => {
     const session = await readSession(request);
     if (session) {
       await endSession(db, session.tokenHash);

@@ -1,9 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  forgotPasswordBodySchema,
-  forgotPasswordResponseSchema,
-} from '../../../shared/schemas/auth.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
 import { requestLocale, translate } from '../../i18n.ts';
@@ -20,7 +18,7 @@ export function passwordResetByEmail(config: { mail: unknown; publicUrl: string 
   return config.mail !== null && config.publicUrl !== null;
 }
 
-export const forgotPasswordRoutes: FastifyPluginAsyncZod = async (app) => {
+export const forgotPasswordRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   const { mailer } = app;
   const { publicUrl } = app.config;
@@ -31,41 +29,31 @@ export const forgotPasswordRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // Answered before any lookup, alike for every e-mail: not even timing tells who has an account.
-  app.post(
-    '/auth/forgot-password',
-    {
-      schema: {
-        security: [],
-        body: forgotPasswordBodySchema,
-        response: { 202: forgotPasswordResponseSchema },
-      },
-    },
-    async (request, reply) => {
-      if (!mailer || publicUrl === null) {
-        throw new AppError(
-          503,
-          'mail_not_configured',
-          'Password reset by e-mail is not set up on this server; ask the administrator for a password reset link.',
+  handle(app, apiRoutes.forgotPassword, { security: [] }, async (request, reply) => {
+    if (!mailer || publicUrl === null) {
+      throw new AppError(
+        503,
+        'mail_not_configured',
+        'Password reset by e-mail is not set up on this server; ask the administrator for a password reset link.',
+      );
+    }
+    const { email } = request.body;
+    const locale = requestLocale(request);
+    await countResetRequest(db, request.ip, emailKey(email), Date.now());
+    const work = sendResetLink({ db, mailer, publicUrl, email, locale, log: request.log })
+      .catch((error: unknown) => {
+        // Never the link: whoever reads the log must not be able to use it.
+        request.log.error(
+          error instanceof MailError
+            ? { mail: { kind: error.kind, reply: error.reply } }
+            : { err: error },
+          'The password reset e-mail could not be sent',
         );
-      }
-      const { email } = request.body;
-      const locale = requestLocale(request);
-      await countResetRequest(db, request.ip, emailKey(email), Date.now());
-      const work = sendResetLink({ db, mailer, publicUrl, email, locale, log: request.log })
-        .catch((error: unknown) => {
-          // Never the link: whoever reads the log must not be able to use it.
-          request.log.error(
-            error instanceof MailError
-              ? { mail: { kind: error.kind, reply: error.reply } }
-              : { err: error },
-            'The password reset e-mail could not be sent',
-          );
-        })
-        .finally(() => inFlight.delete(work));
-      inFlight.add(work);
-      return reply.status(202).send({ message: translate(locale, forgotPasswordAnswer) });
-    },
-  );
+      })
+      .finally(() => inFlight.delete(work));
+    inFlight.add(work);
+    return reply.status(202).send({ message: translate(locale, forgotPasswordAnswer) });
+  });
 };
 
 async function sendResetLink(options: {

@@ -1,17 +1,7 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod/mini';
-import {
-  bankBatchParams,
-  bankConfirmBodySchema,
-  bankConfirmedSchema,
-  bankFileMaxBytes,
-  bankLayoutsSchema,
-  bankPreviewBodySchema,
-  bankPreviewSchema,
-  bankRuleListSchema,
-  bankRuleParams,
-  bankUndoneSchema,
-} from '../../../shared/schemas/bank.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
+import { bankFileMaxBytes } from '../../../shared/schemas/bank.ts';
 import { notFound } from '../../errors.ts';
 import { WorkerPool } from '../../worker-pool.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
@@ -42,7 +32,7 @@ const checkedBatchId = (id: string) => {
 };
 
 /** Payments from a bank statement: read and matched, confirmed once, undone as a batch. */
-export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
+export const bankRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
 
   // The body is read in a worker thread (decision 036): here it is only taken in, as bytes.
@@ -56,15 +46,16 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
   app.addHook('onClose', () => previewReaders.close());
-  const previewRoute: FastifyPluginAsyncZod = async (scope) => {
+  const previewRoute: FastifyPluginAsync = async (scope) => {
     // Its nesting too is checked in the worker: it took this thread 36 ms of each 4 MB file.
     takeJsonAsBytes(scope, { shapeCheckedWhereParsed: true });
-    scope.post(
-      '/bank/preview',
+    handle(
+      scope,
+      apiRoutes.bankPreview,
       {
         bodyLimit: bankPreviewBodyLimitBytes,
-        // For the documentation only: the worker checks the body (bank-preview-worker.ts).
-        schema: { body: bankPreviewBodySchema, response: { 200: bankPreviewSchema } },
+        // The body's schema is for the documentation only: the worker checks the body
+        // (bank-preview-worker.ts).
         validatorCompiler: () => (bytes: unknown) => ({ value: bytes }),
       },
       async (request) => {
@@ -97,43 +88,27 @@ export const bankRoutes: FastifyPluginAsyncZod = async (app) => {
   };
   await app.register(previewRoute);
 
-  app.post(
-    '/bank/confirm',
-    {
-      bodyLimit: bankConfirmBodyLimitBytes,
-      schema: { body: bankConfirmBodySchema, response: { 200: bankConfirmedSchema } },
-    },
-    async (request) => app.writes.run(confirmBankLines, currentUser(request).id, request.body),
+  handle(app, apiRoutes.bankConfirm, { bodyLimit: bankConfirmBodyLimitBytes }, async (request) =>
+    app.writes.run(confirmBankLines, currentUser(request).id, request.body),
   );
 
-  app.get('/bank/layouts', { schema: { response: { 200: bankLayoutsSchema } } }, async (request) =>
+  handle(app, apiRoutes.bankLayouts, async (request) =>
     bankLayouts(app.db.kysely, currentUser(request).id),
   );
 
-  app.post(
-    '/bank/batches/:id/undo',
-    { schema: { params: bankBatchParams, response: { 200: bankUndoneSchema } } },
-    async (request) =>
-      app.writes.run(undoBankBatch, currentUser(request).id, checkedBatchId(request.params.id)),
+  handle(app, apiRoutes.bankUndo, async (request) =>
+    app.writes.run(undoBankBatch, currentUser(request).id, checkedBatchId(request.params.id)),
   );
 
   // The payers the owner has confirmed, and forgetting one.
-  app.get(
-    '/bank/rules',
-    { schema: { response: { 200: bankRuleListSchema } } },
-    async (request) => ({
-      rules: await listPayerRules(app.db.kysely, currentUser(request).id),
-    }),
-  );
+  handle(app, apiRoutes.bankRules, async (request) => ({
+    rules: await listPayerRules(app.db.kysely, currentUser(request).id),
+  }));
 
-  app.delete(
-    '/bank/rules/:id',
-    { schema: { params: bankRuleParams, response: { 204: z.null() } } },
-    async (request, reply) => {
-      const id = request.params.id;
-      if (!/^[\w-]{22}$/.test(id)) throw notFound('Learned payer not found');
-      await app.writes.run(forgetPayerRule, currentUser(request).id, id);
-      return reply.status(204).send(null);
-    },
-  );
+  handle(app, apiRoutes.forgetBankRule, async (request, reply) => {
+    const id = request.params.id;
+    if (!/^[\w-]{22}$/.test(id)) throw notFound('Learned payer not found');
+    await app.writes.run(forgetPayerRule, currentUser(request).id, id);
+    return reply.status(204).send(null);
+  });
 };

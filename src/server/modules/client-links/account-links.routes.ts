@@ -1,9 +1,8 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import {
-  accountClientLinksSchema,
   recentLinkDays,
-  revokeClientLinksBodySchema,
-  revokedClientLinksSchema,
   type AccountClientLink,
   type LinkMaker,
 } from '../../../shared/schemas/client-links.ts';
@@ -62,17 +61,15 @@ function makerOf(row: RecentLinkRow, credentials: Credentials, locale: Locale): 
  * the owner is shown them and revokes them in one step. A session only, never a token: a stolen
  * token must not be able to see or clear the trail.
  */
-export const accountLinksRoutes: FastifyPluginAsyncZod = async (app) => {
+export const accountLinksRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireSession);
 
-  app.get(
-    '/account/client-links',
+  handle(
+    app,
+    apiRoutes.accountClientLinks,
     {
-      schema: {
-        summary: `The live client links made in the last ${recentLinkDays} days, and the session or token that made each`,
-        response: { 200: accountClientLinksSchema },
-      },
+      summary: `The live client links made in the last ${recentLinkDays} days, and the session or token that made each`,
     },
     async (request) => {
       const user = currentUser(request);
@@ -101,15 +98,10 @@ export const accountLinksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/account/client-links/revoke',
-    {
-      schema: {
-        summary: 'Revoke the chosen client links at once, each in its client’s history',
-        body: revokeClientLinksBodySchema,
-        response: { 200: revokedClientLinksSchema },
-      },
-    },
+  handle(
+    app,
+    apiRoutes.revokeAccountClientLinks,
+    { summary: 'Revoke the chosen client links at once, each in its client’s history' },
     async (request) => {
       const revoked = await app.writes.run(
         revokeClientLinks,

@@ -1,4 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { pageRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import { defaultPeriod } from '../../../shared/schemas/statement.ts';
@@ -114,9 +116,9 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     return readStatement(db, link.owner_id, link.client_id, defaultPeriod(utcDay()), false);
   }
 
-  const hidden = { schema: { hide: true } };
+  const hidden = { hide: true };
 
-  app.get<{ Params: Params }>('/c/:secret', hidden, async (request, reply) => {
+  handle(app, pageRoutes.clientLinkPage, hidden, async (request, reply) => {
     const link = await openLink(request, reply);
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
@@ -138,7 +140,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     );
   });
 
-  app.get<{ Params: Params }>('/c/:secret/statement.pdf', hidden, async (request, reply) => {
+  handle(app, pageRoutes.clientLinkPdf, hidden, async (request, reply) => {
     const link = await openLink(request, reply);
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
@@ -157,10 +159,10 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     if (await withinGuessLimit(request, reply, now)) await miss(request, reply, now);
     return reply;
   };
-  app.get('/c', hidden, unknownAddress);
-  app.get('/c/*', hidden, unknownAddress);
+  handle(app, pageRoutes.clientLinkRoot, hidden, unknownAddress);
+  handle(app, pageRoutes.clientLinkOther, hidden, unknownAddress);
 
-  app.get<{ Params: Params }>('/c/:secret/statement.csv', hidden, async (request, reply) => {
+  handle(app, pageRoutes.clientLinkCsv, hidden, async (request, reply) => {
     const link = await openLink(request, reply);
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);

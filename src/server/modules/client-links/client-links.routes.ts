@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  clientLanguageUpdateSchema,
-  clientLinkInputSchema,
-  clientLinkPathPrefix,
-  clientLinkStateSchema,
-  createdClientLinkSchema,
-} from '../../../shared/schemas/client-links.ts';
-import { clientIdParams } from '../../../shared/schemas/clients.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
+import { clientLinkPathPrefix } from '../../../shared/schemas/client-links.ts';
 import { setClientLanguage } from '../clients/clients.commands.ts';
 import { readClientLanguage } from '../clients/clients.queries.ts';
 import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
@@ -36,19 +31,14 @@ async function linkMaker(request: FastifyRequest): Promise<LinkMaker> {
 }
 
 /** The owner's side: make, read and revoke a client's link, and set the client's language. */
-export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
+export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  app.get(
-    '/clients/:id/link',
-    {
-      schema: {
-        summary: "The client's private link (never its secret) and the client's language",
-        params: clientIdParams,
-        response: { 200: clientLinkStateSchema },
-      },
-    },
+  handle(
+    app,
+    apiRoutes.clientLink,
+    { summary: "The client's private link (never its secret) and the client's language" },
     async (request) => {
       const ownerId = currentUser(request).id;
       const id = checkedClientId(request.params.id);
@@ -59,16 +49,12 @@ export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.post(
-    '/clients/:id/link',
+  handle(
+    app,
+    apiRoutes.createClientLink,
     {
-      schema: {
-        summary:
-          "Make a private link to the client's statement, replacing the one it had; its address is in this answer only",
-        params: clientIdParams,
-        body: clientLinkInputSchema,
-        response: { 201: createdClientLinkSchema },
-      },
+      summary:
+        "Make a private link to the client's statement, replacing the one it had; its address is in this answer only",
       // The answer holds the secret: it must not be kept for a retry. A retry makes a new link.
       config: { idempotency: false },
     },
@@ -88,11 +74,10 @@ export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    '/clients/:id/link',
-    {
-      schema: { summary: "Revoke the client's link at once", params: clientIdParams },
-    },
+  handle(
+    app,
+    apiRoutes.revokeClientLink,
+    { summary: "Revoke the client's link at once" },
     async (request, reply) => {
       const id = checkedClientId(request.params.id);
       await app.writes.run(revokeClientLink, currentUser(request).id, id);
@@ -100,16 +85,10 @@ export const clientLinksRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.put(
-    '/clients/:id/language',
-    {
-      schema: {
-        summary: "The client's language for their link's page; null follows the owner's",
-        params: clientIdParams,
-        body: clientLanguageUpdateSchema,
-        response: { 200: clientLanguageUpdateSchema },
-      },
-    },
+  handle(
+    app,
+    apiRoutes.setClientLanguage,
+    { summary: "The client's language for their link's page; null follows the owner's" },
     async (request) => {
       const id = checkedClientId(request.params.id);
       const language = await app.writes.run(

@@ -1,17 +1,9 @@
-import { z } from 'zod/mini';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  clientIdParams,
-  clientInputSchema,
-  clientListQuerySchema,
-  clientListSchema,
-  clientSchema,
-  type ClientList,
-  clientUpdateSchema,
-} from '../../../shared/schemas/clients.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { clientListSchema, type ClientList } from '../../../shared/schemas/clients.ts';
 import { utcDay } from '../../../shared/dates.ts';
-import { historyListSchema } from '../../../shared/schemas/events.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
+import { handle } from '../../described-route.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { readClientHistory } from '../events/events.queries.ts';
@@ -39,7 +31,7 @@ const defaultPageSize = 50;
  */
 const manyMatches = 5000;
 
-export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const clientsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   const { writes } = app;
   // Before the body is read: a visitor's request costs no parsing and learns nothing of its fields.
@@ -73,106 +65,69 @@ export const clientsRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   }
 
-  app.get(
-    '/clients',
-    // No response schema: the answer is checked against clientListSchema, then sent as bytes,
-    // gzipped for a browser.
-    { schema: { querystring: clientListQuerySchema } },
-    async (request, reply) => {
-      const owner = currentUser(request);
-      const {
-        q,
-        currency,
-        owes,
-        overdue,
-        sort = 'name',
-        dir = 'asc',
+  // Checked against clientListSchema here, then sent as bytes, gzipped for a browser.
+  handle(app, apiRoutes.clientList, async (request, reply) => {
+    const owner = currentUser(request);
+    const { q, currency, owes, overdue, sort = 'name', dir = 'asc', cursor, limit } = request.query;
+    const asOf = utcDay();
+    const filter: ClientFilter = {
+      ownerId: owner.id,
+      search: q,
+      currency,
+      owes: owes === 'true',
+      overdueOn: overdue === 'true' ? asOf : undefined,
+      dialect: app.db.dialect,
+    };
+    const summary = await summarize(filter);
+    let page: Awaited<ReturnType<typeof listClientsPage>>;
+    try {
+      page = await listClientsPage(db, filter, {
+        sort,
+        dir,
         cursor,
-        limit,
-      } = request.query;
-      const asOf = utcDay();
-      const filter: ClientFilter = {
-        ownerId: owner.id,
-        search: q,
-        currency,
-        owes: owes === 'true',
-        overdueOn: overdue === 'true' ? asOf : undefined,
-        dialect: app.db.dialect,
-      };
-      const summary = await summarize(filter);
-      let page: Awaited<ReturnType<typeof listClientsPage>>;
-      try {
-        page = await listClientsPage(db, filter, {
-          sort,
-          dir,
-          cursor,
-          limit: limit ? Number(limit) : defaultPageSize,
-          manyMatches: summary.count >= manyMatches,
-        });
-      } catch (error) {
-        if (!(error instanceof InvalidCursorError)) throw error;
-        throw new AppError(400, 'validation', 'Invalid cursor', {
-          fields: { cursor: 'This value is invalid.' },
-        });
-      }
-      const json = Buffer.from(
-        JSON.stringify(clientListSchema.parse({ ...page, ...summary, asOf })),
-      );
-      const { bytes, encoding } = gzipIfAccepted(json, request.headers['accept-encoding']);
-      if (encoding) reply.header('content-encoding', encoding);
-      return reply
-        .type('application/json; charset=utf-8')
-        .header('vary', 'accept-encoding')
-        .send(bytes);
-    },
+        limit: limit ? Number(limit) : defaultPageSize,
+        manyMatches: summary.count >= manyMatches,
+      });
+    } catch (error) {
+      if (!(error instanceof InvalidCursorError)) throw error;
+      throw new AppError(400, 'validation', 'Invalid cursor', {
+        fields: { cursor: 'This value is invalid.' },
+      });
+    }
+    const json = Buffer.from(JSON.stringify(clientListSchema.parse({ ...page, ...summary, asOf })));
+    const { bytes, encoding } = gzipIfAccepted(json, request.headers['accept-encoding']);
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('vary', 'accept-encoding')
+      .send(bytes);
+  });
+
+  handle(app, apiRoutes.client, async (request) => {
+    const client = await findClient(db, currentUser(request).id, clientId(request.params.id));
+    if (!client) throw clientNotFound();
+    return client;
+  });
+
+  handle(app, apiRoutes.clientHistory, async (request) => {
+    const ownerId = currentUser(request).id;
+    const entries = await readClientHistory(db, ownerId, clientId(request.params.id));
+    // A deleted client's history stays readable from its own entries; a foreign id has none.
+    if (entries.length === 0) throw clientNotFound();
+    return { entries };
+  });
+
+  handle(app, apiRoutes.addClient, async (request, reply) => {
+    const client = await writes.run(addClient, currentUser(request).id, request.body);
+    return reply.status(201).send(client);
+  });
+
+  handle(app, apiRoutes.updateClient, async (request) =>
+    writes.run(editClient, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
-  app.get(
-    '/clients/:id',
-    { schema: { params: clientIdParams, response: { 200: clientSchema } } },
-    async (request) => {
-      const client = await findClient(db, currentUser(request).id, clientId(request.params.id));
-      if (!client) throw clientNotFound();
-      return client;
-    },
-  );
-
-  app.get(
-    '/clients/:id/history',
-    { schema: { params: clientIdParams, response: { 200: historyListSchema } } },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const entries = await readClientHistory(db, ownerId, clientId(request.params.id));
-      // A deleted client's history stays readable from its own entries; a foreign id has none.
-      if (entries.length === 0) throw clientNotFound();
-      return { entries };
-    },
-  );
-
-  app.post(
-    '/clients',
-    { schema: { body: clientInputSchema, response: { 201: clientSchema } } },
-    async (request, reply) => {
-      const client = await writes.run(addClient, currentUser(request).id, request.body);
-      return reply.status(201).send(client);
-    },
-  );
-
-  app.put(
-    '/clients/:id',
-    {
-      schema: { params: clientIdParams, body: clientUpdateSchema, response: { 200: clientSchema } },
-    },
-    async (request) =>
-      writes.run(editClient, currentUser(request).id, clientId(request.params.id), request.body),
-  );
-
-  app.delete(
-    '/clients/:id',
-    { schema: { params: clientIdParams, response: { 204: z.null() } } },
-    async (request, reply) => {
-      await writes.run(deleteClient, currentUser(request).id, clientId(request.params.id));
-      return reply.status(204).send(null);
-    },
-  );
+  handle(app, apiRoutes.deleteClient, async (request, reply) => {
+    await writes.run(deleteClient, currentUser(request).id, clientId(request.params.id));
+    return reply.status(204).send(null);
+  });
 };

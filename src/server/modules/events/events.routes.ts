@@ -1,5 +1,6 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { eventStreamQuerySchema } from '../../../shared/schemas/events.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { tokenStreamKey } from '../tokens/tokens.ts';
@@ -14,12 +15,10 @@ function parseLastEventId(value: unknown): number | null {
   return Number(value);
 }
 
-export const eventsRoutes: FastifyPluginAsyncZod = async (app) => {
+export const eventsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
-  const streamOptions = { onRequest: requireUser, schema: { querystring: eventStreamQuerySchema } };
-
-  app.get('/events', streamOptions, async (request, reply) => {
+  handle(app, apiRoutes.liveEvents, { onRequest: requireUser }, async (request, reply) => {
     const ownerId = currentUser(request).id;
     // The heartbeat rechecks a token as it does a session: revoked or expired, the stream ends.
     const { accessToken } = request;

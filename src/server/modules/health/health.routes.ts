@@ -1,8 +1,9 @@
 import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { z } from 'zod';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { databaseFault } from '../../db/errors.ts';
 
 const minFreeBytes = 16 * 1024 * 1024;
@@ -12,22 +13,7 @@ const healthDatabaseWaitMs = 1500;
 
 type Probe = { failed: false } | { failed: true; error: unknown };
 
-const healthResponse = z.object({
-  status: z.enum(['ok', 'degraded', 'unavailable']),
-  database: z.enum(['sqlite', 'postgres']),
-  problem: z.optional(
-    z.enum([
-      'database_unreachable',
-      'database_migrating',
-      'database_timeout',
-      'database_stopped',
-      'disk_full',
-    ]),
-  ),
-  message: z.optional(z.string()),
-});
-
-export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
+export const healthRoutes: FastifyPluginAsync = async (app) => {
   const { db } = app;
 
   // Read at most once a second and shared: a monitor needs no fresher answer, and statfs costs.
@@ -78,67 +64,63 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     return lowOnDisk(db.config.file);
   }
 
-  app.get(
-    '/health',
-    { schema: { security: [], response: { 200: healthResponse, 503: healthResponse } } },
-    async (request, reply) => {
-      // A crashed SQLite thread fails every query sent to it, though the others still answer.
-      if (db.health.stopped) {
-        return reply.status(503).send({
-          status: 'unavailable',
-          database: db.dialect,
-          problem: 'database_stopped',
-          message: `The database stopped working (${db.health.stopped}); the server must be restarted`,
-        });
-      }
-      // Started before the database answered (`npm start`): the server keeps trying by itself.
-      if (db.health.starting === 'connecting') {
-        return reply.status(503).send({
-          status: 'unavailable',
-          database: db.dialect,
-          problem: 'database_unreachable',
-          message:
-            'The database is not reachable yet; the server keeps trying and serves once it answers',
-        });
-      }
-      if (db.health.starting === 'migrating') {
-        return reply.status(503).send({
-          status: 'unavailable',
-          database: db.dialect,
-          problem: 'database_migrating',
-          message: 'The database is being brought up to date; the server serves once it is',
-        });
-      }
-      const probed = await probeWithin(healthDatabaseWaitMs);
-      if (probed === 'late') {
-        request.log.warn('health check: the database did not answer in time');
-        return reply.status(503).send({
-          status: 'unavailable',
-          database: db.dialect,
-          problem: 'database_timeout',
-          message: `The database did not answer within ${healthDatabaseWaitMs / 1000} s`,
-        });
-      }
-      if (probed.failed) {
-        const { error } = probed;
-        if (databaseFault(error) !== 'unavailable') throw error;
-        request.log.warn({ err: error }, 'health check: the database is unreachable');
-        return reply.status(503).send({
-          status: 'unavailable',
-          database: db.dialect,
-          problem: 'database_unreachable',
-          message: 'The database is unreachable',
-        });
-      }
-      if (await sqliteDiskFull()) {
-        return reply.status(503).send({
-          status: 'degraded',
-          database: db.dialect,
-          problem: 'disk_full',
-          message: "The server's disk is full",
-        });
-      }
-      return { status: 'ok' as const, database: db.dialect };
-    },
-  );
+  handle(app, apiRoutes.health, { security: [] }, async (request, reply) => {
+    // A crashed SQLite thread fails every query sent to it, though the others still answer.
+    if (db.health.stopped) {
+      return reply.status(503).send({
+        status: 'unavailable',
+        database: db.dialect,
+        problem: 'database_stopped',
+        message: `The database stopped working (${db.health.stopped}); the server must be restarted`,
+      });
+    }
+    // Started before the database answered (`npm start`): the server keeps trying by itself.
+    if (db.health.starting === 'connecting') {
+      return reply.status(503).send({
+        status: 'unavailable',
+        database: db.dialect,
+        problem: 'database_unreachable',
+        message:
+          'The database is not reachable yet; the server keeps trying and serves once it answers',
+      });
+    }
+    if (db.health.starting === 'migrating') {
+      return reply.status(503).send({
+        status: 'unavailable',
+        database: db.dialect,
+        problem: 'database_migrating',
+        message: 'The database is being brought up to date; the server serves once it is',
+      });
+    }
+    const probed = await probeWithin(healthDatabaseWaitMs);
+    if (probed === 'late') {
+      request.log.warn('health check: the database did not answer in time');
+      return reply.status(503).send({
+        status: 'unavailable',
+        database: db.dialect,
+        problem: 'database_timeout',
+        message: `The database did not answer within ${healthDatabaseWaitMs / 1000} s`,
+      });
+    }
+    if (probed.failed) {
+      const { error } = probed;
+      if (databaseFault(error) !== 'unavailable') throw error;
+      request.log.warn({ err: error }, 'health check: the database is unreachable');
+      return reply.status(503).send({
+        status: 'unavailable',
+        database: db.dialect,
+        problem: 'database_unreachable',
+        message: 'The database is unreachable',
+      });
+    }
+    if (await sqliteDiskFull()) {
+      return reply.status(503).send({
+        status: 'degraded',
+        database: db.dialect,
+        problem: 'disk_full',
+        message: "The server's disk is full",
+      });
+    }
+    return { status: 'ok' as const, database: db.dialect };
+  });
 };

@@ -1,18 +1,7 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  balanceUpdateSchema,
-  clientIdParams,
-  clientSchema,
-} from '../../../shared/schemas/clients.ts';
-import {
-  entryInputSchema,
-  entryListQuerySchema,
-  entryListSchema,
-  entryPageSizeDefault,
-  entryParams,
-  recordedEntrySchema,
-  voidInputSchema,
-} from '../../../shared/schemas/ledger.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
+import { entryPageSizeDefault } from '../../../shared/schemas/ledger.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { findClient } from '../clients/clients.queries.ts';
@@ -32,103 +21,64 @@ const entryId = (id: string) => {
 };
 
 /** A client's ledger: its entries, and the charges, payments, credits, voids and balance set. */
-export const ledgerRoutes: FastifyPluginAsyncZod = async (app) => {
+export const ledgerRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   const { writes } = app;
   app.addHook('onRequest', requireUser);
 
-  app.patch(
-    '/clients/:id/balance',
-    {
-      schema: {
-        params: clientIdParams,
-        body: balanceUpdateSchema,
-        response: { 200: clientSchema },
-      },
-    },
-    async (request) =>
-      writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
+  handle(app, apiRoutes.updateBalance, async (request) =>
+    writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
   );
 
-  app.get(
-    '/clients/:id/entries',
-    {
-      schema: {
-        params: clientIdParams,
-        querystring: entryListQuerySchema,
-        response: { 200: entryListSchema },
-      },
-    },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const id = clientId(request.params.id);
-      const { cursor, limit, kind } = request.query;
-      let before;
-      try {
-        before = cursor === undefined ? undefined : decodeEntryCursor(cursor);
-      } catch (error) {
-        if (!(error instanceof InvalidEntryCursorError)) throw error;
-        throw new AppError(400, 'validation', 'Invalid cursor', {
-          fields: { cursor: 'This value is invalid.' },
-        });
-      }
-      const [client, page] = await Promise.all([
-        findClient(db, ownerId, id),
-        listEntries(db, ownerId, id, {
-          before,
-          kind,
-          limit: limit ? Number(limit) : entryPageSizeDefault,
-        }),
-      ]);
-      if (!client) throw clientNotFound();
-      const first = page.entries[0];
-      return {
-        entries: page.entries,
-        nextCursor: page.earlier && first ? encodeEntryCursor(first) : null,
-      };
-    },
-  );
+  handle(app, apiRoutes.clientEntries, async (request) => {
+    const ownerId = currentUser(request).id;
+    const id = clientId(request.params.id);
+    const { cursor, limit, kind } = request.query;
+    let before;
+    try {
+      before = cursor === undefined ? undefined : decodeEntryCursor(cursor);
+    } catch (error) {
+      if (!(error instanceof InvalidEntryCursorError)) throw error;
+      throw new AppError(400, 'validation', 'Invalid cursor', {
+        fields: { cursor: 'This value is invalid.' },
+      });
+    }
+    const [client, page] = await Promise.all([
+      findClient(db, ownerId, id),
+      listEntries(db, ownerId, id, {
+        before,
+        kind,
+        limit: limit ? Number(limit) : entryPageSizeDefault,
+      }),
+    ]);
+    if (!client) throw clientNotFound();
+    const first = page.entries[0];
+    return {
+      entries: page.entries,
+      nextCursor: page.earlier && first ? encodeEntryCursor(first) : null,
+    };
+  });
 
-  app.post(
-    '/clients/:id/entries',
-    {
-      schema: {
-        params: clientIdParams,
-        body: entryInputSchema,
-        response: { 201: recordedEntrySchema },
-      },
-    },
-    async (request, reply) => {
-      const ownerId = currentUser(request).id;
-      const recorded = await writes.run(
-        recordEntry,
-        ownerId,
-        clientId(request.params.id),
-        request.body,
-      );
-      return reply.status(201).send(recorded);
-    },
-  );
+  handle(app, apiRoutes.recordEntry, async (request, reply) => {
+    const ownerId = currentUser(request).id;
+    const recorded = await writes.run(
+      recordEntry,
+      ownerId,
+      clientId(request.params.id),
+      request.body,
+    );
+    return reply.status(201).send(recorded);
+  });
 
-  app.post(
-    '/clients/:id/entries/:entryId/void',
-    {
-      schema: {
-        params: entryParams,
-        body: voidInputSchema,
-        response: { 201: recordedEntrySchema },
-      },
-    },
-    async (request, reply) => {
-      const { id, entryId: entry } = request.params;
-      const recorded = await writes.run(
-        voidEntry,
-        currentUser(request).id,
-        clientId(id),
-        entryId(entry),
-        request.body.reason,
-      );
-      return reply.status(201).send(recorded);
-    },
-  );
+  handle(app, apiRoutes.voidEntry, async (request, reply) => {
+    const { id, entryId: entry } = request.params;
+    const recorded = await writes.run(
+      voidEntry,
+      currentUser(request).id,
+      clientId(id),
+      entryId(entry),
+      request.body.reason,
+    );
+    return reply.status(201).send(recorded);
+  });
 };

@@ -1,10 +1,12 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { convertToUsd, type RateOf } from '../../../shared/exchange.ts';
 import { currencies, type Currency } from '../../../shared/money.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { ageingBuckets } from '../ledger/ageing.ts';
-import { overviewMonths, overviewSchema, type Overview } from '../../../shared/schemas/overview.ts';
-import { ageingSchema, type Ageing } from '../../../shared/schemas/clients.ts';
+import { overviewMonths, type Overview } from '../../../shared/schemas/overview.ts';
+import type { Ageing } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import { ledgerByMonthSince } from '../ledger/ledger.queries.ts';
@@ -34,7 +36,7 @@ function usdValue(balance: number, currency: Currency, rates: Partial<Record<Cur
 }
 
 /** GET /api/overview, the dashboard's summary (see overviewSchema), and GET /api/ageing. */
-export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
+export const overviewRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
@@ -103,7 +105,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
     return { months, series };
   }
 
-  app.get('/ageing', { schema: { response: { 200: ageingSchema } } }, async (request) => {
+  handle(app, apiRoutes.ageing, async (request) => {
     const asOf = utcDay();
     const sums = await ageingSums(db, currentUser(request).id, asOf);
     const ageing: Ageing = {
@@ -122,7 +124,7 @@ export const overviewRoutes: FastifyPluginAsyncZod = async (app) => {
   // is never older than the change a caller has seen.
   const sharedOverview = sharedWhileRunning<Overview>();
 
-  app.get('/overview', { schema: { response: { 200: overviewSchema } } }, async (request) => {
+  handle(app, apiRoutes.overview, async (request) => {
     const ownerId = currentUser(request).id;
     const asOf = utcDay();
     const key = `${ownerId} ${asOf} ${await latestEventId(db, ownerId)}`;

@@ -1,16 +1,7 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { clientIdParams } from '../../../shared/schemas/clients.ts';
-import {
-  clientRemindersSchema,
-  dueRemindersSchema,
-  markedSentSchema,
-  markSentBodySchema,
-  reminderListQuerySchema,
-  reminderListSchema,
-  reminderPlanSchema,
-  reminderPreviewSchema,
-  type DueReminder,
-} from '../../../shared/schemas/reminders.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
+import type { DueReminder } from '../../../shared/schemas/reminders.ts';
 import { AppError } from '../../errors.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
@@ -28,89 +19,61 @@ const listLimit = 200;
 const nameOf = (client: { firstName: string; lastName: string }) =>
   `${client.firstName} ${client.lastName}`.trim();
 
-export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
+export const remindersRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  app.get(
-    '/reminders/plan',
-    { schema: { response: { 200: reminderPlanSchema } } },
-    async (request) => readPlan(db, currentUser(request).id),
-  );
+  handle(app, apiRoutes.reminderPlan, async (request) => readPlan(db, currentUser(request).id));
 
-  app.put(
-    '/reminders/plan',
-    { schema: { body: reminderPlanSchema, response: { 200: reminderPlanSchema } } },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      await app.writes.run(saveReminderPlan, ownerId, request.body);
-      return readPlan(db, ownerId);
-    },
-  );
+  handle(app, apiRoutes.saveReminderPlan, async (request) => {
+    const ownerId = currentUser(request).id;
+    await app.writes.run(saveReminderPlan, ownerId, request.body);
+    return readPlan(db, ownerId);
+  });
 
-  app.get(
-    '/clients/:id/reminders',
-    { schema: { params: clientIdParams, response: { 200: clientRemindersSchema } } },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const clientId = checkedClientId(request.params.id);
-      if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
-      return { enabled: !(await isClientPaused(db, ownerId, clientId)) };
-    },
-  );
+  handle(app, apiRoutes.clientReminders, async (request) => {
+    const ownerId = currentUser(request).id;
+    const clientId = checkedClientId(request.params.id);
+    if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
+    return { enabled: !(await isClientPaused(db, ownerId, clientId)) };
+  });
 
-  app.put(
-    '/clients/:id/reminders',
-    {
-      schema: {
-        params: clientIdParams,
-        body: clientRemindersSchema,
-        response: { 200: clientRemindersSchema },
-      },
-    },
-    async (request) => {
-      const clientId = checkedClientId(request.params.id);
-      await app.writes.run(
-        setClientReminders,
-        currentUser(request).id,
-        clientId,
-        request.body.enabled,
-      );
-      return { enabled: request.body.enabled };
-    },
-  );
+  handle(app, apiRoutes.setClientReminders, async (request) => {
+    const clientId = checkedClientId(request.params.id);
+    await app.writes.run(
+      setClientReminders,
+      currentUser(request).id,
+      clientId,
+      request.body.enabled,
+    );
+    return { enabled: request.body.enabled };
+  });
 
-  app.get(
-    '/reminders',
-    { schema: { querystring: reminderListQuerySchema, response: { 200: reminderListSchema } } },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const rows = await listReminders(db, ownerId, request.query.status, listLimit);
-      const clients = await clientsByIds(db, ownerId, [
-        ...new Set(rows.map((row) => row.client_id)),
-      ]);
-      const names = new Map(clients.map((client) => [client.id, nameOf(client)]));
-      return {
-        reminders: rows.map((row) => ({
-          id: row.id,
-          clientId: row.client_id,
-          clientName: names.get(row.client_id) ?? '',
-          entryId: row.entry_id,
-          step: row.step,
-          dueOn: row.due_on,
-          status: row.status,
-          sentTo: row.sent_to,
-          attempts: row.attempts,
-          nextAttemptAt:
-            row.status === 'retrying' && row.next_attempt_at !== null
-              ? new Date(row.next_attempt_at).toISOString()
-              : null,
-          lastError: row.last_error,
-          updatedAt: new Date(row.updated_at).toISOString(),
-        })),
-      };
-    },
-  );
+  handle(app, apiRoutes.reminders, async (request) => {
+    const ownerId = currentUser(request).id;
+    const rows = await listReminders(db, ownerId, request.query.status, listLimit);
+    const clients = await clientsByIds(db, ownerId, [...new Set(rows.map((row) => row.client_id))]);
+    const names = new Map(clients.map((client) => [client.id, nameOf(client)]));
+    return {
+      reminders: rows.map((row) => ({
+        id: row.id,
+        clientId: row.client_id,
+        clientName: names.get(row.client_id) ?? '',
+        entryId: row.entry_id,
+        step: row.step,
+        dueOn: row.due_on,
+        status: row.status,
+        sentTo: row.sent_to,
+        attempts: row.attempts,
+        nextAttemptAt:
+          row.status === 'retrying' && row.next_attempt_at !== null
+            ? new Date(row.next_attempt_at).toISOString()
+            : null,
+        lastError: row.last_error,
+        updatedAt: new Date(row.updated_at).toISOString(),
+      })),
+    };
+  });
 
   async function dueRemindersOf(ownerId: string, onlyClientId?: string) {
     const plan = await readPlan(db, ownerId);
@@ -152,86 +115,68 @@ export const remindersRoutes: FastifyPluginAsyncZod = async (app) => {
     return { today, due, ready };
   }
 
-  app.get(
-    '/reminders/due-today',
-    { schema: { response: { 200: dueRemindersSchema } } },
-    async (request) => {
-      const { today, due, ready } = await dueRemindersOf(currentUser(request).id);
-      return { mailConfigured: app.mailer !== null, today, reminders: due.map(ready) };
-    },
-  );
+  handle(app, apiRoutes.remindersDueToday, async (request) => {
+    const { today, due, ready } = await dueRemindersOf(currentUser(request).id);
+    return { mailConfigured: app.mailer !== null, today, reminders: due.map(ready) };
+  });
 
   // Worked through by hand without a mail server; with one, the sender may have it already.
-  app.post(
-    '/reminders/due-today/:id/sent',
-    {
-      schema: {
-        params: clientIdParams,
-        body: markSentBodySchema,
-        response: { 200: markedSentSchema },
-      },
-    },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const clientId = checkedClientId(request.params.id);
-      if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
-      const { due } = await dueRemindersOf(ownerId, clientId);
-      const entry = due[0];
-      const asked = request.body.charges;
-      const missing = asked.filter(
-        (charge) =>
-          !entry?.send.some((step) => step.entryId === charge.entryId && step.step === charge.step),
-      );
-      if (!entry || missing.length > 0)
-        throw new AppError(409, 'conflict', 'These charges have no reminder due today: {charges}', {
-          values: {
-            charges: missing.map((charge) => `${charge.entryId} ${charge.step}`).join(', '),
-          },
-        });
-      const marked = (steps: typeof entry.send) =>
-        steps
-          .filter((step) => asked.some((charge) => charge.entryId === step.entryId))
-          .map((step) => ({ clientId, entryId: step.entryId, step: step.step, dueOn: step.on }));
-      const send = marked(entry.send);
-      const count = await app.writes.run(markSentByHand, ownerId, {
-        clientId,
-        send,
-        skip: marked(entry.skip),
-        detail: {
-          step: leadingStep(send),
-          charges: send.map(({ entryId, step }) => ({
-            entryId,
-            step,
-            reference: entry.charges.find((charge) => charge.entryId === entryId)?.reference ?? '',
-          })),
-          sentTo: entry.email,
-          by: 'hand',
+  handle(app, apiRoutes.markReminderSent, async (request) => {
+    const ownerId = currentUser(request).id;
+    const clientId = checkedClientId(request.params.id);
+    if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
+    const { due } = await dueRemindersOf(ownerId, clientId);
+    const entry = due[0];
+    const asked = request.body.charges;
+    const missing = asked.filter(
+      (charge) =>
+        !entry?.send.some((step) => step.entryId === charge.entryId && step.step === charge.step),
+    );
+    if (!entry || missing.length > 0)
+      throw new AppError(409, 'conflict', 'These charges have no reminder due today: {charges}', {
+        values: {
+          charges: missing.map((charge) => `${charge.entryId} ${charge.step}`).join(', '),
         },
       });
-      return { marked: count };
-    },
-  );
-
-  app.get(
-    '/reminders/preview',
-    { schema: { response: { 200: reminderPreviewSchema } } },
-    async (request) => {
-      const ownerId = currentUser(request).id;
-      const plan = await readPlan(db, ownerId);
-      const today = dayIn(plan.timeZone, Date.now());
-      const list = await upcoming(db, ownerId, plan, today, previewDays);
-      return {
-        today,
-        reminders: list.map(({ client, step, charge }) => ({
-          on: step.on < today ? today : step.on,
-          clientId: client.id,
-          clientName: nameOf(client),
-          entryId: step.entryId,
-          step: step.step,
-          remaining: charge.remaining,
-          currency: client.currency,
+    const marked = (steps: typeof entry.send) =>
+      steps
+        .filter((step) => asked.some((charge) => charge.entryId === step.entryId))
+        .map((step) => ({ clientId, entryId: step.entryId, step: step.step, dueOn: step.on }));
+    const send = marked(entry.send);
+    const count = await app.writes.run(markSentByHand, ownerId, {
+      clientId,
+      send,
+      skip: marked(entry.skip),
+      detail: {
+        step: leadingStep(send),
+        charges: send.map(({ entryId, step }) => ({
+          entryId,
+          step,
+          reference: entry.charges.find((charge) => charge.entryId === entryId)?.reference ?? '',
         })),
-      };
-    },
-  );
+        sentTo: entry.email,
+        by: 'hand',
+      },
+    });
+    return { marked: count };
+  });
+
+  handle(app, apiRoutes.reminderPreview, async (request) => {
+    const ownerId = currentUser(request).id;
+    const plan = await readPlan(db, ownerId);
+    const today = dayIn(plan.timeZone, Date.now());
+    const list = await upcoming(db, ownerId, plan, today, previewDays);
+    return {
+      today,
+      reminders: list.map(({ client, step, charge }) => ({
+        on: step.on < today ? today : step.on,
+        clientId: client.id,
+        clientName: nameOf(client),
+        entryId: step.entryId,
+        step: step.step,
+        remaining: charge.remaining,
+        currency: client.currency,
+      })),
+    };
+  });
 };

@@ -1,13 +1,10 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import type { FastifyRequest } from 'fastify';
 import { utcDay } from '../../../shared/dates.ts';
-import { clientIdParams } from '../../../shared/schemas/clients.ts';
 import {
   resolvePeriod,
-  statementQuerySchema,
-  statementSchema,
-  statementSendSchema,
-  statementSentSchema,
   type Statement,
   type StatementQuery,
 } from '../../../shared/schemas/statement.ts';
@@ -20,7 +17,7 @@ import { recordStatementSent } from './statement.commands.ts';
 import { attachmentHeader, statementCsv, statementFileName } from './statement-files.ts';
 import { readStatement } from './statement.ts';
 
-export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
+export const statementRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
   const pdfs = app.statementPdfs;
@@ -49,108 +46,82 @@ export const statementRoutes: FastifyPluginAsyncZod = async (app) => {
     return statement;
   }
 
-  app.get(
-    '/clients/:id/statement',
-    {
-      schema: {
-        params: clientIdParams,
-        querystring: statementQuerySchema,
-        response: { 200: statementSchema },
-      },
-    },
-    async (request) => statementFor(request, request.params.id, request.query),
+  handle(app, apiRoutes.statement, async (request) =>
+    statementFor(request, request.params.id, request.query),
   );
-  app.get(
-    '/clients/:id/statement.csv',
-    { schema: { params: clientIdParams, querystring: statementQuerySchema } },
-    async (request, reply) => {
-      const statement = await statementFor(request, request.params.id, request.query);
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', attachmentHeader(statementFileName(statement, 'csv')))
-        .send(statementCsv(statement, request.query.lang ?? requestLocale(request)));
-    },
-  );
+  handle(app, apiRoutes.statementCsv, async (request, reply) => {
+    const statement = await statementFor(request, request.params.id, request.query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', attachmentHeader(statementFileName(statement, 'csv')))
+      .send(statementCsv(statement, request.query.lang ?? requestLocale(request)));
+  });
 
-  app.get(
-    '/clients/:id/statement.pdf',
-    { schema: { params: clientIdParams, querystring: statementQuerySchema } },
-    async (request, reply) => {
-      const statement = await statementFor(request, request.params.id, request.query);
-      const pdf = await pdfs.render(
-        currentUser(request).id,
-        statement,
-        request.query.lang ?? requestLocale(request),
-      );
-      return reply
-        .header('content-type', 'application/pdf')
-        .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
-        .send(pdf);
-    },
-  );
+  handle(app, apiRoutes.statementPdf, async (request, reply) => {
+    const statement = await statementFor(request, request.params.id, request.query);
+    const pdf = await pdfs.render(
+      currentUser(request).id,
+      statement,
+      request.query.lang ?? requestLocale(request),
+    );
+    return reply
+      .header('content-type', 'application/pdf')
+      .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))
+      .send(pdf);
+  });
   // Recorded in the history only once the mail server has accepted it.
-  app.post(
-    '/clients/:id/statement/send',
-    {
-      schema: {
-        params: clientIdParams,
-        body: statementSendSchema,
-        response: { 200: statementSentSchema },
-      },
-    },
-    async (request) => {
-      const { from, to, subject, message } = request.body;
-      const statement = await statementFor(request, request.params.id, { from, to });
-      const sentTo = statement.client.email;
-      if (!sentTo)
-        throw new AppError(
-          409,
-          'conflict',
-          'This client has no e-mail address; add one to send the statement',
-        );
-      const { mailer } = app;
-      if (!mailer)
-        throw new AppError(
-          503,
-          'mail_not_configured',
-          'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
-        );
-      const pdf = await pdfs.render(currentUser(request).id, statement, requestLocale(request));
-      try {
-        await mailer.send({
-          to: sentTo,
-          subject,
-          text: message,
-          replyTo: currentUser(request).email,
-          attachments: [
-            {
-              filename: statementFileName(statement, 'pdf').exact,
-              content: pdf,
-              contentType: 'application/pdf',
-            },
-          ],
-        });
-      } catch (error) {
-        if (!(error instanceof MailError)) throw error;
-        request.log.warn({ err: error }, 'a statement could not be sent');
-        // Said in the owner's language; the mail server's own reply is quoted as it came.
-        if (error.kind === 'unreachable')
-          throw new AppError(
-            502,
-            'mail_failed',
-            'The mail server could not be reached; try again later or check SMTP_URL',
-          );
+  handle(app, apiRoutes.sendStatement, async (request) => {
+    const { from, to, subject, message } = request.body;
+    const statement = await statementFor(request, request.params.id, { from, to });
+    const sentTo = statement.client.email;
+    if (!sentTo)
+      throw new AppError(
+        409,
+        'conflict',
+        'This client has no e-mail address; add one to send the statement',
+      );
+    const { mailer } = app;
+    if (!mailer)
+      throw new AppError(
+        503,
+        'mail_not_configured',
+        'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
+      );
+    const pdf = await pdfs.render(currentUser(request).id, statement, requestLocale(request));
+    try {
+      await mailer.send({
+        to: sentTo,
+        subject,
+        text: message,
+        replyTo: currentUser(request).email,
+        attachments: [
+          {
+            filename: statementFileName(statement, 'pdf').exact,
+            content: pdf,
+            contentType: 'application/pdf',
+          },
+        ],
+      });
+    } catch (error) {
+      if (!(error instanceof MailError)) throw error;
+      request.log.warn({ err: error }, 'a statement could not be sent');
+      // Said in the owner's language; the mail server's own reply is quoted as it came.
+      if (error.kind === 'unreachable')
         throw new AppError(
           502,
           'mail_failed',
-          error.reply
-            ? 'The mail server refused the message: {reply}'
-            : 'The mail server refused the message',
-          { values: { reply: error.reply ?? '' } },
+          'The mail server could not be reached; try again later or check SMTP_URL',
         );
-      }
-      await recordStatementSent(app.writes, currentUser(request).id, statement.client.id, sentTo);
-      return { sentTo };
-    },
-  );
+      throw new AppError(
+        502,
+        'mail_failed',
+        error.reply
+          ? 'The mail server refused the message: {reply}'
+          : 'The mail server refused the message',
+        { values: { reply: error.reply ?? '' } },
+      );
+    }
+    await recordStatementSent(app.writes, currentUser(request).id, statement.client.id, sentTo);
+    return { sentTo };
+  });
 };

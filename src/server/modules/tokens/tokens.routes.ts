@@ -1,42 +1,30 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  accessTokenIdParams,
-  accessTokenInputSchema,
-  accessTokenListSchema,
-  createdAccessTokenSchema,
-} from '../../../shared/schemas/access-tokens.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { currentUser, requireSession } from '../auth/session.ts';
 import { issueToken, listOwnerTokens, revokeToken, tokenStreamKey } from './tokens.ts';
 
 const sessionOnly = [{ sessionCookie: [] }];
 
-export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
+export const tokensRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   // A token that could make tokens would outlive its own revocation (a thief mints a fresh one
   // first); one that could list or revoke them would let a leaked script lock out the others.
   app.addHook('onRequest', requireSession);
 
-  app.get(
-    '/tokens',
-    {
-      schema: {
-        summary: "The signed-in user's access tokens (never their secrets)",
-        security: sessionOnly,
-        response: { 200: accessTokenListSchema },
-      },
-    },
+  handle(
+    app,
+    apiRoutes.tokens,
+    { summary: "The signed-in user's access tokens (never their secrets)", security: sessionOnly },
     async (request) => ({ tokens: await listOwnerTokens(db, currentUser(request).id) }),
   );
 
-  app.post(
-    '/tokens',
+  handle(
+    app,
+    apiRoutes.createToken,
     {
-      schema: {
-        summary: 'Create an access token; its secret is in this answer and nowhere else',
-        security: sessionOnly,
-        body: accessTokenInputSchema,
-        response: { 201: createdAccessTokenSchema },
-      },
+      summary: 'Create an access token; its secret is in this answer and nowhere else',
+      security: sessionOnly,
       // The answer holds the secret: it must not be kept for a retry. A retry makes a second token.
       config: { idempotency: false },
     },
@@ -46,15 +34,10 @@ export const tokensRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete(
-    '/tokens/:id',
-    {
-      schema: {
-        summary: 'Revoke an access token at once',
-        security: sessionOnly,
-        params: accessTokenIdParams,
-      },
-    },
+  handle(
+    app,
+    apiRoutes.revokeToken,
+    { summary: 'Revoke an access token at once', security: sessionOnly },
     async (request, reply) => {
       const ownerId = currentUser(request).id;
       await revokeToken(db, ownerId, request.params.id);

@@ -1,5 +1,6 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { importBodySchema } from '../../../shared/schemas/clients.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { importFile } from './import.commands.ts';
@@ -7,18 +8,18 @@ import { withParseSlot } from './parse-slots.ts';
 
 const importBodyLimitBytes = 8 * 1024 * 1024;
 
-export const importRoutes: FastifyPluginAsyncZod = async (app) => {
+export const importRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
   takeJsonAsBytes(app);
 
-  app.post(
-    '/clients/import',
+  handle(
+    app,
+    apiRoutes.importClients,
     {
       bodyLimit: importBodyLimitBytes,
-      // For the documentation only: the command checks the body (import.commands.ts).
-      schema: { body: importBodySchema },
+      // The body's schema is for the documentation only: the command checks the body
+      // (import.commands.ts).
       validatorCompiler: () => (bytes: unknown) => ({ value: bytes }),
-      // No response schema: the rows are checked a slice at a time (import-rows.ts).
     },
     async (request, reply) => {
       const bytes = request.body as unknown as Buffer;

@@ -1,5 +1,6 @@
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { restoreQuerySchema, restoreSummarySchema } from '../../../shared/schemas/restore.ts';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { withParseSlot } from './parse-slots.ts';
@@ -7,24 +8,17 @@ import { notEmptyOnTakenIds, restoreFile } from './restore.commands.ts';
 
 export const restoreBodyLimitBytes = 64 * 1024 * 1024;
 
-export const restoreRoutes: FastifyPluginAsyncZod = async (app) => {
+export const restoreRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
   takeJsonAsBytes(app);
 
-  app.post(
-    '/restore',
-    {
-      bodyLimit: restoreBodyLimitBytes,
-      schema: { querystring: restoreQuerySchema, response: { 200: restoreSummarySchema } },
-    },
-    async (request) => {
-      const bytes = request.body as Buffer;
-      const ownerId = currentUser(request).id;
-      return withParseSlot(() =>
-        notEmptyOnTakenIds(
-          app.writes.run(restoreFile, ownerId, bytes, request.query.dryRun === 'true'),
-        ),
-      );
-    },
-  );
+  handle(app, apiRoutes.restore, { bodyLimit: restoreBodyLimitBytes }, async (request) => {
+    const bytes = request.body as Buffer;
+    const ownerId = currentUser(request).id;
+    return withParseSlot(() =>
+      notEmptyOnTakenIds(
+        app.writes.run(restoreFile, ownerId, bytes, request.query.dryRun === 'true'),
+      ),
+    );
+  });
 };

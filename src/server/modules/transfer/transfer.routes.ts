@@ -1,9 +1,10 @@
 import { stringify } from 'csv-stringify/sync';
-import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { FastifyPluginAsync } from 'fastify';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { handle } from '../../described-route.ts';
 import { protectCell } from '../../../shared/csv.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { toDecimalText } from '../../../shared/money.ts';
-import { clientListQuerySchema } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
 import { exportVersion } from '../../../shared/schemas/restore.ts';
@@ -107,45 +108,41 @@ async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
 
 const today = () => new Date().toISOString().slice(0, 10);
 
-export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
+export const transferRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  app.get(
-    '/clients/export.csv',
-    { schema: { querystring: clientListQuerySchema } },
-    async (request, reply) => {
-      const { q, currency, owes, overdue } = request.query;
-      const filter: ClientFilter = {
-        ownerId: currentUser(request).id,
-        search: q,
-        currency,
-        owes: owes === 'true',
-        overdueOn: overdue === 'true' ? utcDay() : undefined,
-        dialect: app.db.dialect,
-      };
-      // The byte order mark makes spreadsheet programs read the file as UTF-8.
-      const head = byteOrderMark + stringify([], { header: true, columns: [...csvColumns] });
-      const body = textStream(head, allClients(db, filter), (clients) =>
-        stringify(
-          clients.map((client) => [
-            protectCell(client.firstName),
-            protectCell(client.lastName),
-            protectCell(client.email),
-            protectCell(client.phone),
-            toDecimalText(client.balance, client.currency),
-            client.currency,
-          ]),
-        ),
-      );
-      return reply
-        .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', `attachment; filename="balance-clients-${today()}.csv"`)
-        .send(body);
-    },
-  );
+  handle(app, apiRoutes.exportClientsCsv, async (request, reply) => {
+    const { q, currency, owes, overdue } = request.query;
+    const filter: ClientFilter = {
+      ownerId: currentUser(request).id,
+      search: q,
+      currency,
+      owes: owes === 'true',
+      overdueOn: overdue === 'true' ? utcDay() : undefined,
+      dialect: app.db.dialect,
+    };
+    // The byte order mark makes spreadsheet programs read the file as UTF-8.
+    const head = byteOrderMark + stringify([], { header: true, columns: [...csvColumns] });
+    const body = textStream(head, allClients(db, filter), (clients) =>
+      stringify(
+        clients.map((client) => [
+          protectCell(client.firstName),
+          protectCell(client.lastName),
+          protectCell(client.email),
+          protectCell(client.phone),
+          toDecimalText(client.balance, client.currency),
+          client.currency,
+        ]),
+      ),
+    );
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="balance-clients-${today()}.csv"`)
+      .send(body);
+  });
 
-  app.get('/entries/export.csv', async (request, reply) => {
+  handle(app, apiRoutes.exportEntriesCsv, async (request, reply) => {
     const head = byteOrderMark + stringify([], { header: true, columns: [...entryCsvColumns] });
     const body = textStream(head, readOwnerEntries(db, currentUser(request).id), (entries) =>
       stringify(
@@ -171,7 +168,7 @@ export const transferRoutes: FastifyPluginAsyncZod = async (app) => {
       .send(body);
   });
 
-  app.get('/export.json', async (request, reply) => {
+  handle(app, apiRoutes.exportJson, async (request, reply) => {
     const user = currentUser(request);
     const [preferences, rates, business, reminderPlan] = await Promise.all([
       readPreferences(db, user.id),
