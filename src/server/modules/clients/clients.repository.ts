@@ -11,7 +11,7 @@ import { currencies } from '../../../shared/money.ts';
 import { foldText, nameSortKey } from '../../../shared/names.ts';
 import { isLocale, type Locale } from '../../../shared/locales.ts';
 import type { Database, Dialect } from '../../db/database.ts';
-import { inSlowReadLane } from '../../db/slow-read-lane.ts';
+import { inSlowReadLane } from '../../db/sqlite/slow-read-lane.ts';
 import type { ClientsTable } from './clients.table.ts';
 
 type Executor = Kysely<Database> | Transaction<Database>;

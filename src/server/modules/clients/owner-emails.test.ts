@@ -4,7 +4,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { sqliteQueryPlansForFile } from '../../../../tests/query-plans.ts';
-import { slowReadLaneMark } from '../../db/slow-read-lane.ts';
+import { slowReadLaneMark } from '../../db/sqlite/slow-read-lane.ts';
 import { ownerEmailKeys } from './clients.repository.ts';
 
 const plans = sqliteQueryPlansForFile();

@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
-import type { PrepareCommand } from '../../db/sqlite-commands.ts';
+import type { PrepareCommand } from '../../db/sqlite/commands.ts';
 import {
   holdOwner,
   insertEvents,

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../tests/app.ts';
-import { joinAs } from '../../../tests/auth.ts';
-import { testDialect } from '../../../tests/db.ts';
-import { buildClient } from '../../../tests/factories.ts';
-import type { Client } from '../../shared/schemas/clients.ts';
-import { AppError } from '../errors.ts';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { testDialect } from '../../../../tests/db.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import type { Client } from '../../../shared/schemas/clients.ts';
+import { AppError } from '../../errors.ts';
 
 // Named commands run in SQLite's writer thread (decision 014); on PostgreSQL there is no such
 // thread, and the same commands run on the request thread, tested by every route's tests.

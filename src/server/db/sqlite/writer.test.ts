@@ -2,12 +2,12 @@ import { DatabaseSync } from 'node:sqlite';
 import { MessageChannel } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
-import { AppError } from '../errors.ts';
-import { command, readingCommand, runnerOf, unchanged } from '../modules/events/write-path.ts';
-import { openSqlite, type SqliteConnection } from './sqlite.ts';
-import type { GroupLimits, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
-import { Writer } from './sqlite-writer.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../../tests/db.ts';
+import { AppError } from '../../errors.ts';
+import { command, readingCommand, runnerOf, unchanged } from '../../modules/events/write-path.ts';
+import { openSqlite, type SqliteConnection } from './connection.ts';
+import type { GroupLimits, WorkerReply, WorkerRequest } from './protocol.ts';
+import { Writer } from './writer.ts';
 
 // The writer below runs in-process and is handed these commands, as the app's thread entry hands
 // it the write path's (src/server/sqlite-thread.ts).
