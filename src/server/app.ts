@@ -41,7 +41,7 @@ import { statementRoutes } from './modules/statements/statement.routes.ts';
 import { eventsRoutes } from './modules/events/events.routes.ts';
 import { ChangeFeed } from './modules/events/feed.ts';
 import { WritePath } from './modules/events/write-path.ts';
-import { afterEveryChange, type WriteCommand } from './write-commands.ts';
+import { afterEveryChange, writeCommands, type WriteCommand } from './write-commands.ts';
 import { healthRoutes } from './modules/health/health.routes.ts';
 import { idempotency } from './modules/idempotency/idempotency.ts';
 import { remindersRoutes } from './modules/reminders/reminders.routes.ts';
@@ -261,7 +261,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
   });
   app.decorate('feed', feed);
-  app.decorate('writes', new WritePath<WriteCommand>(db, feed, afterEveryChange));
+  app.decorate('writes', new WritePath<WriteCommand>(db, feed, writeCommands, afterEveryChange));
   const databaseReady = (async () => {
     await migrateWhenReachable(db, app.log, starting.signal);
     await feed.start();

@@ -229,7 +229,6 @@ export async function addEntry(
  * balance is still the one the user started from; otherwise the user sees the conflict.
  */
 export const setBalance = command(
-  'clients.setBalance',
   async (
     context,
     ownerId,
@@ -268,7 +267,6 @@ export const setBalance = command(
 
 /** A charge, payment or credit; appends never conflict with each other. */
 export const recordEntry = command(
-  'clients.recordEntry',
   async (
     context,
     ownerId,
@@ -304,7 +302,6 @@ export const recordEntry = command(
 
 /** Reverses an entry with a new one that names it and says why; entries are never edited. */
 export const voidEntry = command(
-  'clients.voidEntry',
   async (
     context,
     ownerId,
