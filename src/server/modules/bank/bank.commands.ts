@@ -20,14 +20,13 @@ import {
   insertBatch,
   insertRestoredBank,
   markBatchUndone,
-  matchBookOf,
-  matchBookRows,
   payerKeys,
   releaseLines,
   saveLayout,
   saveRule,
   setEntryBankLine,
 } from './bank.repository.ts';
+import { matchBookOf, matchBookRows } from './bank.queries.ts';
 
 const bankUndoReason = 'bank import undone';
 

@@ -7,12 +7,12 @@ import { command, unchanged, type ChangeContext, type Unchanged } from '../event
 import { toClientLink } from './client-link.ts';
 import {
   claimOpenedEvent,
-  findLinksOfOwner,
   insertLink,
   revokeCurrentLink,
   revokeLinks,
 } from './client-links.repository.ts';
 import type { LinkMakerKind } from './client-links.table.ts';
+import { findLinksOfOwner } from './client-links.queries.ts';
 
 // A client's link is made and revoked on the write path, so the client's history and the owner's
 // other tabs see it. Only the secret's hash reaches a command: the secret never leaves the

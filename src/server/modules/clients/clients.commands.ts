@@ -26,12 +26,11 @@ import {
   insertClient,
   insertClients,
   insertRestoredClients,
-  toSnapshot,
   updateClientIfVersion,
   updateClientLanguage,
-  type ClientValues,
 } from './clients.repository.ts';
 import { clientNotFound, conflict, currentClient } from './current-client.ts';
+import { toSnapshot, type ClientValues } from './clients.queries.ts';
 
 // Every change of a client's own record (added, edited, deleted, imported): each one a command
 // on the one write path (rows and event in one transaction, live streams woken after the commit).

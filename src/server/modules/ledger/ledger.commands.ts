@@ -21,22 +21,24 @@ import { keepClientSums, keepOpenSums } from './kept-sums.repository.ts';
 import { addToLedgerMonths, removeClientFromLedgerFigures } from './ledger-months.repository.ts';
 import {
   applyToBalance,
-  findEntry,
   insertEntries,
   insertEntry,
   insertRestoredEntry,
-  ledgerLines,
   openPartOf,
+  setEntryTerms,
+  setOldestDue,
+  setOpenAmount,
+  type NewEntry,
+} from './ledger.repository.ts';
+import {
+  findEntry,
+  ledgerLines,
   ledgerPage,
   ledgerPageSizes,
   liveOpenings,
   newestEnd,
-  setEntryTerms,
-  setOldestDue,
-  setOpenAmount,
   toEntryDetail,
-  type NewEntry,
-} from './ledger.repository.ts';
+} from './ledger.queries.ts';
 
 // Every change of a client's ledger (charges, payments, credits, voids, the balance set by hand)
 // and the figures kept from it: what is unpaid of each entry, the oldest unpaid day, the balance.
