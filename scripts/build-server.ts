@@ -12,13 +12,13 @@ const outDir = path.join(root, 'dist/server');
 rmSync(outDir, { recursive: true, force: true });
 await build({
   // SQLite's worker threads start from files of their own beside main.js: the app's, whose writer
-  // is handed the write path's commands, and the one without commands (db/sqlite-dialect.ts).
+  // is handed the write path's commands, and the one without commands (db/sqlite/dialect.ts).
   input: {
     main: path.join(root, 'src/server/main.ts'),
     'sqlite-thread': path.join(root, 'src/server/sqlite-thread.ts'),
     'sqlite-thread-without-commands': path.join(
       root,
-      'src/server/db/sqlite-thread-without-commands.ts',
+      'src/server/db/sqlite/thread-without-commands.ts',
     ),
     // Statement PDFs are made in a child process of their own (decision 037); the bank statements
     // people send are read in worker threads (decision 036).

@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import type { Database } from '../src/server/db/database.ts';
 import { migrateToLatest } from '../src/server/db/migrate.ts';
-import { SqliteWorkerDialect } from '../src/server/db/sqlite-dialect.ts';
+import { SqliteWorkerDialect } from '../src/server/db/sqlite/dialect.ts';
 import { createTestDatabase, type TestDatabase } from './db.ts';
 
 /**

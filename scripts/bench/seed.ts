@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
 import { allocate, type LedgerLine } from '../../src/server/modules/ledger/ageing.ts';
-import { newClientRow, toSnapshot } from '../../src/server/modules/clients/clients.repository.ts';
-import { toEntryDetail, toEntryRow } from '../../src/server/modules/ledger/ledger.repository.ts';
+import { newClientRow } from '../../src/server/modules/clients/clients.repository.ts';
+import { toEntryRow } from '../../src/server/modules/ledger/ledger.repository.ts';
 import { toEventRow } from '../../src/server/modules/events/events.repository.ts';
 import type { ClientSnapshot } from '../../src/shared/schemas/clients.ts';
 import type { EntryDetail } from '../../src/shared/schemas/events.ts';
+import { toEntryDetail } from '../../src/server/modules/ledger/ledger.queries.ts';
+import { toSnapshot } from '../../src/server/modules/clients/clients.queries.ts';
 
 /**
  * Writes clients straight into the SQLite file the running server uses (WAL lets a second

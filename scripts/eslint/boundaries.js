@@ -1,11 +1,13 @@
 // The three source rooms and who may import whom (docs/architecture.md):
 // shared imports neither side and nothing from Node or the DOM; client and server never import
-// each other; one client feature never reaches into another. On the server, a module's
-// repository (the only code that builds SQL, including the raw row writers) is private to its
-// module, and no route imports one: routes read through `*.queries.ts` and change data through
-// `*.commands.ts` (an owner's data through the one write path). A `*.queries.ts` names each
-// thing it exports, and none is a writer (insert..., update..., delete..., set..., take...,
-// replace..., upsert...): it cannot hand a route the repository's writers under its own name.
+// each other; one client feature never reaches into another. On the server, SQL is built in a
+// module's `*.queries.ts` (its reads) and `*.repository.ts` (its writes, including the raw row
+// writers). A repository is private to its module, and no route imports one: routes read
+// through `*.queries.ts` and change data through `*.commands.ts` (an owner's data through the
+// one write path). A `*.queries.ts` imports no repository (a repository may use its module's
+// queries: the row mappers, a read inside a write), names each thing it exports, and none is a
+// writer (insert..., update..., delete..., set..., take..., replace..., upsert...): it cannot
+// hand a route a writer under its own name.
 // The database room (src/server/db) never loads what sits above it: it may name the tables'
 // types (`import type` of a module's *.table.ts) and use errors.ts and the configuration's
 // types; what runs a command is handed to it from above.
@@ -65,6 +67,8 @@ function problemOf(from, source, filename, typeOnly) {
   if (from.inDb && !from.file.endsWith('.test.ts') && !dbMayImport(to, typeOnly))
     return `src/server/db may not load src/${to.path.join('/')}: a lower room never loads an upper one; hand what it needs down as a value`;
   if (to.serverModule && to.file.endsWith('.repository.ts')) {
+    if (from.file.endsWith('.queries.ts'))
+      return 'a *.queries.ts reads: it may not import a repository, whose SQL writes';
     if (from.serverModule !== to.serverModule)
       return `the repository of server module "${to.serverModule}" is private to it; use its *.queries.ts or *.commands.ts`;
     if (from.file.endsWith('.routes.ts'))

@@ -129,7 +129,7 @@ describe('the database', () => {
   });
 
   it('opens SQLite with WAL, full sync and foreign keys', async () => {
-    const { openSqlite } = await import('./db/sqlite.ts');
+    const { openSqlite } = await import('./db/sqlite/connection.ts');
     const { createTestDatabase } = await import('../../tests/db.ts');
     const database = await createTestDatabase('sqlite');
     const sqlite = openSqlite(database.config.dialect === 'sqlite' ? database.config.file : '');

@@ -1,4 +1,7 @@
-// One table, so a command missing here does not compile where it is called.
+// Every write command by its name, `<module>.<exported name>`: the request thread finds a
+// command's name here (events/write-path.ts), and SQLite's writer thread, handed this table by
+// its entry (sqlite-thread.ts), finds the command by that name. write-commands.test.ts holds each
+// name to its module.
 import { confirmBankLines, forgetPayerRule, undoBankBatch } from './modules/bank/bank.commands.ts';
 import {
   createClientLink,
@@ -12,7 +15,7 @@ import {
   editClient,
   setClientLanguage,
 } from './modules/clients/clients.commands.ts';
-import { runnerOf } from './modules/events/write-path.ts';
+import { runnerOf, type CommandTable } from './modules/events/write-path.ts';
 import { recordEntry, setBalance, voidEntry } from './modules/ledger/ledger.commands.ts';
 import {
   finishSend,
@@ -25,33 +28,33 @@ import { finishSetup, saveLanguage, saveSettings } from './modules/settings/sett
 import { importFile } from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';
 
-export const writeCommands = [
-  addClient,
-  editClient,
-  setBalance,
-  recordEntry,
-  voidEntry,
-  deleteClient,
-  saveSettings,
-  saveLanguage,
-  finishSetup,
-  importFile,
-  restoreFile,
-  setClientLanguage,
-  createClientLink,
-  revokeClientLink,
-  revokeClientLinks,
-  recordLinkOpened,
-  saveReminderPlan,
-  setClientReminders,
-  finishSend,
-  markSentByHand,
-  confirmBankLines,
-  undoBankBatch,
-  forgetPayerRule,
-] as const;
+export const writeCommands = {
+  'bank.confirmBankLines': confirmBankLines,
+  'bank.forgetPayerRule': forgetPayerRule,
+  'bank.undoBankBatch': undoBankBatch,
+  'client-links.createClientLink': createClientLink,
+  'client-links.recordLinkOpened': recordLinkOpened,
+  'client-links.revokeClientLink': revokeClientLink,
+  'client-links.revokeClientLinks': revokeClientLinks,
+  'clients.addClient': addClient,
+  'clients.deleteClient': deleteClient,
+  'clients.editClient': editClient,
+  'clients.setClientLanguage': setClientLanguage,
+  'ledger.recordEntry': recordEntry,
+  'ledger.setBalance': setBalance,
+  'ledger.voidEntry': voidEntry,
+  'reminders.finishSend': finishSend,
+  'reminders.markSentByHand': markSentByHand,
+  'reminders.saveReminderPlan': saveReminderPlan,
+  'reminders.setClientReminders': setClientReminders,
+  'settings.finishSetup': finishSetup,
+  'settings.saveLanguage': saveLanguage,
+  'settings.saveSettings': saveSettings,
+  'transfer.importFile': importFile,
+  'transfer.restoreFile': restoreFile,
+} as const satisfies CommandTable;
 
-export type WriteCommand = (typeof writeCommands)[number];
+export type WriteCommand = (typeof writeCommands)[keyof typeof writeCommands];
 
 /** What every change does in its transaction besides its own work (write-path.ts). */
 export const afterEveryChange = remindersAfterChange;

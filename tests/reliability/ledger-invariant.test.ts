@@ -3,13 +3,13 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addDays, utcDay } from '../../src/shared/dates.ts';
 import { allocate } from '../../src/server/modules/ledger/ageing.ts';
-import { ledgerLines } from '../../src/server/modules/ledger/ledger.repository.ts';
 import { currencies } from '../../src/shared/money.ts';
 import type { Client } from '../../src/shared/schemas/clients.ts';
 import type { Entry } from '../../src/shared/schemas/ledger.ts';
 import { buildTestApp, type TestApp } from '../app.ts';
 import { joinAs } from '../auth.ts';
 import { buildClient } from '../factories.ts';
+import { ledgerLines } from '../../src/server/modules/ledger/ledger.queries.ts';
 
 // Whatever the owner does, in whatever order, a client's balance is the sum of its entries (in
 // its currency; entries left in an earlier currency add up to nothing), and the balances are

@@ -11,7 +11,7 @@ import type { LedgerTables } from '../modules/ledger/ledger.table.ts';
 import type { ReminderTables } from '../modules/reminders/reminders.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import type { TokenTables } from '../modules/tokens/tokens.table.ts';
-import { SqliteWorkerDialect } from './sqlite-dialect.ts';
+import { SqliteWorkerDialect } from './sqlite/dialect.ts';
 
 export type Database = AccountTables &
   BankTables &

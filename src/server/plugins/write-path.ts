@@ -5,7 +5,7 @@ import { createMailer, type Mailer } from '../mail/mailer.ts';
 import { WritePath } from '../modules/events/write-path.ts';
 import { ReminderSender } from '../modules/reminders/reminder-sender.ts';
 import { PdfRenderer } from '../modules/statements/statement-pdf-renderer.ts';
-import { afterEveryChange, type WriteCommand } from '../write-commands.ts';
+import { afterEveryChange, writeCommands, type WriteCommand } from '../write-commands.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,7 +40,10 @@ export const writePath = fp<WritePathOptions>(
       await statementPdfs.close();
     });
 
-    app.decorate('writes', new WritePath<WriteCommand>(app.db, app.feed, afterEveryChange));
+    app.decorate(
+      'writes',
+      new WritePath<WriteCommand>(app.db, app.feed, writeCommands, afterEveryChange),
+    );
     if (sendReminders) ReminderSender.schedule(app);
   },
   { name: 'write-path', dependencies: ['database'] },

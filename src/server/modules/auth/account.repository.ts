@@ -1,21 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import { emailKey } from './auth.repository.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
-
-export async function findUserById(db: Executor, userId: string) {
-  return db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirst();
-}
-
-export async function listSessionsOfUser(db: Executor, userId: string) {
-  return db
-    .selectFrom('sessions')
-    .select(['token_hash', 'created_at', 'last_seen_at', 'user_agent'])
-    .where('user_id', '=', userId)
-    .orderBy('last_seen_at', 'desc')
-    .execute();
-}
+import { sql } from 'kysely';
+import { type Executor, emailKey } from './accounts.queries.ts';
 
 export async function deleteSessionsOfUser(
   db: Executor,
@@ -49,14 +33,6 @@ export async function updateEmail(db: Executor, userId: string, email: string): 
     .execute();
 }
 
-export async function countUsers(db: Executor): Promise<number> {
-  const row = await db
-    .selectFrom('users')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .executeTakeFirstOrThrow();
-  return Number(row.count);
-}
-
 // The data goes by ON DELETE CASCADE; what names the account by e-mail is deleted here.
 export async function deleteUser(
   db: Executor,
@@ -78,27 +54,6 @@ export async function deleteUser(
     )
     .execute();
   await db.deleteFrom('invitations').where('email_key', '=', user.email_key).execute();
-}
-
-export async function listUsers(db: Executor) {
-  return db
-    .selectFrom('users')
-    .select((eb) => [
-      'users.id',
-      'users.email',
-      'users.is_admin',
-      'users.created_at',
-      'users.last_seen_at',
-      'users.disabled_at',
-      eb
-        .selectFrom('clients')
-        .select((inner) => inner.fn.countAll<number>().as('count'))
-        .whereRef('clients.owner_id', '=', 'users.id')
-        .as('clients'),
-    ])
-    .orderBy('users.created_at')
-    .orderBy('users.id')
-    .execute();
 }
 
 export async function setDisabled(

@@ -13,12 +13,10 @@ import type { AnyCommand, WritePath } from '../events/write-path.ts';
 import { readAllowRegistration } from '../settings/settings.queries.ts';
 import { revokeAllTokens } from '../tokens/tokens.ts';
 import {
-  countUsers,
   deletePasswordResetsOfUser,
   deleteSessionOfUser,
   deleteSessionsOfUser,
   deleteUser,
-  findUserById,
   insertInvitation,
   replacePasswordReset,
   setDisabled,
@@ -26,15 +24,10 @@ import {
   takePasswordReset,
   updateEmail,
 } from './account.repository.ts';
-import {
-  deleteSession,
-  findUserByEmail,
-  hasAnyUser,
-  insertUser,
-  updatePasswordHash,
-} from './auth.repository.ts';
+import { deleteSession, insertUser, updatePasswordHash } from './auth.repository.ts';
 import { hashPassword, needsRehash } from './password.ts';
 import { hashToken, startSession } from './session.ts';
+import { findUserByEmail, hasAnyUser, countUsers, findUserById } from './accounts.queries.ts';
 
 export async function signUp(
   db: Kysely<Database>,

@@ -1,30 +1,5 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
-import type { SessionUser } from '../../../shared/schemas/auth.ts';
-import type { SessionWithUser, UsersTable } from './auth.table.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
-
-export function emailKey(email: string): string {
-  return email.trim().normalize('NFC').toLowerCase();
-}
-
-export function toSessionUser(row: Pick<UsersTable, 'id' | 'email' | 'is_admin'>): SessionUser {
-  return { id: row.id, email: row.email, isAdmin: row.is_admin === 1 };
-}
-
-export async function findUserByEmail(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .selectAll()
-    .where('email_key', '=', emailKey(email))
-    .executeTakeFirst();
-}
-
-export async function hasAnyUser(db: Executor): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').limit(1).executeTakeFirst();
-  return row !== undefined;
-}
+import { sql } from 'kysely';
+import { type Executor, emailKey } from './accounts.queries.ts';
 
 export async function insertUser(
   db: Executor,
@@ -73,45 +48,6 @@ export async function insertSession(
     })
     .execute();
   await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();
-}
-
-export async function findSessionWithUser(
-  db: Kysely<Database>,
-  tokenHash: string,
-): Promise<SessionWithUser | undefined> {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.token_hash',
-      'sessions.created_at',
-      'sessions.last_seen_at',
-      'users.id',
-      'users.email',
-      'users.is_admin',
-      'users.disabled_at',
-    ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-}
-
-export async function findLiveSessions(
-  db: Kysely<Database>,
-  tokenHashes: readonly string[],
-  limits: { lastSeenSince: number; createdSince: number },
-): Promise<{ token_hash: string; user_id: string }[]> {
-  return (
-    db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.token_hash', 'sessions.user_id'])
-      .where('sessions.token_hash', 'in', tokenHashes)
-      // A disabled account's sessions are deleted when it is disabled; this also ends any left.
-      .where('users.disabled_at', 'is', null)
-      .where('sessions.last_seen_at', '>=', limits.lastSeenSince)
-      .where('sessions.created_at', '>=', limits.createdSince)
-      .execute()
-  );
 }
 
 export async function touchSession(
@@ -168,16 +104,6 @@ export async function countThrottleAttempt(
     )
     .returning(['failures', 'window_started_at'])
     .executeTakeFirstOrThrow();
-}
-
-/** The count under `key`, if its window started after `windowStart`. */
-export async function findThrottleInWindow(db: Executor, key: string, windowStart: number) {
-  return db
-    .selectFrom('login_throttle')
-    .select(['failures', 'window_started_at'])
-    .where('key', '=', key)
-    .where('window_started_at', '>', windowStart)
-    .executeTakeFirst();
 }
 
 export async function deleteThrottle(db: Executor, key: string): Promise<void> {

@@ -2,16 +2,10 @@ import { createHash, hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
-import {
-  deleteSession,
-  findLiveSessions,
-  findSessionWithUser,
-  insertSession,
-  toSessionUser,
-  touchSession,
-} from './auth.repository.ts';
+import { deleteSession, insertSession, touchSession } from './auth.repository.ts';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import { findLiveSessions, findSessionWithUser, toSessionUser } from './accounts.queries.ts';
 
 export const sessionCookieName = 'balance_session';
 

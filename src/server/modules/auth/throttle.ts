@@ -5,9 +5,9 @@ import {
   countThrottleAttempt,
   deleteThrottle,
   deleteThrottlesStartedBy,
-  findThrottleInWindow,
   lowerThrottles,
 } from './auth.repository.ts';
+import { findThrottleInWindow } from './accounts.queries.ts';
 
 const throttleWindowMs = 15 * 60_000;
 

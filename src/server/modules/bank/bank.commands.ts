@@ -20,14 +20,13 @@ import {
   insertBatch,
   insertRestoredBank,
   markBatchUndone,
-  matchBookOf,
-  matchBookRows,
   payerKeys,
   releaseLines,
   saveLayout,
   saveRule,
   setEntryBankLine,
 } from './bank.repository.ts';
+import { matchBookOf, matchBookRows } from './bank.queries.ts';
 
 const bankUndoReason = 'bank import undone';
 
@@ -35,11 +34,11 @@ const bankUndoReason = 'bank import undone';
 async function within<A extends unknown[], T>(
   context: ChangeContext,
   ownerId: string,
-  inner: Command<string, A, T>,
+  inner: Command<A, T>,
   ...args: A
 ): Promise<T> {
   const outcome = await (await inner.prepare(ownerId, ...args))(context);
-  if (outcome instanceof Error) throw new Error(`${inner.name} changed nothing inside a batch`);
+  if (outcome instanceof Error) throw new Error('a command inside a bank batch changed nothing');
   return outcome;
 }
 
@@ -55,118 +54,111 @@ const noteOf = (description: string) =>
  * between) through the ledger's own command, in one transaction. A line recorded before, here
  * or by another tab at the same moment, records nothing and is answered as already recorded.
  */
-export const confirmBankLines = command(
-  'bank.confirmLines',
-  async (context, ownerId, body: BankConfirmBody) => {
-    const { trx, now } = context;
-    // Lines sent without their occurrence (a script's) are counted among those confirmed.
-    numberTwins(body.lines, true);
-    const lines = body.lines.map((line, index) => {
-      const total = line.allocations.reduce((sum, part) => sum + part.amount, 0);
-      if (total !== line.amount)
-        throw fieldError(`lines.${index}.allocations`, 'The parts must add up to the amount.');
-      return { ...line, id: bankLineId(body.accountLabel, body.currency, line) };
-    });
-    const batchId = newId();
-    // What a line may teach is judged against the book as the preview saw it, before this
-    // import's payments: read once, and only when a line may teach something.
-    let index: ReturnType<typeof buildMatchIndex> | undefined;
-    const learning = async () =>
-      (index ??= buildMatchIndex(matchBookOf(await matchBookRows(trx, ownerId, body.currency))));
-    await insertBatch(trx, { id: batchId, ownerId, ...body, now });
-    const taken = await claimLines(
-      trx,
-      ownerId,
-      batchId,
-      lines.map((line) => line.id),
-      now,
-    );
-    const answer: BankConfirmed = { batchId, recorded: [], alreadyRecorded: [] };
-    for (const [index, line] of lines.entries()) {
-      if (!taken.delete(line.id)) {
-        answer.alreadyRecorded.push(line.id);
-        continue;
-      }
-      const entryIds: number[] = [];
-      for (const part of line.allocations) {
-        const client = await currentClient(trx, ownerId, part.clientId).catch((error: unknown) => {
-          if (error instanceof AppError && error.status === 404)
-            throw fieldError(`lines.${index}.allocations`, 'Client not found');
-          throw error;
-        });
-        if (client.currency !== body.currency)
-          throw fieldError(
-            `lines.${index}.allocations`,
-            'This client keeps their balance in another currency.',
-          );
-        const { entry } = await within(context, ownerId, recordEntry, client.id, {
-          kind: 'payment',
-          amount: part.amount,
-          date: line.date,
-          note: noteOf(line.description),
-          ...(line.reference && { reference: line.reference.slice(0, entryReferenceMaxLength) }),
-        });
-        await setEntryBankLine(trx, ownerId, entry.entryId, line.id);
-        entryIds.push(entry.entryId);
-      }
-      const payer = payerKey(line.description);
-      const [only] = line.allocations;
-      const learnedFrom =
-        payer !== '' && only && line.allocations.length === 1
-          ? (await learning()).learnedFrom(line, only.clientId)
-          : null;
-      if (only && learnedFrom !== null)
-        await saveRule(trx, {
-          ownerId,
-          payerKey: payer,
-          clientId: only.clientId,
-          now,
-          batchId,
-          line: line.line,
-          learnedFrom,
-        });
-      answer.recorded.push({ lineId: line.id, entryIds });
+export const confirmBankLines = command(async (context, ownerId, body: BankConfirmBody) => {
+  const { trx, now } = context;
+  // Lines sent without their occurrence (a script's) are counted among those confirmed.
+  numberTwins(body.lines, true);
+  const lines = body.lines.map((line, index) => {
+    const total = line.allocations.reduce((sum, part) => sum + part.amount, 0);
+    if (total !== line.amount)
+      throw fieldError(`lines.${index}.allocations`, 'The parts must add up to the amount.');
+    return { ...line, id: bankLineId(body.accountLabel, body.currency, line) };
+  });
+  const batchId = newId();
+  // What a line may teach is judged against the book as the preview saw it, before this
+  // import's payments: read once, and only when a line may teach something.
+  let index: ReturnType<typeof buildMatchIndex> | undefined;
+  const learning = async () =>
+    (index ??= buildMatchIndex(matchBookOf(await matchBookRows(trx, ownerId, body.currency))));
+  await insertBatch(trx, { id: batchId, ownerId, ...body, now });
+  const taken = await claimLines(
+    trx,
+    ownerId,
+    batchId,
+    lines.map((line) => line.id),
+    now,
+  );
+  const answer: BankConfirmed = { batchId, recorded: [], alreadyRecorded: [] };
+  for (const [index, line] of lines.entries()) {
+    if (!taken.delete(line.id)) {
+      answer.alreadyRecorded.push(line.id);
+      continue;
     }
-    if (body.layout)
-      await saveLayout(trx, {
-        ownerId,
-        key: body.layout.key,
-        mapping: JSON.stringify(body.layout.mapping),
-        now,
+    const entryIds: number[] = [];
+    for (const part of line.allocations) {
+      const client = await currentClient(trx, ownerId, part.clientId).catch((error: unknown) => {
+        if (error instanceof AppError && error.status === 404)
+          throw fieldError(`lines.${index}.allocations`, 'Client not found');
+        throw error;
       });
-    // Nothing new: the batch (and the layout) is not kept.
-    if (answer.recorded.length === 0) return unchanged({ ...answer, batchId: null });
-    return answer;
-  },
-);
+      if (client.currency !== body.currency)
+        throw fieldError(
+          `lines.${index}.allocations`,
+          'This client keeps their balance in another currency.',
+        );
+      const { entry } = await within(context, ownerId, recordEntry, client.id, {
+        kind: 'payment',
+        amount: part.amount,
+        date: line.date,
+        note: noteOf(line.description),
+        ...(line.reference && { reference: line.reference.slice(0, entryReferenceMaxLength) }),
+      });
+      await setEntryBankLine(trx, ownerId, entry.entryId, line.id);
+      entryIds.push(entry.entryId);
+    }
+    const payer = payerKey(line.description);
+    const [only] = line.allocations;
+    const learnedFrom =
+      payer !== '' && only && line.allocations.length === 1
+        ? (await learning()).learnedFrom(line, only.clientId)
+        : null;
+    if (only && learnedFrom !== null)
+      await saveRule(trx, {
+        ownerId,
+        payerKey: payer,
+        clientId: only.clientId,
+        now,
+        batchId,
+        line: line.line,
+        learnedFrom,
+      });
+    answer.recorded.push({ lineId: line.id, entryIds });
+  }
+  if (body.layout)
+    await saveLayout(trx, {
+      ownerId,
+      key: body.layout.key,
+      mapping: JSON.stringify(body.layout.mapping),
+      now,
+    });
+  // Nothing new: the batch (and the layout) is not kept.
+  if (answer.recorded.length === 0) return unchanged({ ...answer, batchId: null });
+  return answer;
+});
 
 /** Voids every payment of a confirmed batch still standing; its lines may be recorded again. */
-export const undoBankBatch = command(
-  'bank.undoBatch',
-  async (context, ownerId, batchId: string) => {
-    const { trx, now } = context;
-    if (!(await markBatchUndone(trx, ownerId, batchId, now))) {
-      if (!(await batchExists(trx, ownerId, batchId))) throw notFound('Bank import not found');
-      throw new AppError(409, 'conflict', 'This bank import has already been undone');
-    }
-    const payments = await batchPayments(trx, ownerId, batchId);
-    for (const payment of payments)
-      await within(context, ownerId, voidEntry, payment.client_id, payment.id, bankUndoReason);
-    await releaseLines(trx, ownerId, batchId);
-    // The payers it taught are forgotten, those it changed given back (docs/decisions/030).
-    await forgetBatchRules(trx, ownerId, batchId);
-    // Every payment was voided by hand already: nothing to record, the batch stays as it was.
-    if (payments.length === 0) return unchanged({ voided: 0 });
-    return { voided: payments.length };
-  },
-);
+export const undoBankBatch = command(async (context, ownerId, batchId: string) => {
+  const { trx, now } = context;
+  if (!(await markBatchUndone(trx, ownerId, batchId, now))) {
+    if (!(await batchExists(trx, ownerId, batchId))) throw notFound('Bank import not found');
+    throw new AppError(409, 'conflict', 'This bank import has already been undone');
+  }
+  const payments = await batchPayments(trx, ownerId, batchId);
+  for (const payment of payments)
+    await within(context, ownerId, voidEntry, payment.client_id, payment.id, bankUndoReason);
+  await releaseLines(trx, ownerId, batchId);
+  // The payers it taught are forgotten, those it changed given back (docs/decisions/030).
+  await forgetBatchRules(trx, ownerId, batchId);
+  // Every payment was voided by hand already: nothing to record, the batch stays as it was.
+  if (payments.length === 0) return unchanged({ voided: 0 });
+  return { voided: payments.length };
+});
 
 /**
  * Forgets a learned payer: their next transfer is matched afresh, and a text confirmed for two
  * clients (which names nobody) may be learned again. An owner's setting, not a client's change.
  */
 export const forgetPayerRule = command(
-  'bank.forgetRule',
   async ({ trx, record }, ownerId, ruleId: string): Promise<void> => {
     const key = (await payerKeys(trx, ownerId)).find((each) => payerRuleId(each) === ruleId);
     if (key === undefined || !(await deleteRule(trx, ownerId, key)))

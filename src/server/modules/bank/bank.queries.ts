@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import {
   bankMappingSchema,
@@ -8,24 +8,11 @@ import {
   type BankRule,
   type PreviewLine,
   type SuggestedClient,
+  type RuleLearned,
 } from '../../../shared/schemas/bank.ts';
 import type { Database } from '../../db/database.ts';
-import { buildMatcher, payerRuleId } from './bank-matching.ts';
+import { buildMatcher, payerRuleId, type MatchBook } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
-import {
-  accountRows,
-  bankBatchesAfter,
-  bankLinesAfter,
-  layoutRows,
-  layoutsAfter,
-  matchBookOf,
-  matchBookRows,
-  pagesOf,
-  payerRules,
-  payerRulesAfter,
-  recordedLineIds,
-  ruleLearned,
-} from './bank.repository.ts';
 
 /**
  * A statement's incoming lines with their identity, whether recorded before, and who paid; and
@@ -160,4 +147,214 @@ export async function bankLayouts(db: Kysely<Database>, ownerId: string): Promis
     }),
     accounts: accounts.map(([label, currency]) => ({ label, currency })),
   };
+}
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+// Few enough parameters per statement for either database.
+const chunkSize = 200;
+
+export const chunks = <T>(list: readonly T[]) =>
+  Array.from({ length: Math.ceil(list.length / chunkSize) }, (_, index) =>
+    list.slice(index * chunkSize, (index + 1) * chunkSize),
+  );
+
+async function recordedLineIds(
+  db: Executor,
+  ownerId: string,
+  lineIds: readonly string[],
+): Promise<Set<string>> {
+  const recorded = new Set<string>();
+  for (const chunk of chunks(lineIds)) {
+    const rows = await db
+      .selectFrom('bank_lines')
+      .select('line_id')
+      .where('owner_id', '=', ownerId)
+      .where('line_id', 'in', chunk)
+      .execute();
+    for (const row of rows) recorded.add(row.line_id);
+  }
+  return recorded;
+}
+
+export async function matchBookRows(db: Executor, ownerId: string, currency: Currency) {
+  const [clients, openItems, rules] = await Promise.all([
+    db
+      .selectFrom('clients')
+      .select(['id', 'first_name', 'last_name', 'balance'])
+      .where('owner_id', '=', ownerId)
+      .where('currency', '=', currency)
+      .execute(),
+    db
+      .selectFrom('entries')
+      .select(['client_id', 'open_amount', 'reference'])
+      .where('owner_id', '=', ownerId)
+      .where('currency', '=', currency)
+      .where('open_amount', '>', 0)
+      .execute(),
+    db
+      .selectFrom('bank_payer_rules as r')
+      .innerJoin('clients as c', 'c.id', 'r.client_id')
+      .leftJoin('bank_batches as b', (join) =>
+        join.onRef('b.id', '=', 'r.batch_id').onRef('b.owner_id', '=', 'r.owner_id'),
+      )
+      .select([
+        'r.payer_key',
+        'r.client_id',
+        'r.updated_at',
+        'r.line',
+        'r.learned_from',
+        'b.account_label',
+      ])
+      .where('r.owner_id', '=', ownerId)
+      .where('c.currency', '=', currency)
+      .execute(),
+  ]);
+  return { clients, openItems, rules };
+}
+
+/** Where a rule was learned: the import's account and line, and what found the client. */
+function ruleLearned(row: {
+  updated_at: number | string;
+  account_label: string | null;
+  line: number | null;
+  learned_from: string | null;
+}): RuleLearned {
+  const from = learnedFroms.find((each) => each === row.learned_from) ?? null;
+  return {
+    at: new Date(Number(row.updated_at)).toISOString(),
+    accountLabel: row.account_label,
+    line: row.line,
+    from,
+  };
+}
+
+/** The match book of `bank-matching.ts` from the rows `matchBookRows` read. */
+export function matchBookOf(rows: Awaited<ReturnType<typeof matchBookRows>>): MatchBook {
+  return {
+    clients: rows.clients.map((row) => ({
+      id: row.id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      balance: Number(row.balance),
+    })),
+    openItems: rows.openItems.map((row) => ({
+      clientId: row.client_id,
+      openAmount: Number(row.open_amount),
+      reference: row.reference,
+    })),
+    rules: rows.rules.flatMap((row) =>
+      row.client_id === null
+        ? []
+        : [{ payerKey: row.payer_key, clientId: row.client_id, learned: ruleLearned(row) }],
+    ),
+  };
+}
+
+/** The owner's learned payers, by their text, with the client each names. */
+async function payerRules(db: Executor, ownerId: string) {
+  return db
+    .selectFrom('bank_payer_rules as r')
+    .leftJoin('clients as c', 'c.id', 'r.client_id')
+    .leftJoin('bank_batches as b', (join) =>
+      join.onRef('b.id', '=', 'r.batch_id').onRef('b.owner_id', '=', 'r.owner_id'),
+    )
+    .select([
+      'r.payer_key',
+      'r.client_id',
+      'c.first_name',
+      'c.last_name',
+      'r.updated_at',
+      'r.line',
+      'r.learned_from',
+      'b.account_label',
+    ])
+    .where('r.owner_id', '=', ownerId)
+    .orderBy('r.payer_key')
+    .execute();
+}
+
+// The owner's bank imports for the export, page by page along their keys.
+
+const exportPage = 500;
+
+async function bankBatchesAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_batches')
+    .select(['id', 'account_label', 'currency', 'created_at', 'undone_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('id', '>', after);
+  return query.orderBy('id').limit(exportPage).execute();
+}
+
+async function bankLinesAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_lines')
+    .select(['line_id', 'batch_id', 'created_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('line_id', '>', after);
+  return query.orderBy('line_id').limit(exportPage).execute();
+}
+
+async function payerRulesAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_payer_rules')
+    .select(['payer_key', 'client_id', 'updated_at', 'batch_id', 'line', 'learned_from'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('payer_key', '>', after);
+  return query.orderBy('payer_key').limit(exportPage).execute();
+}
+
+async function layoutsAfter(db: Executor, ownerId: string, after: string | null) {
+  let query = db
+    .selectFrom('bank_layouts')
+    .select(['layout_key', 'mapping', 'updated_at'])
+    .where('owner_id', '=', ownerId);
+  if (after !== null) query = query.where('layout_key', '>', after);
+  return query.orderBy('layout_key').limit(exportPage).execute();
+}
+
+/** Every row of a table read a page at a time, each page starting after the last key read. */
+async function* pagesOf<Row>(
+  read: (after: string | null) => Promise<Row[]>,
+  keyOf: (row: Row) => string,
+): AsyncGenerator<Row> {
+  let after: string | null = null;
+  for (;;) {
+    const rows = await read(after);
+    yield* rows;
+    const last = rows.at(-1);
+    if (rows.length < exportPage || last === undefined) return;
+    after = keyOf(last);
+  }
+}
+
+// Enough for any owner's banks; an owner with more sees the ones used last.
+const listedLayouts = 100;
+
+async function layoutRows(db: Executor, ownerId: string) {
+  return db
+    .selectFrom('bank_layouts')
+    .select(['layout_key', 'mapping', 'updated_at'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('layout_key')
+    .limit(listedLayouts)
+    .execute();
+}
+
+/** Each account label imported under, with the currency of its latest batch, latest first. */
+async function accountRows(db: Executor, ownerId: string) {
+  const rows = await db
+    .selectFrom('bank_batches')
+    .select(['account_label', 'currency', 'created_at'])
+    .where('owner_id', '=', ownerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id')
+    .limit(1000)
+    .execute();
+  const seen = new Map<string, Currency>();
+  for (const row of rows)
+    if (!seen.has(row.account_label)) seen.set(row.account_label, row.currency);
+  return [...seen].slice(0, listedLayouts);
 }

@@ -7,12 +7,12 @@ import { command, unchanged, type ChangeContext, type Unchanged } from '../event
 import { toClientLink } from './client-link.ts';
 import {
   claimOpenedEvent,
-  findLinksOfOwner,
   insertLink,
   revokeCurrentLink,
   revokeLinks,
 } from './client-links.repository.ts';
 import type { LinkMakerKind } from './client-links.table.ts';
+import { findLinksOfOwner } from './client-links.queries.ts';
 
 // A client's link is made and revoked on the write path, so the client's history and the owner's
 // other tabs see it. Only the secret's hash reaches a command: the secret never leaves the
@@ -75,7 +75,6 @@ export async function replaceClientLink(
 
 /** A new link for the client; the one it had, if any, stops working in the same transaction. */
 export const createClientLink = command(
-  'clientLinks.create',
   async (
     { trx, record, now },
     ownerId,
@@ -99,7 +98,6 @@ export const createClientLink = command(
 );
 
 export const revokeClientLink = command(
-  'clientLinks.revoke',
   async ({ trx, record, now }, ownerId, clientId: string): Promise<void> => {
     const client = await currentClient(trx, ownerId, clientId);
     if (!(await revokeCurrentLink(trx, ownerId, clientId, now)))
@@ -121,7 +119,6 @@ export const revokeClientLink = command(
  * link already revoked is passed over.
  */
 export const revokeClientLinks = command(
-  'clientLinks.revokeMany',
   async ({ trx, record, now }, ownerId, ids: string[]): Promise<number | Unchanged<number>> => {
     const unique = [...new Set(ids)];
     const links = await findLinksOfOwner(trx, ownerId, unique);
@@ -151,7 +148,6 @@ export const revokeClientLinks = command(
 
 /** One event an hour per link at most, however often the client reloads the page. */
 export const recordLinkOpened = command(
-  'clientLinks.opened',
   async ({ trx, record, now }, ownerId, linkId: string, clientId: string) => {
     if (!(await claimOpenedEvent(trx, linkId, now, openedEventEveryMs))) return unchanged(false);
     const client = await currentClient(trx, ownerId, clientId);

@@ -1,38 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
 import type { ClientLinksTable } from './client-links.table.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
-export type ClientLinkRow = Selectable<ClientLinksTable>;
-
-/** The client's link that is not revoked (expired or not). */
-export async function findCurrentLink(
-  db: Executor,
-  ownerId: string,
-  clientId: string,
-): Promise<ClientLinkRow | undefined> {
-  return db
-    .selectFrom('client_links')
-    .selectAll()
-    .where('owner_id', '=', ownerId)
-    .where('client_id', '=', clientId)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
-}
-
-/** A disabled account's links stop at once, as its tokens do. */
-export async function findLinkBySecretHash(
-  db: Executor,
-  secretHash: string,
-): Promise<ClientLinkRow | undefined> {
-  return db
-    .selectFrom('client_links')
-    .innerJoin('users', 'users.id', 'client_links.owner_id')
-    .selectAll('client_links')
-    .where('client_links.secret_hash', '=', secretHash)
-    .where('users.disabled_at', 'is', null)
-    .executeTakeFirst();
-}
+import type { Executor } from './client-links.queries.ts';
 
 /** Revokes the client's current link, if any; true when there was one. */
 export async function revokeCurrentLink(
@@ -92,56 +59,6 @@ export async function claimOpenedEvent(
     )
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
-}
-
-/** The owner's live links made since `since`, newest first, with their client's name. */
-export async function listRecentLinks(db: Executor, ownerId: string, since: number, now: number) {
-  return db
-    .selectFrom('client_links')
-    .innerJoin('clients', (join) =>
-      join
-        .onRef('clients.id', '=', 'client_links.client_id')
-        .onRef('clients.owner_id', '=', 'client_links.owner_id'),
-    )
-    .select([
-      'client_links.id',
-      'client_links.client_id',
-      'client_links.created_at',
-      'client_links.expires_at',
-      'client_links.last_opened_at',
-      'client_links.made_by',
-      'client_links.made_by_id',
-      'client_links.made_by_label',
-      'client_links.made_by_started_at',
-      'clients.first_name',
-      'clients.last_name',
-    ])
-    .where('client_links.owner_id', '=', ownerId)
-    .where('client_links.created_at', '>=', since)
-    .where('client_links.revoked_at', 'is', null)
-    .where((where) =>
-      where.or([
-        where('client_links.expires_at', 'is', null),
-        where('client_links.expires_at', '>', now),
-      ]),
-    )
-    .orderBy('client_links.created_at', 'desc')
-    .orderBy('client_links.id')
-    .execute();
-}
-
-/** The owner's links among `ids` (another owner's are not found), revoked or not. */
-export async function findLinksOfOwner(
-  db: Executor,
-  ownerId: string,
-  ids: readonly string[],
-): Promise<Pick<ClientLinkRow, 'id' | 'client_id' | 'revoked_at'>[]> {
-  return db
-    .selectFrom('client_links')
-    .select(['id', 'client_id', 'revoked_at'])
-    .where('owner_id', '=', ownerId)
-    .where('id', 'in', ids)
-    .execute();
 }
 
 export async function revokeLinks(

@@ -26,12 +26,11 @@ import {
   insertClient,
   insertClients,
   insertRestoredClients,
-  toSnapshot,
   updateClientIfVersion,
   updateClientLanguage,
-  type ClientValues,
 } from './clients.repository.ts';
 import { clientNotFound, conflict, currentClient } from './current-client.ts';
+import { toSnapshot, type ClientValues } from './clients.queries.ts';
 
 // Every change of a client's own record (added, edited, deleted, imported): each one a command
 // on the one write path (rows and event in one transaction, live streams woken after the commit).
@@ -47,7 +46,6 @@ const sumsPartOf = (client: Client): ClientPart => ({
 
 /** A new client; a balance other than 0 is its opening balance. */
 export const addClient = command(
-  'clients.add',
   async ({ trx, record, now }, ownerId, input: ClientInput): Promise<Client> => {
     // With the preference on, the form has no balance and a hand-made request cannot add one.
     const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
@@ -99,7 +97,6 @@ export const addClient = command(
  * but opening balances: the old opening is voided and the balance opens again in the new one.
  */
 export const editClient = command(
-  'clients.edit',
   async ({ trx, record, now }, ownerId, id: string, update: ClientUpdate): Promise<Client> => {
     const { version, openingDate, openingDueDate, openingReference, ...values } = update;
     const current = await currentClient(trx, ownerId, id);
@@ -211,26 +208,23 @@ export const editClient = command(
  * Deletes a client with its ledger; its history stays in the log. The bank lines its payments
  * came from are freed (unless another client's payment holds one).
  */
-export const deleteClient = command(
-  'clients.delete',
-  async ({ trx, record }, ownerId, id: string): Promise<void> => {
-    const current = await currentClient(trx, ownerId, id);
-    const bankLines = await clientBankLines(trx, ownerId, id);
-    await removeClientFigures(trx, ownerId, id);
-    const removed = await deleteClientRow(trx, ownerId, id);
-    if (!removed) throw clientNotFound();
-    await keepClientTotals(trx, ownerId, [sumsPartOf(removed)], []);
-    // Its payments are gone with it: their statement lines may be recorded again.
-    await freeUnpaidLines(trx, ownerId, bankLines);
-    await record({
-      clientId: id,
-      action: 'deleted',
-      version: current.version + 1,
-      before: toSnapshot(current),
-      after: null,
-    });
-  },
-);
+export const deleteClient = command(async ({ trx, record }, ownerId, id: string): Promise<void> => {
+  const current = await currentClient(trx, ownerId, id);
+  const bankLines = await clientBankLines(trx, ownerId, id);
+  await removeClientFigures(trx, ownerId, id);
+  const removed = await deleteClientRow(trx, ownerId, id);
+  if (!removed) throw clientNotFound();
+  await keepClientTotals(trx, ownerId, [sumsPartOf(removed)], []);
+  // Its payments are gone with it: their statement lines may be recorded again.
+  await freeUnpaidLines(trx, ownerId, bankLines);
+  await record({
+    clientId: id,
+    action: 'deleted',
+    version: current.version + 1,
+    before: toSnapshot(current),
+    after: null,
+  });
+});
 
 /**
  * An import's checked rows, all or none; each balance other than 0 becomes an opening balance.
@@ -281,7 +275,6 @@ export async function setRestoredClientLanguages(
 
 /** The language the client reads their link's page (and later reminders) in; null: the owner's. */
 export const setClientLanguage = command(
-  'clients.setLanguage',
   async ({ trx, record }, ownerId, id: string, language: Locale | null): Promise<Locale | null> => {
     const client = await currentClient(trx, ownerId, id);
     await updateClientLanguage(trx, ownerId, id, language);

@@ -3,7 +3,7 @@ import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import type { ClientInput, ClientList } from '../../../shared/schemas/clients.ts';
-import { listClientsPage, type ClientFilter } from './clients.repository.ts';
+import { listClientsPage, type ClientFilter } from './clients.queries.ts';
 
 let testApp: TestApp;
 let cookie: string;

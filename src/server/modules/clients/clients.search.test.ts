@@ -5,7 +5,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { testDialect } from '../../../../tests/db.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
-import { trigramQuery } from './clients.repository.ts';
+import { trigramQuery } from './clients.queries.ts';
 
 // The search is narrowed by a trigram index (migration 0019-search-and-ageing-indexes) so that a
 // search over a very long list reads only the rows that can match. These tests check that it finds the same

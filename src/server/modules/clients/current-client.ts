@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { findClient } from './clients.repository.ts';
+import { findClient } from './clients.queries.ts';
 
 // The client a change is about, and the answers when it is gone or changed meanwhile: shared by
 // the client's own commands and its ledger's.

@@ -4,8 +4,8 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { sqliteQueryPlansForFile } from '../../../../tests/query-plans.ts';
-import { slowReadLaneMark } from '../../db/slow-read-lane.ts';
-import { ownerEmailKeys } from './clients.repository.ts';
+import { slowReadLaneMark } from '../../db/sqlite/slow-read-lane.ts';
+import { ownerEmailKeys } from './clients.queries.ts';
 
 const plans = sqliteQueryPlansForFile();
 

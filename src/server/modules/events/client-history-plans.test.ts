@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sqliteQueryPlansForFile } from '../../../../tests/query-plans.ts';
-import { readClientHistory } from './events.repository.ts';
+import { readClientHistory } from './events.queries.ts';
 
 const plans = sqliteQueryPlansForFile();
 

@@ -1,16 +1,8 @@
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type {
-  ChangeEvent,
-  EntryDetail,
-  EventAction,
-  HistoryEntry,
-} from '../../../shared/schemas/events.ts';
+import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Database, Dialect } from '../../db/database.ts';
-import type { EventsTable } from './events.table.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Well inside both databases' limits on bound parameters. */
 const insertBatch = 500;
@@ -87,116 +79,5 @@ export async function insertEvents(
         events.slice(start, start + insertBatch).map((event) => toEventRow(ownerId, at, event)),
       )
       .execute();
-  }
-}
-
-export async function hasClientHistory(db: Executor, ownerId: string): Promise<boolean> {
-  const row = await db
-    .selectFrom('events')
-    .select('id')
-    .where('owner_id', '=', ownerId)
-    .where('action', '!=', 'settings_changed')
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
-}
-
-export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
-  const row = await db
-    .selectFrom('events')
-    .select((eb) => eb.fn.max('id').as('id'))
-    .where('owner_id', '=', ownerId)
-    .executeTakeFirst();
-  return Number(row?.id ?? 0);
-}
-
-export async function countEventsAfter(
-  db: Executor,
-  ownerId: string,
-  afterId: number,
-  cap: number,
-): Promise<number> {
-  const rows = await db
-    .selectFrom('events')
-    .select('id')
-    .where('owner_id', '=', ownerId)
-    .where('id', '>', afterId)
-    .limit(cap)
-    .execute();
-  return rows.length;
-}
-
-export async function readEventsAfter(
-  db: Executor,
-  ownerId: string,
-  afterId: number,
-  limit: number,
-): Promise<ChangeEvent[]> {
-  const rows = await db
-    .selectFrom('events')
-    .select(['id', 'action', 'client_id'])
-    .where('owner_id', '=', ownerId)
-    .where('id', '>', afterId)
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-  return rows.map((row) => ({ id: row.id, action: row.action, clientId: row.client_id }));
-}
-
-const parseJson = <T>(text: string | null): T | null =>
-  text === null ? null : (JSON.parse(text) as T);
-
-function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
-  return {
-    id: row.id,
-    action: row.action,
-    at: new Date(row.at).toISOString(),
-    version: row.version,
-    before: parseJson<ClientSnapshot>(row.before),
-    after: parseJson<ClientSnapshot>(row.after),
-    ...detailOf(row.detail),
-  };
-}
-
-/** The detail column holds an entry, or `{ reminder }` for a reminder's event. */
-function detailOf(text: string | null): Pick<HistoryEntry, 'entry' | 'reminder'> {
-  const detail = parseJson<EntryDetail | { reminder: ReminderDetail }>(text);
-  if (detail && 'reminder' in detail) return { entry: null, reminder: detail.reminder };
-  return { entry: detail };
-}
-
-export async function readClientHistory(
-  db: Executor,
-  ownerId: string,
-  clientId: string,
-): Promise<HistoryEntry[]> {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
-    .orderBy('id', 'desc')
-    .execute();
-  return rows.map(toHistoryEntry);
-}
-
-/** One chunk of export text: a larger page makes V8 grow its young generation (decision 016). */
-const exportBatch = 100;
-
-export async function* readAllEvents(db: Executor, ownerId: string) {
-  let afterId = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom('events')
-      .selectAll()
-      .where('owner_id', '=', ownerId)
-      .where('id', '>', afterId)
-      .orderBy('id')
-      .limit(exportBatch)
-      .execute();
-    for (const row of rows) yield { ...toHistoryEntry(row), clientId: row.client_id };
-    const last = rows[rows.length - 1];
-    if (!last || rows.length < exportBatch) return;
-    afterId = last.id;
   }
 }

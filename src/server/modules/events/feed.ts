@@ -4,7 +4,7 @@ import pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ChangeEvent, ChangesSummary } from '../../../shared/schemas/events.ts';
 import type { Database, Db } from '../../db/database.ts';
-import { readEventsAfter } from './events.repository.ts';
+import { readEventsAfter } from './events.queries.ts';
 
 export interface Subscriber {
   ownerId: string;

@@ -73,7 +73,7 @@ describe('the write path', () => {
 });
 
 // On SQLite a change of this kind holds the one writer whoever makes it, and the owners' own
-// changes (commands) take turns in the writer instead (sqlite-writer.test.ts).
+// changes (commands) take turns in the writer instead (db/sqlite/writer.test.ts).
 describe.skipIf(testDialect !== 'postgres')(
   'the write path on PostgreSQL (PostgreSQL only)',
   () => {

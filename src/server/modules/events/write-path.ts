@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database, Db, Dialect } from '../../db/database.ts';
-import type { PrepareCommand } from '../../db/sqlite-commands.ts';
+import type { PrepareCommand } from '../../db/sqlite/commands.ts';
 import {
   holdOwner,
   insertEvents,
@@ -105,24 +105,26 @@ export type CommandWork<A extends unknown[], T> = (
   ...args: A
 ) => Promise<T | Unchanged<T>>;
 
-/** Arguments and value must survive a structured clone to SQLite's writer (decision 014). */
-export interface Command<N extends string, A extends unknown[], T> {
-  readonly name: N;
+/**
+ * Arguments and value must survive a structured clone to SQLite's writer (decision 014). A
+ * command has no name of its own: its name is its key in the table of write commands
+ * (src/server/write-commands.ts), `<module>.<exported name>`.
+ */
+export interface Command<A extends unknown[], T> {
   /** A method, so that a table may hold commands of any arguments. */
   prepare(ownerId: string, ...args: A): Promise<Work<T>>;
 }
 
-export type AnyCommand = Command<string, unknown[], unknown>;
+export type AnyCommand = Command<unknown[], unknown>;
 
-type ArgumentsOf<C> = C extends Command<string, infer A, unknown> ? A : never;
-type ValueOf<C> = C extends Command<string, unknown[], infer T> ? T : never;
+/** The commands by name; a name crosses to SQLite's writer, where the same table answers it. */
+export type CommandTable = Readonly<Record<`${string}.${string}`, AnyCommand>>;
 
-export function command<N extends string, A extends unknown[], T>(
-  name: N,
-  work: CommandWork<A, T>,
-): Command<N, A, T> {
+type ArgumentsOf<C> = C extends Command<infer A, unknown> ? A : never;
+type ValueOf<C> = C extends Command<unknown[], infer T> ? T : never;
+
+export function command<A extends unknown[], T>(work: CommandWork<A, T>): Command<A, T> {
   return {
-    name,
     prepare:
       async (ownerId, ...args) =>
       (context) =>
@@ -137,13 +139,11 @@ export type ReadWork<I, T> = (
 ) => Promise<T | Unchanged<T>>;
 
 /** `read` runs before the transaction, so no connection waits while a 64 MiB body is parsed. */
-export function readingCommand<N extends string, A extends unknown[], I, T>(
-  name: N,
+export function readingCommand<A extends unknown[], I, T>(
   read: (...args: A) => Promise<I>,
   work: ReadWork<I, T>,
-): Command<N, A, T> {
+): Command<A, T> {
   return {
-    name,
     prepare: async (ownerId, ...args) => {
       const input = await read(...args);
       return (context) => work(context, ownerId, input);
@@ -151,24 +151,32 @@ export function readingCommand<N extends string, A extends unknown[], I, T>(
   };
 }
 
-export function runnerOf(table: readonly AnyCommand[], afterChange: AfterChange): PrepareCommand {
-  const byName = new Map<string, AnyCommand>();
-  for (const entry of table) {
-    if (byName.has(entry.name)) throw new Error(`two commands are named ${entry.name}`);
-    byName.set(entry.name, entry);
-  }
+/** What SQLite's writer thread runs a command by: its name, looked up in the same table. */
+export function runnerOf(table: CommandTable, afterChange: AfterChange): PrepareCommand {
   return async (name, ownerId, args) => {
-    const found = byName.get(name);
+    const found = Object.hasOwn(table, name) ? table[name as keyof CommandTable] : undefined;
     if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
     const work = await found.prepare(ownerId, ...args);
     return (kysely) => runChange(kysely, 'sqlite', ownerId, work, afterChange);
   };
 }
 
+/** Each command's name, by the command: so a route hands the command itself, never its name. */
+function namesOf(table: CommandTable): Map<AnyCommand, string> {
+  const names = new Map<AnyCommand, string>();
+  for (const [name, entry] of Object.entries(table)) {
+    const other = names.get(entry);
+    if (other) throw new Error(`one command is in the table twice: ${other} and ${name}`);
+    names.set(entry, name);
+  }
+  return names;
+}
+
 export class WritePath<Commands extends AnyCommand> {
   readonly #db: Db;
   readonly #feed: ChangeFeed;
   readonly #afterChange: AfterChange;
+  readonly #names: Map<AnyCommand, string>;
   /** PostgreSQL: one committing, one reading; the rest wait without holding a connection. */
   readonly #changesPerOwner = new OwnerConcurrencyLimit(
     2,
@@ -182,9 +190,10 @@ export class WritePath<Commands extends AnyCommand> {
       ),
   );
 
-  constructor(db: Db, feed: ChangeFeed, afterChange: AfterChange) {
+  constructor(db: Db, feed: ChangeFeed, commands: CommandTable, afterChange: AfterChange) {
     this.#db = db;
     this.#feed = feed;
+    this.#names = namesOf(commands);
     this.#afterChange = afterChange;
   }
 
@@ -204,9 +213,10 @@ export class WritePath<Commands extends AnyCommand> {
     ownerId: string,
     ...args: ArgumentsOf<C>
   ): Promise<ValueOf<C>> {
+    const name = this.#names.get(command);
+    if (name === undefined) throw new Error('this command is not in the table of write commands');
     const sqlite = this.#db.sqlite;
-    if (sqlite)
-      return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(command.name, ownerId, args));
+    if (sqlite) return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(name, ownerId, args));
     const work = (await command.prepare(ownerId, ...args)) as Work<ValueOf<C>>;
     return this.change(ownerId, work);
   }

@@ -9,7 +9,7 @@ import {
   liveOpenings,
   newestEnd,
   statementLines,
-} from './ledger.repository.ts';
+} from './ledger.queries.ts';
 
 const plans = sqliteQueryPlansForFile();
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sqliteQueryPlansForFile } from '../../../../tests/query-plans.ts';
-import { ownerEntriesAfter } from './ledger.repository.ts';
+import { ownerEntriesAfter } from './ledger.queries.ts';
 
 const plans = sqliteQueryPlansForFile();
 

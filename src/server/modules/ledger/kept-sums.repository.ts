@@ -1,17 +1,13 @@
-import { PostgresAdapter, sql, type Kysely, type Transaction } from 'kysely';
-import { currencies, type Currency } from '../../../shared/money.ts';
-import type { CurrencyTotal } from '../../../shared/schemas/clients.ts';
+import { PostgresAdapter, sql, type Transaction } from 'kysely';
+import type { Currency } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
-import { bucketBounds, type AgeingBucket } from './ageing.ts';
+import { half } from './ledger.queries.ts';
 
 // The owner's sums kept by the write path in the transaction of each change (migration 0038,
 // decision 035): the clients and their balances per currency, and per day what falls due then.
 // Every function that writes a client's balance, currency or oldest unpaid day, or an entry's
 // unpaid amount or due day, passes what it changed to `keepClientSums` / `keepOpenSums`.
 
-type Executor = Kysely<Database> | Transaction<Database>;
-
-const half = 2 ** 32;
 /** Rows per upsert: well inside both databases' limits on bound parameters. */
 const upsertBatch = 500;
 
@@ -34,12 +30,6 @@ const halves = (value: number) => {
   const high = Math.floor(value / half);
   return { high, low: value - high * half };
 };
-
-const joinHalves = (high: string | number | bigint, low: string | number | bigint) =>
-  BigInt(high) * BigInt(half) + BigInt(low);
-
-const asText = (column: string) => sql<string>`cast(${sql.ref(column)} as text)`;
-const sumAsText = (column: string) => sql<string>`cast(sum(${sql.ref(column)}) as text)`;
 
 const ownersHeld = new WeakSet<object>();
 
@@ -228,186 +218,4 @@ export async function keepOpenSums(
     delta.openLow += low;
   }
   await addToDueSums(trx, ownerId, days);
-}
-
-/** What the kept sums hold of one currency's clients. */
-interface CurrencySums {
-  currency: Currency;
-  clients: number;
-  owing: number;
-  /** Sum of the balances above 0. */
-  owed: bigint;
-  inCredit: number;
-  /** Sum of the balances below 0, as a positive amount. */
-  credit: bigint;
-}
-
-/** The owner's clients per currency, from the kept rows: a handful, however many clients. */
-async function clientSumsByCurrency(db: Executor, ownerId: string): Promise<CurrencySums[]> {
-  const rows = await db
-    .selectFrom('client_sums')
-    .select([
-      'currency',
-      asText('clients').as('clients'),
-      asText('owing').as('owing'),
-      asText('owed_high').as('owed_high'),
-      asText('owed_low').as('owed_low'),
-      asText('in_credit').as('in_credit'),
-      asText('credit_high').as('credit_high'),
-      asText('credit_low').as('credit_low'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .execute();
-  return rows
-    .map((row) => ({
-      currency: row.currency,
-      clients: Number(row.clients),
-      owing: Number(row.owing),
-      owed: joinHalves(row.owed_high, row.owed_low),
-      inCredit: Number(row.in_credit),
-      credit: joinHalves(row.credit_high, row.credit_low),
-    }))
-    .filter((sums) => sums.clients > 0);
-}
-
-export interface CurrencyPosition {
-  currency: Currency;
-  /** Sum of the balances above 0. */
-  owed: bigint;
-  /** Sum of the balances below 0, as a positive amount. */
-  credits: bigint;
-  clientsOwing: number;
-  clientsInCredit: number;
-}
-
-/** What the owner's clients owe and are owed, per currency. */
-export async function positionsByCurrency(
-  db: Executor,
-  ownerId: string,
-): Promise<CurrencyPosition[]> {
-  return (await clientSumsByCurrency(db, ownerId)).map((sums) => ({
-    currency: sums.currency,
-    owed: sums.owed,
-    credits: sums.credit,
-    clientsOwing: sums.owing,
-    clientsInCredit: sums.inCredit,
-  }));
-}
-
-/** How many clients per currency have an amount unpaid that fell due before `today`. */
-export async function overdueClientsByCurrency(
-  db: Executor,
-  ownerId: string,
-  today: string,
-): Promise<Map<Currency, number>> {
-  const rows = await overdueSumsByCurrency(db, ownerId, today);
-  return new Map(rows.map((row) => [row.currency, row.clients]));
-}
-
-/**
- * Per currency, the clients with an amount unpaid that fell due before `day` and the sum of their
- * balances: a range of the kept days.
- */
-async function overdueSumsByCurrency(
-  db: Executor,
-  ownerId: string,
-  day: string,
-): Promise<{ currency: Currency; clients: number; balance: bigint }[]> {
-  const rows = await db
-    .selectFrom('due_sums')
-    .select([
-      'currency',
-      sumAsText('clients').as('clients'),
-      sumAsText('balance_high').as('high'),
-      sumAsText('balance_low').as('low'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .where('day', '<', day)
-    .groupBy('currency')
-    .execute();
-  return rows
-    .map((row) => ({
-      currency: row.currency,
-      clients: Number(row.clients),
-      balance: joinHalves(row.high, row.low),
-    }))
-    .filter((row) => row.clients > 0);
-}
-
-/**
- * The owner's unpaid amounts per currency and ageing bucket on `today` (each above 0): a sum over
- * the kept days, a few hundred rows however many entries.
- */
-export async function ageingByCurrency(
-  db: Executor,
-  ownerId: string,
-  today: string,
-): Promise<{ currency: Currency; bucket: AgeingBucket; total: bigint }[]> {
-  const bounds = bucketBounds(today);
-  const bucket = sql<AgeingBucket>`case
-    when day >= ${today} then 'current'
-    when day >= ${bounds.days1to30} then 'days1to30'
-    when day >= ${bounds.days31to60} then 'days31to60'
-    when day >= ${bounds.days61to90} then 'days61to90'
-    else 'over90' end`;
-  const rows = await db
-    .selectFrom('due_sums')
-    .select([
-      'currency',
-      bucket.as('bucket'),
-      sumAsText('open_high').as('high'),
-      sumAsText('open_low').as('low'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .groupBy(['currency', sql`2`])
-    .execute();
-  return rows
-    .map((row) => ({
-      currency: row.currency,
-      bucket: row.bucket,
-      total: joinHalves(row.high, row.low),
-    }))
-    .filter((row) => row.total !== 0n);
-}
-
-/**
- * The list's count and totals per currency for a filter without a search, from the kept rows;
- * undefined for what they do not hold (owing and overdue at once), which the caller works out
- * over the clients.
- */
-export async function keptListSummary(
-  db: Executor,
-  filter: {
-    ownerId: string;
-    currency?: Currency | undefined;
-    owes?: boolean;
-    overdueOn?: string | undefined;
-  },
-): Promise<{ count: number; totals: CurrencyTotal[] } | undefined> {
-  if (filter.owes && filter.overdueOn) return undefined;
-  let matches: { currency: Currency; count: number; total: bigint }[];
-  if (filter.overdueOn) {
-    matches = (await overdueSumsByCurrency(db, filter.ownerId, filter.overdueOn)).map((row) => ({
-      currency: row.currency,
-      count: row.clients,
-      total: row.balance,
-    }));
-  } else {
-    const sums = await clientSumsByCurrency(db, filter.ownerId);
-    matches = sums.map((row) =>
-      filter.owes
-        ? { currency: row.currency, count: row.owing, total: row.owed }
-        : { currency: row.currency, count: row.clients, total: row.owed - row.credit },
-    );
-  }
-  const shown = matches.filter(
-    (row) => row.count > 0 && (!filter.currency || row.currency === filter.currency),
-  );
-  return {
-    count: shown.reduce((sum, row) => sum + row.count, 0),
-    totals: currencies.flatMap((currency) => {
-      const row = shown.find((candidate) => candidate.currency === currency);
-      return row ? [{ currency, total: row.total.toString() }] : [];
-    }),
-  };
 }

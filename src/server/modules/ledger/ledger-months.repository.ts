@@ -1,11 +1,8 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
 import { holdOwnerSums, keepOpenSums } from './kept-sums.repository.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
-
-const half = 2 ** 32;
+import { half } from './ledger.queries.ts';
 
 /** What of an entry the month figures need. */
 export interface MonthAmount {
@@ -98,31 +95,4 @@ export async function removeClientFromLedgerFigures(
       amount: -Number(entry.open_amount),
     })),
   );
-}
-
-/**
- * The net change of the owner's balances per currency and month (YYYY-MM), from `firstMonth` on:
- * a dozen rows per currency, however long the ledger.
- */
-export async function ledgerByMonthSince(
-  db: Executor,
-  ownerId: string,
-  firstMonth: string,
-): Promise<{ currency: Currency; month: string; total: bigint }[]> {
-  const rows = await db
-    .selectFrom('ledger_months')
-    .select([
-      'currency',
-      'month',
-      sql<string>`cast(high as text)`.as('high'),
-      sql<string>`cast(low as text)`.as('low'),
-    ])
-    .where('owner_id', '=', ownerId)
-    .where('month', '>=', firstMonth)
-    .execute();
-  return rows.map((row) => ({
-    currency: row.currency,
-    month: row.month,
-    total: BigInt(row.high) * BigInt(half) + BigInt(row.low),
-  }));
 }

@@ -21,22 +21,24 @@ import { keepClientSums, keepOpenSums } from './kept-sums.repository.ts';
 import { addToLedgerMonths, removeClientFromLedgerFigures } from './ledger-months.repository.ts';
 import {
   applyToBalance,
-  findEntry,
   insertEntries,
   insertEntry,
   insertRestoredEntry,
-  ledgerLines,
   openPartOf,
+  setEntryTerms,
+  setOldestDue,
+  setOpenAmount,
+  type NewEntry,
+} from './ledger.repository.ts';
+import {
+  findEntry,
+  ledgerLines,
   ledgerPage,
   ledgerPageSizes,
   liveOpenings,
   newestEnd,
-  setEntryTerms,
-  setOldestDue,
-  setOpenAmount,
   toEntryDetail,
-  type NewEntry,
-} from './ledger.repository.ts';
+} from './ledger.queries.ts';
 
 // Every change of a client's ledger (charges, payments, credits, voids, the balance set by hand)
 // and the figures kept from it: what is unpaid of each entry, the oldest unpaid day, the balance.
@@ -229,7 +231,6 @@ export async function addEntry(
  * balance is still the one the user started from; otherwise the user sees the conflict.
  */
 export const setBalance = command(
-  'clients.setBalance',
   async (
     context,
     ownerId,
@@ -268,7 +269,6 @@ export const setBalance = command(
 
 /** A charge, payment or credit; appends never conflict with each other. */
 export const recordEntry = command(
-  'clients.recordEntry',
   async (
     context,
     ownerId,
@@ -304,7 +304,6 @@ export const recordEntry = command(
 
 /** Reverses an entry with a new one that names it and says why; entries are never edited. */
 export const voidEntry = command(
-  'clients.voidEntry',
   async (
     context,
     ownerId,

@@ -1,8 +1,34 @@
 // What the overview's routes read: figures across all of an owner's clients. The sums per
-// currency and per due day are those the ledger's write path keeps (ledger/kept-sums.repository.ts).
-export { largestDebtors } from './overview.repository.ts';
-export {
-  overdueClientsByCurrency,
-  positionsByCurrency,
-  type CurrencyPosition,
-} from '../ledger/ledger.queries.ts';
+// currency and per due day are those the ledger's write path keeps (ledger/ledger.queries.ts).
+import type { Kysely, Transaction } from 'kysely';
+import type { Currency } from '../../../shared/money.ts';
+import type { Database } from '../../db/database.ts';
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export interface Debtor {
+  id: string;
+  firstName: string;
+  lastName: string;
+  balance: number;
+  currency: Currency;
+}
+
+/** The `limit` largest balances above 0 in one currency, read backwards along its index. */
+export async function largestDebtors(
+  db: Executor,
+  ownerId: string,
+  currency: Currency,
+  limit: number,
+): Promise<Debtor[]> {
+  return db
+    .selectFrom('clients')
+    .select(['id', 'first_name as firstName', 'last_name as lastName', 'balance', 'currency'])
+    .where('owner_id', '=', ownerId)
+    .where('currency', '=', currency)
+    .where('balance', '>', 0)
+    .orderBy('balance', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}

@@ -9,16 +9,16 @@ import { overviewMonths, type Overview } from '../../../shared/schemas/overview.
 import type { Ageing } from '../../../shared/schemas/clients.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { readRates } from '../settings/settings.queries.ts';
-import { ledgerByMonthSince } from '../ledger/ledger.queries.ts';
-import { ageingSums, bucketsAsText, type BucketSums } from './ageing-sums.ts';
-import { latestEventId } from '../events/events.queries.ts';
-import { sharedWhileRunning } from './shared-work.ts';
 import {
-  largestDebtors,
+  ledgerByMonthSince,
   overdueClientsByCurrency,
   positionsByCurrency,
   type CurrencyPosition,
-} from './overview.queries.ts';
+} from '../ledger/ledger.queries.ts';
+import { ageingSums, bucketsAsText, type BucketSums } from './ageing-sums.ts';
+import { latestEventId } from '../events/events.queries.ts';
+import { sharedWhileRunning } from './shared-work.ts';
+import { largestDebtors } from './overview.queries.ts';
 
 const debtorsShown = 5;
 

@@ -21,7 +21,6 @@ const dayMs = 86_400_000;
 const reminderLinkDays = Math.max(...clientLinkExpiryDays);
 
 export const saveReminderPlan = command(
-  'reminders.savePlan',
   async ({ trx, record, now }, ownerId, plan: ReminderPlan): Promise<void> => {
     // The event first: it locks the owner's log before the plan's row, as every change does
     // before the sender's next run is brought forward (remindersAfterChange).
@@ -37,7 +36,6 @@ export const saveReminderPlan = command(
 );
 
 export const setClientReminders = command(
-  'reminders.setClient',
   async ({ trx, record, now }, ownerId, clientId: string, enabled: boolean): Promise<void> => {
     const client = await currentClient(trx, ownerId, clientId);
     await writeClientPause(trx, ownerId, clientId, !enabled, now);
@@ -103,7 +101,6 @@ export type SendOutcome =
  * (else whoever took them over settles them), and says so in the client's history.
  */
 export const finishSend = command(
-  'reminders.finish',
   async (
     { trx, record, now }: ChangeContext,
     ownerId: string,
@@ -142,7 +139,6 @@ export const finishSend = command(
 
 /** The owner sent it themselves (no mail server): recorded as sent, once. */
 export const markSentByHand = command(
-  'reminders.markSent',
   async (
     { trx, record, now }: ChangeContext,
     ownerId: string,

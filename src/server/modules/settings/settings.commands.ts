@@ -20,7 +20,6 @@ import {
 
 /** The route has checked who may send the registration switch. A part left out stays as it is. */
 export const saveSettings = command(
-  'settings.save',
   async ({ trx, record, now }, userId, update: SettingsUpdate): Promise<void> => {
     if (update.rates) checkRateDates(update.rates, now);
     if (update.allowRegistration !== undefined)
@@ -71,7 +70,6 @@ export async function writeOwnerSettings(
 }
 
 export const saveLanguage = command(
-  'settings.saveLanguage',
   async ({ trx, record, now }, userId, language: Locale | null): Promise<void> => {
     await writeLanguage(trx, userId, language, now);
     await record({
@@ -86,7 +84,6 @@ export const saveLanguage = command(
 
 /** The first-run setup, done or skipped: either way it is not offered again. */
 export const finishSetup = command(
-  'settings.finishSetup',
   async ({ trx, record, now }, userId, setup: Setup): Promise<void> => {
     await writeSetup(trx, userId, setup, now);
     await record({

@@ -25,7 +25,6 @@ async function readImportBody(bytes: Uint8Array) {
 }
 
 export const importFile = readingCommand(
-  'transfer.importFile',
   readImportBody,
   async (
     context,

@@ -11,7 +11,6 @@ async function readRestore(body: Uint8Array, dryRun: boolean) {
 }
 
 export const restoreFile = readingCommand(
-  'transfer.restoreFile',
   readRestore,
   async (
     context,

@@ -1,25 +1,16 @@
 // Group commit: each answered only once its group's COMMIT is on disk (decision 008).
+import type { CommandPlace, CommandRunner, LoadCommands, PreparedCommand } from './commands.ts';
+import { runStatement, type SqliteConnection } from './connection.ts';
+import {
+  describeError,
+  type GroupLimits,
+  type WorkerError,
+  type WorkerReply,
+  type WorkerRequest,
+} from './protocol.ts';
 import { WriterQueue } from './writer-queue.ts';
-import type {
-  CommandPlace,
-  CommandRunner,
-  LoadCommands,
-  PreparedCommand,
-} from './sqlite-commands.ts';
-import { runStatement, type SqliteConnection } from './sqlite.ts';
-import type { GroupLimits, WorkerError, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
 
 const isLarge = (value: unknown): boolean => ArrayBuffer.isView(value);
-
-export function describeError(error: unknown): WorkerError {
-  if (!(error instanceof Error)) return { message: String(error) };
-  const { code, errcode, errstr } = error as Error & {
-    code?: string;
-    errcode?: number;
-    errstr?: string;
-  };
-  return { message: error.message, code, errcode, errstr, name: error.name, stack: error.stack };
-}
 
 type Unit =
   | { kind: 'transaction'; id: number; tx: number }
@@ -245,7 +236,7 @@ export class Writer {
     else this.#pumpNextTurn();
   }
 
-  /** A large command runs in no savepoint, for memory (sqlite-commands.ts). */
+  /** A large command runs in no savepoint, for memory (commands.ts). */
   #startsOwnGroup(unit: Unit): boolean {
     if (unit.kind !== 'command') return false;
     return unit.args.some(isLarge);
@@ -277,7 +268,7 @@ export class Writer {
     this.#runnerLoading = true;
     const loadCommands = this.#loadCommands;
     Promise.all([
-      import('./sqlite-commands.ts'),
+      import('./commands.ts'),
       loadCommands
         ? loadCommands()
         : Promise.reject(new Error('this SQLite writer was given no commands to run')),

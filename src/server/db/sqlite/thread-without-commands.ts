@@ -1,4 +1,4 @@
 // For what opens the database without the app: the backup and restore scripts, this room's tests.
-import { serveSqliteThread } from './sqlite-worker.ts';
+import { serveSqliteThread } from './worker.ts';
 
 serveSqliteThread(null);

@@ -2,18 +2,18 @@ import { DatabaseSync } from 'node:sqlite';
 import { MessageChannel } from 'node:worker_threads';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
-import { AppError } from '../errors.ts';
-import { command, readingCommand, runnerOf, unchanged } from '../modules/events/write-path.ts';
-import { openSqlite, type SqliteConnection } from './sqlite.ts';
-import type { GroupLimits, WorkerReply, WorkerRequest } from './sqlite-worker.ts';
-import { Writer } from './sqlite-writer.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../../tests/db.ts';
+import { AppError } from '../../errors.ts';
+import { command, readingCommand, runnerOf, unchanged } from '../../modules/events/write-path.ts';
+import { openSqlite, type SqliteConnection } from './connection.ts';
+import type { GroupLimits, WorkerReply, WorkerRequest } from './protocol.ts';
+import { Writer } from './writer.ts';
 
 // The writer below runs in-process and is handed these commands, as the app's thread entry hands
 // it the write path's (src/server/sqlite-thread.ts).
 
 /** Says where the command's transaction sits, and changes nothing. */
-const commandPlace = command('test.commandPlace', async ({ trx }) => {
+const commandPlace = command(async ({ trx }) => {
   // Rolling back to the command's savepoint, having written nothing, undoes nothing; it fails only
   // where there is no such savepoint: at the top of the group's transaction.
   try {
@@ -25,20 +25,20 @@ const commandPlace = command('test.commandPlace', async ({ trx }) => {
   }
 });
 
-const writesThenRefuses = command('test.writesThenRefuses', async ({ trx }) => {
+const writesThenRefuses = command(async ({ trx }) => {
   await sql`insert into notes (text) values ('written by a refused command')`.execute(trx);
   throw new AppError(409, 'conflict', 'Refused after writing');
 });
 
 /** Writes the note it is given, and records the change. */
-const writesNote = command('test.writesNote', async ({ trx, record }, _ownerId, text: string) => {
+const writesNote = command(async ({ trx, record }, _ownerId, text: string) => {
   await sql`insert into notes (text) values (${text})`.execute(trx);
   await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
   return text;
 });
 
 /** Meets a full disk, which makes SQLite roll back the whole transaction, and carries on. */
-const carriesOnAfterDiskFull = command('test.carriesOnAfterDiskFull', async ({ trx }) => {
+const carriesOnAfterDiskFull = command(async ({ trx }) => {
   try {
     await sql`insert into notes (text) values (${'x'.repeat(200_000)})`.execute(trx);
   } catch {
@@ -52,19 +52,16 @@ const carriesOnAfterDiskFull = command('test.carriesOnAfterDiskFull', async ({ t
 const timeline: string[] = [];
 
 /** Takes `ms` of the writer's time (as a payment on a long ledger does), then writes its note. */
-const slowNote = command(
-  'test.slowNote',
-  async ({ trx, record }, _ownerId, text: string, ms: number) => {
-    const until = performance.now() + ms;
-    while (performance.now() < until) {
-      // Busy: the writer's thread is held, as by a long read.
-    }
-    timeline.push(`ran ${text}`);
-    await sql`insert into notes (text) values (${text})`.execute(trx);
-    await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
-    return text;
-  },
-);
+const slowNote = command(async ({ trx, record }, _ownerId, text: string, ms: number) => {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // Busy: the writer's thread is held, as by a long read.
+  }
+  timeline.push(`ran ${text}`);
+  await sql`insert into notes (text) values (${text})`.execute(trx);
+  await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
+  return text;
+});
 
 /** Lets the reading of `test.readsBody` end: set by each test that sends one. */
 let endReading: () => void = () => {};
@@ -74,7 +71,6 @@ let endReading: () => void = () => {};
  * a note. A body that is not text is refused on reading, as an import's that is not JSON.
  */
 const readsBody = readingCommand(
-  'test.readsBody',
   async (bytes: Uint8Array) => {
     const text = Buffer.from(bytes).toString();
     if (text === 'not json') throw new AppError(400, 'validation', 'Not what was expected');
@@ -90,14 +86,14 @@ const readsBody = readingCommand(
   },
 );
 
-const testCommands = [
-  readsBody,
-  commandPlace,
-  writesThenRefuses,
-  writesNote,
-  carriesOnAfterDiskFull,
-  slowNote,
-];
+const testCommands = {
+  'test.readsBody': readsBody,
+  'test.commandPlace': commandPlace,
+  'test.writesThenRefuses': writesThenRefuses,
+  'test.writesNote': writesNote,
+  'test.carriesOnAfterDiskFull': carriesOnAfterDiskFull,
+  'test.slowNote': slowNote,
+};
 
 const ownerId = 'SomeOwnerId00000000000';
 const otherOwnerId = 'OtherOwnerId0000000000';

@@ -4,25 +4,24 @@ import {
   RawNode,
   SelectQueryNode,
   SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
   type DatabaseConnection,
-  type Dialect,
+  type DialectAdapter,
   type Driver,
-  type Kysely,
   type QueryResult,
 } from 'kysely';
+import { AppError, type AppErrorData } from '../../errors.ts';
+import { SqliteConnectionBase, SqliteDialectBase, toQueryResult } from './dialect-base.ts';
+import {
+  readyMessage,
+  type CommandOutcome,
+  type GroupLimits,
+  type QueryOutcome,
+  type WorkerOptions,
+  type WorkerReply,
+  type WorkerRequest,
+  type WorkerRole,
+} from './protocol.ts';
 import { slowReadLaneMark } from './slow-read-lane.ts';
-import { toQueryResult, type QueryOutcome } from './sqlite.ts';
-import { AppError, type AppErrorData } from '../errors.ts';
-import type {
-  CommandOutcome,
-  GroupLimits,
-  WorkerOptions,
-  WorkerReply,
-  WorkerRequest,
-  WorkerRole,
-} from './sqlite-worker.ts';
 
 /** Two, so a slow read cannot hold up every other read (decision 008). */
 const readerCount = 2;
@@ -30,10 +29,13 @@ const readerCount = 2;
 /** Six, so the first answers make their round trip while the writer runs the rest (decision 008). */
 export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10 };
 
-/** For those who open the database without the app; the app hands its own (sqlite-thread.ts). */
+/**
+ * For those who open the database without the app; the app hands its own
+ * (src/server/sqlite-thread.ts). Built, it is an entry of its own beside main.js.
+ */
 const threadWithoutCommands = new URL(
   import.meta.url.endsWith('.ts')
-    ? './sqlite-thread-without-commands.ts'
+    ? './thread-without-commands.ts'
     : './sqlite-thread-without-commands.js',
   import.meta.url,
 );
@@ -87,8 +89,8 @@ class WorkerLink {
         reject(new Error(`the SQLite ${role} stopped before it was ready (exit code ${code})`)),
       );
     });
-    this.#worker.on('message', (message: WorkerReply[] | 'ready') => {
-      if (message === 'ready') return;
+    this.#worker.on('message', (message: WorkerReply[] | typeof readyMessage) => {
+      if (message === readyMessage) return;
       for (const reply of message) this.#answer(reply);
     });
     const stop = (error: Error) => {
@@ -171,11 +173,12 @@ function isRead(query: CompiledQuery): boolean {
 
 let nextTransaction = 1;
 
-class WorkerConnection implements DatabaseConnection {
+class WorkerConnection extends SqliteConnectionBase {
   readonly #driver: SqliteWorkerDriver;
   transaction: number | null = null;
 
   constructor(driver: SqliteWorkerDriver) {
+    super();
     this.#driver = driver;
   }
 
@@ -187,11 +190,6 @@ class WorkerConnection implements DatabaseConnection {
     if (query.sql.endsWith(slowReadLaneMark))
       return queryResult(await this.#driver.slowRead(message));
     return queryResult(await this.#driver.reader().request(message));
-  }
-
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('Streaming is not supported on SQLite: read in keyset pages instead');
   }
 }
 
@@ -318,7 +316,7 @@ class SqliteWorkerAdapter extends SqliteAdapter {
   }
 }
 
-export class SqliteWorkerDialect implements Dialect {
+export class SqliteWorkerDialect extends SqliteDialectBase {
   readonly #thread: URL;
   readonly #file: string;
   readonly #group: GroupLimits;
@@ -332,6 +330,7 @@ export class SqliteWorkerDialect implements Dialect {
     onStopped: (role: WorkerRole, error: Error) => void = () => {},
     thread: URL = threadWithoutCommands,
   ) {
+    super();
     this.#thread = thread;
     this.#file = file;
     this.#group = group;
@@ -366,15 +365,7 @@ export class SqliteWorkerDialect implements Dialect {
     await this.#driver?.writer.crash();
   }
 
-  createQueryCompiler() {
-    return new SqliteQueryCompiler();
-  }
-
-  createAdapter() {
+  override createAdapter(): DialectAdapter {
     return new SqliteWorkerAdapter();
-  }
-
-  createIntrospector(db: Kysely<unknown>) {
-    return new SqliteIntrospector(db);
   }
 }

@@ -1,12 +1,12 @@
 import { DatabaseSync } from 'node:sqlite';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../../../tests/db.ts';
+import { createTestDatabase, testDialect, type TestDatabase } from '../../../../tests/db.ts';
 import { Kysely, sql } from 'kysely';
-import type { Database } from './database.ts';
+import type { Database } from '../database.ts';
 import { inSlowReadLane } from './slow-read-lane.ts';
-import { migrateToLatest } from './migrate.ts';
-import { openSqlite } from './sqlite.ts';
-import { defaultGroupLimits, SqliteWorkerDialect } from './sqlite-dialect.ts';
+import { migrateToLatest } from '../migrate.ts';
+import { openSqlite } from './connection.ts';
+import { defaultGroupLimits, SqliteWorkerDialect } from './dialect.ts';
 
 let database: TestDatabase;
 let db: Kysely<Database>;

@@ -1,47 +1,15 @@
 // So no query runs on the thread that serves requests (decision 008).
 import { parentPort, workerData } from 'node:worker_threads';
-import type { AppErrorData } from '../errors.ts';
-import type { LoadCommands } from './sqlite-commands.ts';
-import { openSqlite, runStatement, type QueryOutcome, type SqliteConnection } from './sqlite.ts';
-import { describeError, Writer } from './sqlite-writer.ts';
-
-export type WorkerRole = 'writer' | 'reader';
-
-export interface GroupLimits {
-  units: number;
-  ms: number;
-}
-
-export interface WorkerOptions {
-  role: WorkerRole;
-  file: string;
-  group: GroupLimits;
-}
-
-export type WorkerRequest =
-  | { id: number; op: 'query'; sql: string; parameters: unknown[]; tx?: number }
-  | { id: number; op: 'begin' | 'commit' | 'rollback'; tx: number }
-  | { id: number; op: 'command'; name: string; ownerId: string; args: unknown[] }
-  | { id: number; op: 'close' };
-
-export interface CommandOutcome {
-  value: unknown;
-  changed: boolean;
-}
-
-export interface WorkerError {
-  message: string;
-  app?: AppErrorData;
-  name?: string;
-  stack?: string;
-  code?: string;
-  errcode?: number;
-  errstr?: string;
-}
-
-export type WorkerReply =
-  | { id: number; ok: true; result?: QueryOutcome | CommandOutcome }
-  | { id: number; ok: false; error: WorkerError };
+import type { LoadCommands } from './commands.ts';
+import { openSqlite, runStatement, type SqliteConnection } from './connection.ts';
+import {
+  describeError,
+  readyMessage,
+  type WorkerOptions,
+  type WorkerReply,
+  type WorkerRequest,
+} from './protocol.ts';
+import { Writer } from './writer.ts';
 
 function reader(db: SqliteConnection, send: (reply: WorkerReply) => void) {
   return (request: WorkerRequest) => {
@@ -100,5 +68,5 @@ export function serveSqliteThread(loadCommands: LoadCommands | null): void {
   port.on('message', (requests: WorkerRequest[]) => {
     for (const request of requests) handle(request);
   });
-  port.postMessage('ready');
+  port.postMessage(readyMessage);
 }

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../../../tests/app.ts';
-import { joinAs } from '../../../tests/auth.ts';
-import { testDialect } from '../../../tests/db.ts';
-import { buildClient } from '../../../tests/factories.ts';
-import type { Client } from '../../shared/schemas/clients.ts';
-import { AppError } from '../errors.ts';
+import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
+import { joinAs } from '../../../../tests/auth.ts';
+import { testDialect } from '../../../../tests/db.ts';
+import { buildClient } from '../../../../tests/factories.ts';
+import type { Client } from '../../../shared/schemas/clients.ts';
+import { AppError } from '../../errors.ts';
 
 // Named commands run in SQLite's writer thread (decision 014); on PostgreSQL there is no such
 // thread, and the same commands run on the request thread, tested by every route's tests.
@@ -37,7 +37,9 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
 
   it('answers the value of a command once committed, and says it changed something', async () => {
     const input = buildClient({ email: 'first.command@example.com', balance: 500 });
-    const { value, changed } = await writer().runCommand<Client>('clients.add', ownerId, [input]);
+    const { value, changed } = await writer().runCommand<Client>('clients.addClient', ownerId, [
+      input,
+    ]);
     expect(changed).toBe(true);
     expect(value).toMatchObject({ email: input.email, balance: 500, version: 1 });
     // Read on a reader, which sees only what is committed.
@@ -46,9 +48,9 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
 
   it('throws the AppError a command threw, whole: status, code, message and fields', async () => {
     const client = (
-      await writer().runCommand<Client>('clients.add', ownerId, [buildClient({ balance: 0 })])
+      await writer().runCommand<Client>('clients.addClient', ownerId, [buildClient({ balance: 0 })])
     ).value;
-    const refused = writer().runCommand('clients.recordEntry', ownerId, [
+    const refused = writer().runCommand('ledger.recordEntry', ownerId, [
       client.id,
       { kind: 'charge', amount: 100, date: '2999-01-01' },
     ]);
@@ -139,9 +141,9 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
 
     // A function cannot cross to another thread, moved or copied.
     await expect(
-      writer().runCommand('clients.add', importer, [() => buildClient()]),
+      writer().runCommand('clients.addClient', importer, [() => buildClient()]),
     ).rejects.toThrow(/could not be cloned/);
-    const { changed } = await writer().runCommand('clients.add', importer, [buildClient()]);
+    const { changed } = await writer().runCommand('clients.addClient', importer, [buildClient()]);
     expect(changed).toBe(true);
   });
 
@@ -187,7 +189,7 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     await expect(writer().runCommand('clients.noSuchCommand', ownerId, [])).rejects.toThrow(
       'knows no command named clients.noSuchCommand',
     );
-    const { changed } = await writer().runCommand('clients.add', ownerId, [buildClient()]);
+    const { changed } = await writer().runCommand('clients.addClient', ownerId, [buildClient()]);
     expect(changed).toBe(true);
   });
 });

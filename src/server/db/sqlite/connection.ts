@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
-import type { QueryResult } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import type { QueryOutcome } from './protocol.ts';
 
 /** How long a writer waits for another connection's lock before SQLITE_BUSY. */
 const busyTimeoutMs = 5000;
@@ -95,12 +95,6 @@ class StatementCache {
   }
 }
 
-export interface QueryOutcome {
-  rows: unknown[];
-  changes?: number | bigint;
-  lastInsertRowid?: number | bigint;
-}
-
 export function runStatement(
   db: SqliteConnection,
   sql: string,
@@ -110,15 +104,4 @@ export function runStatement(
   if (statement.reader) return { rows: statement.all(parameters) };
   const { changes, lastInsertRowid } = statement.run(parameters);
   return { rows: [], changes, lastInsertRowid };
-}
-
-export function toQueryResult<R>(outcome: QueryOutcome | undefined): QueryResult<R> {
-  if (!outcome) return { rows: [] };
-  const { rows, changes, lastInsertRowid } = outcome;
-  if (changes === undefined) return { rows: rows as R[] };
-  return {
-    rows: rows as R[],
-    numAffectedRows: BigInt(changes),
-    insertId: lastInsertRowid === undefined ? undefined : BigInt(lastInsertRowid),
-  };
 }

@@ -2,18 +2,15 @@
 // knows no command: the thread's entry (src/server/sqlite-thread.ts) hands them over.
 import {
   Kysely,
-  SqliteAdapter,
-  SqliteIntrospector,
-  SqliteQueryCompiler,
   type CompiledQuery,
   type DatabaseConnection,
-  type Dialect,
   type Driver,
   type QueryResult,
 } from 'kysely';
-import { AppError, type AppErrorData } from '../errors.ts';
-import type { Database } from './database.ts';
-import { runStatement, toQueryResult, type SqliteConnection } from './sqlite.ts';
+import { AppError, type AppErrorData } from '../../errors.ts';
+import type { Database } from '../database.ts';
+import { runStatement, type SqliteConnection } from './connection.ts';
+import { SqliteConnectionBase, SqliteDialectBase, toQueryResult } from './dialect-base.ts';
 
 export type CommandResult =
   { ok: true; value: unknown; changed: boolean } | { ok: false; app: AppErrorData };
@@ -43,10 +40,11 @@ export interface CommandRunner {
 
 const savepoint = 'command';
 
-class InThreadConnection implements DatabaseConnection {
+class InThreadConnection extends SqliteConnectionBase {
   readonly #db: SqliteConnection;
 
   constructor(db: SqliteConnection) {
+    super();
     this.#db = db;
   }
 
@@ -56,11 +54,6 @@ class InThreadConnection implements DatabaseConnection {
       throw new Error('the transaction was lost under this command: it can write nothing more');
     }
     return Promise.resolve(toQueryResult<R>(runStatement(this.#db, query.sql, query.parameters)));
-  }
-
-  // eslint-disable-next-line require-yield
-  async *streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('Streaming is not supported on SQLite: read in keyset pages instead');
   }
 }
 
@@ -100,27 +93,16 @@ class InThreadDriver implements Driver {
   async destroy(): Promise<void> {}
 }
 
-class InThreadDialect implements Dialect {
+class InThreadDialect extends SqliteDialectBase {
   readonly #driver: InThreadDriver;
 
   constructor(driver: InThreadDriver) {
+    super();
     this.#driver = driver;
   }
 
   createDriver(): Driver {
     return this.#driver;
-  }
-
-  createQueryCompiler() {
-    return new SqliteQueryCompiler();
-  }
-
-  createAdapter() {
-    return new SqliteAdapter();
-  }
-
-  createIntrospector(db: Kysely<unknown>) {
-    return new SqliteIntrospector(db);
   }
 }
 
