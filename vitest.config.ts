@@ -1,3 +1,4 @@
+import { globSync } from 'node:fs';
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
@@ -37,7 +38,7 @@ const sqliteOnlySuites = [
   'src/server/json-shape.test.ts',
   'src/server/log-redaction.test.ts',
   'src/server/start-line.test.ts',
-  'src/server/db/writer-queue.test.ts',
+  'src/server/db/sqlite/writer-queue.test.ts',
   'src/server/modules/auth/user-agent.test.ts',
   'src/server/modules/bank/bank-formats.test.ts',
   'src/server/modules/bank/bank-matching.test.ts',
@@ -64,6 +65,11 @@ const sqliteOnlySuites = [
   'src/server/request-log.test.ts',
   'src/server/i18n.test.ts',
 ];
+// A moved or renamed suite would otherwise run on both databases again without a word.
+for (const pattern of sqliteOnlySuites) {
+  if (globSync(pattern).length === 0)
+    throw new Error(`vitest.config.ts: sqliteOnlySuites names ${pattern}, which is no file`);
+}
 
 export default defineConfig({
   plugins: [react()],
