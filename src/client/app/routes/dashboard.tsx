@@ -55,7 +55,7 @@ const SignedInDashboard = lazy(async () => {
   const [{ DashboardOverview }, { DueRemindersCard }, { ClientDashboard, useListFiltered }] =
     await Promise.all([
       loadChunk(() => import('../../features/overview/components/dashboard-overview.tsx')),
-      loadChunk(() => import('../../features/overview/components/due-reminders-card.tsx')),
+      loadChunk(() => import('../../features/reminders/components/due-reminders-card.tsx')),
       loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
     ]);
   // The list first, with its summary strip: the reminders due today (only without a mail

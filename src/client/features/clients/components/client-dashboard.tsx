@@ -5,7 +5,8 @@ import { currencies, currencyLabel, isCurrency, type Currency } from '../../../.
 import { clientSorts, type ClientSort } from '../../../../shared/client-list.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useClientList, type ClientListParams } from '../api/queries.ts';
+import type { ClientListParams } from '../../../lib/query-keys.ts';
+import { useClientList } from '../api/queries.ts';
 import { localToday } from '../../../../shared/dates.ts';
 import { AgeingSummary } from './ageing-summary.tsx';
 import { ClientTable } from './client-table.tsx';

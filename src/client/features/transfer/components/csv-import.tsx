@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router';
 import type { ImportResult } from '../../../../shared/schemas/clients.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { refreshOwnerData } from '../../../lib/query-keys.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { checkImport, commitImport, type ImportRow } from '../api/import-clients.ts';
 import {
@@ -192,7 +193,7 @@ export function CsvImport() {
       const result = await commitImport(prepared.rows, skipDuplicates, (progress) =>
         setStage({ step: 'writing', progress: progress >= 1 ? null : progress }),
       );
-      await queryClient.invalidateQueries({ queryKey: ['clients'] });
+      await refreshOwnerData(queryClient);
       showFlash(t('transfer.imported', { count: result.imported }), 'success');
       await navigate('/');
     } catch (failure) {

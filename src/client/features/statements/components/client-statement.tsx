@@ -25,7 +25,7 @@ import { PageLoadError, PageLoading } from '../../../components/page-status.tsx'
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { statementFilePath, useSendStatement, useStatement } from '../api/statement.ts';
-import { ClientNotFound } from './client-not-found.tsx';
+import { ClientNotFound } from '../../../components/client-not-found.tsx';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 import { displayName } from '../../../../shared/names.ts';
 import {
