@@ -8,7 +8,7 @@ export interface ParsedFile {
   lines: string[][];
 }
 
-export type Stage =
+type Stage =
   | { step: 'choose' }
   | { step: 'reading'; progress: number }
   | { step: 'mapping' }
