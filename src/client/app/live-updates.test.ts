@@ -101,7 +101,7 @@ describe('what a change refreshes', () => {
       new Set(['clients', 'ledger', 'statements', 'reminders', 'client-links', 'overview']),
     );
     // The overview sums the clients: it refreshes whenever the list does.
-    expect(queryClient.getQueryState(queryKeys.overview)?.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(queryKeys.overview.summary)?.isInvalidated).toBe(true);
   });
 
   it('fetches the settings and the session again when the settings changed', () => {

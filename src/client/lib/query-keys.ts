@@ -27,7 +27,6 @@ export const queryKeys = {
     search: (currency: Currency, q: string) => ['clients', 'search', currency, q] as const,
     one: (id: string) => ['clients', 'one', id] as const,
     history: (id: string) => ['clients', 'history', id] as const,
-    ageing: ['clients', 'ageing'] as const,
   },
   /**
    * Set (never fetched) by the live stream when a client is deleted elsewhere, so an open page
@@ -55,7 +54,12 @@ export const queryKeys = {
     root: ['client-links'] as const,
     ofClient: (clientId: string) => ['client-links', clientId] as const,
   },
-  overview: ['overview'] as const,
+  overview: {
+    root: ['overview'] as const,
+    summary: ['overview', 'summary'] as const,
+    /** The ageing of every client's debt, shown under the client list. */
+    ageing: ['overview', 'ageing'] as const,
+  },
   bank: {
     layouts: ['bank', 'layouts'] as const,
     rules: ['bank', 'rules'] as const,
@@ -82,7 +86,7 @@ const ownerDataGroups = [
   queryKeys.statements.root,
   queryKeys.reminders.root,
   queryKeys.clientLinks.root,
-  queryKeys.overview,
+  queryKeys.overview.root,
 ] as const;
 
 const ownerDataRoots = new Set<unknown>(ownerDataGroups.map((key) => key[0]));

@@ -6,7 +6,6 @@ import type {
   DeleteAccountBody,
   PasswordResetBody,
 } from '../../../../shared/schemas/account.ts';
-import type { RevokeClientLinksBody } from '../../../../shared/schemas/client-links.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { callApi } from '../../../lib/api-client.ts';
@@ -23,27 +22,6 @@ const accountSessionsQuery = (locale: Locale) =>
 export function useAccountSessions() {
   const { locale } = useI18n();
   return useQuery(accountSessionsQuery(locale));
-}
-
-/** The recent client links and who made each; devices are named in the shown language. */
-const accountClientLinksQuery = (locale: Locale) =>
-  queryOptions({
-    queryKey: queryKeys.account.clientLinksIn(locale),
-    queryFn: ({ signal }) => callApi(apiRoutes.accountClientLinks, { signal }),
-  });
-
-export function useAccountClientLinks() {
-  const { locale } = useI18n();
-  return useQuery(accountClientLinksQuery(locale));
-}
-
-export function useRevokeClientLinks() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: RevokeClientLinksBody) =>
-      callApi(apiRoutes.revokeAccountClientLinks, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account.clientLinks }),
-  });
 }
 
 /**

@@ -5,8 +5,7 @@ import { useBankLayouts } from '../api/bank-layouts.ts';
 import { ImportResult } from './import-result.tsx';
 import { PayerRules } from './payer-rules.tsx';
 import { ReviewStep } from './review-step.tsx';
-import { StatementUpload } from './statement-upload.tsx';
-import { useUploadForm } from './upload-form.ts';
+import { StatementUpload, useUploadForm } from './statement-upload.tsx';
 import { useBankImport } from './use-bank-import.ts';
 import { useStatementFile } from './use-statement-file.ts';
 

@@ -1,11 +1,53 @@
 import { useId } from 'react';
-import { useWatch, type UseFormReturn } from 'react-hook-form';
+import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
-import { bankFileMaxBytes, bankLabelMaxLength } from '../../../../shared/schemas/bank.ts';
+import {
+  bankFileMaxBytes,
+  bankLabelMaxLength,
+  bankUploadFormSchema,
+} from '../../../../shared/schemas/bank.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import type { Encoding } from '../statement-file.ts';
 import { CsvLayout } from './csv-layout.tsx';
 import type { UploadForm } from './upload-form.ts';
+
+/** An empty step 1: no file, the owner's main currency, a header row and no column chosen. */
+function emptyUploadForm(currency: Currency): UploadForm {
+  return {
+    accountLabel: '',
+    currency,
+    file: null,
+    encoding: 'utf-8',
+    skipRows: 1,
+    dateOrder: 'YMD',
+    decimal: '.',
+    columns: {
+      date: null,
+      description: null,
+      amount: null,
+      credit: null,
+      debit: null,
+      reference: null,
+      balance: null,
+    },
+    rememberedAt: null,
+  };
+}
+
+/**
+ * Step 1's form, checked by the shared schema; its problems stay until the next submit (or a new
+ * file). The page holds it, as step 1 is not shown while the lines are reviewed.
+ */
+export function useUploadForm(mainCurrency: Currency) {
+  return useForm<UploadForm>({
+    // Raw: the values passed on keep the file's bytes and rows; the schema checks its format.
+    resolver: zodResolver(bankUploadFormSchema, undefined, { raw: true }) as Resolver<UploadForm>,
+    mode: 'onSubmit',
+    reValidateMode: 'onSubmit',
+    defaultValues: emptyUploadForm(mainCurrency),
+  });
+}
 
 /** Where a problem is shown: a field's, or the form's own (`root.server`) above the fields. */
 type ProblemPlace = 'file' | 'accountLabel' | 'columns' | 'form';

@@ -10,7 +10,8 @@ import { bankImportReducer, initialBankImport, type SavedResult } from '../bank-
 import { allocationsOf, confirmedLine, initialChoice, type ChoiceProblem } from '../review.ts';
 import { headerRow, toBankMapping, toBase64 } from '../statement-file.ts';
 import type { Outcome } from './import-result.tsx';
-import type { UploadForm, useUploadForm } from './upload-form.ts';
+import type { useUploadForm } from './statement-upload.tsx';
+import type { UploadForm } from './upload-form.ts';
 
 const resultKey = 'balance.bank.result';
 

@@ -12,7 +12,8 @@ import {
   statementFormat,
   type Encoding,
 } from '../statement-file.ts';
-import type { UploadForm, useUploadForm } from './upload-form.ts';
+import type { useUploadForm } from './statement-upload.tsx';
+import type { UploadForm } from './upload-form.ts';
 
 // Rows read for the page: the sample shown, and the guesses of the header and the date order.
 const rowsRead = 40;

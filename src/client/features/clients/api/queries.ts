@@ -32,13 +32,6 @@ const historyQuery = (id: string) =>
     queryFn: ({ signal }) => callApi(apiRoutes.clientHistory, { params: { id }, signal }),
   });
 
-const ageingQuery = queryOptions({
-  queryKey: queryKeys.clients.ageing,
-  queryFn: ({ signal }) => callApi(apiRoutes.ageing, { signal }),
-});
-
-export const useAgeing = () => useQuery(ageingQuery);
-
 export const useClientList = (params: ClientListParams) =>
   useInfiniteQuery(clientListQuery(params));
 export const useClient = (id: string) => useQuery(clientQuery(id));

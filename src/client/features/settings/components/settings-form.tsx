@@ -7,7 +7,6 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { BusinessSection } from './business-section.tsx';
 import { MoneySection } from './money-section.tsx';
-import { RestoreAccount } from './restore-account.tsx';
 import { Section, Switch, useSaveSection } from './settings-section.tsx';
 
 function RegistrationSection({ allowRegistration }: { allowRegistration: boolean }) {
@@ -41,10 +40,13 @@ function RegistrationSection({ allowRegistration }: { allowRegistration: boolean
 export function SettingsForm({
   settings,
   reminderPlan,
+  yourData,
 }: {
   settings: Settings;
   /** The reminders feature's section, placed by the page after money and rates. */
   reminderPlan: ReactNode;
+  /** The transfer feature's downloads and restore, in the section about the owner's data. */
+  yourData: ReactNode;
 }) {
   const { t } = useI18n();
   return (
@@ -58,23 +60,7 @@ export function SettingsForm({
           <RegistrationSection allowRegistration={settings.allowRegistration} />
         )}
         <Section title={t('settings.your-data')} help={t('settings.your-data-help')}>
-          <div className="d-flex flex-wrap gap-2">
-            <a
-              className="btn btn-outline-secondary btn-sm"
-              href={apiAddress(apiRoutes.exportJson)}
-              download
-            >
-              {t('settings.download-all')}
-            </a>
-            <a
-              className="btn btn-outline-secondary btn-sm"
-              href={apiAddress(apiRoutes.exportEntriesCsv)}
-              download
-            >
-              {t('settings.download-entries')}
-            </a>
-          </div>
-          <RestoreAccount />
+          {yourData}
         </Section>
         <Section title={t('settings.api')} help={t('settings.api-help')}>
           <div className="d-flex flex-wrap gap-2">

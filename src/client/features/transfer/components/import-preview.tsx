@@ -11,11 +11,7 @@ const shownProblems = 200;
  * The server's check with the balances that did not read added: the rows that are not fine,
  * how many are invalid or duplicates, and how many the import would write.
  */
-function previewFigures(
-  preview: ImportResult,
-  prepared: Prepared | null,
-  skipDuplicates: boolean,
-) {
+function previewFigures(preview: ImportResult, prepared: Prepared | null, skipDuplicates: boolean) {
   const problems = preview.results
     .map((result) => {
       const balanceError = prepared?.balanceErrors[result.row] ?? null;
