@@ -1,6 +1,8 @@
 // The three source rooms and who may import whom (docs/architecture.md):
 // shared imports neither side and nothing from Node or the DOM; client and server never import
-// each other; one client feature never reaches into another. On the server, SQL is built in a
+// each other; one client feature never reaches into another (a page that shows several, such as
+// the client's page with its ledger, link and reminders, composes them in src/client/app/routes,
+// which may import any feature). On the server, SQL is built in a
 // module's `*.queries.ts` (its reads) and `*.repository.ts` (its writes, including the raw row
 // writers). A repository is private to its module, and no route imports one: routes read
 // through `*.queries.ts` and change data through `*.commands.ts` (an owner's data through the
@@ -75,7 +77,7 @@ function problemOf(from, source, filename, typeOnly) {
       return 'a route may not import a repository: read through *.queries.ts, change data through *.commands.ts';
   }
   if (from.feature && to.feature && from.feature !== to.feature) {
-    return `feature "${from.feature}" may not reach into feature "${to.feature}"; move what both need to src/client/components or lib`;
+    return `feature "${from.feature}" may not reach into feature "${to.feature}"; move what both need to src/client/components or lib, or compose the two in the route page (src/client/app/routes)`;
   }
   return null;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statementColumnMessages } from '../../src/client/features/clients/statement-column-messages.ts';
+import { statementColumnMessages } from '../../src/client/features/statements/statement-column-messages.ts';
 import english from '../../src/client/locales/en/pages/statement.json' with { type: 'json' };
 import { translate } from '../../src/server/i18n.ts';
 import {

@@ -7,11 +7,12 @@ import { PageErrorBoundary } from '../components/page-error-boundary.tsx';
 import { PageLoading } from '../components/page-status.tsx';
 import { useFocusHeadingOnNavigation } from '../components/focus-heading.ts';
 import { useLogout } from '../features/auth/api/logout.ts';
-import { sessionQueryKey, useSession, type SessionResponse } from '../features/auth/api/session.ts';
+import { useSession, type SessionResponse } from '../features/auth/api/session.ts';
 import { useAccountLanguage } from '../features/settings/api/language.ts';
 import { usePublicSettings } from '../features/settings/api/settings.ts';
 import { onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
+import { forgetAllButSession, queryKeys } from '../lib/query-keys.ts';
 import { cancelExpectedSignOut, isSignOutExpected } from '../lib/sign-out-notice.ts';
 import { i18n } from '../i18n/i18n.ts';
 import { useI18n } from '../i18n/use-i18n.ts';
@@ -36,12 +37,10 @@ export function Layout() {
   useEffect(
     () =>
       onUnauthenticated(() => {
-        const wasSignedIn = queryClient.getQueryData<SessionResponse>(sessionQueryKey)?.user;
+        const wasSignedIn = queryClient.getQueryData<SessionResponse>(queryKeys.session)?.user;
         if (!wasSignedIn) return;
-        queryClient.removeQueries({
-          predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
-        });
-        queryClient.setQueryData(sessionQueryKey, { user: null });
+        forgetAllButSession(queryClient);
+        queryClient.setQueryData(queryKeys.session, { user: null });
         // Signed out on purpose (the account deleted): the dashboard, not the login page.
         void navigate(isSignOutExpected() ? '/' : loginPathFor(window.location), {
           replace: true,

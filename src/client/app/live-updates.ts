@@ -1,10 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ChangeEvent, ChangesSummary } from '../../shared/schemas/events.ts';
-import { sessionQueryKey } from '../features/auth/api/session.ts';
-import { clientsKey, deletedClientKey } from '../features/clients/api/queries.ts';
-import { settingsKey } from '../features/settings/api/settings.ts';
 import { apiAddress } from '../lib/api-client.ts';
+import { queryKeys, refreshOwnerData } from '../lib/query-keys.ts';
 import { apiRoutes } from '../../shared/api-routes.ts';
 
 /** A message's data as an object, or null when it is not one. */
@@ -40,6 +38,23 @@ export function readChanges(data: string): ChangesSummary | null {
   const { id, count, deleted, settingsChanged } = value;
   if (!deleted.every((clientId) => typeof clientId === 'string')) return null;
   return { id, count, deleted, settingsChanged };
+}
+
+/**
+ * What a change (or several) tells this tab beyond "the owner's data changed": the settings are
+ * fetched again if they changed (with the session, which carries the main currency and the
+ * first-run setup), and an open page of a deleted client is told so. The owner's data itself
+ * is refreshed by the caller, once for a burst (`refreshOwnerData`).
+ */
+export function applyChanges(
+  queryClient: QueryClient,
+  { settingsChanged, deleted }: Pick<ChangesSummary, 'settingsChanged' | 'deleted'>,
+): void {
+  if (settingsChanged) {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.settings.mine });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+  }
+  for (const clientId of deleted) queryClient.setQueryData(queryKeys.deletedClient(clientId), true);
 }
 
 export type LiveStatus = 'connecting' | 'live' | 'offline';
@@ -84,7 +99,7 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
     let reopenTimer: ReturnType<typeof setTimeout> | undefined;
     const refreshAll = () =>
       void queryClient.invalidateQueries({
-        predicate: (query) => query.queryKey[0] !== sessionQueryKey[0],
+        predicate: (query) => query.queryKey[0] !== queryKeys.session[0],
       });
 
     const remember = (message: MessageEvent<string>) => {
@@ -93,12 +108,11 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
 
     // An import can bring thousands of events at once: refresh once for a burst, not per event.
     let refreshTimer: ReturnType<typeof setTimeout> | undefined;
-    const refreshClients = () => {
+    const refreshOwnerDataSoon = () => {
       if (refreshTimer !== undefined) return;
       refreshTimer = setTimeout(() => {
         refreshTimer = undefined;
-        // The overview's key starts with the clients' (overview/api/overview.ts): refreshed too.
-        void queryClient.invalidateQueries({ queryKey: clientsKey });
+        void refreshOwnerData(queryClient);
       }, burstWindowMs);
     };
 
@@ -118,19 +132,11 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       remember(message);
       refreshAll();
     });
-    // One change or several: the settings fetched again if they changed, an open page of a
-    // deleted client told so, and the lists and the overview refreshed.
-    const apply = ({
-      settingsChanged,
-      deleted,
-    }: Pick<ChangesSummary, 'settingsChanged' | 'deleted'>) => {
-      if (settingsChanged) {
-        void queryClient.invalidateQueries({ queryKey: settingsKey });
-        // The main currency and the first-run setup travel with the session.
-        void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
-      }
-      for (const clientId of deleted) queryClient.setQueryData(deletedClientKey(clientId), true);
-      refreshClients();
+    // One change or several: what it says of the settings and deleted clients, then the lists,
+    // the overview and any open client page or statement refreshed.
+    const apply = (changes: Pick<ChangesSummary, 'settingsChanged' | 'deleted'>) => {
+      applyChanges(queryClient, changes);
+      refreshOwnerDataSoon();
     };
     source.addEventListener('change', (message: MessageEvent<string>) => {
       remember(message);
@@ -151,7 +157,7 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
     // The session ended: asking for it again leads the app to /login with a message.
     source.addEventListener('end', () => {
       source.close();
-      void queryClient.invalidateQueries({ queryKey: sessionQueryKey });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.session });
     });
     return () => {
       clearTimeout(reopenTimer);

@@ -7,7 +7,7 @@ import {
   ChangePasswordForm,
 } from '../../features/account/components/account-forms.tsx';
 import { DeleteAccount } from '../../features/account/components/delete-account.tsx';
-import { RecentClientLinks } from '../../features/account/components/recent-client-links.tsx';
+import { RecentClientLinks } from '../../features/client-links/components/recent-client-links.tsx';
 import { SessionList } from '../../features/account/components/session-list.tsx';
 
 function Section({ title, children }: { title: string; children: ReactNode }) {

@@ -7,18 +7,15 @@ import { useDocumentTitle } from '../../components/document-title.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { ApiError } from '../../lib/api-client.ts';
 import { useUpdateClient } from '../../features/clients/api/mutations.ts';
-import {
-  useClient,
-  useClientEntries,
-  useClientOpenings,
-} from '../../features/clients/api/queries.ts';
+import { useClient } from '../../features/clients/api/queries.ts';
+import { useClientEntries, useClientOpenings } from '../../features/ledger/api/entries.ts';
 import { currencyCanChange, type Entry } from '../../../shared/schemas/ledger.ts';
 import { useSettings } from '../../features/settings/api/settings.ts';
 import {
   ClientForm,
   type ClientFormValues,
 } from '../../features/clients/components/client-form.tsx';
-import { ClientNotFound } from '../../features/clients/components/client-not-found.tsx';
+import { ClientNotFound } from '../../components/client-not-found.tsx';
 import { useState } from 'react';
 import { useI18n } from '../../i18n/use-i18n.ts';
 

@@ -1,5 +1,5 @@
 import { useParams } from 'react-router';
-import { ClientStatement } from '../../features/clients/components/client-statement.tsx';
+import { ClientStatement } from '../../features/statements/components/client-statement.tsx';
 
 export function ClientStatementPage() {
   const id = useParams().id ?? '';

@@ -52,19 +52,27 @@ function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
 // its list load side by side, so neither moves the other when it arrives. Their texts are the
 // first page's (src/client/locales/<language>/*.json): no other page's texts are fetched.
 const SignedInDashboard = lazy(async () => {
-  const [{ DashboardOverview }, { DueRemindersCard }, { ClientDashboard, useListFiltered }] =
-    await Promise.all([
-      loadChunk(() => import('../../features/overview/components/dashboard-overview.tsx')),
-      loadChunk(() => import('../../features/overview/components/due-reminders-card.tsx')),
-      loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
-    ]);
+  const [
+    { DashboardOverview },
+    { AgeingSummary },
+    { DueRemindersCard },
+    { ClientDashboard, useListFiltered },
+  ] = await Promise.all([
+    loadChunk(() => import('../../features/overview/components/dashboard-overview.tsx')),
+    loadChunk(() => import('../../features/overview/components/ageing-summary.tsx')),
+    loadChunk(() => import('../../features/reminders/components/due-reminders-card.tsx')),
+    loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
+  ]);
   // The list first, with its summary strip: the reminders due today (only without a mail
   // server) and the overview's cards and charts come after it (decision 024).
   function SignedIn({ mainCurrency }: { mainCurrency: Currency }) {
     const filtered = useListFiltered();
     return (
       <>
-        <ClientDashboard mainCurrency={mainCurrency} />
+        <ClientDashboard
+          mainCurrency={mainCurrency}
+          ageing={<AgeingSummary filtered={filtered} />}
+        />
         <DueRemindersCard />
         <DashboardOverview filtered={filtered} />
       </>

@@ -6,47 +6,22 @@ import type {
   DeleteAccountBody,
   PasswordResetBody,
 } from '../../../../shared/schemas/account.ts';
-import type { RevokeClientLinksBody } from '../../../../shared/schemas/client-links.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { callApi } from '../../../lib/api-client.ts';
+import { forgetAllButSession, queryKeys } from '../../../lib/query-keys.ts';
 import { cancelExpectedSignOut, expectSignOut } from '../../../lib/sign-out-notice.ts';
-
-const sessionKey = ['session'] as const;
-const accountSessionsKey = ['account', 'sessions'] as const;
-const accountClientLinksKey = ['account', 'client-links'] as const;
 
 /** The server names each device in the shown language: a list per language. */
 const accountSessionsQuery = (locale: Locale) =>
   queryOptions({
-    queryKey: [...accountSessionsKey, locale],
+    queryKey: queryKeys.account.sessionsIn(locale),
     queryFn: ({ signal }) => callApi(apiRoutes.accountSessions, { signal }),
   });
 
 export function useAccountSessions() {
   const { locale } = useI18n();
   return useQuery(accountSessionsQuery(locale));
-}
-
-/** The recent client links and who made each; devices are named in the shown language. */
-const accountClientLinksQuery = (locale: Locale) =>
-  queryOptions({
-    queryKey: [...accountClientLinksKey, locale],
-    queryFn: ({ signal }) => callApi(apiRoutes.accountClientLinks, { signal }),
-  });
-
-export function useAccountClientLinks() {
-  const { locale } = useI18n();
-  return useQuery(accountClientLinksQuery(locale));
-}
-
-export function useRevokeClientLinks() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (body: RevokeClientLinksBody) =>
-      callApi(apiRoutes.revokeAccountClientLinks, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountClientLinksKey }),
-  });
 }
 
 /**
@@ -59,8 +34,8 @@ function useSessionsChange<Input, Output>(request: (input: Input) => Promise<Out
     mutationFn: request,
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountSessionsKey }),
-        queryClient.invalidateQueries({ queryKey: accountClientLinksKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account.sessions }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account.clientLinks }),
       ]),
   });
 }
@@ -80,10 +55,10 @@ export function useChangeEmail() {
   return useMutation({
     mutationFn: (body: ChangeEmailBody) => callApi(apiRoutes.changeEmail, { body }),
     onSuccess: ({ user }) => {
-      queryClient.setQueryData(sessionKey, { user });
+      queryClient.setQueryData(queryKeys.session, { user });
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountSessionsKey }),
-        queryClient.invalidateQueries({ queryKey: accountClientLinksKey }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account.sessions }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account.clientLinks }),
       ]);
     },
   });
@@ -107,8 +82,8 @@ export function useDeleteAccount() {
     },
   });
   const forgetSession = () => {
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionKey[0] });
-    queryClient.setQueryData(sessionKey, { user: null });
+    forgetAllButSession(queryClient);
+    queryClient.setQueryData(queryKeys.session, { user: null });
   };
   return { mutation, forgetSession };
 }

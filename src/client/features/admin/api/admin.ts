@@ -2,11 +2,10 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import type { InvitationBody } from '../../../../shared/schemas/account.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { callApi } from '../../../lib/api-client.ts';
-
-const adminUsersKey = ['admin', 'users'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const adminUsersQuery = queryOptions({
-  queryKey: adminUsersKey,
+  queryKey: queryKeys.admin.users,
   queryFn: ({ signal }) => callApi(apiRoutes.adminUsers, { signal }),
 });
 
@@ -17,7 +16,7 @@ export function useSetDisabled() {
   return useMutation({
     mutationFn: ({ id, disabled }: { id: string; disabled: boolean }) =>
       callApi(disabled ? apiRoutes.disableUser : apiRoutes.enableUser, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminUsersKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.admin.users }),
   });
 }
 

@@ -3,11 +3,10 @@ import type { SessionResponse } from '../../../../shared/schemas/auth.ts';
 import type { FirstRun } from '../../../../shared/schemas/first-run.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { callApi } from '../../../lib/api-client.ts';
-
-export const sessionQueryKey = ['session'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const sessionQuery = queryOptions({
-  queryKey: sessionQueryKey,
+  queryKey: queryKeys.session,
   queryFn: ({ signal }) => callApi(apiRoutes.session, { signal }),
   staleTime: 5 * 60_000,
 });
@@ -22,7 +21,7 @@ export type { SessionResponse };
 export function useSetFirstRun() {
   const queryClient = useQueryClient();
   return (firstRun: FirstRun) =>
-    queryClient.setQueryData<SessionResponse>(sessionQueryKey, (session) =>
+    queryClient.setQueryData<SessionResponse>(queryKeys.session, (session) =>
       session?.user ? { ...session, firstRun } : session,
     );
 }
@@ -32,7 +31,7 @@ export function useSetFirstRun() {
  * client added or the setup finished on another device since changes it.
  */
 export function useSetupAwaits(): { pending: boolean; awaits: boolean } {
-  const cached = useQueryClient().getQueryData<SessionResponse>(sessionQueryKey);
+  const cached = useQueryClient().getQueryData<SessionResponse>(queryKeys.session);
   const session = useQuery({
     ...sessionQuery,
     staleTime: cached?.firstRun?.setupNeeded ? 0 : sessionQuery.staleTime,

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { JoinBody, LoginBody, UserResponse } from '../../../../shared/schemas/auth.ts';
 import { callApi } from '../../../lib/api-client.ts';
-import { sessionQueryKey } from './session.ts';
+import { forgetAllButSession, queryKeys } from '../../../lib/query-keys.ts';
 
 /** Login and join both end signed in; the session query then holds the new user. */
 function useSignIn<Body>(signIn: (body: Body) => Promise<UserResponse>) {
@@ -11,8 +11,8 @@ function useSignIn<Body>(signIn: (body: Body) => Promise<UserResponse>) {
     mutationFn: signIn,
     onSuccess: ({ user, language, firstRun }) => {
       // Whatever was cached belonged to whoever was signed in before.
-      queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== sessionQueryKey[0] });
-      queryClient.setQueryData(sessionQueryKey, { user, language, firstRun });
+      forgetAllButSession(queryClient);
+      queryClient.setQueryData(queryKeys.session, { user, language, firstRun });
     },
   });
 }

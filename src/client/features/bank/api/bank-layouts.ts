@@ -1,12 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { callApi } from '../../../lib/api-client.ts';
-
-export const bankLayoutsKey = ['bank', 'layouts'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The CSV layouts remembered and the accounts imported under before. */
 const bankLayoutsQuery = queryOptions({
-  queryKey: bankLayoutsKey,
+  queryKey: queryKeys.bank.layouts,
   queryFn: ({ signal }) => callApi(apiRoutes.bankLayouts, { signal }),
 });
 

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes, type ApiCall } from '../../../../shared/api-routes.ts';
 import { callApi } from '../../../lib/api-client.ts';
-import { bankLayoutsKey } from './bank-layouts.ts';
+import { queryKeys, refreshOwnerData } from '../../../lib/query-keys.ts';
 
 export type ConfirmBody = ApiCall<typeof apiRoutes.bankConfirm>['body'];
 
@@ -12,8 +12,8 @@ export function useConfirmLines() {
     mutationFn: (body: ConfirmBody) => callApi(apiRoutes.bankConfirm, { body }),
     onSuccess: async () => {
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['clients'] }),
-        queryClient.invalidateQueries({ queryKey: bankLayoutsKey }),
+        refreshOwnerData(queryClient),
+        queryClient.invalidateQueries({ queryKey: queryKeys.bank.layouts }),
       ]);
     },
   });

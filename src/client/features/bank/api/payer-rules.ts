@@ -1,13 +1,12 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { callApi } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 // The payers the owner has confirmed on bank lines, and forgetting one (docs/api.md).
 
-const payerRulesKey = ['bank', 'rules'] as const;
-
 const payerRulesQuery = queryOptions({
-  queryKey: payerRulesKey,
+  queryKey: queryKeys.bank.rules,
   queryFn: ({ signal }) => callApi(apiRoutes.bankRules, { signal }),
 });
 
@@ -17,6 +16,6 @@ export function useForgetPayerRule() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => callApi(apiRoutes.forgetBankRule, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: payerRulesKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.bank.rules }),
   });
 }

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { bankFileMaxBytes } from '../../../../shared/schemas/bank.ts';
 import { i18n, loadLocale } from '../../../i18n/i18n.ts';
-import { StatementUpload, useUploadForm, type UploadForm } from './statement-upload.tsx';
+import { StatementUpload, useUploadForm } from './statement-upload.tsx';
+import type { UploadForm } from './upload-form.ts';
 
 beforeAll(async () => {
   await loadLocale('ko');

@@ -2,52 +2,15 @@ import { useId } from 'react';
 import { useForm, useWatch, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
-import { readBankDate } from '../../../../shared/dates.ts';
 import {
   bankFileMaxBytes,
   bankLabelMaxLength,
   bankUploadFormSchema,
-  type BankMapping,
 } from '../../../../shared/schemas/bank.ts';
-import { ColumnMapping } from '../../../components/column-mapping.tsx';
-import { ScrollRegion } from '../../../components/scroll-region.tsx';
-import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import {
-  bankFields,
-  headerRow,
-  type ColumnChoice,
-  type Encoding,
-  type StatementFormat,
-} from '../statement-file.ts';
-import { useBankTexts } from './bank-texts.ts';
-
-/** The statement chosen: its bytes as read, and its first rows in the encoding chosen. */
-interface ChosenFile {
-  name: string;
-  bytes: Uint8Array;
-  format: StatementFormat;
-  rows: string[][];
-  /** False when some bytes are not characters of the encoding chosen. */
-  clean: boolean;
-}
-
-/** Everything step 1 holds; its form is kept by the page, so going back or a refusal loses nothing. */
-export interface UploadForm {
-  accountLabel: string;
-  currency: Currency;
-  file: ChosenFile | null;
-  encoding: Encoding;
-  skipRows: number;
-  dateOrder: BankMapping['dateOrder'];
-  decimal: BankMapping['decimal'];
-  columns: ColumnChoice;
-  /** When the mapping was filled in from a layout remembered (its last use). */
-  rememberedAt: string | null;
-}
-
-/** Where a problem is shown: a field's, or the form's own (`root.server`) above the fields. */
-type ProblemPlace = 'file' | 'accountLabel' | 'columns' | 'form';
+import type { Encoding } from '../statement-file.ts';
+import { CsvLayout } from './csv-layout.tsx';
+import type { UploadForm } from './upload-form.ts';
 
 /** An empty step 1: no file, the owner's main currency, a header row and no column chosen. */
 function emptyUploadForm(currency: Currency): UploadForm {
@@ -86,8 +49,10 @@ export function useUploadForm(mainCurrency: Currency) {
   });
 }
 
-const shownRows = 8;
+/** Where a problem is shown: a field's, or the form's own (`root.server`) above the fields. */
+type ProblemPlace = 'file' | 'accountLabel' | 'columns' | 'form';
 
+/** Step 1: the account, its currency and the statement's file (and a CSV file's layout). */
 export function StatementUpload({
   upload,
   accounts,
@@ -104,7 +69,6 @@ export function StatementUpload({
   onSubmit: (values: UploadForm) => Promise<void>;
 }) {
   const { t, message, format } = useI18n();
-  const texts = useBankTexts();
   const id = useId();
   const { register, setValue, setError, handleSubmit, control } = upload;
   const form = useWatch({ control }) as UploadForm;
@@ -117,26 +81,6 @@ export function StatementUpload({
   };
   const file = form.file;
   const csv = file?.format === 'csv';
-  const header = file ? (headerRow(file.rows, form.skipRows) ?? []) : [];
-  const width = Math.max(header.length, ...(file?.rows.map((row) => row.length) ?? [0]));
-  const columnNames = Array.from(
-    { length: width },
-    (_, index) => header[index]?.trim() || t('columns.unnamed', { number: index + 1 }),
-  );
-  const mappedAs = new Map<number, string>();
-  for (const field of bankFields) {
-    const column = form.columns[field];
-    if (column !== null && !mappedAs.has(column)) mappedAs.set(column, texts.field[field]);
-  }
-  const sample = file?.rows.slice(form.skipRows, form.skipRows + shownRows) ?? [];
-  const firstData = sample[0];
-  const dateCell =
-    form.columns.date === null ? undefined : firstData?.[form.columns.date]?.trim() || undefined;
-  const readDate = dateCell === undefined ? null : readBankDate(dateCell, form.dateOrder);
-  const longDay = new Intl.DateTimeFormat(format.intlLocale, {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  });
 
   const submit = handleSubmit(onSubmit);
   // The shared schema's messages are in English; the server's arrive translated.
@@ -252,157 +196,14 @@ export function StatementUpload({
         )}
 
         {file && csv && (
-          <>
-            {form.rememberedAt && (
-              <p className="alert alert-success py-2" role="status">
-                {t('bank.layout.remembered', {
-                  day: dayText(form.rememberedAt.slice(0, 10), format),
-                })}
-              </p>
-            )}
-            <div className="row g-3 mb-3">
-              <div className="col-6 col-md-3">
-                <label htmlFor={`${id}-encoding`} className="form-label small mb-1">
-                  {t('bank.encoding.label')}
-                </label>
-                <select
-                  id={`${id}-encoding`}
-                  className="form-select form-select-sm"
-                  {...register('encoding', {
-                    onChange: (event: { target: HTMLSelectElement }) =>
-                      onEncoding(event.target.value as Encoding),
-                  })}
-                >
-                  <option value="utf-8">{t('bank.encoding.utf-8')}</option>
-                  <option value="euc-kr">{t('bank.encoding.euc-kr')}</option>
-                </select>
-              </div>
-              <div className="col-6 col-md-3">
-                <label htmlFor={`${id}-skip`} className="form-label small mb-1">
-                  {t('bank.skip-rows.label')}
-                </label>
-                <input
-                  id={`${id}-skip`}
-                  type="number"
-                  min={0}
-                  max={50}
-                  className="form-control form-control-sm"
-                  value={form.skipRows}
-                  // Held as a whole number from 0 to 50 while typed: the sample follows it.
-                  onChange={(event) =>
-                    setValue(
-                      'skipRows',
-                      Math.min(50, Math.max(0, Math.trunc(Number(event.target.value) || 0))),
-                    )
-                  }
-                />
-              </div>
-              <div className="col-6 col-md-3">
-                <label htmlFor={`${id}-order`} className="form-label small mb-1">
-                  {t('bank.date-order.label')}
-                </label>
-                <select
-                  id={`${id}-order`}
-                  className="form-select form-select-sm"
-                  aria-describedby={`${id}-order-effect`}
-                  {...register('dateOrder')}
-                >
-                  <option value="YMD">{texts.dateOrder.YMD}</option>
-                  <option value="DMY">{texts.dateOrder.DMY}</option>
-                  <option value="MDY">{texts.dateOrder.MDY}</option>
-                </select>
-              </div>
-              <div className="col-6 col-md-3">
-                <label htmlFor={`${id}-decimal`} className="form-label small mb-1">
-                  {t('bank.decimal.label')}
-                </label>
-                <select
-                  id={`${id}-decimal`}
-                  className="form-select form-select-sm"
-                  {...register('decimal')}
-                >
-                  <option value=".">{t('bank.decimal.point')}</option>
-                  <option value=",">{t('bank.decimal.comma')}</option>
-                </select>
-              </div>
-            </div>
-            <p id={`${id}-order-effect`} className="small mb-3" aria-live="polite">
-              {dateCell === undefined
-                ? t('bank.date-order.effect-none', { order: texts.dateOrder[form.dateOrder] })
-                : readDate === null
-                  ? t('bank.date-order.effect-unread', {
-                      order: texts.dateOrder[form.dateOrder],
-                      cell: dateCell,
-                    })
-                  : t('bank.date-order.effect', {
-                      order: texts.dateOrder[form.dateOrder],
-                      cell: dateCell,
-                      day: longDay.format(new Date(`${readDate}T00:00:00Z`)),
-                    })}
-            </p>
-            {!file.clean && (
-              <p className="alert alert-warning py-2" role="status">
-                {t('bank.encoding.unclean')}
-              </p>
-            )}
-
-            <fieldset className="mb-3">
-              <legend className="h6">{t('bank.columns.legend')}</legend>
-              <p className="small text-body-secondary mb-2">{t('bank.columns.help')}</p>
-              <ColumnMapping
-                idPrefix={`${id}-map`}
-                fields={bankFields}
-                labels={texts.field}
-                header={columnNames}
-                mapping={form.columns}
-                invalid={problems.columns ? { amount: message(problems.columns) } : {}}
-                columnClassName="col-6 col-md-4 col-lg-3"
-                onChange={(field, column) => {
-                  const columns = { ...form.columns, [field]: column };
-                  // One signed amount, or credit and debit columns: choosing one clears the other.
-                  if (field === 'amount' && column !== null) {
-                    columns.credit = null;
-                    columns.debit = null;
-                  }
-                  if ((field === 'credit' || field === 'debit') && column !== null)
-                    columns.amount = null;
-                  setValue('columns', columns);
-                  setValue('rememberedAt', null);
-                }}
-              />
-            </fieldset>
-
-            <ScrollRegion label={t('bank.sample.label')} className="mb-3 border rounded">
-              <table className="table table-sm mb-0 bank-sample">
-                <caption className="px-2 small">
-                  {t('bank.sample.caption', { count: sample.length })}
-                </caption>
-                <thead>
-                  <tr>
-                    {columnNames.map((name, index) => (
-                      <th key={index} scope="col" className="text-nowrap">
-                        {name}
-                        {mappedAs.has(index) && (
-                          <span className="badge text-bg-primary ms-1">{mappedAs.get(index)}</span>
-                        )}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {sample.map((row, index) => (
-                    <tr key={index}>
-                      {columnNames.map((_, column) => (
-                        <td key={column} className="text-nowrap">
-                          {row[column] ?? ''}
-                        </td>
-                      ))}
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </ScrollRegion>
-          </>
+          <CsvLayout
+            id={id}
+            upload={upload}
+            form={form}
+            file={file}
+            columnsProblem={problems.columns}
+            onEncoding={onEncoding}
+          />
         )}
 
         <button type="submit" className="btn btn-primary" disabled={!file}>

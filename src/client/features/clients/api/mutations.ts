@@ -6,25 +6,23 @@ import type {
   ClientInput,
   ClientUpdate,
 } from '../../../../shared/schemas/clients.ts';
-import type { EntryInput, VoidInput } from '../../../../shared/schemas/ledger.ts';
 import { ApiError, callApi } from '../../../lib/api-client.ts';
-import { clientKey, clientQuery, clientsKey } from './queries.ts';
+import { queryKeys, refreshOwnerData } from '../../../lib/query-keys.ts';
+import { clientQuery } from './queries.ts';
 
 /** Every write is awaited: the caller flashes success only after the server confirmed it. */
-function useClientMutation<Variables>(
-  write: (variables: Variables) => Promise<Client | undefined>,
-) {
+function useClientMutation<Variables>(write: (variables: Variables) => Promise<Client>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: write,
     onSuccess: async (client) => {
-      if (client) queryClient.setQueryData(clientKey(client.id), client);
-      await queryClient.invalidateQueries({ queryKey: clientsKey });
+      queryClient.setQueryData(queryKeys.clients.one(client.id), client);
+      await refreshOwnerData(queryClient);
     },
     onError: async (error) => {
       // Changed elsewhere: fetch the current values so the user sees what they would overwrite.
       if (error instanceof ApiError && error.code === 'conflict')
-        await queryClient.invalidateQueries({ queryKey: clientsKey });
+        await refreshOwnerData(queryClient);
     },
   });
 }
@@ -52,21 +50,8 @@ export const useDeleteClient = (id: string) => {
   return useMutation({
     mutationFn: () => callApi(apiRoutes.deleteClient, { params: { id } }),
     onSuccess: async () => {
-      queryClient.removeQueries({ queryKey: clientKey(id) });
-      await queryClient.invalidateQueries({ queryKey: clientsKey });
+      queryClient.removeQueries({ queryKey: queryKeys.clients.one(id) });
+      await refreshOwnerData(queryClient);
     },
   });
 };
-
-/** A payment, charge or credit; the client, its ledger and history and the list refresh. */
-export const useRecordEntry = (id: string) =>
-  useClientMutation(async (body: EntryInput) => {
-    const recorded = await callApi(apiRoutes.recordEntry, { params: { id }, body });
-    return recorded.client;
-  });
-
-export const useVoidEntry = (id: string) =>
-  useClientMutation(async ({ entryId, ...body }: VoidInput & { entryId: number }) => {
-    const recorded = await callApi(apiRoutes.voidEntry, { params: { id, entryId }, body });
-    return recorded.client;
-  });

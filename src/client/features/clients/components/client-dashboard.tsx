@@ -1,51 +1,17 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useSearchParams } from 'react-router';
+import { useEffect, useRef, type ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Download, Landmark, Plus, Upload } from 'lucide-react';
-import { currencies, currencyLabel, isCurrency, type Currency } from '../../../../shared/money.ts';
-import { clientSorts, type ClientSort } from '../../../../shared/client-list.ts';
+import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
+import type { ClientSort } from '../../../../shared/client-list.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useClientList, type ClientListParams } from '../api/queries.ts';
+import { useClientList } from '../api/queries.ts';
 import { localToday } from '../../../../shared/dates.ts';
-import { AgeingSummary } from './ageing-summary.tsx';
 import { ClientTable } from './client-table.tsx';
+import { FilterCheckbox, SearchBox, useChosen, useListParams } from './list-controls.tsx';
 import { TotalOwed } from './total-owed.tsx';
 import { apiAddress } from '../../../lib/api-client.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
-
-const searchDelayMs = 250;
-
-/** The dashboard's view lives in the address bar, so it can be bookmarked and survives a reload. */
-function useListParams(): [
-  ClientListParams,
-  (changes: Partial<Record<keyof ClientListParams, string | undefined>>) => void,
-] {
-  const [searchParams, setSearchParams] = useSearchParams();
-  const sort = searchParams.get('sort');
-  const dir = searchParams.get('dir');
-  const currency = searchParams.get('currency');
-  const params: ClientListParams = {
-    q: searchParams.get('q') ?? undefined,
-    sort: clientSorts.find((candidate) => candidate === sort),
-    dir: dir === 'desc' ? 'desc' : undefined,
-    currency: isCurrency(currency) ? currency : undefined,
-    owes: searchParams.get('owes') === 'true' ? 'true' : undefined,
-    overdue: searchParams.get('overdue') === 'true' ? 'true' : undefined,
-  };
-  const update = (changes: Partial<Record<keyof ClientListParams, string | undefined>>) =>
-    setSearchParams(
-      (current) => {
-        const next = new URLSearchParams(current);
-        for (const [key, value] of Object.entries(changes)) {
-          if (value) next.set(key, value);
-          else next.delete(key);
-        }
-        return next;
-      },
-      { replace: true },
-    );
-  return [params, update];
-}
 
 /** Whether a search or filter narrows the list (the summaries that do not follow say so). */
 export function useListFiltered(): boolean {
@@ -54,77 +20,17 @@ export function useListFiltered(): boolean {
 }
 
 /**
- * A filter's value as the user just set it. The address bar changes in a transition, so a
- * control bound to it alone would spring back until the new list arrives (a checkbox ticked
- * under load looked unticked); this shows the choice at once and follows the address bar after.
+ * The signed-in dashboard's list: the owner's clients a page at a time, its search, filters and
+ * sort, the totals, and the New button; `ageing` (the overview's table of how late what is owed
+ * is) is placed under it by the dashboard page.
  */
-function useChosen<T>(fromAddress: T): [T, (value: T) => void] {
-  const [chosen, setChosen] = useState(fromAddress);
-  const [seen, setSeen] = useState(fromAddress);
-  if (seen !== fromAddress) {
-    setSeen(fromAddress);
-    setChosen(fromAddress);
-  }
-  return [chosen, setChosen];
-}
-
-/** A yes/no filter of the list, kept in the address bar. */
-function FilterCheckbox({
-  label,
-  checked,
-  onChange,
+export function ClientDashboard({
+  mainCurrency,
+  ageing,
 }: {
-  label: string;
-  checked: boolean;
-  onChange: (checked: boolean) => void;
+  mainCurrency: Currency;
+  ageing: ReactNode;
 }) {
-  const id = useId();
-  const [shown, show] = useChosen(checked);
-  return (
-    <div className="form-check mb-0">
-      <input
-        id={id}
-        type="checkbox"
-        className="form-check-input"
-        checked={shown}
-        onChange={(event) => {
-          show(event.target.checked);
-          onChange(event.target.checked);
-        }}
-      />
-      <label htmlFor={id} className="form-check-label">
-        {label}
-      </label>
-    </div>
-  );
-}
-
-function SearchBox({ value, onSearch }: { value: string; onSearch: (text: string) => void }) {
-  const { t } = useI18n();
-  const [text, setText] = useState(value);
-  const latest = useRef(onSearch);
-  useEffect(() => {
-    latest.current = onSearch;
-  });
-  useEffect(() => {
-    if (text === value) return;
-    const timer = setTimeout(() => latest.current(text.trim()), searchDelayMs);
-    return () => clearTimeout(timer);
-  }, [text, value]);
-  return (
-    <input
-      type="search"
-      className="form-control"
-      placeholder={t('dashboard.search.placeholder')}
-      aria-label={t('dashboard.search.label')}
-      value={text}
-      onChange={(event) => setText(event.target.value)}
-    />
-  );
-}
-
-/** The signed-in dashboard: the owner's clients a page at a time, the totals, and the New button. */
-export function ClientDashboard({ mainCurrency }: { mainCurrency: Currency }) {
   const { t, format } = useI18n();
   const [params, update] = useListParams();
   const list = useClientList(params);
@@ -290,7 +196,7 @@ export function ClientDashboard({ mainCurrency }: { mainCurrency: Currency }) {
               </button>
             </div>
           )}
-          <AgeingSummary filtered={filtered} />
+          {ageing}
         </>
       )}
     </>

@@ -1,134 +1,45 @@
 import { displayName } from '../../../../shared/names.ts';
-import { useMemo, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { ArrowLeft, FileText, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
-import { parseAmount, toDecimalText } from '../../../../shared/money.ts';
-import {
-  balanceFormSchema,
-  type BalanceForm,
-  type Client,
-} from '../../../../shared/schemas/clients.ts';
-import type { RecordedKind } from '../../../../shared/schemas/ledger.ts';
+import type { Client } from '../../../../shared/schemas/clients.ts';
 import { useFlash } from '../../../components/flash.tsx';
-import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useDeleteClient, useUpdateBalance } from '../api/mutations.ts';
-import { useClient, useClientDeleted, useClientEntries, useClientHistory } from '../api/queries.ts';
-import { useReminderPlanState } from '../api/reminders.ts';
-import { ClientHistory } from './client-history.tsx';
-import { ClientLinkCard } from './client-link-card.tsx';
-import { ClientRemindersCard } from './client-reminders-card.tsx';
-import { ClientLedger } from './client-ledger.tsx';
-import { EntryForm, entryTexts } from './entry-form.tsx';
-import { ClientNotFound } from './client-not-found.tsx';
-
-/** Payments first: what an owner records most. */
-const entryButtons: RecordedKind[] = ['payment', 'charge', 'credit'];
+import { ClientNotFound } from '../../../components/client-not-found.tsx';
+import { useDeleteClient } from '../api/mutations.ts';
+import { useClient, useClientDeleted } from '../api/queries.ts';
+import { BalanceEditor } from './balance-editor.tsx';
 
 const isNotFound = (error: Error) => error instanceof ApiError && error.status === 404;
 
 /**
- * The SPEC's pencil: sets the balance, recorded as an adjustment of the difference. It sends the
- * balance it was opened at, so a change made meanwhile in another tab is refused as a conflict
- * instead of being overwritten; the editor then starts again from the current balance.
+ * The client's page: the client's card (balance, contact, delete) with what other features
+ * bring to it, composed by the route page (app/routes/client-details.tsx): `actions` in the
+ * card below the balance (recording an entry), `sections` below the card (the ledger, the
+ * link, the reminders, the history). Both are given the client once it has loaded.
  */
-function BalanceEditor({
-  client,
-  onDone,
-  onCancel,
+export function ClientDetails({
+  id,
+  balanceLocked,
+  actions,
+  sections,
 }: {
-  client: Client;
-  onDone: () => void;
-  onCancel: () => void;
+  id: string;
+  balanceLocked: boolean;
+  actions: (client: Client) => ReactNode;
+  sections: (client: Client) => ReactNode;
 }) {
   const navigate = useNavigate();
   const showFlash = useFlash();
-  const updateBalance = useUpdateBalance(client.id);
-  const [startedFrom, setStartedFrom] = useState(client.balance);
-  const { t } = useI18n();
-  const schema = useMemo(() => balanceFormSchema(client.currency), [client.currency]);
-  const { register, handleSubmit, setError, formState } = useForm<BalanceForm>({
-    resolver: zodResolver(schema),
-    defaultValues: { balance: toDecimalText(client.balance, client.currency) },
-  });
-  const { errors, isSubmitted, isSubmitting } = formState;
-
-  const save = handleSubmit(async (values) => {
-    const parsed = parseAmount(values.balance, client.currency);
-    if (!parsed.ok) return setError('balance', { type: 'parse', message: parsed.error });
-    try {
-      await updateBalance.mutateAsync({ balance: parsed.minor, previousBalance: startedFrom });
-      showFlash(t('clients.updated'), 'success');
-      onDone();
-      await navigate('/');
-    } catch (failure) {
-      showFlash(t('clients.update-failed'), 'danger');
-      if (!(failure instanceof ApiError)) throw failure;
-      // The form has one field: whatever the server says shows under it.
-      setError('balance', { type: 'server', message: failure.fields.balance ?? failure.message });
-      if (failure.code === 'conflict') {
-        // What the user typed stays; the next Update is made against the balance shown now.
-        const fresh = await updateBalance.reloadClient();
-        if (fresh) setStartedFrom(fresh.balance);
-      }
-    }
-  });
-
-  return (
-    <form
-      className="d-flex flex-wrap gap-2 align-items-start mt-2"
-      noValidate
-      onSubmit={(event) => void save(event)}
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return; // i18n-ignore: a key's name
-        event.stopPropagation();
-        onCancel();
-      }}
-    >
-      <FormField
-        className=""
-        label={t('clients.details.new-balance')}
-        hideLabel
-        small
-        inputMode="decimal"
-        placeholder="0"
-        registration={register('balance')}
-        error={errors.balance}
-        showError={isSubmitted}
-      />
-      <button type="submit" className="btn btn-sm btn-primary" disabled={isSubmitting}>
-        {t('clients.details.update-balance')}
-      </button>
-      <button type="button" className="btn btn-sm btn-outline-secondary" onClick={onCancel}>
-        {t('clients.cancel')}
-      </button>
-    </form>
-  );
-}
-
-export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked: boolean }) {
-  const navigate = useNavigate();
-  const showFlash = useFlash();
   const client = useClient(id);
-  const history = useClientHistory(id);
-  const reminderPlan = useReminderPlanState();
-  const entries = useClientEntries(id);
   const deleteClient = useDeleteClient(id);
   const [editingBalance, setEditingBalance] = useState(false);
-  const [recording, setRecording] = useState<RecordedKind | null>(null);
-  // Closing an inline form puts focus back on the button that opened it, not on the page's body.
+  // Closing the inline editor puts focus back on the pencil, not on the page's body.
   const pencil = useRef<HTMLButtonElement>(null);
-  const entryOpeners = useRef(new Map<RecordedKind, HTMLButtonElement>());
-  const closeEntryForm = () => {
-    if (recording) entryOpeners.current.get(recording)?.focus();
-    setRecording(null);
-  };
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deletedElsewhere = useClientDeleted(id);
   const { t, format } = useI18n();
@@ -233,31 +144,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
                 }}
               />
             )}
-            <div className="d-flex flex-wrap gap-2 mt-3">
-              {entryButtons.map((kind) => (
-                <button
-                  key={kind}
-                  type="button"
-                  className={`btn btn-sm ${kind === 'payment' ? 'btn-success' : 'btn-outline-primary'}`}
-                  ref={(button) => {
-                    if (button) entryOpeners.current.set(kind, button);
-                    else entryOpeners.current.delete(kind);
-                  }}
-                  aria-expanded={recording === kind}
-                  onClick={() => setRecording((open) => (open === kind ? null : kind))}
-                >
-                  {entryTexts(t)[kind].action}
-                </button>
-              ))}
-            </div>
-            {recording && (
-              <EntryForm
-                key={recording}
-                client={current}
-                kind={recording}
-                onDone={closeEntryForm}
-              />
-            )}
+            {actions(current)}
             <hr />
             <p className="mb-1 text-break">
               <Mail size={16} className="icon me-2 text-body-secondary" aria-hidden />
@@ -271,26 +158,7 @@ export function ClientDetails({ id, balanceLocked }: { id: string; balanceLocked
             </p>
           </div>
         </div>
-        {entries.isSuccess && (
-          <ClientLedger
-            client={current}
-            // Pages come newest first, each oldest first: the earliest page leads.
-            entries={[...entries.data.pages].reverse().flatMap((page) => page.entries)}
-            showEarlier={
-              entries.hasNextPage && !entries.isFetchingNextPage
-                ? () => void entries.fetchNextPage()
-                : undefined
-            }
-          />
-        )}
-        <ClientLinkCard clientId={current.id} />
-        <ClientRemindersCard client={current} />
-        {history.isSuccess && (
-          <ClientHistory
-            entries={history.data.entries}
-            overdueMax={reminderPlan.data?.overdueMax ?? null}
-          />
-        )}
+        {sections(current)}
         <Modal
           open={confirmingDelete}
           title={t('clients.delete.title', { name: fullName })}

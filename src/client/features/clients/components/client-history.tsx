@@ -3,7 +3,7 @@ import type { EntryDetail, HistoryEntry } from '../../../../shared/schemas/event
 import type { ReminderDetail } from '../../../../shared/schemas/reminders.ts';
 import { reminderStepText } from '../../../components/reminder-step.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { entryKindTexts } from './entry-kind-texts.ts';
+import { entryKindTexts } from '../../../components/entry-kind-texts.ts';
 
 type Texts = Pick<ReturnType<typeof useI18n>, 't' | 'format'>;
 

@@ -12,12 +12,13 @@ import {
   Tooltip,
   type ChartConfiguration,
 } from 'chart.js';
-import { currencyExponent, currencyLabel, type Currency } from '../../../../shared/money.ts';
-import type { AgeingBucketName } from '../../../../shared/schemas/clients.ts';
+import { currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
 import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
-import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
+import { ageingChart, historyChart, type Buckets, type Texts } from './chart-configs.ts';
+import { monthLabel, seriesOf } from './overview-figures.ts';
+import { AgeingTable, HistoryTable } from './overview-tables.tsx';
 
 // Only the parts these two charts draw with, so the rest of the library is left out of the build.
 Chart.register(
@@ -30,58 +31,6 @@ Chart.register(
   PointElement,
   Tooltip,
 );
-
-type Texts = ReturnType<typeof useI18n>;
-type Buckets = ReturnType<typeof useAgeingBuckets>;
-
-const monthFormats = new Map<string, Intl.DateTimeFormat>();
-/** A month (YYYY-MM) as the language names it: "Nov 2026", "2026년 11월". */
-function monthLabel(month: string, intlLocale: string): string {
-  let format = monthFormats.get(intlLocale);
-  if (!format) {
-    format = new Intl.DateTimeFormat(intlLocale, {
-      month: 'short',
-      year: 'numeric',
-      timeZone: 'UTC',
-    });
-    monthFormats.set(intlLocale, format);
-  }
-  return format.format(new Date(`${month}-01T00:00:00Z`));
-}
-
-/** A height on the chart's scale; exact amounts are in the tooltips and the tables. */
-const drawn = (minor: string, currency: Currency) =>
-  Number(minor) / 10 ** currencyExponent[currency];
-
-const compactFormats = new Map<string, Intl.NumberFormat>();
-/** An axis label: "$1.2M", "₩123.5만", "RM 1.2J". */
-function compactMoney(value: number, currency: Currency, intlLocale: string): string {
-  let format = compactFormats.get(`${intlLocale} ${currency}`);
-  if (!format) {
-    format = new Intl.NumberFormat(intlLocale, {
-      style: 'currency',
-      currency,
-      notation: 'compact',
-      maximumFractionDigits: 1,
-    });
-    compactFormats.set(`${intlLocale} ${currency}`, format);
-  }
-  // As formatMoney does: people there write "RM", whatever Intl spells.
-  return currency === 'MYR' ? format.format(value).replace(/MYR\s*/, 'RM ') : format.format(value);
-}
-
-/** The design tokens of the page (styles.css), read when drawing so the charts follow its theme. */
-function palette() {
-  const style = getComputedStyle(document.documentElement);
-  const read = (name: string, fallback: string) => style.getPropertyValue(name).trim() || fallback;
-  return {
-    line: read('--app-accent', '#3f3cbb'),
-    owed: read('--app-owed', '#b42318'),
-    current: read('--bs-secondary-color', '#6c757d'),
-    text: read('--bs-body-color', '#212529'),
-    grid: read('--app-border', '#dfe2ea'),
-  };
-}
 
 /**
  * The colour scheme on <html> (data-bs-theme), which follows the system while the page is open:
@@ -127,196 +76,6 @@ function CanvasChart({
   return (
     <div className="position-relative" style={{ height: '14rem' }}>
       <canvas ref={canvas} role="img" aria-label={label} />
-    </div>
-  );
-}
-
-function seriesOf(overview: Overview, currency: Currency) {
-  return overview.history.series.find((series) => series.currency === currency)?.totals ?? null;
-}
-
-function chartOptions(currency: Currency, intlLocale: string) {
-  const colours = palette();
-  return {
-    colours,
-    common: {
-      responsive: true,
-      maintainAspectRatio: false,
-      animation: false as const,
-      color: colours.text,
-      plugins: { legend: { display: false } },
-    },
-    scales: {
-      x: { ticks: { color: colours.text }, grid: { color: colours.grid } },
-      y: {
-        ticks: {
-          color: colours.text,
-          callback: (value: string | number) => compactMoney(Number(value), currency, intlLocale),
-        },
-        grid: { color: colours.grid },
-        beginAtZero: true,
-      },
-    },
-  };
-}
-
-function historyChart(
-  overview: Overview,
-  currency: Currency,
-  { t, format }: Texts,
-): ChartConfiguration {
-  const { colours, common, scales } = chartOptions(currency, format.intlLocale);
-  const totals = seriesOf(overview, currency) ?? [];
-  return {
-    type: 'line',
-    data: {
-      labels: overview.history.months.map((month) => monthLabel(month, format.intlLocale)),
-      datasets: [
-        {
-          label: t('overview.charts.total-series', { currency: currencyLabel[currency] }),
-          data: totals.map((total) => drawn(total, currency)),
-          borderColor: colours.line,
-          backgroundColor: colours.line,
-          pointRadius: 3,
-        },
-      ],
-    },
-    options: {
-      ...common,
-      scales,
-      plugins: {
-        ...common.plugins,
-        tooltip: {
-          callbacks: {
-            label: (item) => format.money(BigInt(totals[item.dataIndex] ?? '0'), currency),
-          },
-        },
-      },
-    },
-  };
-}
-
-function ageingChart(
-  overview: Overview,
-  currency: Currency,
-  { t, format }: Texts,
-  buckets: Buckets,
-): ChartConfiguration {
-  const { colours, common, scales } = chartOptions(currency, format.intlLocale);
-  const amounts = overview.currencies.find((row) => row.currency === currency)?.buckets;
-  const amountOf = (name: AgeingBucketName | undefined) => amounts?.[name ?? 'current'] ?? '0';
-  return {
-    type: 'bar',
-    data: {
-      labels: buckets.map(({ label }) => label),
-      datasets: [
-        {
-          label: t('overview.charts.owed-series', { currency: currencyLabel[currency] }),
-          data: buckets.map(({ name }) => drawn(amountOf(name), currency)),
-          backgroundColor: buckets.map(({ name }) =>
-            name === 'current' ? colours.current : colours.owed,
-          ),
-        },
-      ],
-    },
-    options: {
-      ...common,
-      scales,
-      plugins: {
-        ...common.plugins,
-        tooltip: {
-          callbacks: {
-            label: (item) =>
-              format.money(BigInt(amountOf(buckets[item.dataIndex]?.name)), currency),
-          },
-        },
-      },
-    },
-  };
-}
-
-function HistoryTable({ overview }: { overview: Overview }) {
-  const { t, format } = useI18n();
-  const { months, series } = overview.history;
-  const current = months.length - 1;
-  return (
-    // Focusable, so a keyboard can scroll it sideways on a narrow screen.
-    <div
-      className="table-responsive"
-      tabIndex={0}
-      role="region"
-      aria-label={t('overview.charts.history-table')}
-    >
-      <table className="table table-sm small text-nowrap">
-        <caption className="caption-top">{t('overview.charts.history-table')}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('overview.charts.month-end')}</th>
-            {series.map(({ currency }) => (
-              <th key={currency} scope="col" className="text-end">
-                {currencyLabel[currency]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {months.map((month, index) => (
-            <tr key={month}>
-              <th scope="row">
-                {index === current
-                  ? t('overview.charts.to-date', { month: monthLabel(month, format.intlLocale) })
-                  : monthLabel(month, format.intlLocale)}
-              </th>
-              {series.map(({ currency, totals }) => (
-                <td key={currency} className="text-end">
-                  {format.money(BigInt(totals[index] ?? '0'), currency)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
-  );
-}
-
-function AgeingTable({ overview }: { overview: Overview }) {
-  const { t, format } = useI18n();
-  const buckets = useAgeingBuckets();
-  return (
-    <div
-      className="table-responsive"
-      tabIndex={0}
-      role="region"
-      aria-label={t('dashboard.ageing.label')}
-    >
-      <table className="table table-sm small text-nowrap">
-        <caption className="caption-top">
-          {t('dashboard.ageing.caption', { date: dayText(overview.asOf, format) })}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">{t('overview.overdue')}</th>
-            {overview.currencies.map(({ currency }) => (
-              <th key={currency} scope="col" className="text-end">
-                {currencyLabel[currency]}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {buckets.map(({ name, label }) => (
-            <tr key={name}>
-              <th scope="row">{label}</th>
-              {overview.currencies.map(({ currency, buckets }) => (
-                <td key={currency} className="text-end">
-                  {format.money(BigInt(buckets[name]), currency)}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </div>
   );
 }

@@ -2,17 +2,15 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { PublicSettings, SettingsUpdate } from '../../../../shared/schemas/settings.ts';
 import { callApi } from '../../../lib/api-client.ts';
-
-const publicSettingsKey = ['settings', 'public'] as const;
-export const settingsKey = ['settings', 'mine'] as const;
+import { queryKeys, refreshOwnerData } from '../../../lib/query-keys.ts';
 
 const publicSettingsQuery = queryOptions({
-  queryKey: publicSettingsKey,
+  queryKey: queryKeys.settings.public,
   queryFn: ({ signal }) => callApi(apiRoutes.publicSettings, { signal }),
 });
 
 const settingsQuery = queryOptions({
-  queryKey: settingsKey,
+  queryKey: queryKeys.settings.mine,
   queryFn: ({ signal }) => callApi(apiRoutes.settings, { signal }),
 });
 
@@ -33,16 +31,16 @@ export function useSaveSettings() {
   return useMutation({
     mutationFn: (body: SettingsUpdate) => callApi(apiRoutes.saveSettings, { body }),
     onSuccess: async (settings) => {
-      queryClient.setQueryData(settingsKey, settings);
+      queryClient.setQueryData(queryKeys.settings.mine, settings);
       if (settings.allowRegistration !== null) {
         const allowRegistration = settings.allowRegistration;
         // The rest of the public settings (e-mailed resets) is the server's, unchanged here.
-        queryClient.setQueryData<PublicSettings>(publicSettingsKey, (previous) =>
+        queryClient.setQueryData<PublicSettings>(queryKeys.settings.public, (previous) =>
           previous ? { ...previous, allowRegistration } : previous,
         );
       }
       // The converted total on the dashboard depends on the rates.
-      await queryClient.invalidateQueries({ queryKey: ['clients'] });
+      await refreshOwnerData(queryClient);
     },
   });
 }

@@ -2,11 +2,10 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/r
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { AccessTokenInput } from '../../../../shared/schemas/access-tokens.ts';
 import { callApi } from '../../../lib/api-client.ts';
-
-const tokensKey = ['tokens'] as const;
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 const tokensQuery = queryOptions({
-  queryKey: tokensKey,
+  queryKey: queryKeys.tokens,
   queryFn: ({ signal }) => callApi(apiRoutes.tokens, { signal }),
 });
 
@@ -16,7 +15,7 @@ export function useCreateToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (body: AccessTokenInput) => callApi(apiRoutes.createToken, { body }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tokens }),
   });
 }
 
@@ -24,6 +23,6 @@ export function useRevokeToken() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => callApi(apiRoutes.revokeToken, { params: { id } }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: tokensKey }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.tokens }),
   });
 }

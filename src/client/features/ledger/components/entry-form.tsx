@@ -16,7 +16,7 @@ import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useRecordEntry } from '../api/mutations.ts';
+import { useRecordEntry } from '../api/entries.ts';
 
 type Translate = ReturnType<typeof useI18n>['t'];
 

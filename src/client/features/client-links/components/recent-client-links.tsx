@@ -3,7 +3,7 @@ import type { AccountClientLink } from '../../../../shared/schemas/client-links.
 import { useFlash } from '../../../components/flash.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useAccountClientLinks, useRevokeClientLinks } from '../api/account.ts';
+import { useAccountClientLinks, useRevokeClientLinks } from '../api/account-links.ts';
 
 /** Made by another session or by an API token: what a thief with a session could have made. */
 const madeElsewhere = (link: AccountClientLink) =>

@@ -5,18 +5,14 @@ import type { Client } from '../../../../shared/schemas/clients.ts';
 import { dayText } from '../../../components/formats.ts';
 import { reminderStepText } from '../../../components/reminder-step.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import {
-  useClientReminders,
-  useReminderPlanState,
-  useReminderPreview,
-  useSetClientReminders,
-} from '../api/reminders.ts';
+import { useClientReminders, useSetClientReminders } from '../api/client-reminders.ts';
+import { useReminderPlan, useReminderPreview } from '../api/reminder-plan.ts';
 
 /** "Reminders": this client's switch, whether the plan is on, and the next one or why none. */
 export function ClientRemindersCard({ client }: { client: Client }) {
   const { t, format } = useI18n();
   const id = useId();
-  const plan = useReminderPlanState();
+  const plan = useReminderPlan();
   const preview = useReminderPreview();
   const state = useClientReminders(client.id);
   const change = useSetClientReminders(client.id);

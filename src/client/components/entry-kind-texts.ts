@@ -1,5 +1,5 @@
-import type { EntryKind } from '../../../../shared/schemas/ledger.ts';
-import type { useI18n } from '../../../i18n/use-i18n.ts';
+import type { EntryKind } from '../../shared/schemas/ledger.ts';
+import type { useI18n } from '../i18n/use-i18n.ts';
 
 type Translate = ReturnType<typeof useI18n>['t'];
 

@@ -3,7 +3,7 @@ import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import type { StatementPeriod, StatementSend } from '../../../../shared/schemas/statement.ts';
 import { apiAddress, callApi } from '../../../lib/api-client.ts';
-import { clientsKey } from './queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** The address of a statement's file, for a download link. */
 export function statementFilePath(id: string, period: StatementPeriod, form: 'csv' | 'pdf') {
@@ -15,10 +15,10 @@ export function statementFilePath(id: string, period: StatementPeriod, form: 'cs
   });
 }
 
-/** Under the clients key, so a change the live stream reports refreshes an open statement. */
+/** One of the owner's data groups: a change the live stream reports refreshes it. */
 const statementQuery = (id: string, period: StatementPeriod) =>
   queryOptions({
-    queryKey: [...clientsKey, 'statement', id, period.from, period.to] as const,
+    queryKey: queryKeys.statements.one(id, period.from, period.to),
     queryFn: ({ signal }) =>
       callApi(apiRoutes.statement, {
         params: { id },

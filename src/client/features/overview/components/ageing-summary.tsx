@@ -1,7 +1,7 @@
 import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
 import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useAgeing } from '../api/queries.ts';
+import { useAgeing } from '../api/overview.ts';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
 
 /**

@@ -5,11 +5,8 @@ import { isCurrency } from '../../../../shared/money.ts';
 import type { DueReminder } from '../../../../shared/schemas/reminders.ts';
 import { reminderStepText } from '../../../components/reminder-step.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import {
-  useMarkReminderSent,
-  useReminderPlanOverdueMax,
-  useRemindersDueToday,
-} from '../api/due-reminders.ts';
+import { useMarkReminderSent, useRemindersDueToday } from '../api/due-reminders.ts';
+import { useReminderPlanOverdueMax } from '../api/reminder-plan.ts';
 
 function DueReminderItem({
   reminder,

@@ -8,8 +8,8 @@ import { FormField } from '../../../components/form-field.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useVoidEntry } from '../api/mutations.ts';
-import { entryKindTexts } from './entry-kind-texts.ts';
+import { useVoidEntry } from '../api/entries.ts';
+import { entryKindTexts } from '../../../components/entry-kind-texts.ts';
 import { ledgerRows } from './ledger-rows.ts';
 
 type Texts = ReturnType<typeof useI18n>;

@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { useI18n } from '../../../i18n/use-i18n.ts';
+import { useI18n } from '../i18n/use-i18n.ts';
 
 export function ClientNotFound() {
   const { t } = useI18n();
