@@ -540,15 +540,25 @@ export const apiRoutes = {
 } as const satisfies Record<string, ApiRoute>;
 
 /**
+ * The first segment of a client link's address, `/c/<secret>`: the pages below, the path a new
+ * link is given, and the log's redaction, which cuts the segment after it (src/server/log-redaction.ts
+ * compares it with one segment, so it must stay one).
+ */
+export const clientLinkSegment = 'c';
+
+/** The address of the page a client link opens, to put after the server's address. */
+export const clientLinkPath = (secret: string): string => `/${clientLinkSegment}/${secret}`;
+
+/**
  * The client's side of a client link: pages for people, outside the JSON API and its document.
  * `/c` and `/c/*` answer every other address under it as a miss.
  */
 export const pageRoutes = {
-  clientLinkPage: { method: 'GET', path: '/c/:secret' },
-  clientLinkPdf: { method: 'GET', path: '/c/:secret/statement.pdf' },
-  clientLinkCsv: { method: 'GET', path: '/c/:secret/statement.csv' },
-  clientLinkRoot: { method: 'GET', path: '/c' },
-  clientLinkOther: { method: 'GET', path: '/c/*' },
+  clientLinkPage: { method: 'GET', path: `/${clientLinkSegment}/:secret` },
+  clientLinkPdf: { method: 'GET', path: `/${clientLinkSegment}/:secret/statement.pdf` },
+  clientLinkCsv: { method: 'GET', path: `/${clientLinkSegment}/:secret/statement.csv` },
+  clientLinkRoot: { method: 'GET', path: `/${clientLinkSegment}` },
+  clientLinkOther: { method: 'GET', path: `/${clientLinkSegment}/*` },
 } as const satisfies Record<string, Route>;
 
 /** The parameter names of a path: `id` and `entryId` in `/api/clients/:id/entries/:entryId/void`. */
