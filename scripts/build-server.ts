@@ -18,7 +18,7 @@ await build({
     'sqlite-thread': path.join(root, 'src/server/sqlite-thread.ts'),
     'sqlite-thread-without-commands': path.join(
       root,
-      'src/server/db/sqlite/thread-without-commands.ts',
+      'src/server/db/sqlite/sqlite-thread-without-commands.ts',
     ),
     // Statement PDFs are made in a child process of their own (decision 037); the bank statements
     // people send are read in worker threads (decision 036).

@@ -3,7 +3,7 @@ import type { Config } from './config.ts';
 import { core, fastifyOptions } from './plugins/core.ts';
 import { database } from './plugins/database.ts';
 import { routes } from './plugins/routes.ts';
-import { writePath } from './plugins/write-path.ts';
+import { writes } from './plugins/writes.ts';
 
 export interface AppOptions {
   config: Config;
@@ -30,7 +30,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify(fastifyOptions(config, options.logger));
   await app.register(core, { config });
   await app.register(database, { config, onFatal: options.onFatal });
-  await app.register(writePath, { config, sendReminders: options.sendReminders });
+  await app.register(writes, { config, sendReminders: options.sendReminders });
   await app.register(routes, { clientDir: options.clientDir ?? null });
 
   if (options.waitForDatabase ?? true) {

@@ -107,25 +107,25 @@ type DescribedHandler<Described extends Route> = RouteHandlerMethod<
   ZodTypeProvider
 >;
 
-/** What each route's description picks its schemas from: the compiler holds it to the table's list. */
+/** What each route's description picks its schemas from, module by module. */
 export const schemaModules: SchemaModules = {
-  ...accessTokens,
-  ...account,
-  ...apiDocs,
-  ...auth,
-  ...bank,
-  ...clientLinks,
-  ...clients,
-  ...events,
-  ...firstRun,
-  ...health,
-  ...language,
-  ...ledger,
-  ...overview,
-  ...reminders,
-  ...restore,
-  ...settings,
-  ...statement,
+  accessTokens,
+  account,
+  apiDocs,
+  auth,
+  bank,
+  clientLinks,
+  clients,
+  events,
+  firstRun,
+  health,
+  language,
+  ledger,
+  overview,
+  reminders,
+  restore,
+  settings,
+  statement,
 };
 
 const noContent = z.null();

@@ -16,3 +16,13 @@ export function newId(): string {
   used += idBytes;
   return id;
 }
+
+/**
+ * An id from an address, or the not-found answer `whenMissing` makes: ids we issue are 22
+ * base64url characters (above), so anything else names nothing we hold, and the database need not
+ * be asked.
+ */
+export function checkedId(id: string, whenMissing: () => Error): string {
+  if (!/^[\w-]{22}$/.test(id)) throw whenMissing();
+  return id;
+}

@@ -1,5 +1,6 @@
 // Each line is scrubbed whole as it is written, so a message nobody thought of is covered too
 // (decision 017).
+import { clientLinkSegment } from '../shared/api-routes.ts';
 
 const redacted = '[redacted]';
 
@@ -21,7 +22,7 @@ const secretLength = /(?<![\w-])[\w-]{43}(?![\w-])/g;
  * Pages whose next segment is a secret: a client link (`/c/<secret>`, and its files) and a reset
  * link. Compared without case: the router tells `/C/` from `/c/`, but the browser app's may not.
  */
-const secretPathPrefixes = new Set(['c', 'reset-password']);
+const secretPathPrefixes = new Set([clientLinkSegment, 'reset-password']);
 /** What may follow a client link's secret and says nothing of it. */
 const harmlessTails = new Set(['statement.pdf', 'statement.csv']);
 

@@ -59,27 +59,30 @@ export interface ApiRoute extends Route {
 }
 
 /**
- * Every schema module of src/shared/schemas, by type only: the server hands the modules
+ * Every schema module of src/shared/schemas, by type only and keyed by module, so a route names
+ * the module its schema comes from (`s.ledger.entryInputSchema`). The server hands the modules
  * themselves to each route's `schemas` when it registers the route (src/server/described-route.ts),
  * so the browser's bundle, which takes only the routes' methods and paths, loads none of them.
  */
-export type SchemaModules = typeof accessTokens &
-  typeof account &
-  typeof apiDocs &
-  typeof auth &
-  typeof bank &
-  typeof clientLinks &
-  typeof clients &
-  typeof events &
-  typeof firstRun &
-  typeof health &
-  typeof language &
-  typeof ledger &
-  typeof overview &
-  typeof reminders &
-  typeof restore &
-  typeof settings &
-  typeof statement;
+export interface SchemaModules {
+  readonly accessTokens: typeof accessTokens;
+  readonly account: typeof account;
+  readonly apiDocs: typeof apiDocs;
+  readonly auth: typeof auth;
+  readonly bank: typeof bank;
+  readonly clientLinks: typeof clientLinks;
+  readonly clients: typeof clients;
+  readonly events: typeof events;
+  readonly firstRun: typeof firstRun;
+  readonly health: typeof health;
+  readonly language: typeof language;
+  readonly ledger: typeof ledger;
+  readonly overview: typeof overview;
+  readonly reminders: typeof reminders;
+  readonly restore: typeof restore;
+  readonly settings: typeof settings;
+  readonly statement: typeof statement;
+}
 
 /**
  * Every route of the JSON API. A route without `answer` answers 204, a file or a stream; one
@@ -90,23 +93,26 @@ export const apiRoutes = {
   health: {
     method: 'GET',
     path: '/api/health',
-    schemas: (s) => ({ answer: s.healthSchema, otherAnswers: { 503: s.healthSchema } }),
+    schemas: (s) => ({
+      answer: s.health.healthSchema,
+      otherAnswers: { 503: s.health.healthSchema },
+    }),
   },
   session: {
     method: 'GET',
     path: '/api/auth/session',
-    schemas: (s) => ({ answer: s.sessionResponseSchema }),
+    schemas: (s) => ({ answer: s.auth.sessionResponseSchema }),
   },
   login: {
     method: 'POST',
     path: '/api/auth/login',
-    schemas: (s) => ({ body: s.loginBodySchema, answer: s.userResponseSchema }),
+    schemas: (s) => ({ body: s.auth.loginBodySchema, answer: s.auth.userResponseSchema }),
   },
   join: {
     method: 'POST',
     path: '/api/auth/join',
     status: 201,
-    schemas: (s) => ({ body: s.joinBodySchema, answer: s.userResponseSchema }),
+    schemas: (s) => ({ body: s.auth.joinBodySchema, answer: s.auth.userResponseSchema }),
   },
   logout: { method: 'POST', path: '/api/auth/logout' },
   forgotPassword: {
@@ -114,179 +120,188 @@ export const apiRoutes = {
     path: '/api/auth/forgot-password',
     status: 202,
     schemas: (s) => ({
-      body: s.forgotPasswordBodySchema,
-      answer: s.forgotPasswordResponseSchema,
+      body: s.auth.forgotPasswordBodySchema,
+      answer: s.auth.forgotPasswordResponseSchema,
     }),
   },
   resetPassword: {
     method: 'POST',
     path: '/api/auth/password-reset',
-    schemas: (s) => ({ body: s.passwordResetBodySchema }),
+    schemas: (s) => ({ body: s.account.passwordResetBodySchema }),
   },
 
   accountSessions: {
     method: 'GET',
     path: '/api/account/sessions',
-    schemas: (s) => ({ answer: s.accountSessionsSchema }),
+    schemas: (s) => ({ answer: s.account.accountSessionsSchema }),
   },
   endSession: {
     method: 'DELETE',
     path: '/api/account/sessions/:id',
-    schemas: (s) => ({ params: s.sessionIdParamsSchema }),
+    schemas: (s) => ({ params: s.account.sessionIdParamsSchema }),
   },
   endOtherSessions: {
     method: 'POST',
     path: '/api/account/sessions/end-others',
-    schemas: (s) => ({ answer: s.endedSessionsSchema }),
+    schemas: (s) => ({ answer: s.account.endedSessionsSchema }),
   },
   changePassword: {
     method: 'POST',
     path: '/api/account/password',
-    schemas: (s) => ({ body: s.changePasswordBodySchema }),
+    schemas: (s) => ({ body: s.account.changePasswordBodySchema }),
   },
   changeEmail: {
     method: 'POST',
     path: '/api/account/email',
-    schemas: (s) => ({ body: s.changeEmailBodySchema, answer: s.changedEmailSchema }),
+    schemas: (s) => ({
+      body: s.account.changeEmailBodySchema,
+      answer: s.account.changedEmailSchema,
+    }),
   },
   deleteAccount: {
     method: 'DELETE',
     path: '/api/account',
-    schemas: (s) => ({ body: s.deleteAccountBodySchema }),
+    schemas: (s) => ({ body: s.account.deleteAccountBodySchema }),
   },
   accountClientLinks: {
     method: 'GET',
     path: '/api/account/client-links',
-    schemas: (s) => ({ answer: s.accountClientLinksSchema }),
+    schemas: (s) => ({ answer: s.clientLinks.accountClientLinksSchema }),
   },
   revokeAccountClientLinks: {
     method: 'POST',
     path: '/api/account/client-links/revoke',
     schemas: (s) => ({
-      body: s.revokeClientLinksBodySchema,
-      answer: s.revokedClientLinksSchema,
+      body: s.clientLinks.revokeClientLinksBodySchema,
+      answer: s.clientLinks.revokedClientLinksSchema,
     }),
   },
 
   adminUsers: {
     method: 'GET',
     path: '/api/admin/users',
-    schemas: (s) => ({ answer: s.adminUsersSchema }),
+    schemas: (s) => ({ answer: s.account.adminUsersSchema }),
   },
   disableUser: {
     method: 'POST',
     path: '/api/admin/users/:id/disable',
-    schemas: (s) => ({ params: s.userIdParamsSchema }),
+    schemas: (s) => ({ params: s.account.userIdParamsSchema }),
   },
   enableUser: {
     method: 'POST',
     path: '/api/admin/users/:id/enable',
-    schemas: (s) => ({ params: s.userIdParamsSchema }),
+    schemas: (s) => ({ params: s.account.userIdParamsSchema }),
   },
   createResetLink: {
     method: 'POST',
     path: '/api/admin/users/:id/password-reset',
     status: 201,
-    schemas: (s) => ({ params: s.userIdParamsSchema, answer: s.oneTimeLinkSchema }),
+    schemas: (s) => ({ params: s.account.userIdParamsSchema, answer: s.account.oneTimeLinkSchema }),
   },
   createInvitation: {
     method: 'POST',
     path: '/api/admin/invitations',
     status: 201,
-    schemas: (s) => ({ body: s.invitationBodySchema, answer: s.oneTimeLinkSchema }),
+    schemas: (s) => ({ body: s.account.invitationBodySchema, answer: s.account.oneTimeLinkSchema }),
   },
 
   publicSettings: {
     method: 'GET',
     path: '/api/settings/public',
-    schemas: (s) => ({ answer: s.publicSettingsSchema }),
+    schemas: (s) => ({ answer: s.settings.publicSettingsSchema }),
   },
   settings: {
     method: 'GET',
     path: '/api/settings',
-    schemas: (s) => ({ answer: s.settingsSchema }),
+    schemas: (s) => ({ answer: s.settings.settingsSchema }),
   },
   saveSettings: {
     method: 'PUT',
     path: '/api/settings',
-    schemas: (s) => ({ body: s.settingsUpdateSchema, answer: s.settingsSchema }),
+    schemas: (s) => ({ body: s.settings.settingsUpdateSchema, answer: s.settings.settingsSchema }),
   },
   saveLanguage: {
     method: 'PUT',
     path: '/api/settings/language',
-    schemas: (s) => ({ body: s.languageUpdateSchema, answer: s.languageUpdateSchema }),
+    schemas: (s) => ({
+      body: s.language.languageUpdateSchema,
+      answer: s.language.languageUpdateSchema,
+    }),
   },
   finishSetup: {
     method: 'PUT',
     path: '/api/settings/setup',
-    schemas: (s) => ({ body: s.setupSchema, answer: s.firstRunSchema }),
+    schemas: (s) => ({ body: s.settings.setupSchema, answer: s.firstRun.firstRunSchema }),
   },
 
   overview: {
     method: 'GET',
     path: '/api/overview',
-    schemas: (s) => ({ answer: s.overviewSchema }),
+    schemas: (s) => ({ answer: s.overview.overviewSchema }),
   },
   ageing: {
     method: 'GET',
     path: '/api/ageing',
-    schemas: (s) => ({ answer: s.ageingSchema }),
+    schemas: (s) => ({ answer: s.clients.ageingSchema }),
   },
   // The answer is checked against its schema as it is computed, then sent as bytes (gzipped).
   clientList: {
     method: 'GET',
     path: '/api/clients',
-    schemas: (s) => ({ query: s.clientListQuerySchema, answer: s.clientListSchema }),
+    schemas: (s) => ({
+      query: s.clients.clientListQuerySchema,
+      answer: s.clients.clientListSchema,
+    }),
     checkedByHandler: ['answer'],
   },
   client: {
     method: 'GET',
     path: '/api/clients/:id',
-    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientSchema }),
+    schemas: (s) => ({ params: s.clients.clientIdParams, answer: s.clients.clientSchema }),
   },
   clientHistory: {
     method: 'GET',
     path: '/api/clients/:id/history',
-    schemas: (s) => ({ params: s.clientIdParams, answer: s.historyListSchema }),
+    schemas: (s) => ({ params: s.clients.clientIdParams, answer: s.events.historyListSchema }),
   },
   addClient: {
     method: 'POST',
     path: '/api/clients',
     status: 201,
-    schemas: (s) => ({ body: s.clientInputSchema, answer: s.clientSchema }),
+    schemas: (s) => ({ body: s.clients.clientInputSchema, answer: s.clients.clientSchema }),
   },
   updateClient: {
     method: 'PUT',
     path: '/api/clients/:id',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.clientUpdateSchema,
-      answer: s.clientSchema,
+      params: s.clients.clientIdParams,
+      body: s.clients.clientUpdateSchema,
+      answer: s.clients.clientSchema,
     }),
   },
   deleteClient: {
     method: 'DELETE',
     path: '/api/clients/:id',
     status: 204,
-    schemas: (s) => ({ params: s.clientIdParams }),
+    schemas: (s) => ({ params: s.clients.clientIdParams }),
   },
 
   updateBalance: {
     method: 'PATCH',
     path: '/api/clients/:id/balance',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.balanceUpdateSchema,
-      answer: s.clientSchema,
+      params: s.clients.clientIdParams,
+      body: s.clients.balanceUpdateSchema,
+      answer: s.clients.clientSchema,
     }),
   },
   clientEntries: {
     method: 'GET',
     path: '/api/clients/:id/entries',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      query: s.entryListQuerySchema,
-      answer: s.entryListSchema,
+      params: s.clients.clientIdParams,
+      query: s.ledger.entryListQuerySchema,
+      answer: s.ledger.entryListSchema,
     }),
   },
   recordEntry: {
@@ -294,9 +309,9 @@ export const apiRoutes = {
     path: '/api/clients/:id/entries',
     status: 201,
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.entryInputSchema,
-      answer: s.recordedEntrySchema,
+      params: s.clients.clientIdParams,
+      body: s.ledger.entryInputSchema,
+      answer: s.ledger.recordedEntrySchema,
     }),
   },
   voidEntry: {
@@ -304,9 +319,9 @@ export const apiRoutes = {
     path: '/api/clients/:id/entries/:entryId/void',
     status: 201,
     schemas: (s) => ({
-      params: s.entryParams,
-      body: s.voidInputSchema,
-      answer: s.recordedEntrySchema,
+      params: s.ledger.entryParams,
+      body: s.ledger.voidInputSchema,
+      answer: s.ledger.recordedEntrySchema,
     }),
   },
 
@@ -314,141 +329,153 @@ export const apiRoutes = {
     method: 'GET',
     path: '/api/clients/:id/statement',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      query: s.statementQuerySchema,
-      answer: s.statementSchema,
+      params: s.clients.clientIdParams,
+      query: s.statement.statementQuerySchema,
+      answer: s.statement.statementSchema,
     }),
   },
   // Files: the browser downloads or opens these itself.
   statementCsv: {
     method: 'GET',
     path: '/api/clients/:id/statement.csv',
-    schemas: (s) => ({ params: s.clientIdParams, query: s.statementQuerySchema }),
+    schemas: (s) => ({ params: s.clients.clientIdParams, query: s.statement.statementQuerySchema }),
   },
   statementPdf: {
     method: 'GET',
     path: '/api/clients/:id/statement.pdf',
-    schemas: (s) => ({ params: s.clientIdParams, query: s.statementQuerySchema }),
+    schemas: (s) => ({ params: s.clients.clientIdParams, query: s.statement.statementQuerySchema }),
   },
   sendStatement: {
     method: 'POST',
     path: '/api/clients/:id/statement/send',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.statementSendSchema,
-      answer: s.statementSentSchema,
+      params: s.clients.clientIdParams,
+      body: s.statement.statementSendSchema,
+      answer: s.statement.statementSentSchema,
     }),
   },
 
   clientLink: {
     method: 'GET',
     path: '/api/clients/:id/link',
-    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientLinkStateSchema }),
+    schemas: (s) => ({
+      params: s.clients.clientIdParams,
+      answer: s.clientLinks.clientLinkStateSchema,
+    }),
   },
   createClientLink: {
     method: 'POST',
     path: '/api/clients/:id/link',
     status: 201,
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.clientLinkInputSchema,
-      answer: s.createdClientLinkSchema,
+      params: s.clients.clientIdParams,
+      body: s.clientLinks.clientLinkInputSchema,
+      answer: s.clientLinks.createdClientLinkSchema,
     }),
   },
   revokeClientLink: {
     method: 'DELETE',
     path: '/api/clients/:id/link',
-    schemas: (s) => ({ params: s.clientIdParams }),
+    schemas: (s) => ({ params: s.clients.clientIdParams }),
   },
   setClientLanguage: {
     method: 'PUT',
     path: '/api/clients/:id/language',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.clientLanguageUpdateSchema,
-      answer: s.clientLanguageUpdateSchema,
+      params: s.clients.clientIdParams,
+      body: s.clientLinks.clientLanguageUpdateSchema,
+      answer: s.clientLinks.clientLanguageUpdateSchema,
     }),
   },
 
   reminderPlan: {
     method: 'GET',
     path: '/api/reminders/plan',
-    schemas: (s) => ({ answer: s.reminderPlanSchema }),
+    schemas: (s) => ({ answer: s.reminders.reminderPlanSchema }),
   },
   saveReminderPlan: {
     method: 'PUT',
     path: '/api/reminders/plan',
-    schemas: (s) => ({ body: s.reminderPlanSchema, answer: s.reminderPlanSchema }),
+    schemas: (s) => ({
+      body: s.reminders.reminderPlanSchema,
+      answer: s.reminders.reminderPlanSchema,
+    }),
   },
   clientReminders: {
     method: 'GET',
     path: '/api/clients/:id/reminders',
-    schemas: (s) => ({ params: s.clientIdParams, answer: s.clientRemindersSchema }),
+    schemas: (s) => ({
+      params: s.clients.clientIdParams,
+      answer: s.reminders.clientRemindersSchema,
+    }),
   },
   setClientReminders: {
     method: 'PUT',
     path: '/api/clients/:id/reminders',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.clientRemindersSchema,
-      answer: s.clientRemindersSchema,
+      params: s.clients.clientIdParams,
+      body: s.reminders.clientRemindersSchema,
+      answer: s.reminders.clientRemindersSchema,
     }),
   },
   reminders: {
     method: 'GET',
     path: '/api/reminders',
-    schemas: (s) => ({ query: s.reminderListQuerySchema, answer: s.reminderListSchema }),
+    schemas: (s) => ({
+      query: s.reminders.reminderListQuerySchema,
+      answer: s.reminders.reminderListSchema,
+    }),
   },
   remindersDueToday: {
     method: 'GET',
     path: '/api/reminders/due-today',
-    schemas: (s) => ({ answer: s.dueRemindersSchema }),
+    schemas: (s) => ({ answer: s.reminders.dueRemindersSchema }),
   },
   markReminderSent: {
     method: 'POST',
     path: '/api/reminders/due-today/:id/sent',
     schemas: (s) => ({
-      params: s.clientIdParams,
-      body: s.markSentBodySchema,
-      answer: s.markedSentSchema,
+      params: s.clients.clientIdParams,
+      body: s.reminders.markSentBodySchema,
+      answer: s.reminders.markedSentSchema,
     }),
   },
   reminderPreview: {
     method: 'GET',
     path: '/api/reminders/preview',
-    schemas: (s) => ({ answer: s.reminderPreviewSchema }),
+    schemas: (s) => ({ answer: s.reminders.reminderPreviewSchema }),
   },
 
   liveEvents: {
     method: 'GET',
     path: '/api/events',
-    schemas: (s) => ({ query: s.eventStreamQuerySchema }),
+    schemas: (s) => ({ query: s.events.eventStreamQuerySchema }),
   },
 
   tokens: {
     method: 'GET',
     path: '/api/tokens',
-    schemas: (s) => ({ answer: s.accessTokenListSchema }),
+    schemas: (s) => ({ answer: s.accessTokens.accessTokenListSchema }),
   },
   createToken: {
     method: 'POST',
     path: '/api/tokens',
     status: 201,
     schemas: (s) => ({
-      body: s.accessTokenInputSchema,
-      answer: s.createdAccessTokenSchema,
+      body: s.accessTokens.accessTokenInputSchema,
+      answer: s.accessTokens.createdAccessTokenSchema,
     }),
   },
   revokeToken: {
     method: 'DELETE',
     path: '/api/tokens/:id',
-    schemas: (s) => ({ params: s.accessTokenIdParams }),
+    schemas: (s) => ({ params: s.accessTokens.accessTokenIdParams }),
   },
 
   exportClientsCsv: {
     method: 'GET',
     path: '/api/clients/export.csv',
-    schemas: (s) => ({ query: s.clientListQuerySchema }),
+    schemas: (s) => ({ query: s.clients.clientListQuerySchema }),
   },
   exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv' },
   exportJson: { method: 'GET', path: '/api/export.json' },
@@ -456,7 +483,7 @@ export const apiRoutes = {
   importClients: {
     method: 'POST',
     path: '/api/clients/import',
-    schemas: (s) => ({ body: s.importBodySchema, answer: s.importResultSchema }),
+    schemas: (s) => ({ body: s.clients.importBodySchema, answer: s.clients.importResultSchema }),
     checkedByHandler: ['answer'],
   },
   // The body is an export file as read from disk, parsed and checked by the restore command.
@@ -464,9 +491,9 @@ export const apiRoutes = {
     method: 'POST',
     path: '/api/restore',
     schemas: (s) => ({
-      body: s.restoreBodySchema,
-      query: s.restoreQuerySchema,
-      answer: s.restoreSummarySchema,
+      body: s.restore.restoreBodySchema,
+      query: s.restore.restoreQuerySchema,
+      answer: s.restore.restoreSummarySchema,
     }),
     checkedByHandler: ['body'],
   },
@@ -474,33 +501,33 @@ export const apiRoutes = {
   bankPreview: {
     method: 'POST',
     path: '/api/bank/preview',
-    schemas: (s) => ({ body: s.bankPreviewBodySchema, answer: s.bankPreviewSchema }),
+    schemas: (s) => ({ body: s.bank.bankPreviewBodySchema, answer: s.bank.bankPreviewSchema }),
   },
   bankConfirm: {
     method: 'POST',
     path: '/api/bank/confirm',
-    schemas: (s) => ({ body: s.bankConfirmBodySchema, answer: s.bankConfirmedSchema }),
+    schemas: (s) => ({ body: s.bank.bankConfirmBodySchema, answer: s.bank.bankConfirmedSchema }),
   },
   bankLayouts: {
     method: 'GET',
     path: '/api/bank/layouts',
-    schemas: (s) => ({ answer: s.bankLayoutsSchema }),
+    schemas: (s) => ({ answer: s.bank.bankLayoutsSchema }),
   },
   bankUndo: {
     method: 'POST',
     path: '/api/bank/batches/:id/undo',
-    schemas: (s) => ({ params: s.bankBatchParams, answer: s.bankUndoneSchema }),
+    schemas: (s) => ({ params: s.bank.bankBatchParams, answer: s.bank.bankUndoneSchema }),
   },
   bankRules: {
     method: 'GET',
     path: '/api/bank/rules',
-    schemas: (s) => ({ answer: s.bankRuleListSchema }),
+    schemas: (s) => ({ answer: s.bank.bankRuleListSchema }),
   },
   forgetBankRule: {
     method: 'DELETE',
     path: '/api/bank/rules/:id',
     status: 204,
-    schemas: (s) => ({ params: s.bankRuleParams }),
+    schemas: (s) => ({ params: s.bank.bankRuleParams }),
   },
 
   openApiDocument: { method: 'GET', path: '/api/openapi.json' },
@@ -508,20 +535,30 @@ export const apiRoutes = {
   apiDocsFile: {
     method: 'GET',
     path: '/api/docs/:file',
-    schemas: (s) => ({ params: s.apiDocsAssetParams }),
+    schemas: (s) => ({ params: s.apiDocs.apiDocsAssetParams }),
   },
 } as const satisfies Record<string, ApiRoute>;
+
+/**
+ * The first segment of a client link's address, `/c/<secret>`: the pages below, the path a new
+ * link is given, and the log's redaction, which cuts the segment after it (src/server/log-redaction.ts
+ * compares it with one segment, so it must stay one).
+ */
+export const clientLinkSegment = 'c';
+
+/** The address of the page a client link opens, to put after the server's address. */
+export const clientLinkPath = (secret: string): string => `/${clientLinkSegment}/${secret}`;
 
 /**
  * The client's side of a client link: pages for people, outside the JSON API and its document.
  * `/c` and `/c/*` answer every other address under it as a miss.
  */
 export const pageRoutes = {
-  clientLinkPage: { method: 'GET', path: '/c/:secret' },
-  clientLinkPdf: { method: 'GET', path: '/c/:secret/statement.pdf' },
-  clientLinkCsv: { method: 'GET', path: '/c/:secret/statement.csv' },
-  clientLinkRoot: { method: 'GET', path: '/c' },
-  clientLinkOther: { method: 'GET', path: '/c/*' },
+  clientLinkPage: { method: 'GET', path: `/${clientLinkSegment}/:secret` },
+  clientLinkPdf: { method: 'GET', path: `/${clientLinkSegment}/:secret/statement.pdf` },
+  clientLinkCsv: { method: 'GET', path: `/${clientLinkSegment}/:secret/statement.csv` },
+  clientLinkRoot: { method: 'GET', path: `/${clientLinkSegment}` },
+  clientLinkOther: { method: 'GET', path: `/${clientLinkSegment}/*` },
 } as const satisfies Record<string, Route>;
 
 /** The parameter names of a path: `id` and `entryId` in `/api/clients/:id/entries/:entryId/void`. */

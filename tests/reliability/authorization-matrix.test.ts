@@ -437,7 +437,8 @@ function request(
   });
 }
 
-const apiRoutes = () => testApp.app.routeTable.filter((route) => route.url.startsWith('/api'));
+const apiRoutes = () =>
+  testApp.app.registeredRoutes.filter((route) => route.url.startsWith('/api'));
 const declared = (access: Declaration['access']) =>
   Object.entries(matrix)
     .filter(([, declaration]) => declaration.access === access)

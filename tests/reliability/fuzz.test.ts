@@ -664,7 +664,7 @@ function decodeSafely(text: string): string {
 }
 
 const fuzzedRoutes = () =>
-  testApp.app.routeTable
+  testApp.app.registeredRoutes
     .filter((route) => route.url.startsWith('/api') && route.method !== 'HEAD')
     .map((route) => `${route.method} ${route.url}`)
     // The live stream never ends; it is fuzzed over real HTTP below.

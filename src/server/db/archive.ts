@@ -1,6 +1,6 @@
-import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { Migrator } from 'kysely/migration';
-import type { Database, Db, Dialect } from './database.ts';
+import type { Database, Db, Dialect, Executor } from './database.ts';
 import { migrations } from './migrations/index.ts';
 
 // Restored only into an empty database with no server running, so rows go straight into the
@@ -30,7 +30,6 @@ interface EndLine {
   rows: Record<string, number>;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
 type Row = Record<string, unknown>;
 
 const migrationTables = new Set(['kysely_migration', 'kysely_migration_lock']);

@@ -1,4 +1,4 @@
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
@@ -23,6 +23,9 @@ export type Database = AccountTables &
   ReminderTables &
   SettingsTables &
   TokenTables;
+
+/** What a query runs on: the database, or a transaction its caller opened and passes down. */
+export type Executor = Kysely<Database> | Transaction<Database>;
 
 export type Dialect = DatabaseConfig['dialect'];
 

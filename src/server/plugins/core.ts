@@ -22,7 +22,8 @@ import { securityHeaders } from '../security-headers.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
-    routeTable: ReadonlyArray<{ method: string; url: string }>;
+    /** Every route the app registered, as Fastify has it (the route table's tests compare the two). */
+    registeredRoutes: ReadonlyArray<{ method: string; url: string }>;
   }
 }
 
@@ -149,10 +150,10 @@ export const core = fp<{ config: Config }>(
     app.setSerializerCompiler(serializerCompiler);
 
     // Added before any plugin registers a route, so the list is complete.
-    const routeTable: { method: string; url: string }[] = [];
-    app.decorate('routeTable', routeTable);
+    const registeredRoutes: { method: string; url: string }[] = [];
+    app.decorate('registeredRoutes', registeredRoutes);
     app.addHook('onRoute', (route) => {
-      for (const method of [route.method].flat()) routeTable.push({ method, url: route.url });
+      for (const method of [route.method].flat()) registeredRoutes.push({ method, url: route.url });
     });
 
     await app.register(fastifyCookie);

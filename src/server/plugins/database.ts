@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { apiRoutes } from '../../shared/api-routes.ts';
 import type { Config } from '../config.ts';
 import { createDb, type Db } from '../db/database.ts';
 import { migrateWhenReachable } from '../db/database-start.ts';
@@ -26,7 +27,7 @@ const sqliteThread = new URL(
 );
 
 /** Routes that answer while the database is not ready: health, and the static files' wildcard. */
-const servedBeforeTheDatabase = new Set(['/api/health', '/*']);
+const servedBeforeTheDatabase = new Set<string>([apiRoutes.health.path, '/*']);
 
 export interface DatabaseOptions {
   config: Config;

@@ -111,5 +111,5 @@ export const routes = fp<RoutesOptions>(
       );
     });
   },
-  { name: 'routes', dependencies: ['write-path'] },
+  { name: 'routes', dependencies: ['writes'] },
 );

@@ -47,8 +47,6 @@ export type CreatedClientLink = z.infer<typeof createdClientLinkSchema>;
 /** PUT /api/clients/:id/language, and its answer. */
 export const clientLanguageUpdateSchema = z.object({ language: clientLanguageSchema });
 
-export const clientLinkPathPrefix = '/c/';
-
 /** Who made a link: a session (its device), an API token (its name), a reminder, or unknown. */
 const linkMakerSchema = z.object({
   kind: z.enum(['session', 'token', 'reminder', 'unknown']),

@@ -35,7 +35,7 @@ export const defaultGroupLimits: GroupLimits = { units: 6, ms: 10 };
  */
 const threadWithoutCommands = new URL(
   import.meta.url.endsWith('.ts')
-    ? './thread-without-commands.ts'
+    ? './sqlite-thread-without-commands.ts'
     : './sqlite-thread-without-commands.js',
   import.meta.url,
 );

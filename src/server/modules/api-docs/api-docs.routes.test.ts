@@ -44,7 +44,7 @@ describe('the OpenAPI document', () => {
   });
 
   it('describes every registered route, and no other', () => {
-    const registered = testApp.app.routeTable
+    const registered = testApp.app.registeredRoutes
       // The client link's pages (/c/...) are for people, not for programs.
       .filter((route) => route.method !== 'HEAD' && route.url.startsWith('/api/'))
       .map((route) => `${route.method} ${openApiPath(route.url)}`)

@@ -11,6 +11,15 @@ const swaggerUiDir = path.dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),
 );
 
+const assets = {
+  'swagger-ui.css': 'text/css; charset=utf-8',
+  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
+  'docs.js': 'text/javascript; charset=utf-8',
+} as const satisfies Record<z.output<typeof apiDocsAssetParams>['file'], string>;
+
+/** A file of the reference page, at the address the route table gives it. */
+const assetPath = (file: keyof typeof assets) => apiRoutes.apiDocsFile.path.replace(':file', file);
+
 const page = `<!doctype html>
 <html lang="en">
   <head>
@@ -18,12 +27,12 @@ const page = `<!doctype html>
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Balance API reference</title>
     <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
-    <link rel="stylesheet" href="/api/docs/swagger-ui.css" />
+    <link rel="stylesheet" href="${assetPath('swagger-ui.css')}" />
   </head>
   <body>
     <div id="api-reference"></div>
-    <script src="/api/docs/swagger-ui-bundle.js"></script>
-    <script src="/api/docs/docs.js"></script>
+    <script src="${assetPath('swagger-ui-bundle.js')}"></script>
+    <script src="${assetPath('docs.js')}"></script>
   </body>
 </html>
 `;
@@ -31,7 +40,7 @@ const page = `<!doctype html>
 // Our content security policy allows no inline script, so Swagger UI is started by a file.
 const startScript = `'use strict';
 window.ui = SwaggerUIBundle({
-  url: '/api/openapi.json',
+  url: '${apiRoutes.openApiDocument.path}',
   dom_id: '#api-reference',
   deepLinking: true,
   validatorUrl: null,
@@ -42,12 +51,6 @@ window.ui = SwaggerUIBundle({
   },
 });
 `;
-
-const assets = {
-  'swagger-ui.css': 'text/css; charset=utf-8',
-  'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
-  'docs.js': 'text/javascript; charset=utf-8',
-} as const satisfies Record<z.output<typeof apiDocsAssetParams>['file'], string>;
 
 /** Public: they describe, they hold no data. */
 export const apiDocsRoutes: FastifyPluginAsync = async (app) => {

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { type Executor, emailKey } from './accounts.queries.ts';
+import type { Executor } from '../../db/database.ts';
+import { emailKey } from './accounts.queries.ts';
 
 export async function deleteSessionsOfUser(
   db: Executor,

@@ -1,12 +1,10 @@
 // What the auth module's routes, commands, sessions and throttle read of accounts, sessions and
 // attempts. Changes go through accounts.commands.ts (and session.ts, throttle.ts), with the SQL
 // of auth.repository.ts and account.repository.ts.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Database, Executor } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { SessionWithUser, UsersTable } from './auth.table.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 export function emailKey(email: string): string {
   return email.trim().normalize('NFC').toLowerCase();

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
 import { clientLineIds, releaseUnpaidLines } from './bank.repository.ts';
 
 // A statement line stays recorded while a payment of it stands. The commands that take payments
@@ -7,8 +6,6 @@ import { clientLineIds, releaseUnpaidLines } from './bank.repository.ts';
 // transaction, so a later statement offers those lines again
 // (docs/decisions/033-bank-lines-kept-apart-and-freed.md). Not commands of their own: each runs
 // inside the command that removed the payments, which records its event.
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The bank lines of a client's payments, read before the client and its ledger are deleted. */
 export const clientBankLines = (trx: Executor, ownerId: string, clientId: string) =>

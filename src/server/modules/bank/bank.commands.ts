@@ -136,11 +136,15 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
   return answer;
 });
 
+/** The answers for a batch or a learned payer that is not the owner's, by the routes' checks too. */
+export const batchNotFound = () => notFound('Bank import not found');
+export const payerRuleNotFound = () => notFound('Learned payer not found');
+
 /** Voids every payment of a confirmed batch still standing; its lines may be recorded again. */
 export const undoBankBatch = command(async (context, ownerId, batchId: string) => {
   const { trx, now } = context;
   if (!(await markBatchUndone(trx, ownerId, batchId, now))) {
-    if (!(await batchExists(trx, ownerId, batchId))) throw notFound('Bank import not found');
+    if (!(await batchExists(trx, ownerId, batchId))) throw batchNotFound();
     throw new AppError(409, 'conflict', 'This bank import has already been undone');
   }
   const payments = await batchPayments(trx, ownerId, batchId);
@@ -161,8 +165,7 @@ export const undoBankBatch = command(async (context, ownerId, batchId: string) =
 export const forgetPayerRule = command(
   async ({ trx, record }, ownerId, ruleId: string): Promise<void> => {
     const key = (await payerKeys(trx, ownerId)).find((each) => payerRuleId(each) === ruleId);
-    if (key === undefined || !(await deleteRule(trx, ownerId, key)))
-      throw notFound('Learned payer not found');
+    if (key === undefined || !(await deleteRule(trx, ownerId, key))) throw payerRuleNotFound();
     await record({
       clientId: null,
       action: 'settings_changed',

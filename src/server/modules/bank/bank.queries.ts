@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import {
   bankMappingSchema,
@@ -10,7 +10,7 @@ import {
   type SuggestedClient,
   type RuleLearned,
 } from '../../../shared/schemas/bank.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import { buildMatcher, payerRuleId, type MatchBook } from './bank-matching.ts';
 import { bankLineId } from './bank-statement.ts';
 
@@ -148,8 +148,6 @@ export async function bankLayouts(db: Kysely<Database>, ownerId: string): Promis
     accounts: accounts.map(([label, currency]) => ({ label, currency })),
   };
 }
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 // Few enough parameters per statement for either database.
 const chunkSize = 200;

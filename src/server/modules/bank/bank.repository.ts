@@ -1,5 +1,6 @@
 import type { Currency } from '../../../shared/money.ts';
-import { type Executor, chunks } from './bank.queries.ts';
+import type { Executor } from '../../db/database.ts';
+import { chunks } from './bank.queries.ts';
 
 export async function insertBatch(
   trx: Executor,

@@ -2,14 +2,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
 import { bankFileMaxBytes } from '../../../shared/schemas/bank.ts';
-import { notFound } from '../../errors.ts';
+import { checkedId } from '../../ids.ts';
 import { WorkerPool } from '../../worker-pool.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from '../transfer/chunked-json-body.ts';
 import { transferParsesAtOnce, withParseSlot } from '../transfer/parse-slots.ts';
 import type { PreviewBody, PreviewRead } from './bank-preview-worker.ts';
 import { fileProblem } from './bank-statement.ts';
-import { confirmBankLines, forgetPayerRule, undoBankBatch } from './bank.commands.ts';
+import {
+  batchNotFound,
+  confirmBankLines,
+  forgetPayerRule,
+  payerRuleNotFound,
+  undoBankBatch,
+} from './bank.commands.ts';
 import { bankLayouts, listPayerRules, previewLines } from './bank.queries.ts';
 
 // The file as base64 in JSON, the mapping beside it, and room for both.
@@ -24,12 +30,6 @@ const previewWorkerFile = new URL(
 const previewReaderLimits = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 8 };
 // 5,000 confirmed lines with their descriptions and splits.
 export const bankConfirmBodyLimitBytes = 8 * 1024 * 1024;
-
-/** Ids we issue are 22 base64url characters; anything else is simply not found. */
-const checkedBatchId = (id: string) => {
-  if (!/^[\w-]{22}$/.test(id)) throw notFound('Bank import not found');
-  return id;
-};
 
 /** Payments from a bank statement: read and matched, confirmed once, undone as a batch. */
 export const bankRoutes: FastifyPluginAsync = async (app) => {
@@ -97,7 +97,11 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
   );
 
   handle(app, apiRoutes.bankUndo, async (request) =>
-    app.writes.run(undoBankBatch, currentUser(request).id, checkedBatchId(request.params.id)),
+    app.writes.run(
+      undoBankBatch,
+      currentUser(request).id,
+      checkedId(request.params.id, batchNotFound),
+    ),
   );
 
   // The payers the owner has confirmed, and forgetting one.
@@ -106,8 +110,7 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
   }));
 
   handle(app, apiRoutes.forgetBankRule, async (request, reply) => {
-    const id = request.params.id;
-    if (!/^[\w-]{22}$/.test(id)) throw notFound('Learned payer not found');
+    const id = checkedId(request.params.id, payerRuleNotFound);
     await app.writes.run(forgetPayerRule, currentUser(request).id, id);
     return reply.status(204).send(null);
   });

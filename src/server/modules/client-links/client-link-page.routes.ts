@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { pageRoutes } from '../../../shared/api-routes.ts';
+import { clientLinkPath, pageRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locales.ts';
@@ -131,7 +131,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
       // The page is the client's; a history line that could not be written is the log's business.
       request.log.warn({ err: error }, 'a client link was opened but could not be recorded');
     }
-    const base = `/c/${request.params.secret}`;
+    const base = clientLinkPath(request.params.secret);
     return reply.type('text/html; charset=utf-8').send(
       statementLinkPage(statement, locale, {
         pdf: `${base}/statement.pdf`,

@@ -1,10 +1,8 @@
 // What this module's routes and commands (and later the reminders) read of the client links.
 // Changes go through client-links.commands.ts, with the SQL of client-links.repository.ts.
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import type { Selectable } from 'kysely';
+import type { Executor } from '../../db/database.ts';
 import type { ClientLinksTable } from './client-links.table.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 export type ClientLinkRow = Selectable<ClientLinksTable>;
 

@@ -1,5 +1,5 @@
 import type { ClientLinksTable } from './client-links.table.ts';
-import type { Executor } from './client-links.queries.ts';
+import type { Executor } from '../../db/database.ts';
 
 /** Revokes the client's current link, if any; true when there was one. */
 export async function revokeCurrentLink(

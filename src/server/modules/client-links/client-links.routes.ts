@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsync } from 'fastify';
-import { apiRoutes } from '../../../shared/api-routes.ts';
+import { apiRoutes, clientLinkPath } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
-import { clientLinkPathPrefix } from '../../../shared/schemas/client-links.ts';
 import { setClientLanguage } from '../clients/clients.commands.ts';
 import { readClientLanguage } from '../clients/clients.queries.ts';
 import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
@@ -70,7 +69,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
         days === null ? null : Date.now() + days * dayMs,
         await linkMaker(request),
       );
-      return reply.status(201).send({ link, path: `${clientLinkPathPrefix}${secret}` });
+      return reply.status(201).send({ link, path: clientLinkPath(secret) });
     },
   );
 

@@ -1,6 +1,6 @@
 // What other modules and this module's routes and commands may read of clients. Changes go
 // through clients.commands.ts; their SQL is in clients.repository.ts.
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { type Currency, currencies } from '../../../shared/money.ts';
 import type {
   Client,
@@ -10,11 +10,9 @@ import type {
 } from '../../../shared/schemas/clients.ts';
 import { foldText } from '../../../shared/names.ts';
 import { isLocale, type Locale } from '../../../shared/locales.ts';
-import type { Database, Dialect } from '../../db/database.ts';
+import type { Dialect, Executor } from '../../db/database.ts';
 import { inSlowReadLane } from '../../db/sqlite/slow-read-lane.ts';
 import type { ClientsTable } from './clients.table.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 type ClientRow = Selectable<ClientsTable>;
 

@@ -3,8 +3,8 @@ import type { Client } from '../../../shared/schemas/clients.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { nameSortKey } from '../../../shared/names.ts';
 import type { Locale } from '../../../shared/locales.ts';
-import type { Database } from '../../db/database.ts';
-import { toClient, type ClientValues, type Executor } from './clients.queries.ts';
+import type { Database, Executor } from '../../db/database.ts';
+import { toClient, type ClientValues } from './clients.queries.ts';
 
 /** Rows per insert: well inside both databases' limits on bound parameters. */
 const insertBatch = 500;

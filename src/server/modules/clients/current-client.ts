@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
+import { checkedId } from '../../ids.ts';
 import { findClient } from './clients.queries.ts';
 
 // The client a change is about, and the answers when it is gone or changed meanwhile: shared by
@@ -16,11 +17,8 @@ export const conflict = () =>
     'This client was changed elsewhere. Its current values are shown; make your change again.',
   );
 
-/** Ids we issue are 22 base64url characters; anything else is simply not found. */
-export const checkedClientId = (id: string) => {
-  if (!/^[\w-]{22}$/.test(id)) throw clientNotFound();
-  return id;
-};
+/** A client's id from an address: one of a shape we never issue is a client not found. */
+export const checkedClientId = (id: string) => checkedId(id, clientNotFound);
 
 export async function currentClient(
   trx: Transaction<Database>,

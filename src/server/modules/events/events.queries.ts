@@ -1,13 +1,11 @@
 // What other modules may read of the owner's log. Writing it is the write path's job alone
 // (events.repository.ts).
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { ChangeEvent, EntryDetail, HistoryEntry } from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
-
-type Executor = Kysely<Database> | Transaction<Database>;
 
 export async function hasClientHistory(db: Executor, ownerId: string): Promise<boolean> {
   const row = await db

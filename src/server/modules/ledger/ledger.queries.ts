@@ -1,16 +1,14 @@
 // What other modules and this module's routes and commands read of ledgers, and the sums the
 // write path keeps of them. Changes go through ledger.commands.ts; their SQL is in the
 // repositories (ledger.repository.ts, kept-sums.repository.ts, ledger-months.repository.ts).
-import { sql, type Kysely, type Selectable, type Transaction } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { type Currency, currencies } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
-import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
 import { type LedgerLine, bucketBounds, type AgeingBucket } from './ageing.ts';
 import type { EntriesTable } from './ledger.table.ts';
 import type { CurrencyTotal } from '../../../shared/schemas/clients.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Kept sums are two halves, of the high and the low 32 bits of each amount: neither overflows. */
 export const half = 2 ** 32;

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
 import type { EntryKind } from '../../../shared/schemas/ledger.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import { toClient } from '../clients/clients.queries.ts';
 import { addToLedgerMonths } from './ledger-months.repository.ts';
 import {
@@ -11,7 +11,7 @@ import {
   keepOpenSums,
   type OpenPart,
 } from './kept-sums.repository.ts';
-import type { EntryRow, Executor } from './ledger.queries.ts';
+import type { EntryRow } from './ledger.queries.ts';
 
 /** Rows per INSERT: well inside both databases' limits on bound parameters. */
 const insertBatch = 500;

@@ -1,7 +1,7 @@
 import { currencies, type Currency } from '../../../shared/money.ts';
 import { ageingBuckets, type AgeingBucket } from '../ledger/ageing.ts';
 import { ageingByCurrency } from '../ledger/ledger.queries.ts';
-import type { Executor } from './overview.queries.ts';
+import type { Executor } from '../../db/database.ts';
 
 export type BucketSums = Record<AgeingBucket, bigint>;
 

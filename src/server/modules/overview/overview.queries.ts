@@ -1,10 +1,7 @@
 // What the overview's routes read: figures across all of an owner's clients. The sums per
 // currency and per due day are those the ledger's write path keeps (ledger/ledger.queries.ts).
-import type { Kysely, Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { Database } from '../../db/database.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
+import type { Executor } from '../../db/database.ts';
 
 export interface Debtor {
   id: string;

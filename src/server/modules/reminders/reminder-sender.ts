@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import type { Locale } from '../../../shared/locales.ts';
-import { clientLinkPathPrefix } from '../../../shared/schemas/client-links.ts';
+import { clientLinkPath } from '../../../shared/api-routes.ts';
 import { defaultPeriod } from '../../../shared/schemas/statement.ts';
 import { MailError, type MailAttachment, type Mailer } from '../../mail/mailer.ts';
 import { hashToken } from '../auth/session.ts';
@@ -177,7 +177,7 @@ export class ReminderSender {
       amountDue: entry.amountDue,
       charges,
       today: dayIn(plan.timeZone, this.#now()),
-      link: linkSecret === null ? null : `${publicUrl}${clientLinkPathPrefix}${linkSecret}`,
+      link: linkSecret === null ? null : `${publicUrl}${clientLinkPath(linkSecret)}`,
     });
     const detail: ReminderDetail = {
       step: leadingStep(charges),

@@ -1,11 +1,9 @@
 // What this module's routes, commands and sender read. Changes go through reminders.commands.ts,
 // with the SQL of reminders.repository.ts.
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import type { Selectable } from 'kysely';
 import type { ReminderPlan, ReminderStatus } from '../../../shared/schemas/reminders.ts';
-import type { Database } from '../../db/database.ts';
+import type { Executor } from '../../db/database.ts';
 import type { ReminderPlansTable } from './reminders.table.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Off, the server's time zone, and the steps most owners would pick once they turn it on. */
 function defaultPlan(): ReminderPlan {

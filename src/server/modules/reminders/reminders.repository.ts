@@ -1,8 +1,7 @@
 import type { Transaction, Updateable } from 'kysely';
 import type { ReminderPlan } from '../../../shared/schemas/reminders.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import type { RemindersTable } from './reminders.table.ts';
-import type { Executor } from './reminders.queries.ts';
 
 /**
  * When the sender is to read the owner's charges again, unless the owner's data changed since

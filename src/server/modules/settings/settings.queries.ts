@@ -1,7 +1,7 @@
 // What other modules may read of the settings. Changing them is settings.commands.ts's job, with
 // the SQL of settings.repository.ts.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../../db/database.ts';
+import type { Kysely } from 'kysely';
+import type { Database, Executor } from '../../db/database.ts';
 import type { FirstRun } from '../../../shared/schemas/first-run.ts';
 import { hasClients } from '../clients/clients.queries.ts';
 import {
@@ -13,8 +13,6 @@ import {
 import { isLocale, type Locale } from '../../../shared/locales.ts';
 import { isCurrency, type Currency } from '../../../shared/money.ts';
 import type { SetupOutcome } from './settings.table.ts';
-
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 /**
  * The setup awaits an owner who neither did nor skipped it and has no client: an account from

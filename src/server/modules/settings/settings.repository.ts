@@ -2,7 +2,7 @@ import type { Business, ExchangeRate, Preferences } from '../../../shared/schema
 import type { Locale } from '../../../shared/locales.ts';
 import type { Currency } from '../../../shared/money.ts';
 import type { SetupOutcome } from './settings.table.ts';
-import type { Executor } from './settings.queries.ts';
+import type { Executor } from '../../db/database.ts';
 
 export async function writePreferences(
   db: Executor,

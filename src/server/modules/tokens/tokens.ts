@@ -9,8 +9,8 @@ import {
 } from '../../../shared/schemas/access-tokens.ts';
 import type { Database } from '../../db/database.ts';
 import { isForeignKeyViolation } from '../../db/errors.ts';
-import { AppError, unauthenticated } from '../../errors.ts';
-import { newId } from '../../ids.ts';
+import { AppError, notFound, unauthenticated } from '../../errors.ts';
+import { checkedId, newId } from '../../ids.ts';
 import { hashToken } from '../auth/session.ts';
 import {
   countTokens,
@@ -86,10 +86,10 @@ export async function listOwnerTokens(
   return (await listTokens(db, userId)).map(toAccessToken);
 }
 
+const tokenNotFound = () => notFound('Token not found');
+
 export async function revokeToken(db: Kysely<Database>, userId: string, id: string): Promise<void> {
-  if (!/^[\w-]{22}$/.test(id) || !(await deleteToken(db, userId, id))) {
-    throw new AppError(404, 'not_found', 'Token not found');
-  }
+  if (!(await deleteToken(db, userId, checkedId(id, tokenNotFound)))) throw tokenNotFound();
 }
 
 export async function revokeAllTokens(db: Kysely<Database>, userId: string): Promise<string[]> {

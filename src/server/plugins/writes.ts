@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-export interface WritePathOptions {
+export interface WritesOptions {
   config: Config;
   /** Send due reminders every minute (`npm start`); tests run their own sender when they need one. */
   sendReminders?: boolean | undefined;
@@ -26,7 +26,7 @@ export interface WritePathOptions {
  * The one write path for an owner's changes, published on the live feed after commit, and what
  * the changes send out: e-mail, statement PDFs, the reminders due.
  */
-export const writePath = fp<WritePathOptions>(
+export const writes = fp<WritesOptions>(
   async (app: FastifyInstance, { config, sendReminders }) => {
     const mailer = await createMailer(config.mail);
     app.decorate('mailer', mailer);
@@ -46,5 +46,5 @@ export const writePath = fp<WritePathOptions>(
     );
     if (sendReminders) ReminderSender.schedule(app);
   },
-  { name: 'write-path', dependencies: ['database'] },
+  { name: 'writes', dependencies: ['database'] },
 );
