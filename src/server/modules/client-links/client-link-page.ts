@@ -144,7 +144,15 @@ export function statementLinkPage(
 ): string {
   const say = (english: string, values?: MessageValues) => translate(locale, english, values);
   const { client, business, period, ageing, amountDue } = statement;
-  const { intl, figure, money, day, kind, describe } = statementWriting(client.currency, locale);
+  const {
+    intl,
+    figure,
+    balance: balanceFigure,
+    money,
+    day,
+    kind,
+    describe,
+  } = statementWriting(client.currency, locale);
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
   const closing = BigInt(statement.closingBalance);
@@ -229,7 +237,7 @@ export function statementLinkPage(
       description: cell(description),
       dueDate: cell(''),
       amount: cell(''),
-      balance: cell(figure(balance), 'end nowrap'),
+      balance: cell(balanceFigure(balance), 'end nowrap'),
     }).join('')}</tr>`;
   const activityRows = [
     balanceRow(period.from, say('Balance brought forward'), statement.openingBalance),
@@ -240,7 +248,7 @@ export function statementLinkPage(
           description: cell(describe(line)),
           dueDate: cell(line.dueDate ? day(line.dueDate) : '', 'nowrap'),
           amount: cell(figure(line.amount), 'end nowrap'),
-          balance: cell(figure(line.balance), 'end nowrap'),
+          balance: cell(balanceFigure(line.balance), 'end nowrap'),
         }).join('')}</tr>`,
     ),
     ...(statement.lines.length === 0

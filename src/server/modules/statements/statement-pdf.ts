@@ -67,7 +67,14 @@ interface Row {
 
 export async function statementPdf(statement: Statement, locale: Locale = 'en'): Promise<Buffer> {
   const { client, period, business, ageing, amountDue } = statement;
-  const { figure, money, day, kind, describe } = statementWriting(client.currency, locale);
+  const {
+    figure,
+    balance: balanceFigure,
+    money,
+    day,
+    kind,
+    describe,
+  } = statementWriting(client.currency, locale);
   const periodText = translate(locale, '{from} to {to}', {
     from: day(period.from),
     to: day(period.to),
@@ -314,7 +321,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
       description,
       dueDate: '',
       amount: '',
-      balance: figure(balance),
+      balance: balanceFigure(balance),
     }),
     bold: true,
   });
@@ -326,7 +333,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
         description: describe(line),
         dueDate: line.dueDate ? day(line.dueDate) : '',
         amount: figure(line.amount),
-        balance: figure(line.balance),
+        balance: balanceFigure(line.balance),
       }),
     })),
     balanceRow(period.to, translate(locale, 'Closing balance'), statement.closingBalance),

@@ -381,6 +381,22 @@ describe('a statement to download', () => {
     expect(lines.at(-1)).toBe(',0.00,123.45,0.00,0.00,0.00,123.45');
   });
 
+  it('as PDF: a balance of nothing brought forward reads 0.00, not an empty cell', async () => {
+    const client = await add(owner.cookie, { firstName: 'Nil', lastName: 'Before', balance: 0 });
+    await record(owner.cookie, client.id, { kind: 'charge', amount: 12_345, date: '2025-05-02' });
+    await record(owner.cookie, client.id, { kind: 'payment', amount: 12_345, date: '2025-05-09' });
+    const response = await injectOk(
+      testApp.app,
+      'GET',
+      `/api/clients/${client.id}/statement.pdf?from=2025-05-01&to=2025-05-31`,
+      owner.cookie,
+    );
+    const text = oneLine((await pdfText(response.rawPayload)).text);
+    expect(text).toContain('May 1, 2025 Balance brought forward 0.00 ');
+    expect(text).toContain('May 9, 2025 Payment (123.45) 0.00 ');
+    expect(text).toContain('May 31, 2025 Closing balance 0.00 ');
+  });
+
   it('as CSV in Korean and Malay: labels in the language, a Korean name family name first', async () => {
     const client = await add(owner.cookie, { firstName: '지우', lastName: '김', balance: 0 });
     await record(owner.cookie, client.id, { kind: 'charge', amount: 50_000, date: '2025-05-02' });

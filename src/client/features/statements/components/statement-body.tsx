@@ -8,7 +8,8 @@ import { Activity, AgeingTable, OpenItems } from './statement-tables.tsx';
  * The statement as the client reads it, on the page and on paper, with what the PDF shows:
  * the business and the client, the amount due with how to pay, the open items, the activity
  * of the period and the ageing. Figures carry no symbol (the currency is named once), credits
- * are in parentheses, zero is an empty cell; colour marks only what is overdue.
+ * are in parentheses, zero is an empty cell (but a balance of zero reads 0.00); colour marks
+ * only what is overdue.
  */
 export function StatementBody({ statement }: { statement: Statement }) {
   const { t, format } = useI18n();
