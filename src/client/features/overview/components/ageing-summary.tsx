@@ -1,5 +1,4 @@
 import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
-import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useAgeing } from '../api/overview.ts';
 import { ScrollRegion } from '../../../components/scroll-region.tsx';
@@ -20,7 +19,8 @@ export function AgeingSummary({ filtered }: { filtered: boolean }) {
       <table className="table table-sm small mb-0 text-nowrap tabular" data-testid="ageing">
         <caption className="caption-top text-body-secondary py-1">
           {t(filtered ? 'dashboard.ageing.caption-unfiltered' : 'dashboard.ageing.caption', {
-            date: dayText(data.asOf, format),
+            // The day as every language writes it ("Dec 7, 2026"), never the ISO form.
+            date: format.day(data.asOf),
           })}
         </caption>
         <thead>
