@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Locale } from '../../../shared/locales.ts';
 import { currencyLabel } from '../../../shared/money.ts';
 import { displayName } from '../../../shared/names.ts';
-import type { Statement } from '../../../shared/schemas/statement.ts';
+import { overdueSince, type Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
   ageingColumns,
@@ -156,6 +156,7 @@ export function statementLinkPage(
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
   const closing = BigInt(statement.closingBalance);
+  const lateSince = overdueSince(statement.openItems);
   const title = business.name.trim()
     ? `${say('Statement of account')} · ${business.name.trim()}`
     : say('Statement of account');
@@ -192,9 +193,11 @@ export function statementLinkPage(
           )}</p>`
         : '') +
       `<p class="strong" data-testid="pay-by">${escapeHtml(
-        say('Pay by: {day}', {
-          day: amountDue.payBy === 'now' ? say('now') : day(amountDue.payBy ?? period.to),
-        }),
+        lateSince
+          ? say('Overdue since {day}: please pay now', { day: day(lateSince) })
+          : say('Pay by: {day}', {
+              day: amountDue.payBy === 'now' ? say('now') : day(amountDue.payBy ?? period.to),
+            }),
       )}</p>`;
   const payment = business.paymentDetails
     ? `<div><p class="small muted">${escapeHtml(say('How to pay'))}</p><p class="pre" data-testid="payment-details">${escapeHtml(business.paymentDetails)}</p></div>`

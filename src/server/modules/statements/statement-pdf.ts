@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Locale } from '../../../shared/locales.ts';
 import { currencyLabel } from '../../../shared/money.ts';
-import type { Statement } from '../../../shared/schemas/statement.ts';
+import { overdueSince, type Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
   ageingColumns,
@@ -183,6 +183,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   const rightWidth = width - (rightX - margin) - pad;
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
+  const lateSince = overdueSince(statement.openItems);
   use('regular', 9)
     .fillColor(grey)
     .text(translate(locale, 'Amount due'), margin + pad, boxTop + pad, { width: leftWidth });
@@ -208,12 +209,14 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     use('bold')
       .fillColor(black)
       .text(
-        translate(locale, 'Pay by: {day}', {
-          day:
-            amountDue.payBy === 'now'
-              ? translate(locale, 'now')
-              : day(amountDue.payBy ?? period.to),
-        }),
+        lateSince
+          ? translate(locale, 'Overdue since {day}: please pay now', { day: day(lateSince) })
+          : translate(locale, 'Pay by: {day}', {
+              day:
+                amountDue.payBy === 'now'
+                  ? translate(locale, 'now')
+                  : day(amountDue.payBy ?? period.to),
+            }),
         { width: leftWidth },
       );
   }

@@ -1,6 +1,6 @@
 import { currencyLabel } from '../../../../shared/money.ts';
 import { displayName } from '../../../../shared/names.ts';
-import type { Statement } from '../../../../shared/schemas/statement.ts';
+import { overdueSince, type Statement } from '../../../../shared/schemas/statement.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { Activity, AgeingTable, OpenItems } from './statement-tables.tsx';
 
@@ -19,6 +19,7 @@ export function StatementBody({ statement }: { statement: Statement }) {
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
   const closing = BigInt(statement.closingBalance);
+  const lateSince = overdueSince(statement.openItems);
   return (
     <article className="card statement" aria-label={t('statement.label')}>
       <div className="card-body">
@@ -68,12 +69,14 @@ export function StatementBody({ statement }: { statement: Statement }) {
                   </p>
                 )}
                 <p className="mb-0 fw-semibold" data-testid="pay-by">
-                  {t('statement.pay-by', {
-                    day:
-                      amountDue.payBy === 'now'
-                        ? t('statement.now')
-                        : day(amountDue.payBy ?? period.to),
-                  })}
+                  {lateSince
+                    ? t('statement.overdue-since', { day: day(lateSince) })
+                    : t('statement.pay-by', {
+                        day:
+                          amountDue.payBy === 'now'
+                            ? t('statement.now')
+                            : day(amountDue.payBy ?? period.to),
+                      })}
                 </p>
               </>
             )}
