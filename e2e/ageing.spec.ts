@@ -57,3 +57,52 @@ test('the dashboard shows what is overdue, since when, and the ageing of what is
   await expect(page.getByRole('heading', { name: /Total Owed/ })).toHaveText('Total Owed: $30.00');
   await page.screenshot({ path: testInfo.outputPath('ageing.png'), fullPage: true });
 });
+
+test('on a 390 px phone the ageing shows every bucket on the screen, the page no wider than it', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  const response = await page.request.post('/api/clients', {
+    data: {
+      firstName: 'Phone',
+      lastName: 'Tester',
+      email: `phone.${Date.now()}@example.com`,
+      phone: '+1 555 010 2030',
+      balance: 0,
+      currency: 'USD',
+    },
+  });
+  expect(response.status()).toBe(201);
+  const { id } = (await response.json()) as { id: string };
+  const charge = await page.request.post(`/api/clients/${id}/entries`, {
+    data: { kind: 'charge', amount: 4_200, date: dayOffset(-100) },
+  });
+  expect(charge.status()).toBe(201);
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  const ageing = page.getByRole('region', { name: 'Ageing of what is owed' }).filter({
+    visible: true,
+  });
+  await expect(ageing).toContainText('$42.00');
+  // Brought into view by scrolling the page down only: what needs a sideways scroll stays out.
+  await ageing.evaluate((element) => element.scrollIntoView({ block: 'start' }));
+  for (const heading of [
+    'Owed to you',
+    'Current',
+    '1-30 days',
+    '31-60 days',
+    '61-90 days',
+    '90+ days',
+  ]) {
+    // Whole on the screen, not cut by the edge of a box that scrolls sideways.
+    await expect(ageing.getByText(heading, { exact: true }), heading).toBeInViewport({ ratio: 1 });
+  }
+  await expect(ageing.getByRole('row', { name: /90\+ days/ })).toContainText('$42.00');
+  const widths = await page.evaluate(() => ({
+    page: document.documentElement.scrollWidth,
+    screen: document.documentElement.clientWidth,
+  }));
+  expect(widths.page).toBeLessThanOrEqual(widths.screen);
+  await page.screenshot({ path: '/tmp/ageing-390.png', fullPage: true });
+});

@@ -63,7 +63,9 @@ test('a client link: made on the client page, opened signed out with its PDF, th
   expect(headers['set-cookie']).toBeUndefined();
   await expect(clientPage.locator('html')).toHaveAttribute('lang', 'ms');
   await expect(clientPage.getByTestId('amount-due')).toHaveText(/^RM\s?1,000\.00$/);
-  await expect(clientPage.getByTestId('pay-by')).toHaveText('Bayar sebelum: sekarang');
+  await expect(clientPage.getByTestId('pay-by')).toHaveText(
+    'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
+  );
   await expect(clientPage.getByTestId('payment-details')).toHaveText('Maybank 5140 1234 5678');
   await expect(clientPage.getByText('INV-7')).toBeVisible();
   // Nothing of the app: no link into it, no script.

@@ -53,7 +53,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   // The amount due first, with what is overdue, when and how to pay.
   await expect(page.getByTestId('amount-due')).toHaveText('₩2,800,000');
   await expect(page.getByTestId('overdue')).toHaveText('Overdue: ₩2,800,000');
-  await expect(page.getByTestId('pay-by')).toHaveText('Pay by: now');
+  await expect(page.getByTestId('pay-by')).toHaveText('Overdue since Mar 1, 2025: please pay now');
   await expect(page.getByTestId('payment-details')).toContainText('국민은행 123-456-789012');
   await expect(page.getByText('Statement in KRW')).toBeVisible();
   // The payment settles the oldest first: ₩800,000 left of March's charge (91 days overdue on
@@ -123,7 +123,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
     '한빛 상사',
     '지우 Ødegård',
     'Amount due ₩2,800,000',
-    'Pay by: now',
+    'Overdue since Mar 1, 2025: please pay now',
     '국민은행 123-456-789012',
     'May 1, 2025 Balance brought forward 1,500,000',
     'May 31, 2025 Closing balance 2,800,000',
@@ -183,12 +183,17 @@ test('the statement of another owner’s client is "Client not found"', async ({
 });
 
 for (const { language, locale, amountDue, payBy } of [
-  { language: 'ko', locale: 'ko-KR', amountDue: '청구 금액', payBy: '납부 기한: 즉시' },
+  {
+    language: 'ko',
+    locale: 'ko-KR',
+    amountDue: '청구 금액',
+    payBy: '2025. 3. 1.부터 연체: 지금 납부해 주세요',
+  },
   {
     language: 'ms',
     locale: 'ms-MY',
     amountDue: 'Jumlah perlu dibayar',
-    payBy: 'Bayar sebelum: sekarang',
+    payBy: 'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
   },
 ])
   test.describe(`the statement in ${language}`, () => {

@@ -4,6 +4,7 @@ import {
   currencies,
   currencyExponent,
   currencyLabel,
+  formatBalanceFigure,
   formatFigure,
   formatMoney,
   isCurrency,
@@ -339,5 +340,11 @@ describe('formatFigure', () => {
     expect(formatFigure(0n, 'KRW')).toBe('');
     // Beyond 2^53 it stays exact.
     expect(formatFigure(12_345_678_901_234_567n, 'KRW')).toBe('12,345,678,901,234,567');
+  });
+
+  it("writes a balance of zero as a figure, in the currency's decimals", () => {
+    expect(formatBalanceFigure(0, 'USD')).toBe('0.00');
+    expect(formatBalanceFigure(0n, 'KRW', 'ko-KR')).toBe('0');
+    expect(formatBalanceFigure(-5, 'MYR', 'ms-MY')).toBe('(0.05)');
   });
 });

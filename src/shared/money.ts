@@ -146,8 +146,19 @@ export function formatFigure(
   currency: Currency,
   locale: string = 'en-US',
 ): string {
+  return toBigInt(minor) === 0n ? '' : formatBalanceFigure(minor, currency, locale);
+}
+
+/**
+ * A balance as a statement's balance column shows it: as `formatFigure`, but zero is a figure
+ * too ("0.00"), since a balance of nothing is a fact the client reads, not an empty cell.
+ */
+export function formatBalanceFigure(
+  minor: number | bigint,
+  currency: Currency,
+  locale: string = 'en-US',
+): string {
   const value = toBigInt(minor);
-  if (value === 0n) return '';
   const key = `${locale} ${currency}`;
   let formatter = figureFormatters.get(key);
   if (!formatter) {

@@ -72,6 +72,19 @@ export type StatementPeriodForm = z.input<ReturnType<typeof statementPeriodFormS
 export const lineDetails = (line: { note: string; reference: string }) =>
   [line.reference, line.note].filter((part) => part !== '').join(' · ');
 
+/**
+ * Since when the client is late: the earliest due day of the open items past it, as an invoice
+ * suite says it ("Overdue since 12 Oct 2026"); null when nothing is overdue.
+ */
+export function overdueSince(
+  openItems: readonly { dueDate: string; daysOverdue: number }[],
+): string | null {
+  const late = openItems.filter((item) => item.daysOverdue > 0).map((item) => item.dueDate);
+  return late.length === 0
+    ? null
+    : late.reduce((earliest, due) => (due < earliest ? due : earliest));
+}
+
 /** A statement line in words: "Charge: INV-7 · March work", "Payment". */
 export function describeLine(line: { kind: EntryKind; note: string; reference: string }): string {
   const what = entryKindLabels[line.kind];

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Locale } from '../../../shared/locales.ts';
 import { currencyLabel } from '../../../shared/money.ts';
 import { displayName } from '../../../shared/names.ts';
-import type { Statement } from '../../../shared/schemas/statement.ts';
+import { overdueSince, type Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
   ageingColumns,
@@ -144,10 +144,19 @@ export function statementLinkPage(
 ): string {
   const say = (english: string, values?: MessageValues) => translate(locale, english, values);
   const { client, business, period, ageing, amountDue } = statement;
-  const { intl, figure, money, day, kind, describe } = statementWriting(client.currency, locale);
+  const {
+    intl,
+    figure,
+    balance: balanceFigure,
+    money,
+    day,
+    kind,
+    describe,
+  } = statementWriting(client.currency, locale);
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
   const closing = BigInt(statement.closingBalance);
+  const lateSince = overdueSince(statement.openItems);
   const title = business.name.trim()
     ? `${say('Statement of account')} · ${business.name.trim()}`
     : say('Statement of account');
@@ -184,9 +193,11 @@ export function statementLinkPage(
           )}</p>`
         : '') +
       `<p class="strong" data-testid="pay-by">${escapeHtml(
-        say('Pay by: {day}', {
-          day: amountDue.payBy === 'now' ? say('now') : day(amountDue.payBy ?? period.to),
-        }),
+        lateSince
+          ? say('Overdue since {day}: please pay now', { day: day(lateSince) })
+          : say('Pay by: {day}', {
+              day: amountDue.payBy === 'now' ? say('now') : day(amountDue.payBy ?? period.to),
+            }),
       )}</p>`;
   const payment = business.paymentDetails
     ? `<div><p class="small muted">${escapeHtml(say('How to pay'))}</p><p class="pre" data-testid="payment-details">${escapeHtml(business.paymentDetails)}</p></div>`
@@ -229,7 +240,7 @@ export function statementLinkPage(
       description: cell(description),
       dueDate: cell(''),
       amount: cell(''),
-      balance: cell(figure(balance), 'end nowrap'),
+      balance: cell(balanceFigure(balance), 'end nowrap'),
     }).join('')}</tr>`;
   const activityRows = [
     balanceRow(period.from, say('Balance brought forward'), statement.openingBalance),
@@ -240,7 +251,7 @@ export function statementLinkPage(
           description: cell(describe(line)),
           dueDate: cell(line.dueDate ? day(line.dueDate) : '', 'nowrap'),
           amount: cell(figure(line.amount), 'end nowrap'),
-          balance: cell(figure(line.balance), 'end nowrap'),
+          balance: cell(balanceFigure(line.balance), 'end nowrap'),
         }).join('')}</tr>`,
     ),
     ...(statement.lines.length === 0

@@ -93,6 +93,10 @@ describe('a client link', () => {
     expect(page.body).toContain('$123.45');
     expect(page.body).toContain('Bank 123-456');
     expect(page.body).toContain('Mina Cho');
+    // Nothing came before the period: its balance brought forward is a figure, not an empty cell.
+    expect(page.body).toContain(
+      'Balance brought forward</td><td></td><td></td><td class="end nowrap">0.00</td>',
+    );
     // Nothing of the app: no link into it, no other client.
     expect(page.body).not.toMatch(/href="\/(?!c\/)/);
 

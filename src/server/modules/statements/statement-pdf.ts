@@ -1,7 +1,7 @@
 import PDFDocument from 'pdfkit';
 import type { Locale } from '../../../shared/locales.ts';
 import { currencyLabel } from '../../../shared/money.ts';
-import type { Statement } from '../../../shared/schemas/statement.ts';
+import { overdueSince, type Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
   ageingColumns,
@@ -67,7 +67,14 @@ interface Row {
 
 export async function statementPdf(statement: Statement, locale: Locale = 'en'): Promise<Buffer> {
   const { client, period, business, ageing, amountDue } = statement;
-  const { figure, money, day, kind, describe } = statementWriting(client.currency, locale);
+  const {
+    figure,
+    balance: balanceFigure,
+    money,
+    day,
+    kind,
+    describe,
+  } = statementWriting(client.currency, locale);
   const periodText = translate(locale, '{from} to {to}', {
     from: day(period.from),
     to: day(period.to),
@@ -176,6 +183,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   const rightWidth = width - (rightX - margin) - pad;
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
+  const lateSince = overdueSince(statement.openItems);
   use('regular', 9)
     .fillColor(grey)
     .text(translate(locale, 'Amount due'), margin + pad, boxTop + pad, { width: leftWidth });
@@ -201,12 +209,14 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     use('bold')
       .fillColor(black)
       .text(
-        translate(locale, 'Pay by: {day}', {
-          day:
-            amountDue.payBy === 'now'
-              ? translate(locale, 'now')
-              : day(amountDue.payBy ?? period.to),
-        }),
+        lateSince
+          ? translate(locale, 'Overdue since {day}: please pay now', { day: day(lateSince) })
+          : translate(locale, 'Pay by: {day}', {
+              day:
+                amountDue.payBy === 'now'
+                  ? translate(locale, 'now')
+                  : day(amountDue.payBy ?? period.to),
+            }),
         { width: leftWidth },
       );
   }
@@ -314,7 +324,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
       description,
       dueDate: '',
       amount: '',
-      balance: figure(balance),
+      balance: balanceFigure(balance),
     }),
     bold: true,
   });
@@ -326,7 +336,7 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
         description: describe(line),
         dueDate: line.dueDate ? day(line.dueDate) : '',
         amount: figure(line.amount),
-        balance: figure(line.balance),
+        balance: balanceFigure(line.balance),
       }),
     })),
     balanceRow(period.to, translate(locale, 'Closing balance'), statement.closingBalance),

@@ -1,6 +1,11 @@
 import { writtenDay } from '../../../shared/dates.ts';
 import { intlLocales, type Locale } from '../../../shared/locales.ts';
-import { formatFigure, formatMoney, type Currency } from '../../../shared/money.ts';
+import {
+  formatBalanceFigure,
+  formatFigure,
+  formatMoney,
+  type Currency,
+} from '../../../shared/money.ts';
 import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
 import { lineDetails } from '../../../shared/schemas/statement.ts';
 import { translate } from '../../i18n.ts';
@@ -15,6 +20,8 @@ export function statementWriting(currency: Currency, locale: Locale) {
   return {
     intl,
     figure: (minor: number | string | bigint) => formatFigure(BigInt(minor), currency, intl),
+    balance: (minor: number | string | bigint) =>
+      formatBalanceFigure(BigInt(minor), currency, intl),
     money: (minor: number | string | bigint) => formatMoney(BigInt(minor), currency, intl),
     day: (iso: string) => writtenDay(iso, intl),
     kind,

@@ -7,7 +7,7 @@ import { pdfText, pdfTextFonts } from '../../../../tests/pdf-text.ts';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { create } from 'fontkit';
-import { addDays, utcDay } from '../../../shared/dates.ts';
+import { addDays, utcDay, writtenDay } from '../../../shared/dates.ts';
 import type { Ageing, Client, ClientInput } from '../../../shared/schemas/clients.ts';
 import type { RecordedEntry } from '../../../shared/schemas/ledger.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';
@@ -381,6 +381,22 @@ describe('a statement to download', () => {
     expect(lines.at(-1)).toBe(',0.00,123.45,0.00,0.00,0.00,123.45');
   });
 
+  it('as PDF: a balance of nothing brought forward reads 0.00, not an empty cell', async () => {
+    const client = await add(owner.cookie, { firstName: 'Nil', lastName: 'Before', balance: 0 });
+    await record(owner.cookie, client.id, { kind: 'charge', amount: 12_345, date: '2025-05-02' });
+    await record(owner.cookie, client.id, { kind: 'payment', amount: 12_345, date: '2025-05-09' });
+    const response = await injectOk(
+      testApp.app,
+      'GET',
+      `/api/clients/${client.id}/statement.pdf?from=2025-05-01&to=2025-05-31`,
+      owner.cookie,
+    );
+    const text = oneLine((await pdfText(response.rawPayload)).text);
+    expect(text).toContain('May 1, 2025 Balance brought forward 0.00 ');
+    expect(text).toContain('May 9, 2025 Payment (123.45) 0.00 ');
+    expect(text).toContain('May 31, 2025 Closing balance 0.00 ');
+  });
+
   it('as CSV in Korean and Malay: labels in the language, a Korean name family name first', async () => {
     const client = await add(owner.cookie, { firstName: '지우', lastName: '김', balance: 0 });
     await record(owner.cookie, client.id, { kind: 'charge', amount: 50_000, date: '2025-05-02' });
@@ -460,7 +476,7 @@ describe('a statement to download', () => {
       'Statement in KRW',
       'Amount due ₩2,800,000',
       'Overdue: ₩2,800,000',
-      'Pay by: now',
+      'Overdue since Mar 1, 2025: please pay now',
       'Mar 1, 2025 Charge Mar 1, 2025 1,500,000 700,000 800,000 91',
       'May 2, 2025 5월 작업 May 2, 2025 2,000,000 2,000,000 29',
       'May 1, 2025 Balance brought forward 1,500,000',
@@ -488,7 +504,7 @@ describe('a statement to download', () => {
       '금액 단위: KRW',
       '청구 금액 ₩2,800,000',
       '연체 금액: ₩2,800,000',
-      '납부 기한: 즉시',
+      '2025. 3. 1.부터 연체: 지금 납부해 주세요',
       '미결제 항목',
       '2025. 3. 1. 청구 2025. 3. 1. 1,500,000 700,000 800,000 91',
       '2025. 5. 1. 이월 잔액 1,500,000',
@@ -514,7 +530,7 @@ describe('a statement to download', () => {
       'Penyata akaun',
       '1 Mei 2025 hingga 31 Mei 2025',
       'Jumlah perlu dibayar ₩2,800,000',
-      'Bayar sebelum: sekarang',
+      'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
       '20 Mei 2025 Bayaran (700,000) 2,800,000',
       'Baki dibawa ke hadapan',
     ])
@@ -633,7 +649,7 @@ describe('a statement to download', () => {
       en: [
         'Amount due $1,050.00',
         'Overdue: $700.00',
-        'Pay by: now',
+        `Overdue since ${writtenDay(day(-30), 'en-US')}: please pay now`,
         'How to pay IBAN GB33 BUKB 2020 1555 5555 55',
         'Statement in USD',
         'INV-1 design',
@@ -646,7 +662,7 @@ describe('a statement to download', () => {
       ko: [
         '청구 금액 US$1,050.00',
         '연체 금액: US$700.00',
-        '납부 기한: 즉시',
+        `${writtenDay(day(-30), 'ko-KR')}부터 연체: 지금 납부해 주세요`,
         '결제 방법 IBAN GB33 BUKB 2020 1555 5555 55',
         '금액 단위: USD',
         'INV-1 design',
@@ -656,7 +672,7 @@ describe('a statement to download', () => {
       ms: [
         'Jumlah perlu dibayar USD 1,050.00',
         'Tertunggak: USD 700.00',
-        'Bayar sebelum: sekarang',
+        `Tertunggak sejak ${writtenDay(day(-30), 'ms-MY')}: sila bayar sekarang`,
         'Cara pembayaran IBAN GB33 BUKB 2020 1555 5555 55',
         'Penyata dalam USD',
         'INV-1 design',

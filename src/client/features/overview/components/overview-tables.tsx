@@ -1,7 +1,6 @@
 import { currencyLabel } from '../../../../shared/money.ts';
 import type { Overview } from '../../../../shared/schemas/overview.ts';
 import { useAgeingBuckets } from '../../../components/ageing-buckets.ts';
-import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { monthLabel } from './overview-figures.ts';
 
@@ -64,7 +63,7 @@ export function AgeingTable({ overview }: { overview: Overview }) {
     >
       <table className="table table-sm small text-nowrap">
         <caption className="caption-top">
-          {t('dashboard.ageing.caption', { date: dayText(overview.asOf, format) })}
+          {t('dashboard.ageing.caption', { date: format.day(overview.asOf) })}
         </caption>
         <thead>
           <tr>

@@ -1,6 +1,6 @@
 import { currencyLabel } from '../../../../shared/money.ts';
 import { displayName } from '../../../../shared/names.ts';
-import type { Statement } from '../../../../shared/schemas/statement.ts';
+import { overdueSince, type Statement } from '../../../../shared/schemas/statement.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { Activity, AgeingTable, OpenItems } from './statement-tables.tsx';
 
@@ -8,7 +8,8 @@ import { Activity, AgeingTable, OpenItems } from './statement-tables.tsx';
  * The statement as the client reads it, on the page and on paper, with what the PDF shows:
  * the business and the client, the amount due with how to pay, the open items, the activity
  * of the period and the ageing. Figures carry no symbol (the currency is named once), credits
- * are in parentheses, zero is an empty cell; colour marks only what is overdue.
+ * are in parentheses, zero is an empty cell (but a balance of zero reads 0.00); colour marks
+ * only what is overdue.
  */
 export function StatementBody({ statement }: { statement: Statement }) {
   const { t, format } = useI18n();
@@ -18,6 +19,7 @@ export function StatementBody({ statement }: { statement: Statement }) {
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
   const closing = BigInt(statement.closingBalance);
+  const lateSince = overdueSince(statement.openItems);
   return (
     <article className="card statement" aria-label={t('statement.label')}>
       <div className="card-body">
@@ -67,12 +69,14 @@ export function StatementBody({ statement }: { statement: Statement }) {
                   </p>
                 )}
                 <p className="mb-0 fw-semibold" data-testid="pay-by">
-                  {t('statement.pay-by', {
-                    day:
-                      amountDue.payBy === 'now'
-                        ? t('statement.now')
-                        : day(amountDue.payBy ?? period.to),
-                  })}
+                  {lateSince
+                    ? t('statement.overdue-since', { day: day(lateSince) })
+                    : t('statement.pay-by', {
+                        day:
+                          amountDue.payBy === 'now'
+                            ? t('statement.now')
+                            : day(amountDue.payBy ?? period.to),
+                      })}
                 </p>
               </>
             )}

@@ -1,4 +1,4 @@
-import { formatFigure } from '../../../../shared/money.ts';
+import { formatBalanceFigure, formatFigure } from '../../../../shared/money.ts';
 import type { Statement } from '../../../../shared/schemas/statement.ts';
 import {
   activityColumns,
@@ -23,6 +23,8 @@ function useStatementFormat(statement: Statement) {
     day: (isoDay: string) => format.day(isoDay),
     figure: (minor: number | string) =>
       formatFigure(BigInt(minor), statement.client.currency, format.intlLocale),
+    balance: (minor: number | string) =>
+      formatBalanceFigure(BigInt(minor), statement.client.currency, format.intlLocale),
   };
 }
 
@@ -137,7 +139,7 @@ export function OpenItems({ statement }: { statement: Statement }) {
 
 /** The period's lines between the balance brought forward and the closing balance. */
 export function Activity({ statement }: { statement: Statement }) {
-  const { t, day, figure } = useStatementFormat(statement);
+  const { t, day, figure, balance } = useStatementFormat(statement);
   const { period } = statement;
   return (
     <>
@@ -154,7 +156,7 @@ export function Activity({ statement }: { statement: Statement }) {
             <BalanceRow
               date={day(period.from)}
               description={t('statement.brought-forward')}
-              balance={figure(statement.openingBalance)}
+              balance={balance(statement.openingBalance)}
               testId="opening-balance"
             />
             {statement.lines.map((line) => (
@@ -178,7 +180,7 @@ export function Activity({ statement }: { statement: Statement }) {
                   ),
                   balance: (
                     <td key="balance" className="text-end text-nowrap">
-                      {figure(line.balance)}
+                      {balance(line.balance)}
                     </td>
                   ),
                 })}
@@ -195,7 +197,7 @@ export function Activity({ statement }: { statement: Statement }) {
             <BalanceRow
               date={day(period.to)}
               description={t('statement.closing')}
-              balance={figure(statement.closingBalance)}
+              balance={balance(statement.closingBalance)}
               testId="closing-balance"
             />
           </tbody>
