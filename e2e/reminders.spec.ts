@@ -111,3 +111,38 @@ test('reminders: the plan turned on in Settings, previewed, switched off per cli
     page.getByRole('region', { name: 'Reminders' }).getByTestId('client-next-reminder'),
   ).toHaveText(/^Next reminder: .+, overdue 2 of 3, for RM\s?1,200\.00\.$/);
 });
+
+test('reminders paused, as they are at first: the dashboard and the client’s page say nothing will be sent', async ({
+  page,
+}) => {
+  await joinThroughApi(page);
+  const aminah = await clientOverdue(page, 'Aminah', 'INV-9');
+
+  await page.goto('/');
+  const notice = page.getByTestId('reminders-paused');
+  await expect(notice).toHaveText(
+    '1 client is overdue, and reminders are paused: none will be sent. Turn reminders on in Settings',
+  );
+  await notice.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('dashboard-reminders-paused.png') });
+
+  await page.goto(`/client/${aminah}`);
+  const card = page.getByRole('region', { name: 'Reminders' });
+  const clientSwitch = card.getByRole('switch', { name: 'Send reminders to this client' });
+  await expect(clientSwitch).not.toBeChecked();
+  await expect(clientSwitch).toBeDisabled();
+  await expect(card).toContainText(
+    'Nothing will be sent to this client: reminders are paused for your whole business.',
+  );
+  await card.screenshot({ path: test.info().outputPath('client-reminders-paused.png') });
+  await card.getByRole('link', { name: 'Turn reminders on in Settings' }).click();
+  await expect(page).toHaveURL(/\/setting$/);
+  const plan = page.getByRole('region', { name: 'Payment reminders' });
+  await plan.getByRole('switch', { name: 'Send reminders' }).check();
+  await plan.getByRole('button', { name: 'Save reminder plan' }).click();
+  await expect(flash(page, 'Reminder plan saved')).toBeVisible();
+
+  await page.goto('/');
+  await expect(page.getByTestId('client-table')).toBeVisible();
+  await expect(notice).toHaveCount(0);
+});

@@ -23,6 +23,16 @@ test.describe('the first run', () => {
     await page.getByLabel('Business name').fill('Kim Trading');
     await page.getByLabel('Main currency').selectOption({ label: 'KRW' });
     await page.getByLabel('Payment details (optional)').fill('Shinhan 110-123-456789');
+    // Reminders are paused until the owner says so; the plan they would follow is told.
+    const reminders = page.getByRole('switch', {
+      name: 'Send payment reminders to clients who owe you',
+    });
+    await expect(reminders).not.toBeChecked();
+    await expect(reminders).toHaveAccessibleDescription(
+      'They follow this plan: 3 days before the due date, on the due date, and every 7 days while overdue (up to 3 times). You can change the days in Settings.',
+    );
+    await reminders.press('Space');
+    await expect(reminders).toBeChecked();
     // Enter in a field sends the form, as in any form.
     await page.getByLabel('Business name').press('Enter');
 
@@ -38,6 +48,11 @@ test.describe('the first run', () => {
 
     await page.goto('/setting');
     await expect(page.getByLabel('Business name')).toHaveValue('Kim Trading');
+    await expect(
+      page
+        .getByRole('region', { name: 'Payment reminders' })
+        .getByRole('switch', { name: 'Send reminders' }),
+    ).toBeChecked();
     await expect(page.getByLabel('Main currency')).toHaveValue('KRW');
     await expect(page.getByLabel('Payment details')).toHaveValue('Shinhan 110-123-456789');
 

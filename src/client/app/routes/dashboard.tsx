@@ -56,23 +56,34 @@ const SignedInDashboard = lazy(async () => {
     { DashboardOverview },
     { AgeingSummary },
     { DueRemindersCard },
+    { RemindersPausedNotice },
+    { useOverview },
     { ClientDashboard, useListFiltered },
   ] = await Promise.all([
     loadChunk(() => import('../../features/overview/components/dashboard-overview.tsx')),
     loadChunk(() => import('../../features/overview/components/ageing-summary.tsx')),
     loadChunk(() => import('../../features/reminders/components/due-reminders-card.tsx')),
+    loadChunk(() => import('../../features/reminders/components/reminders-paused-notice.tsx')),
+    loadChunk(() => import('../../features/overview/api/overview.ts')),
     loadChunk(() => import('../../features/clients/components/client-dashboard.tsx')),
   ]);
-  // The list first, with its summary strip: the reminders due today (only without a mail
-  // server) and the overview's cards and charts come after it (decision 024).
+  // The list first, with its summary strip: whether reminders are paused while clients are
+  // overdue, the reminders due today (only without a mail server) and the overview's cards and
+  // charts come after it (decision 024).
   function SignedIn({ mainCurrency }: { mainCurrency: Currency }) {
     const filtered = useListFiltered();
+    // The overview counts every client, whatever the list's filter (a client has one currency).
+    const overdueClients = (useOverview().data?.currencies ?? []).reduce(
+      (sum, row) => sum + row.clientsOverdue,
+      0,
+    );
     return (
       <>
         <ClientDashboard
           mainCurrency={mainCurrency}
           ageing={<AgeingSummary filtered={filtered} />}
         />
+        <RemindersPausedNotice overdueClients={overdueClients} />
         <DueRemindersCard />
         <DashboardOverview filtered={filtered} />
       </>

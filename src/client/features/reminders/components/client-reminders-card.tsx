@@ -8,7 +8,11 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientReminders, useSetClientReminders } from '../api/client-reminders.ts';
 import { useReminderPlan, useReminderPreview } from '../api/reminder-plan.ts';
 
-/** "Reminders": this client's switch, whether the plan is on, and the next one or why none. */
+/**
+ * "Reminders": this client's switch, whether the plan is on, and the next one or why none.
+ * While the plan is paused for the whole business nothing goes out, so the switch is shown off
+ * and cannot be changed: an "on" switch would promise reminders that are never sent.
+ */
 export function ClientRemindersCard({ client }: { client: Client }) {
   const { t, format } = useI18n();
   const id = useId();
@@ -22,15 +26,14 @@ export function ClientRemindersCard({ client }: { client: Client }) {
   const enabled = asked ?? state.data.enabled;
   const next = preview.data?.reminders.find((reminder) => reminder.clientId === client.id);
 
-  const why = !plan.data.enabled
-    ? t('clients.reminders.none-paused')
-    : !enabled
-      ? t('clients.reminders.none-off')
-      : !client.email
-        ? t('clients.reminders.none-no-email')
-        : client.balance <= 0
-          ? t('clients.reminders.none-nothing-unpaid')
-          : t('clients.reminders.none-soon');
+  const paused = !plan.data.enabled;
+  const why = !enabled
+    ? t('clients.reminders.none-off')
+    : !client.email
+      ? t('clients.reminders.none-no-email')
+      : client.balance <= 0
+        ? t('clients.reminders.none-nothing-unpaid')
+        : t('clients.reminders.none-soon');
 
   return (
     <section className="card mt-3" aria-labelledby={`${id}-title`}>
@@ -45,8 +48,9 @@ export function ClientRemindersCard({ client }: { client: Client }) {
             type="checkbox"
             role="switch"
             className="form-check-input"
-            checked={enabled}
-            disabled={change.isPending}
+            checked={enabled && !paused}
+            disabled={paused || change.isPending}
+            aria-describedby={paused ? `${id}-paused` : undefined}
             onChange={(event) => {
               setAsked(event.target.checked);
               change.mutate(event.target.checked, { onSettled: () => setAsked(null) });
@@ -56,11 +60,18 @@ export function ClientRemindersCard({ client }: { client: Client }) {
             {t('clients.reminders.switch')}
           </label>
         </div>
-        <p className="small mb-1">
-          {plan.data.enabled ? t('clients.reminders.plan-on') : t('clients.reminders.plan-off')}{' '}
-          <Link to="/setting">{t('clients.reminders.plan-link')}</Link>
-        </p>
-        {preview.isSuccess && (
+        {paused ? (
+          <p id={`${id}-paused`} className="small mb-0" data-testid="client-reminders-paused">
+            {t('clients.reminders.paused')}{' '}
+            <Link to="/setting">{t('clients.reminders.paused-link')}</Link>
+          </p>
+        ) : (
+          <p className="small mb-1">
+            {t('clients.reminders.plan-on')}{' '}
+            <Link to="/setting">{t('clients.reminders.plan-link')}</Link>
+          </p>
+        )}
+        {!paused && preview.isSuccess && (
           <p className="small mb-0" data-testid="client-next-reminder">
             {next
               ? t('clients.reminders.next', {

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { FirstRun } from '../../../../shared/schemas/first-run.ts';
@@ -33,10 +33,16 @@ type FieldErrors = Partial<Record<keyof SetupValues, string>>;
 export function FirstRunSetup({
   mainCurrency,
   onFinished,
+  reminders,
+  saveReminders,
 }: {
   /** The currency kept with the account (US dollars until one is chosen). */
   mainCurrency: Currency;
   onFinished: (firstRun: FirstRun) => Promise<void>;
+  /** The reminders feature's question, placed by the page (a feature never imports another). */
+  reminders?: ReactNode;
+  /** Keeps the answer to `reminders` when the form is saved (not when it is skipped). */
+  saveReminders?: () => Promise<void>;
 }) {
   const { t, message, locale } = useI18n();
   const showFlash = useFlash();
@@ -55,6 +61,7 @@ export function FirstRunSetup({
 
   const send = async (setup: Parameters<typeof finish.mutateAsync>[0]) => {
     try {
+      if (setup.outcome === 'done') await saveReminders?.();
       await onFinished(await finish.mutateAsync(setup));
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
@@ -136,6 +143,7 @@ export function FirstRunSetup({
                   <div className="invalid-feedback">{errors.paymentDetails}</div>
                 )}
               </div>
+              {reminders}
               <div className="d-flex flex-wrap gap-2">
                 <button
                   type="submit"
