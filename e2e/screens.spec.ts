@@ -67,6 +67,37 @@ async function checkScreen(
   );
   const name = `${screen.name} (${colorScheme})`;
 
+  // Dark mode changes colours only: the light check of the same page has checked the markup.
+  if (colorScheme === 'light') await checkMarkup(page, name, screen);
+
+  const dir = process.env.SCREENSHOTS;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    const file = `${screen.name}-${picture}.png`.replace(/[^\w.-]+/g, '-');
+    await page.screenshot({ path: path.join(dir, file), fullPage: true });
+  }
+
+  // In dark mode axe is asked about contrast only, for the same reason.
+  const axe = new AxeBuilder({ page });
+  const results = await (
+    colorScheme === 'dark' ? axe.withRules(['color-contrast', 'link-in-text-block']) : axe
+  ).analyze();
+  const serious = results.violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  await testInfo.attach(`axe: ${name}`, { body: JSON.stringify(results.violations, null, 2) });
+  expect
+    .soft(
+      serious.map(
+        (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
+      ),
+      `${name}: serious accessibility problems`,
+    )
+    .toEqual([]);
+}
+
+/** One h1, the page's own title, and nothing that scrolls sideways. */
+async function checkMarkup(page: Page, name: string, screen: Screen): Promise<void> {
   await expect.soft(page.locator('h1'), name).toHaveCount(1);
   await expect.soft(page, name).toHaveTitle(screen.title ?? /^.+ · Balance$/);
   const overflow = await page.evaluate(() => {
@@ -93,30 +124,4 @@ async function checkScreen(
       `${name}: pixels the page scrolls sideways (${overflow.outside.join(', ')})`,
     )
     .toBe(0);
-
-  const dir = process.env.SCREENSHOTS;
-  if (dir) {
-    mkdirSync(dir, { recursive: true });
-    const file = `${screen.name}-${picture}.png`.replace(/[^\w.-]+/g, '-');
-    await page.screenshot({ path: path.join(dir, file), fullPage: true });
-  }
-
-  // Dark mode changes colours only: its check asks axe about contrast, and the light check of
-  // the same page has checked everything else on the same markup.
-  const axe = new AxeBuilder({ page });
-  const results = await (
-    colorScheme === 'dark' ? axe.withRules(['color-contrast', 'link-in-text-block']) : axe
-  ).analyze();
-  const serious = results.violations.filter(
-    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
-  );
-  await testInfo.attach(`axe: ${name}`, { body: JSON.stringify(results.violations, null, 2) });
-  expect
-    .soft(
-      serious.map(
-        (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`,
-      ),
-      `${name}: serious accessibility problems`,
-    )
-    .toEqual([]);
 }
