@@ -17,6 +17,8 @@ const server = (serverPort: number) => ({
 });
 
 const desktop = { ...devices['Desktop Chrome'], channel: undefined };
+const adminSpecs = /\.admin\.spec\.ts$/;
+const screenWalks = /\/(screens|languages)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'e2e',
@@ -39,18 +41,28 @@ export default defineConfig({
     trace: 'retain-on-failure',
     launchOptions: { executablePath: chromiumPath(), args: chromiumArgs },
   },
+  // Tests are handed to the workers in this order, so the longest come first: the
+  // administrator's steps, which run one after another in one worker (they build on each other),
+  // and the walks through every screen (a minute or more each). Listed last, as they were, they
+  // ran alone for the last minute of a CI run while the other worker had nothing left to do.
   projects: [
-    { name: 'chromium', use: desktop, testIgnore: /\.admin\.spec\.ts$/, grepInvert: /@phone/ },
-    {
-      name: 'phone',
-      use: { ...devices['Pixel 7'], channel: undefined },
-      testIgnore: /\.admin\.spec\.ts$/,
-      grep: /@phone/,
-    },
     {
       name: 'administrator',
       use: { ...desktop, baseURL: adminBaseURL },
-      testMatch: /\.admin\.spec\.ts$/,
+      testMatch: adminSpecs,
+    },
+    { name: 'screen walks', use: desktop, testMatch: screenWalks },
+    {
+      name: 'chromium',
+      use: desktop,
+      testIgnore: [adminSpecs, screenWalks],
+      grepInvert: /@phone/,
+    },
+    {
+      name: 'phone',
+      use: { ...devices['Pixel 7'], channel: undefined },
+      testIgnore: [adminSpecs, screenWalks],
+      grep: /@phone/,
     },
   ],
   webServer: [server(port), server(port + 1)],

@@ -1,28 +1,50 @@
 // `npm test`: every check, in order, each step's duration said as it ends and all of them at
 // the end, so a slow CI run shows where its time went (issue 54). Stops at the first failure.
 //
-// Steps in one group run side by side: only those that each keep one core busy (the type
-// checker, the linter, the export and dependency checks) on this 2-core machine; the test
-// runners use both cores themselves and run alone.
+// A group's lanes run side by side, each lane's steps one after another. Only steps that each
+// keep at most one core busy share a group on this 2-core machine: the linter in one lane, and
+// in the other the type checker, the export and dependency checks, the browser's install (on a
+// fresh machine, a package download) and the build of the app the end-to-end tests serve. The
+// test runners use both cores themselves and run alone.
 import { spawn } from 'node:child_process';
 
 interface Step {
   name: string;
+  command: string;
   args: string[];
 }
 
 const npmRun = (script: string, ...extra: string[]): Step => ({
   name: [script, ...extra].join(' '),
+  command: 'npm',
   args: ['run', script, ...(extra.length > 0 ? ['--', ...extra] : [])],
 });
 
-const groups: Step[][] = [
-  [npmRun('typecheck'), npmRun('lint')],
-  [npmRun('check:exports'), npmRun('check:dependencies')],
-  [npmRun('test:unit')],
-  [npmRun('test:e2e')],
-  [npmRun('test:crash', '--kills', '10')],
-  [npmRun('test:load', '--quick')],
+/** A script of ours, run by the Node that runs this one (npm's Node 24). */
+const nodeScript = (file: string): Step => ({
+  name: file,
+  command: process.execPath,
+  args: [file],
+});
+
+type Lane = Step[];
+
+const groups: Lane[][] = [
+  [
+    [
+      npmRun('typecheck'),
+      npmRun('check:exports'),
+      npmRun('check:dependencies'),
+      nodeScript('scripts/ensure-browser.ts'),
+      npmRun('build'),
+    ],
+    [npmRun('lint')],
+  ],
+  [[npmRun('test:unit')]],
+  // `npm run test:e2e` without its build and browser check, done in the first group.
+  [[{ name: 'test:e2e (playwright test)', command: 'npx', args: ['playwright', 'test'] }]],
+  [[npmRun('test:crash', '--kills', '10')]],
+  [[npmRun('test:load', '--quick')]],
 ];
 
 interface Outcome {
@@ -36,7 +58,7 @@ interface Outcome {
 function run(step: Step, streamed: boolean): Promise<Outcome> {
   const started = performance.now();
   return new Promise((resolve) => {
-    const child = spawn('npm', step.args, {
+    const child = spawn(step.command, step.args, {
       stdio: streamed ? 'inherit' : ['ignore', 'pipe', 'pipe'],
     });
     const chunks: Buffer[] = [];
@@ -57,15 +79,24 @@ const outcomes: Outcome[] = [];
 const totalStarted = performance.now();
 let failed: Outcome | undefined;
 
-for (const group of groups) {
-  const results = await Promise.all(group.map((step) => run(step, group.length === 1)));
-  for (const result of results) {
-    if (group.length > 1) process.stdout.write(result.output);
+/** Runs a lane's steps one after another, stopping at the first that fails. */
+async function runLane(lane: Lane, streamed: boolean): Promise<Outcome[]> {
+  const results: Outcome[] = [];
+  for (const step of lane) {
+    const result = await run(step, streamed);
+    results.push(result);
+    if (!streamed) process.stdout.write(result.output);
     process.stdout.write(
       `[balance] step "${result.name}" ${result.code === 0 ? 'passed' : 'FAILED'} in ${result.seconds.toFixed(1)} s\n`,
     );
-    outcomes.push(result);
+    if (result.code !== 0) break;
   }
+  return results;
+}
+
+for (const group of groups) {
+  const results = (await Promise.all(group.map((lane) => runLane(lane, group.length === 1)))).flat();
+  outcomes.push(...results);
   failed = results.find((result) => result.code !== 0);
   if (failed) break;
 }
