@@ -187,7 +187,10 @@ function koreanPeople(rng: Random, count: number, varied = false): Person[] {
     people.push({
       ...kept,
       payer: varied
-        ? rng.shuffle(koreanForms).slice(0, 3).map((form) => form(name))
+        ? rng
+            .shuffle(koreanForms)
+            .slice(0, 3)
+            .map((form) => form(name))
         : [`(주)${first}${last}`, `${first}${last}`],
       company: true,
     });
@@ -249,6 +252,8 @@ interface BookClient extends Person {
   id: string;
   /** Charges in the order they are paid: statement A pays the first, B the second. */
   charges: { amount: number; reference: string }[];
+  /** The opening balance, an open item too (0: none). */
+  opening: number;
 }
 
 interface Account {
@@ -317,7 +322,7 @@ async function buildAccount(
         date: '2026-02-01',
         reference: charge.reference,
       });
-    clients.push({ ...person, id: client.id, charges });
+    clients.push({ ...person, id: client.id, charges, opening });
   }
   const namesakes: [BookClient, BookClient] = [
     clients.find(
@@ -438,9 +443,14 @@ function statementLines(rng: Random, account: Account, which: 0 | 1, varied = fa
   // A company of the book pays for one of its people, no reference: picked by hand.
   const company = clients.find((client) => client.company && !used.has(client))!;
   used.add(company);
-  // One whose charge is no amount the company owes itself (else nobody could tell).
+  // One whose charge is no amount the company owes itself, its opening balance included (else
+  // nobody could tell).
   let employee = someone();
-  while (company.charges.some((charge) => charge.amount === employee.charges[which]!.amount))
+  while (
+    [...company.charges.map((charge) => charge.amount), company.opening].includes(
+      employee.charges[which]!.amount,
+    )
+  )
     employee = someone();
   lines.push({
     day: day(),
@@ -541,7 +551,10 @@ function statementLines(rng: Random, account: Account, which: 0 | 1, varied = fa
     if (varied && which === 0 && roll > 0.92) {
       // Both charges in one transfer, both references in the memo, no name.
       account.paidAhead.add(client);
-      const [first, second] = client.charges as [BookClient['charges'][0], BookClient['charges'][0]];
+      const [first, second] = client.charges as [
+        BookClient['charges'][0],
+        BookClient['charges'][0],
+      ];
       lines.push({
         ...base,
         payer: generic,
@@ -777,7 +790,9 @@ function score(expected: Line[], previewed: PreviewLine[]): Score {
       if (suggestion.confidence === 'high') {
         result.high += 1;
         if (suggestion.clientId !== truth.truth)
-          result.wrongHigh.push(`${truth.kind} (${line.description})`);
+          result.wrongHigh.push(
+            `${truth.kind} (${line.description}) ${JSON.stringify(suggestion)} ${line.amount}`,
+          );
       }
   }
   return result;
@@ -884,7 +899,9 @@ async function run(seed: number, plan: Record<'KRW' | 'MYR', [Layout, Layout]>, 
   return {
     before: figures(before),
     after: figures(after),
-    byLayout: Object.fromEntries([...byLayout].map(([layout, scores]) => [layout, figures(scores)])),
+    byLayout: Object.fromEntries(
+      [...byLayout].map(([layout, scores]) => [layout, figures(scores)]),
+    ),
     rules: rules.rules,
     cookie,
   };
@@ -928,7 +945,9 @@ function logged(seed: number, result: Awaited<ReturnType<typeof run>>) {
 
 // Seeds 3 and 4 write names and references as people do (issue 57): legal forms, patronymics,
 // given names spelt their own way or alone, references without their prefix or several in one memo.
-const variedFloors = { 3: [0, 0], 4: [0, 0] } as const;
+// What issue 57's matcher scored (recall before and after learning): 3: 0.943 and 0.930; 4: 0.925
+// and 0.886 (the matcher of issue 53: 0.802 and 0.840; 0.885 and 0.811).
+const variedFloors = { 3: [0.92, 0.9], 4: [0.9, 0.86] } as const;
 
 // Once, on SQLite: the matcher is the same code on both databases, and the routes' database work
 // is tested on both in bank.routes.test.ts. On PostgreSQL this file took a CI run 20 s more to
