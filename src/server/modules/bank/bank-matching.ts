@@ -39,6 +39,13 @@ export function payerKey(description: string): string {
 }
 
 /**
+ * The text a line's payer is known by: the payer's own column when the statement has one (a
+ * Korean export's 보낸분: its 적요 says only "타행입금"), else its description.
+ */
+export const payerText = (line: Pick<BankLine, 'description' | 'counterparty'>) =>
+  line.counterparty?.trim() ? line.counterparty : line.description;
+
+/**
  * A learned payer's id in addresses: a payer text may be long, and Hangul is nine characters a
  * syllable once escaped, more than a path segment holds. 22 base64url characters of its SHA-256.
  */
@@ -223,7 +230,7 @@ export function buildMatchIndex(book: MatchBook) {
       }
       return found;
     };
-    const runs = textRuns(`${line.description} ${line.reference}`);
+    const runs = textRuns(`${line.description} ${line.counterparty ?? ''} ${line.reference}`);
     const referencedItems = new Set<OpenItem>();
     const refer = (item: OpenItem, sure: boolean) => {
       if (referencedItems.has(item)) return;
@@ -239,7 +246,7 @@ export function buildMatchIndex(book: MatchBook) {
     for (const run of runs)
       if (/^\d+$/.test(run))
         for (const item of byReferenceNumber.get(run) ?? []) refer(item, run.length >= 6);
-    const rule = byRule.get(payerKey(line.description));
+    const rule = byRule.get(payerKey(payerText(line)));
     if (rule) of(rule.clientId).rule = rule.learned;
     const named = new Set<string>();
     /** Clients named by a name another client also has. */
