@@ -232,12 +232,12 @@ export async function workbookRows(
   try {
     const { readSheet } = await import('read-excel-file/browser');
     const rows = await readSheet(new Blob([bytes as Uint8Array<ArrayBuffer>]));
-    return {
-      rows: rows.slice(0, count).map((row) =>
-        // Its types say `typeof Date` where the reader gives a Date.
-        row.map((value) => sheetCellText(value as SheetValue, { dateOrder: 'YMD', decimal: '.' })),
-      ),
-    };
+    // Blank rows left out, as for a CSV file: the rows skipped are counted without them.
+    const text = rows.map((row) =>
+      // Its types say `typeof Date` where the reader gives a Date.
+      row.map((value) => sheetCellText(value as SheetValue, { dateOrder: 'YMD', decimal: '.' })),
+    );
+    return { rows: text.filter((row) => row.some((cell) => cell.trim() !== '')).slice(0, count) };
   } catch {
     return { problem: 'The file is not an Excel workbook (.xlsx) that can be read.' };
   }
