@@ -332,3 +332,44 @@ describe('buildMatcher on what people write', () => {
     ]);
   });
 });
+
+describe('buildMatcher on a transfer paying several charges', () => {
+  const several = buildMatcher({
+    clients: [
+      { id: 'a', firstName: 'Ahmad Faiz', lastName: 'Rahman', balance: 0 },
+      { id: 'b', firstName: 'Mei Ling', lastName: 'Wong', balance: 0 },
+    ],
+    openItems: [
+      { clientId: 'a', openAmount: 100, reference: '' },
+      { clientId: 'a', openAmount: 250, reference: '' },
+      { clientId: 'a', openAmount: 400, reference: '' },
+      { clientId: 'b', openAmount: 700, reference: '' },
+      { clientId: 'b', openAmount: 50, reference: '' },
+      { clientId: 'b', openAmount: 50, reference: '' },
+    ],
+    rules: [],
+  });
+
+  it('suggests, at medium, the one client two or three of whose charges add up to the amount', () => {
+    // 100 + 250: only Rahman's charges add up to it.
+    expect(several(line('IBG TRANSFER', 350))).toEqual([
+      { clientId: 'a', reason: 'amount', confidence: 'medium' },
+    ]);
+    // 100 + 250 + 400 and 700 + 50: either client, unsure.
+    expect(several(line('IBG TRANSFER', 750)).map((found) => found.confidence)).toEqual([
+      'low',
+      'low',
+    ]);
+    // Two charges of one amount are two charges.
+    expect(several(line('IBG TRANSFER', 100))).toMatchObject([
+      { clientId: 'a', reason: 'amount', confidence: 'low' },
+      { clientId: 'b', reason: 'amount', confidence: 'low' },
+    ]);
+    // Named and paying two of their charges: certain.
+    expect(several(line('AHMAD FAIZ RAHMAN', 650))[0]).toEqual({
+      clientId: 'a',
+      reason: 'name',
+      confidence: 'high',
+    });
+  });
+});

@@ -121,6 +121,8 @@ function oneApart(a: string, b: string) {
   return differences === 1;
 }
 const minimumNearReferenceLength = 5;
+/** Open items of one client tried in sums of two or three: 12 make 286 sums. */
+const sumItemsLimit = 12;
 
 interface OpenItem {
   clientId: string;
@@ -141,6 +143,8 @@ interface Evidence {
   named: boolean;
   /** An open item of exactly the amount; the balance is exactly the amount. */
   item: boolean;
+  /** Two or three of its open items add up to exactly the amount. */
+  summed: boolean;
   balance: boolean;
   /** A charge of exactly the amount whose reference the text has with one character off. */
   near: string | null;
@@ -174,6 +178,23 @@ export function buildMatchIndex(book: MatchBook) {
     const number = referenceNumber(reference);
     if (number !== null) push(byReferenceNumber, number, item);
     push(byItemAmount, item.openAmount, item);
+  }
+  // Two or three open items of one client paid in one transfer (issue 57): the clients whose
+  // items add up to each amount. A client with many open items is left to its balance.
+  const bySum = new Map<number, string[]>();
+  const openOf = new Map<string, number[]>();
+  // Not `push`: two items of one amount are two items.
+  for (const item of book.openItems)
+    openOf.set(item.clientId, [...(openOf.get(item.clientId) ?? []), item.openAmount]);
+  for (const [clientId, amounts] of openOf) {
+    if (amounts.length < 2 || amounts.length > sumItemsLimit) continue;
+    for (let a = 0; a < amounts.length; a++)
+      for (let b = a + 1; b < amounts.length; b++) {
+        const pair = (amounts[a] as number) + (amounts[b] as number);
+        push(bySum, pair, clientId);
+        for (let c = b + 1; c < amounts.length; c++)
+          push(bySum, pair + (amounts[c] as number), clientId);
+      }
   }
   const byBalance = new Map<number, string[]>();
   const byName = new Map<string, string[]>();
@@ -222,6 +243,7 @@ export function buildMatchIndex(book: MatchBook) {
           rule: undefined,
           named: false,
           item: false,
+          summed: false,
           balance: false,
           near: null,
           given: false,
@@ -274,6 +296,7 @@ export function buildMatchIndex(book: MatchBook) {
       }
     const items = byItemAmount.get(line.amount) ?? [];
     for (const item of items) of(item.clientId).item = true;
+    for (const clientId of bySum.get(line.amount) ?? []) of(clientId).summed = true;
     for (const id of byBalance.get(line.amount) ?? []) of(id).balance = true;
     for (const item of items) {
       const reference = compact(item.reference);
@@ -288,12 +311,17 @@ export function buildMatchIndex(book: MatchBook) {
   }
 
   const fits = (found: Evidence, amount: number) =>
-    found.item || found.balance || (found.references.length > 0 && found.referenced === amount);
+    found.item ||
+    found.balance ||
+    found.summed ||
+    (found.references.length > 0 && found.referenced === amount);
 
   function match(line: BankLine): Suggestion[] {
     const { evidence, named, namesakes, rule } = read(line);
     const referencing = [...evidence].filter(([, found]) => found.references.length > 0);
-    const owing = [...evidence].filter(([, found]) => found.item || found.balance).length;
+    const owing = [...evidence].filter(
+      ([, found]) => found.item || found.balance || found.summed,
+    ).length;
     const suggestions: (Suggestion & { weight: number })[] = [];
     for (const [clientId, found] of evidence) {
       const fit = fits(found, line.amount);
@@ -320,7 +348,9 @@ export function buildMatchIndex(book: MatchBook) {
                 ? 'amount'
                 : found.balance
                   ? 'balance'
-                  : 'name';
+                  : found.summed
+                    ? 'amount'
+                    : 'name';
       const sure =
         onlyReference ||
         ruled ||
