@@ -12,7 +12,9 @@ import {
   statementFormat,
   toBankMapping,
   toBase64,
+  workbookRows,
 } from './statement-file.ts';
+import { xlsxFile } from '../../../../tests/xlsx.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -98,6 +100,25 @@ describe('a statement file', () => {
     ]);
     expect(guessEncoding(utf16)).toBe('utf-8');
     expect(decodeForDisplay(utf16, 'utf-8')).toEqual({ text: '날짜\t금액', clean: true });
+  });
+
+  it('reads a workbook’s first rows as the server does, blank rows left out, or says why not', async () => {
+    const file = xlsxFile([
+      ['[거래내역]'],
+      [],
+      ['거래일시', '내용', '입금액'],
+      [{ date: '2026-04-02' }, 'MINJOON KIM', 1234.56],
+    ]);
+    expect(await workbookRows(new Uint8Array(file), 40)).toEqual({
+      rows: [
+        ['[거래내역]', '', ''],
+        ['거래일시', '내용', '입금액'],
+        ['2026-04-02', 'MINJOON KIM', '1234.56'],
+      ],
+    });
+    const xls = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    expect(await workbookRows(xls, 40)).toEqual({ problem: 'old-xls' });
+    expect(await workbookRows(bytes('Date,Amount\n'), 40)).toEqual({ problem: 'not-xlsx' });
   });
 
   it('makes the mapping the server takes, or none while a column it needs is missing', () => {

@@ -226,9 +226,9 @@ export function toBase64(bytes: Uint8Array): string {
 export async function workbookRows(
   bytes: Uint8Array,
   count: number,
-): Promise<{ rows: string[][] } | { problem: string }> {
+): Promise<{ rows: string[][] } | { problem: 'old-xls' | 'not-xlsx' }> {
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0)
-    return { problem: 'This is an old Excel file (.xls): save it as .xlsx or CSV.' };
+    return { problem: 'old-xls' };
   try {
     const { readSheet } = await import('read-excel-file/browser');
     const rows = await readSheet(new Blob([bytes as Uint8Array<ArrayBuffer>]));
@@ -239,6 +239,6 @@ export async function workbookRows(
     );
     return { rows: text.filter((row) => row.some((cell) => cell.trim() !== '')).slice(0, count) };
   } catch {
-    return { problem: 'The file is not an Excel workbook (.xlsx) that can be read.' };
+    return { problem: 'not-xlsx' };
   }
 }

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { ApiAnswer, apiRoutes } from '../../../../shared/api-routes.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import {
   columnsOf,
   decodeForDisplay,
@@ -47,6 +48,7 @@ export function useStatementFile(
   upload: ReturnType<typeof useUploadForm>,
   layouts: ApiAnswer<typeof apiRoutes.bankLayouts> | undefined,
 ) {
+  const { t } = useI18n();
   const { getValues, setValue, setError, clearErrors } = upload;
   const accounts = layouts?.accounts ?? [];
 
@@ -74,7 +76,10 @@ export function useStatementFile(
       const read = await workbookRows(bytes, rowsRead);
       if ('problem' in read) {
         setValue('file', null);
-        setError('file', { type: 'format', message: read.problem });
+        setError('file', {
+          type: 'format',
+          message: read.problem === 'old-xls' ? t('bank.file.old-xls') : t('bank.file.not-xlsx'),
+        });
         return;
       }
       chooseRows({ name: chosen.name, bytes, format, rows: read.rows, clean: true }, 'utf-8');
