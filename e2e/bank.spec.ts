@@ -184,3 +184,54 @@ test('identical lines of a statement: said on the screen, recorded as separate p
   const client = await page.request.get(`/api/clients/${grace}`);
   expect(((await client.json()) as { balance: number }).balance).toBe(200_00);
 });
+
+// Issue 57: a Korean internet bank's Excel export, read in the page for its columns and on the
+// server for its lines; 내용 is the description, 보낸분 the payer beside it.
+test('an Excel statement: its columns guessed, the payer column read, a line matched', async ({
+  page,
+}) => {
+  const { xlsxFile } = await import('../tests/xlsx.ts');
+  await joinThroughApi(page);
+  const response = await page.request.post('/api/clients', {
+    data: {
+      firstName: '민준',
+      lastName: '김',
+      email: 'minjun@example.com',
+      phone: '+82 10 5555 0147',
+      currency: 'KRW',
+      balance: 0,
+    },
+  });
+  expect(response.status()).toBe(201);
+  const workbook = xlsxFile([
+    ['[거래내역조회] 2026.04'],
+    [],
+    ['거래일시', '적요', '내용', '보낸분', '출금액', '입금액', '잔액'],
+    [{ date: '2026-04-02' }, '타행입금', '4월분', 'MINJOON KIM', 0, 150_000, 1_150_000],
+    [{ date: '2026-04-03' }, '출금', 'ATM', '', 20_000, 0, 1_130_000],
+  ]);
+  for (const language of ['ko', 'ms', 'en']) {
+    const saved = await page.request.put('/api/settings/language', { data: { language } });
+    expect(saved.status()).toBe(200);
+    await page.goto('/bank');
+    await page.locator('input[type="file"]').setInputFiles({
+      name: '거래내역.xlsx',
+      mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      buffer: workbook,
+    });
+    await expect(page.locator('table').first()).toContainText('MINJOON KIM');
+    await page.screenshot({ path: `/tmp/bank-xlsx-${language}.png`, fullPage: true });
+  }
+  await page.getByLabel('Bank account').fill('KB 통장');
+  await page
+    .getByLabel('Currency')
+    .selectOption('KRW')
+    .catch(() => undefined);
+  await expect(page.getByLabel('Description', { exact: true })).toHaveValue('2');
+  await expect(page.getByLabel('Payer name', { exact: true })).toHaveValue('3');
+  await expect(page.getByLabel('Credit (in)', { exact: true })).toHaveValue('5');
+  await page.getByRole('button', { name: 'Read the statement' }).click();
+  const table = page.getByRole('region', { name: /Incoming payments/ });
+  await expect(table.getByRole('row').filter({ hasText: '4월분' })).toContainText('김민준');
+  await page.screenshot({ path: '/tmp/bank-xlsx-review.png', fullPage: true });
+});

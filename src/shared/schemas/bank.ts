@@ -15,6 +15,8 @@ export const bankMappingSchema = z.object({
   credit: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
   reference: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
   balance: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
+  /** The payer's (or payee's) name when the bank gives it a column of its own (보낸분, 내용). */
+  counterparty: z.optional(z.int().check(z.minimum(0), z.maximum(99))),
   /** Rows before the first payment (a header line, a bank's title lines). */
   skipRows: z._default(z.int().check(z.minimum(0), z.maximum(50)), 1),
   dateOrder: z.enum(['YMD', 'DMY', 'MDY'], 'Choose YMD, DMY or MDY.'),
@@ -33,13 +35,19 @@ export const bankFileMaxBytes = 4 * 1024 * 1024;
 /** The lines (transactions) a statement may have. */
 export const bankStatementMaxLines = 20_000;
 
-/** CSV with a column mapping, OFX (QFX too; 1.x SGML or 2.x XML), or ISO 20022 camt.053 XML. */
-const bankFormats = ['csv', 'ofx', 'camt053'] as const;
+/**
+ * CSV or an Excel workbook (XLSX, its first sheet) with a column mapping, OFX (QFX too; 1.x SGML
+ * or 2.x XML), or ISO 20022 camt.053 XML.
+ */
+const bankFormats = ['csv', 'xlsx', 'ofx', 'camt053'] as const;
 export type BankFormat = (typeof bankFormats)[number];
+/** The formats read through a column mapping. */
+export const mappedFormat = (format: BankFormat | undefined) =>
+  format === 'csv' || format === 'xlsx';
 
 const mappingForCsv = z.superRefine<{ format: BankFormat; mapping?: BankMapping | undefined }>(
   (body, context) => {
-    if (body.format === 'csv' && body.mapping === undefined)
+    if (mappedFormat(body.format) && body.mapping === undefined)
       context.addIssue({
         code: 'custom',
         path: ['mapping'],
@@ -53,7 +61,7 @@ export const bankPreviewBodySchema = z
   .object({
     accountLabel,
     currency: currencyField,
-    format: z._default(z.enum(bankFormats, 'Choose csv, ofx or camt053.'), 'csv'),
+    format: z._default(z.enum(bankFormats, 'Choose csv, xlsx, ofx or camt053.'), 'csv'),
     /** Only for `csv`; the other formats say where each field is. */
     mapping: z.optional(bankMappingSchema),
     file: z
@@ -84,6 +92,7 @@ export const bankUploadFormSchema = z
       debit: columnChoice,
       reference: columnChoice,
       balance: columnChoice,
+      counterparty: columnChoice,
     }),
     skipRows: bankMappingSchema.shape.skipRows,
     dateOrder: bankMappingSchema.shape.dateOrder,
@@ -94,7 +103,7 @@ export const bankUploadFormSchema = z
   })
   .check(
     z.superRefine((form, context) => {
-      if (form.file?.format !== 'csv') return;
+      if (!mappedFormat(form.file?.format)) return;
       const { date, description, amount, credit } = form.columns;
       const issue = (message: string) =>
         context.addIssue({ code: 'custom', path: ['columns'], message, input: form.columns });
@@ -122,6 +131,8 @@ const bankLineSchema = z.object({
   amount: z.int().check(z.positive(), z.maximum(maxAmountMinor)),
   description: descriptionField,
   reference: z.string().check(z.maxLength(200)),
+  /** The payer's name from a column of its own, when the statement has one; not part of its identity. */
+  counterparty: z.optional(z.string().check(z.maxLength(200))),
   balance: z.nullable(z.int()),
   /**
    * The bank's own id of the transaction with its account (OFX FITID, camt.053 AcctSvcrRef),

@@ -12,7 +12,9 @@ import {
   statementFormat,
   toBankMapping,
   toBase64,
+  workbookRows,
 } from './statement-file.ts';
+import { xlsxFile } from '../../../../tests/xlsx.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 
@@ -50,6 +52,7 @@ describe('a statement file', () => {
       debit: 2,
       reference: null,
       balance: 4,
+      counterparty: null,
     });
     expect(guessBankColumns(['거래일시', '적요', '출금액', '입금액', '거래후잔액'])).toMatchObject({
       date: 0,
@@ -66,6 +69,58 @@ describe('a statement file', () => {
     });
   });
 
+  // Issue 57: a Korean export's 적요 is "타행입금" on every line; 내용 says who paid.
+  it('prefers 내용 over 적요, knows "Transaction Description", and keeps the payer beside', () => {
+    expect(
+      guessBankColumns(['거래일시', '적요', '내용', '보낸분', '입금액', '출금액', '잔액']),
+    ).toMatchObject({ date: 0, description: 2, counterparty: 3, credit: 4, debit: 5 });
+    expect(guessBankColumns(['거래일시', '적요', '보낸분/받는분', '입금액'])).toMatchObject({
+      description: 1,
+      counterparty: 2,
+    });
+    // With no description column, the payer's is the description.
+    expect(guessBankColumns(['거래일자', '입금자명', '입금금액'])).toMatchObject({
+      description: 1,
+      counterparty: null,
+      credit: 2,
+    });
+    expect(
+      guessBankColumns(['Posting Date', 'Transaction Description', 'Reference', 'Amount']),
+    ).toMatchObject({ date: 0, description: 1, reference: 2, amount: 3 });
+  });
+
+  it('tells an Excel workbook by its name or its zip signature, and UTF-16 by its mark', () => {
+    expect(statementFormat('거래내역.xlsx', bytes('x'))).toBe('xlsx');
+    expect(statementFormat('statement', new Uint8Array([0x50, 0x4b, 3, 4, 0]))).toBe('xlsx');
+    // Excel's "Unicode text": UTF-16LE after its byte order mark.
+    const utf16 = new Uint8Array([
+      0xff,
+      0xfe,
+      ...[...'날짜\t금액'].flatMap((char) => [char.charCodeAt(0) & 0xff, char.charCodeAt(0) >> 8]),
+    ]);
+    expect(guessEncoding(utf16)).toBe('utf-8');
+    expect(decodeForDisplay(utf16, 'utf-8')).toEqual({ text: '날짜\t금액', clean: true });
+  });
+
+  it('reads a workbook’s first rows as the server does, blank rows left out, or says why not', async () => {
+    const file = xlsxFile([
+      ['[거래내역]'],
+      [],
+      ['거래일시', '내용', '입금액'],
+      [{ date: '2026-04-02' }, 'MINJOON KIM', 1234.56],
+    ]);
+    expect(await workbookRows(new Uint8Array(file), 40)).toEqual({
+      rows: [
+        ['[거래내역]', '', ''],
+        ['거래일시', '내용', '입금액'],
+        ['2026-04-02', 'MINJOON KIM', '1234.56'],
+      ],
+    });
+    const xls = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    expect(await workbookRows(xls, 40)).toEqual({ problem: 'old-xls' });
+    expect(await workbookRows(bytes('Date,Amount\n'), 40)).toEqual({ problem: 'not-xlsx' });
+  });
+
   it('makes the mapping the server takes, or none while a column it needs is missing', () => {
     const habits = { skipRows: 1, dateOrder: 'DMY', decimal: '.', encoding: 'utf-8' } as const;
     const columns = {
@@ -76,6 +131,7 @@ describe('a statement file', () => {
       debit: 2,
       reference: null,
       balance: null,
+      counterparty: null,
     };
     expect(toBankMapping(columns, habits)).toEqual({
       date: 0,

@@ -257,7 +257,7 @@ describe('bank statements in OFX and camt.053', () => {
       payload: { accountLabel: 'A', currency: 'USD', format: 'qif', file: '' },
     });
     expect(wrongFormat.json()).toMatchObject({
-      error: { fields: { format: 'Choose csv, ofx or camt053.' } },
+      error: { fields: { format: 'Choose csv, xlsx, ofx or camt053.' } },
     });
   });
 });

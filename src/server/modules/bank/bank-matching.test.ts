@@ -243,3 +243,133 @@ describe('payerKey', () => {
     expect(payerKey('Zoé Müller')).toBe('zoe muller');
   });
 });
+
+// Issue 57: names and references as people write them.
+describe('buildMatcher on what people write', () => {
+  const written = buildMatcher({
+    clients: [
+      { id: 'hanbit', firstName: '한빛', lastName: '상사', balance: 0 },
+      { id: 'daesung', firstName: '주식회사', lastName: '대성물산', balance: 0 },
+      { id: 'jo', firstName: '민석', lastName: '조', balance: 0 },
+      { id: 'hyunwoo', firstName: '현우', lastName: '김', balance: 0 },
+      { id: 'maju', firstName: 'Maju Jaya', lastName: 'Sdn Bhd', balance: 0 },
+      { id: 'faiz', firstName: 'Ahmad Faiz', lastName: 'Rahman', balance: 0 },
+      { id: 'siti', firstName: 'Siti Nora', lastName: 'Abdullah', balance: 0 },
+      { id: 'meiling1', firstName: 'Mei Ling', lastName: 'Wong', balance: 0 },
+      { id: 'meiling2', firstName: 'Mei Ling', lastName: 'Tan', balance: 0 },
+    ],
+    openItems: [
+      { clientId: 'hanbit', openAmount: 100, reference: '청구-2026-118' },
+      { clientId: 'hanbit', openAmount: 200, reference: '청구-2026-014' },
+      { clientId: 'hanbit', openAmount: 300, reference: '청구-2026-052' },
+      { clientId: 'maju', openAmount: 400, reference: 'INV-2210' },
+      { clientId: 'maju', openAmount: 500, reference: 'INV-2214' },
+      { clientId: 'faiz', openAmount: 600, reference: 'INV-2231' },
+    ],
+    rules: [],
+  });
+  const first = (text: string, amount = 7) => written(line(text, amount))[0];
+
+  it('reads a Korean legal form before or after the name, written out or abbreviated', () => {
+    for (const text of [
+      '주식회사 한빛상사',
+      '한빛상사 주식회사',
+      '(주)한빛상사',
+      '㈜한빛상사',
+      '한빛상사(주)',
+      '주식회사한빛상사',
+      '한빛상사 대표 김철수',
+      '대표 김철수 한빛상사',
+    ])
+      expect(first(text), text).toMatchObject({ clientId: 'hanbit', reason: 'name' });
+    // The book keeps the legal form; the bank leaves it out, or writes it another way.
+    for (const text of ['대성물산', '대성물산(주)', '유한회사 대성물산'])
+      expect(first(text), text).toMatchObject({ clientId: 'daesung', reason: 'name' });
+  });
+
+  it('reads Malaysian legal forms, BIN and BINTI, and a given name of two words alone', () => {
+    for (const text of ['MAJU JAYA', 'MAJU JAYA S/B', 'MAJU JAYA SDN. BHD.', 'MAJU JAYA SB'])
+      expect(first(`IBG ${text}`), text).toMatchObject({ clientId: 'maju', reason: 'name' });
+    for (const text of ['AHMAD FAIZ BIN RAHMAN', 'AHMAD FAIZ B. RAHMAN', 'AHMAD FAIZ B RAHMAN'])
+      expect(first(text), text).toMatchObject({ clientId: 'faiz', confidence: 'medium' });
+    expect(first('SITI NORA BINTI ABDULLAH')).toMatchObject({ clientId: 'siti' });
+    expect(first('SITI NORA BT ABDULLAH')).toMatchObject({ clientId: 'siti' });
+    // A given name alone: a suggestion, never certain, and unsure when two clients have it.
+    expect(first('IBG AHMAD FAIZ', 600)).toMatchObject({ clientId: 'faiz', confidence: 'medium' });
+    expect(written(line('MEI LING')).map((found) => found.confidence)).toEqual(['low', 'low']);
+  });
+
+  it('reads a romanised Korean given name however its bearer spells it', () => {
+    for (const text of ['MINSEOK JO', 'MINSUK JO', 'JO MIN SEOK', 'CHO MINSUK'])
+      expect(first(text), text).toMatchObject({ clientId: 'jo', reason: 'name' });
+    for (const text of ['HYUNWOO KIM', 'KIM HYUN WOO', 'HYEONU KIM'])
+      expect(first(text), text).toMatchObject({ clientId: 'hyunwoo' });
+  });
+
+  it('reads a reference without its prefix, spelled out, or several in one memo', () => {
+    expect(first('인터넷뱅킹 2026-118', 100)).toEqual({
+      clientId: 'hanbit',
+      reason: 'reference',
+      confidence: 'high',
+    });
+    expect(first('IBG INVOICE 2231', 600)).toMatchObject({ clientId: 'faiz', confidence: 'high' });
+    expect(first('IBG INV NO. 2231', 600)).toMatchObject({ clientId: 'faiz', confidence: 'high' });
+    // Four digits alone may be anything: the charge is suggested, not certain.
+    expect(first('IBG TRANSFER 2231', 600)).toMatchObject({
+      clientId: 'faiz',
+      reason: 'reference',
+      confidence: 'medium',
+    });
+    expect(first('청구-2026-014,052', 500)).toEqual({
+      clientId: 'hanbit',
+      reason: 'reference',
+      confidence: 'high',
+    });
+    expect(first('IBG INV-2210/2214', 900)).toMatchObject({ clientId: 'maju', confidence: 'high' });
+    // A date is not a series of references.
+    expect(written(line('PAID 2026/01/18', 100))).toEqual([
+      { clientId: 'hanbit', reason: 'amount', confidence: 'medium' },
+    ]);
+  });
+});
+
+describe('buildMatcher on a transfer paying several charges', () => {
+  const several = buildMatcher({
+    clients: [
+      { id: 'a', firstName: 'Ahmad Faiz', lastName: 'Rahman', balance: 0 },
+      { id: 'b', firstName: 'Mei Ling', lastName: 'Wong', balance: 0 },
+    ],
+    openItems: [
+      { clientId: 'a', openAmount: 100, reference: '' },
+      { clientId: 'a', openAmount: 250, reference: '' },
+      { clientId: 'a', openAmount: 400, reference: '' },
+      { clientId: 'b', openAmount: 700, reference: '' },
+      { clientId: 'b', openAmount: 50, reference: '' },
+      { clientId: 'b', openAmount: 50, reference: '' },
+    ],
+    rules: [],
+  });
+
+  it('suggests, at medium, the one client two or three of whose charges add up to the amount', () => {
+    // 100 + 250: only Rahman's charges add up to it.
+    expect(several(line('IBG TRANSFER', 350))).toEqual([
+      { clientId: 'a', reason: 'amount', confidence: 'medium' },
+    ]);
+    // 100 + 250 + 400 and 700 + 50: either client, unsure.
+    expect(several(line('IBG TRANSFER', 750)).map((found) => found.confidence)).toEqual([
+      'low',
+      'low',
+    ]);
+    // Two charges of one amount are two charges.
+    expect(several(line('IBG TRANSFER', 100))).toMatchObject([
+      { clientId: 'a', reason: 'amount', confidence: 'low' },
+      { clientId: 'b', reason: 'amount', confidence: 'low' },
+    ]);
+    // Named and paying two of their charges: certain.
+    expect(several(line('AHMAD FAIZ RAHMAN', 650))[0]).toEqual({
+      clientId: 'a',
+      reason: 'name',
+      confidence: 'high',
+    });
+  });
+});

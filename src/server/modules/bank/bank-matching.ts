@@ -10,6 +10,7 @@ import type {
   Suggestion,
 } from '../../../shared/schemas/bank.ts';
 import { romanisedNames } from './romanised-names.ts';
+import { referenceNumber, withoutLegalForms, writtenReferences } from './written-forms.ts';
 
 // Which client paid an incoming line, worked out from what the owner's book holds. Every lookup
 // is a map keyed by a folded text or an amount, so a line costs a few dozen lookups whatever
@@ -38,6 +39,13 @@ export function payerKey(description: string): string {
 }
 
 /**
+ * The text a line's payer is known by: the payer's own column when the statement has one (a
+ * Korean export's 보낸분: its 적요 says only "타행입금"), else its description.
+ */
+export const payerText = (line: Pick<BankLine, 'description' | 'counterparty'>) =>
+  line.counterparty?.trim() ? line.counterparty : line.description;
+
+/**
  * A learned payer's id in addresses: a payer text may be long, and Hangul is nine characters a
  * syllable once escaped, more than a path segment holds. 22 base64url characters of its SHA-256.
  */
@@ -45,6 +53,39 @@ export const payerRuleId = (key: string) =>
   createHash('sha256').update(key).digest('base64url').slice(0, 22);
 
 const words = (text: string) => text.split(/\s+/).filter((word) => word !== '');
+
+/**
+ * A client's name without its legal form or patronymic word, in both orders, when it had one:
+ * "(주)한빛상사" as "한빛상사", "Maju Jaya Sdn Bhd" as "majujaya", "Ahmad bin Ismail" as
+ * "ahmadismail".
+ */
+function formlessNames(first: string, last: string): string[] {
+  const [given, family] = [first, last].map((part) => compact(withoutLegalForms(foldText(part))));
+  if (given === compact(first) && family === compact(last)) return [];
+  return [`${given}${family}`, `${family}${given}`];
+}
+
+/**
+ * A given name of two words or more written alone, as Malaysians often are ("AHMAD FAIZ" for
+ * Ahmad Faiz Rahman, "WEI MING" for Lim Wei Ming): weaker than the whole name, never certain.
+ * A Korean given name alone is not a name (민준 is thousands of people).
+ */
+function givenNameAlone(first: string): string | null {
+  const folded = withoutLegalForms(foldText(first));
+  if (/[\p{Script=Hangul}\p{Script=Han}]/u.test(folded) || words(folded).length < 2) return null;
+  const given = compact(folded);
+  return given.length >= 6 ? given : null;
+}
+
+/** The runs of a line's text: as written, without legal forms, and the references it writes. */
+function textRuns(text: string): string[] {
+  const folded = foldText(text);
+  const runs = joinedRuns(words(folded).map(compact), 4);
+  const formless = withoutLegalForms(folded);
+  if (formless !== folded) runs.push(...joinedRuns(words(formless).map(compact), 4));
+  runs.push(...writtenReferences(folded));
+  return [...new Set(runs)];
+}
 
 /** Each run of up to `longest` neighbouring words, joined: "HANBIT TRADING CO" and "한빛 상사". */
 function joinedRuns(list: readonly string[], longest: number): string[] {
@@ -80,6 +121,8 @@ function oneApart(a: string, b: string) {
   return differences === 1;
 }
 const minimumNearReferenceLength = 5;
+/** Open items of one client tried in sums of two or three: 12 make 286 sums. */
+const sumItemsLimit = 12;
 
 interface OpenItem {
   clientId: string;
@@ -91,6 +134,8 @@ interface OpenItem {
 interface Evidence {
   /** References of this client's open charges found in the text, as the charges write them. */
   references: string[];
+  /** Only by a short number without its prefix ("2231" for INV-2231): not enough for high. */
+  bareOnly: boolean;
   /** What those charges still owe together. */
   referenced: number;
   /** A learned payer names this client (null: learned before rules said where). */
@@ -98,9 +143,13 @@ interface Evidence {
   named: boolean;
   /** An open item of exactly the amount; the balance is exactly the amount. */
   item: boolean;
+  /** Two or three of its open items add up to exactly the amount. */
+  summed: boolean;
   balance: boolean;
   /** A charge of exactly the amount whose reference the text has with one character off. */
   near: string | null;
+  /** Its given name alone is written, and no whole name of anyone. */
+  given: boolean;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -120,14 +169,36 @@ const reasonRank: Record<MatchReason, number> = {
  */
 export function buildMatchIndex(book: MatchBook) {
   const byReference = new Map<string, OpenItem[]>();
+  /** By the number of the reference without its letters: "2026118" for 청구-2026-118. */
+  const byReferenceNumber = new Map<string, OpenItem[]>();
   const byItemAmount = new Map<number, OpenItem[]>();
   for (const item of book.openItems) {
     const reference = compact(item.reference);
     if (reference.length >= minimumReferenceLength) push(byReference, reference, item);
+    const number = referenceNumber(reference);
+    if (number !== null) push(byReferenceNumber, number, item);
     push(byItemAmount, item.openAmount, item);
+  }
+  // Two or three open items of one client paid in one transfer (issue 57): the clients whose
+  // items add up to each amount. A client with many open items is left to its balance.
+  const bySum = new Map<number, string[]>();
+  const openOf = new Map<string, number[]>();
+  // Not `push`: two items of one amount are two items.
+  for (const item of book.openItems)
+    openOf.set(item.clientId, [...(openOf.get(item.clientId) ?? []), item.openAmount]);
+  for (const [clientId, amounts] of openOf) {
+    if (amounts.length < 2 || amounts.length > sumItemsLimit) continue;
+    for (let a = 0; a < amounts.length; a++)
+      for (let b = a + 1; b < amounts.length; b++) {
+        const pair = (amounts[a] as number) + (amounts[b] as number);
+        push(bySum, pair, clientId);
+        for (let c = b + 1; c < amounts.length; c++)
+          push(bySum, pair + (amounts[c] as number), clientId);
+      }
   }
   const byBalance = new Map<number, string[]>();
   const byName = new Map<string, string[]>();
+  const byGivenName = new Map<string, string[]>();
   // Ties broken by name, then id: the same order on either database, whatever order rows come in.
   const order = new Map(
     [...book.clients]
@@ -149,6 +220,11 @@ export function buildMatchIndex(book: MatchBook) {
     // 김민준 as "MINJUN KIM", "KIM MIN JUN" or "LEE" for 이: romanised-names.ts.
     for (const name of romanisedNames(client.firstName, client.lastName))
       if (longEnoughName(name)) push(byName, name, client.id);
+    // "(주)한빛상사" as "한빛상사", "AHMAD BIN ISMAIL" as "AHMAD ISMAIL": written-forms.ts.
+    for (const name of formlessNames(client.firstName, client.lastName))
+      if (longEnoughName(name)) push(byName, name, client.id);
+    const given = givenNameAlone(client.firstName);
+    if (given !== null) push(byGivenName, given, client.id);
   }
   const byRule = new Map<string, { clientId: string; learned: RuleLearned | null }>();
   for (const rule of book.rules)
@@ -162,31 +238,37 @@ export function buildMatchIndex(book: MatchBook) {
       if (!found) {
         found = {
           references: [],
+          bareOnly: true,
           referenced: 0,
           rule: undefined,
           named: false,
           item: false,
+          summed: false,
           balance: false,
           near: null,
+          given: false,
         };
         evidence.set(clientId, found);
       }
       return found;
     };
-    const runs = joinedRuns(
-      words(foldText(`${line.description} ${line.reference}`)).map(compact),
-      4,
-    );
+    const runs = textRuns(`${line.description} ${line.counterparty ?? ''} ${line.reference}`);
     const referencedItems = new Set<OpenItem>();
+    const refer = (item: OpenItem, sure: boolean) => {
+      if (referencedItems.has(item)) return;
+      referencedItems.add(item);
+      const found = of(item.clientId);
+      found.references.push(item.reference);
+      found.referenced += item.openAmount;
+      if (sure) found.bareOnly = false;
+    };
+    for (const run of runs) for (const item of byReference.get(run) ?? []) refer(item, true);
+    // A number alone names a charge only when it is all the word is: six digits or more are
+    // as sure as the prefix ("2026-118"), fewer are a hint ("2231" may be anything).
     for (const run of runs)
-      for (const item of byReference.get(run) ?? [])
-        if (!referencedItems.has(item)) {
-          referencedItems.add(item);
-          const found = of(item.clientId);
-          found.references.push(item.reference);
-          found.referenced += item.openAmount;
-        }
-    const rule = byRule.get(payerKey(line.description));
+      if (/^\d+$/.test(run))
+        for (const item of byReferenceNumber.get(run) ?? []) refer(item, run.length >= 6);
+    const rule = byRule.get(payerKey(payerText(line)));
     if (rule) of(rule.clientId).rule = rule.learned;
     const named = new Set<string>();
     /** Clients named by a name another client also has. */
@@ -201,8 +283,20 @@ export function buildMatchIndex(book: MatchBook) {
         if (other !== undefined) namesakes.set(id, other);
       }
     }
+    // A given name alone ("AHMAD FAIZ"), only when no whole name is written.
+    if (named.size === 0)
+      for (const run of runs) {
+        const ids = byGivenName.get(run);
+        if (!ids) continue;
+        for (const id of ids) {
+          of(id).given = true;
+          const other = ids.find((each) => each !== id);
+          if (other !== undefined) namesakes.set(id, other);
+        }
+      }
     const items = byItemAmount.get(line.amount) ?? [];
     for (const item of items) of(item.clientId).item = true;
+    for (const clientId of bySum.get(line.amount) ?? []) of(clientId).summed = true;
     for (const id of byBalance.get(line.amount) ?? []) of(id).balance = true;
     for (const item of items) {
       const reference = compact(item.reference);
@@ -217,12 +311,17 @@ export function buildMatchIndex(book: MatchBook) {
   }
 
   const fits = (found: Evidence, amount: number) =>
-    found.item || found.balance || (found.references.length > 0 && found.referenced === amount);
+    found.item ||
+    found.balance ||
+    found.summed ||
+    (found.references.length > 0 && found.referenced === amount);
 
   function match(line: BankLine): Suggestion[] {
     const { evidence, named, namesakes, rule } = read(line);
     const referencing = [...evidence].filter(([, found]) => found.references.length > 0);
-    const owing = [...evidence].filter(([, found]) => found.item || found.balance).length;
+    const owing = [...evidence].filter(
+      ([, found]) => found.item || found.balance || found.summed,
+    ).length;
     const suggestions: (Suggestion & { weight: number })[] = [];
     for (const [clientId, found] of evidence) {
       const fit = fits(found, line.amount);
@@ -234,14 +333,14 @@ export function buildMatchIndex(book: MatchBook) {
       const namesake = namesakes.get(clientId);
       const onlyReference = referenced && referencing.length === 1;
       const high =
-        (onlyReference && fit && !namedOther && !ruleOther) ||
+        (onlyReference && !found.bareOnly && fit && !namedOther && !ruleOther) ||
         (ruled && fit && !namedOther && !referenceOther) ||
         (found.named && named.size === 1 && fit && !referenceOther && !ruleOther);
       const reason: MatchReason = referenced
         ? 'reference'
         : ruled
           ? 'rule'
-          : found.named && fit
+          : (found.named || found.given) && fit
             ? 'name'
             : found.near
               ? 'reference'
@@ -249,11 +348,14 @@ export function buildMatchIndex(book: MatchBook) {
                 ? 'amount'
                 : found.balance
                   ? 'balance'
-                  : 'name';
+                  : found.summed
+                    ? 'amount'
+                    : 'name';
       const sure =
         onlyReference ||
         ruled ||
         (found.named && !namesake) ||
+        (found.given && !namesake && !referenceOther && !ruleOther) ||
         found.near !== null ||
         (fit && owing === 1);
       const confidence: Confidence = high ? 'high' : sure ? 'medium' : 'low';
@@ -279,6 +381,7 @@ export function buildMatchIndex(book: MatchBook) {
         (referenced ? (onlyReference ? 4 : 2) : 0) +
         (ruled ? 3 : 0) +
         (found.named ? (namesake ? 1.5 : 3) : 0) +
+        (found.given ? (namesake ? 1 : 2) : 0) +
         (found.near ? 2.5 : 0) +
         (fit ? (owing <= 1 ? 2 : 1.5) : 0);
       suggestions.push({

@@ -37,6 +37,6 @@ answerJobs(async (body: PreviewBody): Promise<{ result: PreviewRead }> => {
   const parsed = bankPreviewBodySchema.safeParse(await parseJsonWhole(body));
   if (!parsed.success) throw invalidBody(parsed.error.issues);
   const { accountLabel, currency, format, mapping, file } = parsed.data;
-  const statement = readStatement(Buffer.from(file, 'base64'), format, mapping, currency);
+  const statement = await readStatement(Buffer.from(file, 'base64'), format, mapping, currency);
   return { result: { accountLabel, currency, statement } };
 });

@@ -5,6 +5,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import { testDialect } from '../../../../tests/db.ts';
+import { xlsxFile, type SheetCell } from '../../../../tests/xlsx.ts';
 import type { Currency } from '../../../shared/money.ts';
 import type {
   BankConfirmed,
@@ -123,31 +124,92 @@ const malaysianCompanies = [
   'Teknik Jaya Enterprise',
 ];
 
-function koreanPeople(rng: Random, count: number): Person[] {
+// Issue 57: how people write what the book holds, for the varied statements (seeds 3 and 4).
+// Given names as their bearers spell them besides the Revised Romanization.
+const koreanGivenSpelt = [
+  ['민석', 'MINSEOK', 'MINSUK'],
+  ['민준', 'MINJUN', 'MINJOON'],
+  ['현우', 'HYEONU', 'HYUNWOO'],
+  ['지훈', 'JIHUN', 'JIHOON'],
+  ['유진', 'YUJIN', 'YOOJIN'],
+  ['성민', 'SEONGMIN', 'SUNGMIN'],
+  ['영수', 'YEONGSU', 'YOUNGSOO'],
+  ['수빈', 'SUBIN', 'SOOBIN'],
+  ['서연', 'SEOYEON', 'SEO YEON'],
+  ['지민', 'JIMIN', 'JI-MIN'],
+  ['하은', 'HAEUN', 'HA EUN'],
+  ['도윤', 'DOYUN', 'DOYOON'],
+] as const;
+/** A Korean company's legal form, written before or after its name, in full or abbreviated. */
+const koreanForms = [
+  (name: string) => `주식회사 ${name}`,
+  (name: string) => `${name} 주식회사`,
+  (name: string) => `(주)${name}`,
+  (name: string) => `${name}(주)`,
+  (name: string) => `㈜${name}`,
+  (name: string) => `주식회사${name}`,
+  (name: string) => `유한회사 ${name}`,
+  (name: string) => `${name}(유)`,
+  (name: string) => `${name} 대표 김철수`,
+  (name: string) => `대표 이영희 ${name}`,
+];
+
+function koreanPeople(rng: Random, count: number, varied = false): Person[] {
   const people: Person[] = [];
   const seen = new Set<string>();
   while (people.length < count) {
     const [family, familyLatin] = rng.pick(koreanFamilies);
-    const [given, givenLatin] = rng.pick(koreanGiven);
+    const [given, givenLatin, spelt] = varied
+      ? rng.pick(koreanGivenSpelt)
+      : [...rng.pick(koreanGiven), undefined];
     if (seen.has(family + given)) continue;
     seen.add(family + given);
     people.push({
       firstName: given,
       lastName: family,
-      payer: [`${family}${given}`, `${familyLatin} ${givenLatin}`, `${givenLatin} ${familyLatin}`],
+      payer: [
+        `${family}${given}`,
+        `${familyLatin} ${givenLatin}`,
+        `${givenLatin} ${familyLatin}`,
+        ...(spelt ? [`${spelt} ${familyLatin}`, `${familyLatin} ${spelt}`] : []),
+      ],
     });
   }
-  for (const [first, last] of koreanCompanies)
+  for (const [index, [first, last]] of koreanCompanies.entries()) {
+    const name = `${first}${last}`;
+    // Varied: the book keeps some with their legal form, in either name field.
+    const kept = !varied
+      ? { firstName: first, lastName: last }
+      : index % 3 === 0
+        ? { firstName: '주식회사', lastName: name }
+        : index % 3 === 1
+          ? { firstName: name, lastName: '(주)' }
+          : { firstName: first, lastName: last };
     people.push({
-      firstName: first,
-      lastName: last,
-      payer: [`(주)${first}${last}`, `${first}${last}`],
+      ...kept,
+      payer: varied
+        ? rng
+            .shuffle(koreanForms)
+            .slice(0, 3)
+            .map((form) => form(name))
+        : [`(주)${first}${last}`, `${first}${last}`],
       company: true,
     });
+  }
   return people;
 }
 
-function malaysianPeople(rng: Random, count: number): Person[] {
+/** Malay given names and the patronymic word their bearers write: BIN, BINTI, or short. */
+const patronymics: Record<string, readonly string[]> = {
+  'Ahmad Faiz': ['BIN', 'B.', 'B'],
+  'Muhammad Hafiz': ['BIN', 'B.'],
+  'Nurul Aisyah': ['BINTI', 'BT', 'BTE'],
+  'Siti Nora': ['BINTI', 'BT.'],
+  Aminah: ['BINTI', 'BT'],
+};
+const malaysianForms = ['SDN BHD', 'S/B', 'SDN. BHD.', 'SB', 'BHD'];
+
+function malaysianPeople(rng: Random, count: number, varied = false): Person[] {
   const people: Person[] = [];
   const seen = new Set<string>();
   const firsts = malaysianFirst.map(([first]) => first);
@@ -159,18 +221,28 @@ function malaysianPeople(rng: Random, count: number): Person[] {
     seen.add(first + last);
     const upper = `${first} ${last}`.toUpperCase();
     const chinese = ['Lim', 'Tan', 'Wong', 'Chong', 'Ng', 'Teo'].includes(last);
-    people.push({
-      firstName: first,
-      lastName: last,
-      payer: chinese ? [`${last} ${first}`.toUpperCase(), upper] : [upper],
-    });
+    const written = chinese ? [`${last} ${first}`.toUpperCase(), upper] : [upper];
+    if (varied) {
+      for (const word of patronymics[first] ?? [])
+        written.push(`${first} ${word} ${last}`.toUpperCase());
+      // A given name of two words is how many write themselves: "WEI MING", "AHMAD FAIZ".
+      if (first.includes(' ')) written.push(first.toUpperCase());
+    }
+    people.push({ firstName: first, lastName: last, payer: written });
   }
-  for (const company of malaysianCompanies) {
+  for (const [index, company] of malaysianCompanies.entries()) {
     const [first, ...rest] = company.split(' ');
+    const upper = company.toUpperCase();
     people.push({
       firstName: first!,
-      lastName: rest.join(' '),
-      payer: [`${company.toUpperCase()} SDN BHD`, company.toUpperCase()],
+      // Varied: some kept with their legal form.
+      lastName: varied && index % 2 === 0 ? `${rest.join(' ')} Sdn Bhd` : rest.join(' '),
+      payer: varied
+        ? rng
+            .shuffle(malaysianForms)
+            .slice(0, 3)
+            .map((form) => `${upper} ${form}`)
+        : [`${upper} SDN BHD`, upper],
       company: true,
     });
   }
@@ -181,6 +253,8 @@ interface BookClient extends Person {
   id: string;
   /** Charges in the order they are paid: statement A pays the first, B the second. */
   charges: { amount: number; reference: string }[];
+  /** The opening balance, an open item too (0: none). */
+  opening: number;
 }
 
 interface Account {
@@ -188,6 +262,8 @@ interface Account {
   clients: BookClient[];
   /** A namesake pair: two clients of the same name. */
   namesakes: [BookClient, BookClient];
+  /** Clients who paid both charges in statement A, in one transfer. */
+  paidAhead: Set<BookClient>;
 }
 
 /** A line of a statement, with who really paid it (null: nobody of the book). */
@@ -247,7 +323,7 @@ async function buildAccount(
         date: '2026-02-01',
         reference: charge.reference,
       });
-    clients.push({ ...person, id: client.id, charges });
+    clients.push({ ...person, id: client.id, charges, opening });
   }
   const namesakes: [BookClient, BookClient] = [
     clients.find(
@@ -258,7 +334,7 @@ async function buildAccount(
     )!,
     clients.at(-1)!,
   ];
-  return { currency, clients, namesakes };
+  return { currency, clients, namesakes, paidAhead: new Set() };
 }
 
 /** One character of a reference changed so that it names another client's charge, if any does. */
@@ -282,7 +358,25 @@ const thirdParties = {
  * Statement A (which 0) or B (which 1) of an account: most clients pay their charge, some by
  * name, some by reference, some in part; then the traps.
  */
-function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
+/** A charge's reference as people write it in a memo (issue 57): in full, without its prefix, spelled out. */
+function writtenReference(rng: Random, reference: string): string {
+  const number = reference.replace(/^(청구-|INV-)/, '');
+  const forms = reference.startsWith('청구')
+    ? [reference, number, `청구서 ${number}`, reference.replace(/-/g, ' ')]
+    : [reference, `INVOICE ${number}`, `INV ${number}`, `INV NO. ${number}`, number];
+  return rng.pick(forms);
+}
+
+/** Two references in one memo, the second shortened to what differs: "INV-3310/3342", "청구-2026-114,131". */
+function bothReferences(first: string, second: string, krw: boolean): string {
+  let common = 0;
+  while (common < first.length && first[common] === second[common]) common++;
+  // Back to the start of the number that differs.
+  while (common > 0 && /\d/.test(second[common - 1] ?? '')) common--;
+  return `${first}${krw ? ',' : '/'}${second.slice(common)}`;
+}
+
+function statementLines(rng: Random, account: Account, which: 0 | 1, varied = false): Line[] {
   const lines: Line[] = [];
   const { clients, namesakes } = account;
   // A third party pays for the same client in A and B, so that B tests what A taught.
@@ -292,7 +386,7 @@ function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
   const someone = () => {
     for (;;) {
       const client = rng.pick(clients);
-      if (!used.has(client)) {
+      if (!used.has(client) && !account.paidAhead.has(client)) {
         used.add(client);
         return client;
       }
@@ -350,9 +444,14 @@ function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
   // A company of the book pays for one of its people, no reference: picked by hand.
   const company = clients.find((client) => client.company && !used.has(client))!;
   used.add(company);
-  // One whose charge is no amount the company owes itself (else nobody could tell).
+  // One whose charge is no amount the company owes itself, its opening balance included (else
+  // nobody could tell).
   let employee = someone();
-  while (company.charges.some((charge) => charge.amount === employee.charges[which]!.amount))
+  while (
+    [...company.charges.map((charge) => charge.amount), company.opening].includes(
+      employee.charges[which]!.amount,
+    )
+  )
     employee = someone();
   lines.push({
     day: day(),
@@ -445,16 +544,32 @@ function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
     });
   // Everyone else: most pay their charge.
   for (const client of clients) {
-    if (used.has(client)) continue;
+    if (used.has(client) || account.paidAhead.has(client)) continue;
     const charge = client.charges[which]!;
     const roll = rng.next();
     const base = { day: day(), payer: payerOf(client), truth: client.id };
-    if (roll < 0.3)
+    const krw = account.currency === 'KRW';
+    if (varied && which === 0 && roll > 0.92) {
+      // Both charges in one transfer, both references in the memo, no name.
+      account.paidAhead.add(client);
+      const [first, second] = client.charges as [
+        BookClient['charges'][0],
+        BookClient['charges'][0],
+      ];
+      lines.push({
+        ...base,
+        payer: generic,
+        amount: first.amount + second.amount,
+        text: bothReferences(first.reference, second.reference, krw),
+        reference: '',
+        kind: 'two-references',
+      });
+    } else if (roll < 0.3)
       lines.push({
         ...base,
         amount: charge.amount,
         text: '',
-        reference: charge.reference,
+        reference: varied ? writtenReference(rng, charge.reference) : charge.reference,
         kind: 'full',
       });
     else if (roll < 0.5)
@@ -464,7 +579,7 @@ function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
         ...base,
         payer: generic,
         amount: charge.amount,
-        text: charge.reference,
+        text: varied ? writtenReference(rng, charge.reference) : charge.reference,
         reference: '',
         kind: 'reference-only',
       });
@@ -483,7 +598,7 @@ function statementLines(rng: Random, account: Account, which: 0 | 1): Line[] {
 // The banks' layouts, each written as that bank writes it.
 
 interface Rendered {
-  format: 'csv' | 'ofx' | 'camt053';
+  format: 'csv' | 'xlsx' | 'ofx' | 'camt053';
   file: Buffer;
   mapping?: Partial<BankMapping>;
 }
@@ -624,7 +739,84 @@ function camt(lines: Line[], currency: Currency, which: 0 | 1, refund: number): 
   };
 }
 
-const layouts = { koreanCsv, malaysianCsv, ofx, camt };
+/**
+ * A Korean internet bank's Excel export (issue 57): a title and a blank row, 적요 the same on every
+ * line, 내용 what the sender wrote, the payer in a column of their own, dates as dates.
+ */
+function koreanXlsx(lines: Line[], currency: Currency, which: 0 | 1, refund: number): Rendered {
+  let balance = 5_000_000;
+  const rows: SheetCell[][] = [
+    ['[거래내역조회] 2026'],
+    [],
+    ['거래일시', '적요', '내용', '보낸분', '출금액', '입금액', '잔액'],
+  ];
+  const write = (line: Omit<Line, 'truth' | 'kind'>, out: number) => {
+    balance += line.amount - out;
+    rows.push([
+      { date: `2026-${month(which)}-${pad(line.day)}` },
+      out ? '출금' : '타행입금',
+      [line.text, line.reference].filter(Boolean).join(' '),
+      line.payer,
+      out,
+      line.amount,
+      balance,
+    ]);
+  };
+  write({ day: 1, amount: 0, payer: '환불', text: '', reference: '' }, refund);
+  for (const line of lines) write(line, 0);
+  return {
+    format: 'xlsx',
+    file: xlsxFile(rows),
+    mapping: {
+      date: 0,
+      description: 2,
+      counterparty: 3,
+      debit: 4,
+      credit: 5,
+      balance: 6,
+      skipRows: 2,
+      dateOrder: 'YMD',
+      decimal: '.',
+    },
+  };
+}
+
+/** Excel's "Unicode text" of a Malaysian bank's sheet: UTF-16 with its mark, tabs, the payer apart. */
+function utf16Text(lines: Line[], currency: Currency, which: 0 | 1, refund: number): Rendered {
+  let balance = 1_000_000;
+  const rows = ['Posting Date\tTransaction Description\tSender\tReference\tAmount\tBalance'];
+  const write = (day: number, payer: string, text: string, reference: string, amount: number) => {
+    balance += amount;
+    rows.push(
+      [
+        `${pad(day)}/${month(which)}/2026`,
+        text || 'IBG CREDIT',
+        payer,
+        reference,
+        (amount < 0 ? '-' : '') + decimal(Math.abs(amount), currency),
+        decimal(balance, currency),
+      ].join('\t'),
+    );
+  };
+  write(1, 'REFUND', '', '', -refund);
+  for (const line of lines) write(line.day, line.payer, line.text, line.reference, line.amount);
+  return {
+    format: 'csv',
+    file: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(rows.join('\r\n'), 'utf16le')]),
+    mapping: {
+      date: 0,
+      description: 1,
+      counterparty: 2,
+      reference: 3,
+      amount: 4,
+      balance: 5,
+      dateOrder: 'DMY',
+      decimal: '.',
+    },
+  };
+}
+
+const layouts = { koreanCsv, malaysianCsv, ofx, camt, koreanXlsx, utf16Text };
 type Layout = keyof typeof layouts;
 
 interface Score {
@@ -633,8 +825,12 @@ interface Score {
   paid: number;
   firstRight: number;
   amongRight: number;
+  /** Client lines whose right client is suggested at high confidence. */
+  highRight: number;
   high: number;
   wrongHigh: string[];
+  /** The kinds of line whose first suggestion is not the right client, for reading. */
+  missed: string[];
 }
 
 function score(expected: Line[], previewed: PreviewLine[]): Score {
@@ -644,8 +840,10 @@ function score(expected: Line[], previewed: PreviewLine[]): Score {
     paid: 0,
     firstRight: 0,
     amongRight: 0,
+    highRight: 0,
     high: 0,
     wrongHigh: [],
+    missed: [],
   };
   // The preview keeps the file's order of incoming lines.
   for (const [index, line] of previewed.entries()) {
@@ -656,14 +854,26 @@ function score(expected: Line[], previewed: PreviewLine[]): Score {
     if (truth.truth !== null) {
       result.paid += 1;
       if (first?.clientId === truth.truth) result.firstRight += 1;
+      else
+        result.missed.push(
+          `${truth.kind} (${line.counterparty ?? ''} ${line.description} ${line.reference}) ${JSON.stringify(line.suggestions.map((each) => each.confidence))}`,
+        );
       if (line.suggestions.some((suggestion) => suggestion.clientId === truth.truth))
         result.amongRight += 1;
+      if (
+        line.suggestions.some(
+          (suggestion) => suggestion.clientId === truth.truth && suggestion.confidence === 'high',
+        )
+      )
+        result.highRight += 1;
     }
     for (const suggestion of line.suggestions)
       if (suggestion.confidence === 'high') {
         result.high += 1;
         if (suggestion.clientId !== truth.truth)
-          result.wrongHigh.push(`${truth.kind} (${line.description})`);
+          result.wrongHigh.push(
+            `${truth.kind} (${line.description}) ${JSON.stringify(suggestion)} ${line.amount}`,
+          );
       }
   }
   return result;
@@ -711,51 +921,71 @@ async function confirmTruths(
 
 const sum = (
   scores: Score[],
-  key: 'lines' | 'lost' | 'paid' | 'firstRight' | 'amongRight' | 'high',
+  key: 'lines' | 'lost' | 'paid' | 'firstRight' | 'amongRight' | 'high' | 'highRight',
 ) => scores.reduce((total, each) => total + each[key], 0);
 
+const figures = (scores: Score[]) => ({
+  lines: sum(scores, 'lines'),
+  lost: sum(scores, 'lost'),
+  high: sum(scores, 'high'),
+  wrongHigh: scores.flatMap((each) => each.wrongHigh),
+  recall: sum(scores, 'firstRight') / sum(scores, 'paid'),
+  among: sum(scores, 'amongRight') / sum(scores, 'paid'),
+  rightHigh: sum(scores, 'highRight') / sum(scores, 'paid'),
+  missed: scores.flatMap((each) => each.missed),
+});
+
 /** The whole run for one seed: two accounts, statement A confirmed, then statement B. */
-async function run(seed: number, plan: Record<'KRW' | 'MYR', [Layout, Layout]>) {
+async function run(seed: number, plan: Record<'KRW' | 'MYR', [Layout, Layout]>, varied = false) {
   const rng = random(seed);
   const { cookie } = await joinAs(testApp.app);
   const before: Score[] = [];
   const after: Score[] = [];
+  const byLayout = new Map<Layout, Score[]>();
+  const scored = (layout: Layout, each: Score) => {
+    byLayout.set(layout, [...(byLayout.get(layout) ?? []), each]);
+    return each;
+  };
   for (const currency of ['KRW', 'MYR'] as const) {
-    const people = currency === 'KRW' ? koreanPeople(rng, 60) : malaysianPeople(rng, 60);
+    const people =
+      currency === 'KRW' ? koreanPeople(rng, 60, varied) : malaysianPeople(rng, 60, varied);
     const account = await buildAccount(cookie, rng, currency, people);
     const label = `${currency} account`;
     const refund = account.clients[2]!.charges[0]!.amount;
     const [layoutA, layoutB] = plan[currency];
-    const linesA = statementLines(rng, account, 0);
+    const linesA = statementLines(rng, account, 0, varied);
     const fileA = layouts[layoutA](linesA, currency, 0, refund);
     const previewA = await previewOf(cookie, label, currency, fileA);
-    before.push(score(linesA, previewA));
+    before.push(scored(layoutA, score(linesA, previewA)));
     await confirmTruths(cookie, label, currency, linesA, previewA);
     const againA = await previewOf(cookie, label, currency, fileA);
     // Statement A again: every line it confirmed shows as recorded, and only those.
     expect(againA.filter((line) => !line.alreadyRecorded)).toHaveLength(
       linesA.filter((line) => line.truth === null).length,
     );
-    const linesB = statementLines(rng, account, 1);
+    const linesB = statementLines(rng, account, 1, varied);
     after.push(
-      score(
-        linesB,
-        await previewOf(cookie, label, currency, layouts[layoutB](linesB, currency, 1, refund)),
+      scored(
+        layoutB,
+        score(
+          linesB,
+          await previewOf(cookie, label, currency, layouts[layoutB](linesB, currency, 1, refund)),
+        ),
       ),
     );
   }
-  const figures = (scores: Score[]) => ({
-    lines: sum(scores, 'lines'),
-    lost: sum(scores, 'lost'),
-    high: sum(scores, 'high'),
-    wrongHigh: scores.flatMap((each) => each.wrongHigh),
-    recall: sum(scores, 'firstRight') / sum(scores, 'paid'),
-    among: sum(scores, 'amongRight') / sum(scores, 'paid'),
-  });
   const rules = (
     await injectOk(testApp.app, 'GET', '/api/bank/rules', cookie)
   ).json<BankRuleList>();
-  return { before: figures(before), after: figures(after), rules: rules.rules, cookie };
+  return {
+    before: figures(before),
+    after: figures(after),
+    byLayout: Object.fromEntries(
+      [...byLayout].map(([layout, scores]) => [layout, figures(scores)]),
+    ),
+    rules: rules.rules,
+    cookie,
+  };
 }
 
 // What the matcher of issue 45 scored on these statements, the same on both databases (seed:
@@ -764,6 +994,43 @@ async function run(seed: number, plan: Record<'KRW' | 'MYR', [Layout, Layout]>) 
 // recalls are the floors. With issue 53's: 1: 0.948 and 0.912-0.922 (two namesakes owing one
 // amount tie, broken by their ids, new each run); 2: 0.914 and 0.940, none wrong.
 const recallFloors = { 1: [0.845, 0.843], 2: [0.871, 0.83] } as const;
+
+// Once, on SQLite: the matcher is the same code on both databases, and the routes' database work
+// is tested on both in bank.routes.test.ts. On PostgreSQL this file took a CI run 20 s more to
+// score the same statements again (issue 54, item 6).
+/** A run's figures as the log shows them: per layout, the lines missed only when asked. */
+function logged(seed: number, result: Awaited<ReturnType<typeof run>>) {
+  const shown = (each: ReturnType<typeof figures>) => {
+    const { missed, ...rest } = each;
+    const round = (value: number) => Math.round(value * 1000) / 1000;
+    return {
+      ...rest,
+      recall: round(rest.recall),
+      among: round(rest.among),
+      rightHigh: round(rest.rightHigh),
+      // BANK_SCORE_MISSES=1 lists the lines whose first suggestion is wrong.
+      ...(process.env.BANK_SCORE_MISSES && { missed }),
+    };
+  };
+  console.log(
+    JSON.stringify({
+      seed,
+      before: shown(result.before),
+      after: shown(result.after),
+      byLayout: Object.fromEntries(
+        Object.entries(result.byLayout).map(([layout, each]) => [layout, shown(each)]),
+      ),
+    }),
+  );
+}
+
+// Seeds 3 and 4 write names and references as people do (issue 57): legal forms, patronymics,
+// given names spelt their own way or alone, references without their prefix or several in one memo.
+// What issue 57's matcher scored (recall before and after learning): 3: 0.943 and 0.930; 4: 0.925
+// and 0.886 (the matcher of issue 53: 0.802 and 0.840; 0.885 and 0.811).
+// Seeds 5 and 6 read the same kind of statements from a Korean bank's XLSX and Excel's UTF-16
+// text, the payer in a column of their own: 5: 0.922 and 0.916; 6: 0.925 and 0.876.
+const variedFloors = { 3: [0.92, 0.9], 4: [0.9, 0.86], 5: [0.9, 0.89], 6: [0.9, 0.85] } as const;
 
 // Once, on SQLite: the matcher is the same code on both databases, and the routes' database work
 // is tested on both in bank.routes.test.ts. On PostgreSQL this file took a CI run 20 s more to
@@ -778,13 +1045,34 @@ describe.skipIf(testDialect !== 'sqlite')(
     ] as const)(
       'seed %i: no wrong high-confidence suggestion, no line lost',
       async (seed, plan) => {
-        const { before, after } = await run(seed, plan as Record<'KRW' | 'MYR', [Layout, Layout]>);
-        console.log(JSON.stringify({ seed, before, after }));
+        const result = await run(seed, plan as Record<'KRW' | 'MYR', [Layout, Layout]>);
+        const { before, after } = result;
+        logged(seed, result);
         expect(before.lost + after.lost).toBe(0);
         expect(before.wrongHigh).toEqual([]);
         expect(after.wrongHigh).toEqual([]);
         expect(before.recall).toBeGreaterThanOrEqual(recallFloors[seed][0]);
         expect(after.recall).toBeGreaterThanOrEqual(recallFloors[seed][1]);
+      },
+    );
+
+    it.each([
+      [3, { KRW: ['koreanCsv', 'ofx'], MYR: ['malaysianCsv', 'camt'] }],
+      [4, { KRW: ['camt', 'koreanCsv'], MYR: ['ofx', 'malaysianCsv'] }],
+      // The files people get (issue 57): a Korean bank's XLSX, Excel's UTF-16 text.
+      [5, { KRW: ['koreanXlsx', 'koreanCsv'], MYR: ['utf16Text', 'ofx'] }],
+      [6, { KRW: ['ofx', 'koreanXlsx'], MYR: ['camt', 'utf16Text'] }],
+    ] as const)(
+      'seed %i, names and references as people write them: no wrong high, no line lost',
+      async (seed, plan) => {
+        const result = await run(seed, plan as Record<'KRW' | 'MYR', [Layout, Layout]>, true);
+        const { before, after } = result;
+        logged(seed, result);
+        expect(before.lost + after.lost).toBe(0);
+        expect(before.wrongHigh).toEqual([]);
+        expect(after.wrongHigh).toEqual([]);
+        expect(before.recall).toBeGreaterThanOrEqual(variedFloors[seed][0]);
+        expect(after.recall).toBeGreaterThanOrEqual(variedFloors[seed][1]);
       },
     );
   },

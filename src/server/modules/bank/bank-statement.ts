@@ -31,7 +31,38 @@ const cellProblem = (line: number, column: number, what: string) =>
     what: { text: what },
   });
 
+/**
+ * Excel's "Unicode text" is UTF-16 with its byte order mark (and tabs between the cells): read
+ * whatever encoding was chosen. UTF-16 without the mark cannot be told for sure: refused by name,
+ * as the OFX path does, when every other byte of its first characters is a zero.
+ */
+function decodeUtf16(bytes: Uint8Array): string | null {
+  const [first, second] = bytes;
+  const order =
+    first === 0xff && second === 0xfe
+      ? 'utf-16le'
+      : first === 0xfe && second === 0xff
+        ? 'utf-16be'
+        : null;
+  if (order === null) {
+    const zero = (at: number) => bytes[at] === 0;
+    if (
+      bytes.length >= 4 &&
+      ((zero(1) && zero(3) && !zero(0) && !zero(2)) || (zero(0) && zero(2) && !zero(1) && !zero(3)))
+    )
+      throw fileProblem('The file is in UTF-16; save it as UTF-8.');
+    return null;
+  }
+  try {
+    return new TextDecoder(order, { fatal: true }).decode(bytes.subarray(2));
+  } catch {
+    throw fileProblem('The file is in UTF-16; save it as UTF-8.');
+  }
+}
+
 function decode(bytes: Uint8Array, encoding: BankMapping['encoding']): string {
+  const utf16 = decodeUtf16(bytes);
+  if (utf16 !== null) return utf16;
   const refused = () =>
     fileProblem('The file is not in the encoding chosen ({encoding}).', { encoding });
   if (encoding === 'euc-kr') {
@@ -139,8 +170,7 @@ function refuseLargeCsv(text: string): void {
     if (code === 0x22) {
       quoted = !quoted;
       if (quoted) quoteLine = line;
-    }
-    else if (code === 10 || code === 13) {
+    } else if (code === 10 || code === 13) {
       if (code === 13 && text.charCodeAt(at + 1) === 10) at++;
       line++;
       if (quoted) continue;
@@ -168,8 +198,8 @@ function refuseLargeCsv(text: string): void {
  * shows it on (blank lines and line breaks inside quoted cells counted). A quote that never
  * closes is refused naming its line, not read as one cell running to the end of the file.
  */
-function csvRows(text: string, skipRows: number): { cells: string[]; line: number }[] {
-  const rows: { cells: string[]; line: number }[] = [];
+function csvRows(text: string, skipRows: number): StatementRow[] {
+  const rows: StatementRow[] = [];
   // Set in the parser's callback, which the narrowing of `let` does not see.
   let problem = null as Error | null;
   let filled = 0;
@@ -210,6 +240,12 @@ function csvRows(text: string, skipRows: number): { cells: string[]; line: numbe
   return rows;
 }
 
+/** A row of a statement's cells, with the line (or spreadsheet row) it is on. */
+export interface StatementRow {
+  cells: string[];
+  line: number;
+}
+
 const columnsOf = (mapping: BankMapping) =>
   [mapping.date, mapping.description, mapping.amount, mapping.debit, mapping.credit].filter(
     (column) => column !== undefined,
@@ -225,7 +261,29 @@ export function parseStatement(
     throw fileProblem('Choose the amount column, or the credit column.');
   const text = decode(bytes, mapping.encoding);
   refuseLargeCsv(text);
-  const rows = csvRows(text, mapping.skipRows);
+  return linesOfRows(csvRows(text, mapping.skipRows), mapping, currency);
+}
+
+/** Rows as a sheet holds them, after the first `skipRows` that are not blank. */
+export function rowsAfterSkipped(rows: readonly StatementRow[], skipRows: number): StatementRow[] {
+  const kept: StatementRow[] = [];
+  let filled = 0;
+  for (const row of rows)
+    if (row.cells.some((cell) => cell.trim() !== '') && ++filled > skipRows) {
+      if (kept.length === bankLineLimit) throw tooManyLines();
+      kept.push(row);
+    }
+  return kept;
+}
+
+/** The incoming payments of a statement's rows (CSV or spreadsheet), in the mapping's columns. */
+export function linesOfRows(
+  rows: readonly StatementRow[],
+  mapping: BankMapping,
+  currency: Currency,
+): ParsedStatement {
+  if (mapping.amount === undefined && mapping.credit === undefined)
+    throw fileProblem('Choose the amount column, or the credit column.');
   const cell = (row: string[], column: number | undefined) =>
     column === undefined ? '' : (row[column] ?? '').trim();
   const lines: BankLine[] = [];
@@ -264,6 +322,9 @@ export function parseStatement(
       amount,
       description: cell(row, mapping.description).slice(0, 1000),
       reference: cell(row, mapping.reference).slice(0, 200),
+      ...(mapping.counterparty !== undefined && {
+        counterparty: cell(row, mapping.counterparty).slice(0, 200),
+      }),
       balance,
     });
   }

@@ -9,7 +9,7 @@ import { newId } from '../../ids.ts';
 import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Command } from '../events/write-path.ts';
 import { recordEntry, voidEntry } from '../ledger/ledger.commands.ts';
-import { buildMatchIndex, payerKey, payerRuleId } from './bank-matching.ts';
+import { buildMatchIndex, payerKey, payerRuleId, payerText } from './bank-matching.ts';
 import { bankLineId, numberTwins } from './bank-statement.ts';
 import {
   batchExists,
@@ -100,13 +100,15 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
         kind: 'payment',
         amount: part.amount,
         date: line.date,
-        note: noteOf(line.description),
+        note: noteOf(
+          line.counterparty?.trim() ? `${line.counterparty} ${line.description}` : line.description,
+        ),
         ...(line.reference && { reference: line.reference.slice(0, entryReferenceMaxLength) }),
       });
       await setEntryBankLine(trx, ownerId, entry.entryId, line.id);
       entryIds.push(entry.entryId);
     }
-    const payer = payerKey(line.description);
+    const payer = payerKey(payerText(line));
     const [only] = line.allocations;
     const learnedFrom =
       payer !== '' && only && line.allocations.length === 1

@@ -144,6 +144,33 @@ const syllable = (character: string) => {
 /** A given name by the Revised Romanization, each syllable on its own: 민준 is "minjun". */
 const romanisedGivenName = (hangul: string) => [...hangul].map(syllable).join('');
 
+// How people spell a syllable of their given name in passports and bank accounts besides the
+// Revised Romanization: the older "u" for eo (현 HYUN, 석 SUK), "oo" for u (준 JOON, 수 SOO),
+// "woo" for 우, "young" for 영, "hee" for 희, "k" for a first g (경 KYUNG).
+const spellingsOf = (written: string): string[] => {
+  const spellings = new Set([written]);
+  const add = (from: RegExp, to: string) => {
+    for (const each of [...spellings]) spellings.add(each.replace(from, to));
+  };
+  add(/^u(?=$|[nkmlp]|ng)/, 'woo');
+  add(/yeong$/, 'young');
+  add(/eo/, 'u');
+  add(/^(.?)u(?=$|[nkmlp]|ng)/, '$1oo');
+  add(/ui$/, 'ee');
+  add(/^g/, 'k');
+  return [...spellings];
+};
+
+/** A given name's usual spellings, syllable by syllable; at most `limit` of them. */
+function givenNameSpellings(hangul: string, limit = 32): string[] {
+  let names = [''];
+  for (const character of hangul) {
+    const spellings = spellingsOf(syllable(character));
+    names = names.flatMap((name) => spellings.map((spelling) => name + spelling)).slice(0, limit);
+  }
+  return names;
+}
+
 /** The spellings of a family name: the usual ones, and the Revised Romanization's. */
 function romanisedFamilyNames(hangul: string): string[] {
   const written = romanisedGivenName(hangul);
@@ -173,6 +200,8 @@ function koreanName(first: string, last: string): { family: string; given: strin
 export function romanisedNames(first: string, last: string): string[] {
   const name = koreanName(first, last);
   if (!name) return [];
-  const given = romanisedGivenName(name.given);
-  return romanisedFamilyNames(name.family).flatMap((family) => [family + given, given + family]);
+  const givens = givenNameSpellings(name.given);
+  return romanisedFamilyNames(name.family).flatMap((family) =>
+    givens.flatMap((given) => [family + given, given + family]),
+  );
 }

@@ -73,6 +73,7 @@ export function useBankTexts() {
     debit: t('bank.field.debit'),
     reference: t('bank.field.reference'),
     balance: t('bank.field.balance'),
+    counterparty: t('bank.field.counterparty'),
   };
   const dateOrder: Record<DateOrder, string> = {
     YMD: t('bank.date-order.ymd'),

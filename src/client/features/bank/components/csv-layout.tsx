@@ -64,22 +64,25 @@ export function CsvLayout({
         </p>
       )}
       <div className="row g-3 mb-3">
-        <div className="col-6 col-md-3">
-          <label htmlFor={`${id}-encoding`} className="form-label small mb-1">
-            {t('bank.encoding.label')}
-          </label>
-          <select
-            id={`${id}-encoding`}
-            className="form-select form-select-sm"
-            {...register('encoding', {
-              onChange: (event: { target: HTMLSelectElement }) =>
-                onEncoding(event.target.value as Encoding),
-            })}
-          >
-            <option value="utf-8">{t('bank.encoding.utf-8')}</option>
-            <option value="euc-kr">{t('bank.encoding.euc-kr')}</option>
-          </select>
-        </div>
+        {/* A workbook keeps its own text: no encoding to choose. */}
+        {file.format === 'csv' && (
+          <div className="col-6 col-md-3">
+            <label htmlFor={`${id}-encoding`} className="form-label small mb-1">
+              {t('bank.encoding.label')}
+            </label>
+            <select
+              id={`${id}-encoding`}
+              className="form-select form-select-sm"
+              {...register('encoding', {
+                onChange: (event: { target: HTMLSelectElement }) =>
+                  onEncoding(event.target.value as Encoding),
+              })}
+            >
+              <option value="utf-8">{t('bank.encoding.utf-8')}</option>
+              <option value="euc-kr">{t('bank.encoding.euc-kr')}</option>
+            </select>
+          </div>
+        )}
         <div className="col-6 col-md-3">
           <label htmlFor={`${id}-skip`} className="form-label small mb-1">
             {t('bank.skip-rows.label')}

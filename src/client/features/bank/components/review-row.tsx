@@ -61,7 +61,9 @@ export function ReviewRow({
           aria-label={t('bank.review.record-line', {
             line: line.line,
             amount: money(line.amount),
-            description: line.description,
+            description: line.counterparty
+              ? `${line.counterparty} ${line.description}`
+              : line.description,
           })}
           onChange={(event) => onChoice(line.id, { ...choice, selected: event.target.checked })}
         />
@@ -70,6 +72,8 @@ export function ReviewRow({
         {dayText(line.date, format)}
       </td>
       <td data-label={t('bank.field.description')} className="bank-description">
+        {/* The payer's own column, when the statement has one (보낸분). */}
+        {line.counterparty && <span className="d-block fw-semibold">{line.counterparty}</span>}
         <span>{line.description}</span>
         {line.reference && (
           <span className="d-block small text-body-secondary">{line.reference}</span>

@@ -6,6 +6,7 @@ import {
   bankFileMaxBytes,
   bankLabelMaxLength,
   bankUploadFormSchema,
+  mappedFormat,
 } from '../../../../shared/schemas/bank.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import type { Encoding } from '../statement-file.ts';
@@ -30,6 +31,7 @@ function emptyUploadForm(currency: Currency): UploadForm {
       debit: null,
       reference: null,
       balance: null,
+      counterparty: null,
     },
     rememberedAt: null,
   };
@@ -80,7 +82,8 @@ export function StatementUpload({
     form: errors.root?.server?.message,
   };
   const file = form.file;
-  const csv = file?.format === 'csv';
+  // A CSV file or a workbook: read through the columns chosen.
+  const csv = mappedFormat(file?.format);
 
   const submit = handleSubmit(onSubmit);
   // The shared schema's messages are in English; the server's arrive translated.
@@ -161,7 +164,7 @@ export function StatementUpload({
           <input
             id={`${id}-file`}
             type="file"
-            accept=".csv,.txt,.ofx,.qfx,.xml,text/csv"
+            accept=".csv,.txt,.xlsx,.xls,.ofx,.qfx,.xml,text/csv"
             className={`form-control${problems.file ? ' is-invalid' : ''}`}
             aria-invalid={problems.file ? true : undefined}
             aria-describedby={describedBy('file', `${id}-file-help`)}

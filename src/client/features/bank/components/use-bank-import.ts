@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useReducer } from 'react';
 import { NavigationType, useNavigationType } from 'react-router';
 import { bankLayoutKey } from '../../../../shared/bank-layout.ts';
+import { mappedFormat } from '../../../../shared/schemas/bank.ts';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useConfirmLines } from '../api/confirm-lines.ts';
@@ -61,7 +62,7 @@ export function useBankImport(upload: ReturnType<typeof useUploadForm>) {
     const file = shown.file;
     if (!file) return;
     const accountLabel = shown.accountLabel.trim();
-    const csv = file.format === 'csv';
+    const csv = mappedFormat(file.format);
     const mapping = csv
       ? toBankMapping(shown.columns, {
           skipRows: shown.skipRows,

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import type { ApiAnswer, apiRoutes } from '../../../../shared/api-routes.ts';
+import { useI18n } from '../../../i18n/use-i18n.ts';
 import {
   columnsOf,
   decodeForDisplay,
@@ -10,10 +11,11 @@ import {
   guessDecimal,
   guessEncoding,
   statementFormat,
+  workbookRows,
   type Encoding,
 } from '../statement-file.ts';
 import type { useUploadForm } from './statement-upload.tsx';
-import type { UploadForm } from './upload-form.ts';
+import type { ChosenFile, UploadForm } from './upload-form.ts';
 
 // Rows read for the page: the sample shown, and the guesses of the header and the date order.
 const rowsRead = 40;
@@ -46,7 +48,8 @@ export function useStatementFile(
   upload: ReturnType<typeof useUploadForm>,
   layouts: ApiAnswer<typeof apiRoutes.bankLayouts> | undefined,
 ) {
-  const { getValues, setValue, clearErrors } = upload;
+  const { t } = useI18n();
+  const { getValues, setValue, setError, clearErrors } = upload;
   const accounts = layouts?.accounts ?? [];
 
   // The account imported last is the first choice, until the owner names one: most have one or two.
@@ -69,6 +72,19 @@ export function useStatementFile(
     clearErrors();
     const bytes = new Uint8Array(await chosen.arrayBuffer());
     const format = statementFormat(chosen.name, bytes);
+    if (format === 'xlsx') {
+      const read = await workbookRows(bytes, rowsRead);
+      if ('problem' in read) {
+        setValue('file', null);
+        setError('file', {
+          type: 'format',
+          message: read.problem === 'old-xls' ? t('bank.file.old-xls') : t('bank.file.not-xlsx'),
+        });
+        return;
+      }
+      chooseRows({ name: chosen.name, bytes, format, rows: read.rows, clean: true }, 'utf-8');
+      return;
+    }
     if (format !== 'csv') {
       update({
         file: { name: chosen.name, bytes, format, rows: [], clean: true },
@@ -76,20 +92,25 @@ export function useStatementFile(
       });
       return;
     }
-    let encoding = guessEncoding(bytes);
-    let decoded = decodeForDisplay(bytes, encoding);
-    let rows = firstRows(decoded.text, rowsRead);
-    const found = findLayout(rows, layouts?.layouts ?? []);
+    const encoding = guessEncoding(bytes);
+    const decoded = decodeForDisplay(bytes, encoding);
+    const file = { name: chosen.name, bytes, format, clean: decoded.clean };
+    chooseRows({ ...file, rows: firstRows(decoded.text, rowsRead) }, encoding);
+  };
+
+  /** A CSV file's or a workbook's rows: the layout remembered for them, or one guessed. */
+  const chooseRows = (file: ChosenFile, encoding: Encoding) => {
+    const found = findLayout(file.rows, layouts?.layouts ?? []);
     if (found) {
       const { mapping } = found.layout;
-      if (mapping.encoding !== encoding) {
-        encoding = mapping.encoding;
-        decoded = decodeForDisplay(bytes, encoding);
-        rows = firstRows(decoded.text, rowsRead);
+      let chosen = file;
+      if (file.format === 'csv' && mapping.encoding !== encoding) {
+        const decoded = decodeForDisplay(file.bytes, mapping.encoding);
+        chosen = { ...file, rows: firstRows(decoded.text, rowsRead), clean: decoded.clean };
       }
       update({
-        file: { name: chosen.name, bytes, format, rows, clean: decoded.clean },
-        encoding,
+        file: chosen,
+        encoding: file.format === 'csv' ? mapping.encoding : encoding,
         skipRows: mapping.skipRows,
         dateOrder: mapping.dateOrder,
         decimal: mapping.decimal,
@@ -98,12 +119,7 @@ export function useStatementFile(
       });
       return;
     }
-    update({
-      file: { name: chosen.name, bytes, format, rows, clean: decoded.clean },
-      encoding,
-      ...guessHabits(rows),
-      rememberedAt: null,
-    });
+    update({ file, encoding, ...guessHabits(file.rows), rememberedAt: null });
   };
 
   // The encoding itself is the select's; the rows shown are read again in it.
