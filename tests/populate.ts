@@ -35,7 +35,13 @@ export async function fillAccount(app: FastifyInstance, cookie: string): Promise
     note: 'January work',
     reference: 'INV-0001',
   });
-  await entry(ada.id, { kind: 'payment', amount: 60_00, date: '2026-01-20', note: 'Cheque' });
+  await entry(ada.id, {
+    kind: 'payment',
+    amount: 60_00,
+    date: '2026-01-20',
+    note: 'Cheque',
+    method: 'cheque',
+  });
   await injectOk(
     app,
     'POST',

@@ -18,6 +18,7 @@ function statementOf(count: number, reference: string): Statement {
     kind: 'charge' as const,
     note: '',
     reference: `${reference}-${index + 1}`,
+    method: null,
     amount: 1_000,
     description: `Charge: ${reference}-${index + 1}`,
     balance: String(1_000 * (index + 1)),

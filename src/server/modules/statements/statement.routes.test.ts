@@ -41,7 +41,7 @@ beforeAll(async () => {
     { kind: 'charge', amount: 10_000, date: '2025-03-10', dueDate: '2025-03-31' },
     { kind: 'payment', amount: 3_000, date: '2025-03-20' },
     { kind: 'charge', amount: 20_000, date: '2025-04-05', dueDate: '2025-05-05', note: 'April' },
-    { kind: 'payment', amount: 5_000, date: '2025-04-15', note: 'thanks' },
+    { kind: 'payment', amount: 5_000, date: '2025-04-15', note: 'thanks', method: 'cash' },
     { kind: 'charge', amount: 8_000, date: '2025-05-20', reference: 'INV-2025-05' },
     { kind: 'charge', amount: 4_000, date: '2025-06-25', dueDate: '2025-07-25' },
     { kind: 'charge', amount: 999, date: '2025-07-10' },
@@ -67,10 +67,11 @@ describe('a client statement', () => {
       statement.lines.map((line) => [line.date, line.amount, line.balance, line.description]),
     ).toEqual([
       ['2025-04-05', 20_000, '27000', 'Charge: April'],
-      ['2025-04-15', -5_000, '22000', 'Payment: thanks'],
+      ['2025-04-15', -5_000, '22000', 'Payment (cash): thanks'],
       // A reference is written before the note: an invoice's number, a bank's reference.
       ['2025-05-20', 8_000, '30000', 'Charge: INV-2025-05'],
-      ['2025-06-10', -1_234, '28766', 'Payment'],
+      // A payment recorded without a method is a bank transfer.
+      ['2025-06-10', -1_234, '28766', 'Payment (bank transfer)'],
       ['2025-06-25', 4_000, '32766', 'Charge'],
     ]);
     expect(statement.closingBalance).toBe('32766');
@@ -393,7 +394,7 @@ describe('a statement to download', () => {
     );
     const text = oneLine((await pdfText(response.rawPayload)).text);
     expect(text).toContain('May 1, 2025 Balance brought forward 0.00 ');
-    expect(text).toContain('May 9, 2025 Payment (123.45) 0.00 ');
+    expect(text).toContain('May 9, 2025 Payment (bank transfer) (123.45) 0.00 ');
     expect(text).toContain('May 31, 2025 Closing balance 0.00 ');
   });
 
@@ -451,6 +452,7 @@ describe('a statement to download', () => {
       kind: 'payment',
       amount: 700_000,
       date: '2025-05-20',
+      method: 'card',
     });
     const response = await injectOk(
       testApp.app,
@@ -481,7 +483,7 @@ describe('a statement to download', () => {
       'May 2, 2025 5월 작업 May 2, 2025 2,000,000 2,000,000 29',
       'May 1, 2025 Balance brought forward 1,500,000',
       'May 2, 2025 Charge: 5월 작업 2,000,000 3,500,000',
-      'May 20, 2025 Payment (700,000) 2,800,000',
+      'May 20, 2025 Payment (card) (700,000) 2,800,000',
       'May 31, 2025 Closing balance 2,800,000',
       'Ageing on May 31, 2025',
     ])
@@ -509,7 +511,7 @@ describe('a statement to download', () => {
       '2025. 3. 1. 청구 2025. 3. 1. 1,500,000 700,000 800,000 91',
       '2025. 5. 1. 이월 잔액 1,500,000',
       '2025. 5. 2. 청구: 5월 작업 2,000,000 3,500,000',
-      '2025. 5. 20. 입금 (700,000) 2,800,000',
+      '2025. 5. 20. 입금 (카드) (700,000) 2,800,000',
       '2025. 5. 31. 기말 잔액 2,800,000',
       '2025. 5. 31. 기준 연체 기간별 미수금',
       '미수금 합계',
@@ -531,7 +533,7 @@ describe('a statement to download', () => {
       '1 Mei 2025 hingga 31 Mei 2025',
       'Jumlah perlu dibayar ₩2,800,000',
       'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
-      '20 Mei 2025 Bayaran (700,000) 2,800,000',
+      '20 Mei 2025 Bayaran (kad) (700,000) 2,800,000',
       'Baki dibawa ke hadapan',
     ])
       expect(oneLine(malayText)).toContain(expected);
@@ -616,7 +618,12 @@ describe('a statement to download', () => {
       dueDate: day(-30),
       note: 'INV-1 design',
     });
-    await record(seller.cookie, client.id, { kind: 'payment', amount: 50_000, date: day(-20) });
+    await record(seller.cookie, client.id, {
+      kind: 'payment',
+      amount: 50_000,
+      date: day(-20),
+      method: 'cheque',
+    });
     const mistake = await record(seller.cookie, client.id, {
       kind: 'payment',
       amount: 9_999_900,
@@ -657,7 +664,7 @@ describe('a statement to download', () => {
         'INV-2',
         '300.00 300.00',
         'Opening balance',
-        'Payment (500.00) 700.00',
+        'Payment (cheque) (500.00) 700.00',
       ],
       ko: [
         '청구 금액 US$1,050.00',
@@ -667,7 +674,7 @@ describe('a statement to download', () => {
         '금액 단위: USD',
         'INV-1 design',
         '1,200.00 500.00 700.00 30',
-        '입금 (500.00) 700.00',
+        '입금 (수표) (500.00) 700.00',
       ],
       ms: [
         'Jumlah perlu dibayar USD 1,050.00',
@@ -677,7 +684,7 @@ describe('a statement to download', () => {
         'Penyata dalam USD',
         'INV-1 design',
         '1,200.00 500.00 700.00 30',
-        'Bayaran (500.00) 700.00',
+        'Bayaran (cek) (500.00) 700.00',
       ],
     };
     for (const [lang, expected] of Object.entries(written)) {

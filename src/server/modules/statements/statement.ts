@@ -59,6 +59,7 @@ export async function readStatement(
         kind: line.kind,
         note: line.note,
         reference: line.reference,
+        method: line.method,
         amount: line.amount,
         description: describeLine(line),
         balance: running.toString(),

@@ -28,6 +28,7 @@ const settledInMay: Statement = {
       kind: 'charge',
       note: '',
       reference: '',
+      method: null,
       amount: 12_345,
       description: 'Charge',
       balance: '12345',
@@ -39,6 +40,7 @@ const settledInMay: Statement = {
       kind: 'payment',
       note: '',
       reference: '',
+      method: 'cash',
       amount: -12_345,
       description: 'Payment',
       balance: '0',
@@ -61,7 +63,7 @@ describe('the statement’s activity', () => {
     render(<Activity statement={settledInMay} />);
     expect(screen.getByTestId('opening-balance')).toHaveTextContent(/^0\.00$/);
     expect(screen.getByTestId('closing-balance')).toHaveTextContent(/^0\.00$/);
-    const payment = screen.getByRole('row', { name: /Payment/ });
+    const payment = screen.getByRole('row', { name: /Payment \(cash\)/ });
     expect(payment).toHaveTextContent('(123.45)0.00');
   });
 });
