@@ -36,12 +36,27 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   for (const data of [
     { kind: 'charge', amount: 1_500_000, date: '2025-03-01' },
     { kind: 'charge', amount: 2_000_000, date: '2025-05-02', note: '5월 작업' },
-    { kind: 'payment', amount: 700_000, date: '2025-05-20' },
   ]) {
     expect((await page.request.post(`/api/clients/${id}/entries`, { data })).status()).toBe(201);
   }
 
+  // The payment as the owner records it, by keyboard: paid in cash, not the preselected transfer.
   await page.goto(`/client/${id}`);
+  await page.getByRole('button', { name: 'Record payment', exact: true }).click();
+  const paying = page.getByRole('form', { name: 'Record payment' });
+  await expect(paying.getByLabel(/^Amount/)).toBeFocused();
+  await page.keyboard.type('700000');
+  await paying.getByLabel('Date', { exact: true }).fill('2025-05-20');
+  const method = paying.getByLabel('Paid by');
+  await expect(method).toHaveValue('bank_transfer');
+  await method.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(method).toHaveValue('cash');
+  await paying.getByLabel('Note (optional)').press('Enter');
+  // More than a year ago: asked once more, then recorded.
+  await paying.getByRole('button', { name: 'Record anyway' }).click();
+  await expect(flash(page, 'Payment recorded')).toBeVisible();
+  await expect(page.getByTestId('ledger-entry').last()).toContainText('Payment · Cash');
   await page.getByRole('link', { name: 'Statement' }).click();
   await expect(page).toHaveURL(new RegExp(`/client/${id}/statement$`));
   await expect(page.getByRole('heading', { name: 'Statement of account' })).toBeVisible();
@@ -69,6 +84,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(0)).toContainText('Balance brought forward');
   await expect(rows.nth(1)).toContainText('Charge: 5월 작업');
+  await expect(rows.nth(2)).toContainText('Payment (cash)');
   await expect(rows.nth(2)).toContainText('(700,000)');
   await expect(rows.nth(2)).toContainText('2,800,000');
   // Empty cells, not zeros.
@@ -126,6 +142,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
     'Overdue since Mar 1, 2025: please pay now',
     '국민은행 123-456-789012',
     'May 1, 2025 Balance brought forward 1,500,000',
+    'May 20, 2025 Payment (cash) (700,000) 2,800,000',
     'May 31, 2025 Closing balance 2,800,000',
   ])
     expect(flat).toContain(expected);
@@ -133,7 +150,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   const csvDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download CSV' }).click();
   const csv = await readFile(await (await csvDownload).path(), 'utf8');
-  expect(csv).toContain('2025-05-20,Payment,,-700000,2800000');
+  expect(csv).toContain('2025-05-20,Payment (cash),,-700000,2800000');
   expect(csv).toContain('Amount due,2800000');
   expect(csv).toContain('2025-05-31,Closing balance,,,2800000');
 

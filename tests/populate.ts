@@ -72,7 +72,11 @@ export async function fillAccount(app: FastifyInstance, cookie: string): Promise
       { currency: 'KRW', usdPerUnit: '0.00074', date: '2026-03-01' },
       { currency: 'MYR', usdPerUnit: '0.21', date: '2026-03-02' },
     ],
-    business: { name: 'Lovelace & 김 Trading', address: '1 Analytical Way\nLondon' },
+    business: {
+      name: 'Lovelace & 김 Trading',
+      address: '1 Analytical Way\nLondon',
+      taxId: 'GB 123 4567 89',
+    },
   });
   return [ada, min, siti];
 }

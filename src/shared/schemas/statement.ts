@@ -191,7 +191,23 @@ export const statementSchema = z.object({
     phone: z.string(),
     currency: currencyField,
   }),
-  business: z.object({ name: z.string(), address: z.string(), paymentDetails: z.string() }),
+  business: z.object({
+    name: z.string(),
+    address: z.string(),
+    paymentDetails: z.string(),
+    /** '' when the owner has given none. */
+    taxId: z.string(),
+  }),
+  /**
+   * The statement's date: the last day it covers (`period.to`), the day its balances and ageing
+   * are as of (docs/decisions/039-statement-date-and-number.md).
+   */
+  date: z.string(),
+  /**
+   * Its number: the client's code and the statement's date ("K7M2Q9-20250531"), the same every
+   * time that statement is made, stored nowhere (decision 039).
+   */
+  number: z.string(),
   /**
    * The balance brought forward to the start of `from`: every entry dated before it. An entry
    * voided by the end of the period and its void are left out of the statement (they add up to

@@ -162,14 +162,24 @@ export function statementLinkPage(
     : say('Statement of account');
 
   const businessBlock =
-    business.name || business.address
+    business.name || business.address || business.taxId
       ? `<div>${business.name ? `<p class="business">${escapeHtml(business.name)}</p>` : ''}${
           business.address ? `<p class="small pre">${escapeHtml(business.address)}</p>` : ''
+        }${
+          business.taxId
+            ? `<p class="small" data-testid="tax-id">${escapeHtml(
+                say('Tax ID: {taxId}', { taxId: business.taxId }),
+              )}</p>`
+            : ''
         }</div>`
       : '';
   const header = `<header>${businessBlock}<div class="end right"><h1>${escapeHtml(
     say('Statement of account'),
-  )}</h1><p class="small">${escapeHtml(
+  )}</h1><p class="small" data-testid="statement-date">${escapeHtml(
+    say('Statement date: {day}', { day: day(statement.date) }),
+  )}</p><p class="small" data-testid="statement-number">${escapeHtml(
+    say('Statement no.: {number}', { number: statement.number }),
+  )}</p><p class="small">${escapeHtml(
     say('{from} to {to}', { from: day(period.from), to: day(period.to) }),
   )}</p><p class="small">${escapeHtml(
     say('Statement in {currency}', { currency: currencyLabel[client.currency] }),

@@ -136,8 +136,22 @@ describe('a client statement', () => {
         over90: '766',
       },
     });
-    expect(statement.business).toEqual({ name: '', address: '', paymentDetails: '' });
+    expect(statement.business).toEqual({ name: '', address: '', paymentDetails: '', taxId: '' });
     expect(statement.emailConfigured).toBe(false);
+    // Dated on its last day, numbered from the client and that day: the same every time.
+    expect(statement.date).toBe('2025-06-30');
+    expect(statement.number).toMatch(/^[0-9A-HJKMNP-TV-Z]{6}-20250630$/);
+    expect((await statementOf(ada.id, '?from=2025-06-01&to=2025-06-30')).number).toBe(
+      statement.number,
+    );
+    const july = await statementOf(ada.id, '?from=2025-07-01&to=2025-07-31');
+    expect(july.number).toBe(`${statement.number.slice(0, 6)}-20250731`);
+    // Another client's statements have another code (of another owner: this one's ageing is
+    // counted below).
+    const stranger = await joinAs(testApp.app);
+    const other = await add(stranger.cookie, { firstName: 'Other' });
+    const others = await statementOf(other.id, '?from=2025-04-01&to=2025-06-30', stranger.cookie);
+    expect(others.number.slice(0, 6)).not.toBe(statement.number.slice(0, 6));
   });
 
   it('of a period with no entries carries the balance through, aged on its own last day', async () => {
@@ -218,7 +232,7 @@ describe('a client statement', () => {
     );
   });
 
-  it('shows the business name and address from the settings', async () => {
+  it('shows the business name, address and tax id from the settings', async () => {
     const other = await joinAs(testApp.app);
     const client = await add(other.cookie, {
       firstName: '민준',
@@ -234,6 +248,7 @@ describe('a client statement', () => {
       name: '서울 상점',
       address: 'Line 1\nLine 2',
       paymentDetails: '',
+      taxId: '',
       mainCurrency: 'USD',
     });
     const statement = await statementOf(client.id, '', other.cookie);
@@ -241,7 +256,16 @@ describe('a client statement', () => {
       name: '서울 상점',
       address: 'Line 1\nLine 2',
       paymentDetails: '',
+      taxId: '',
     });
+    // The tax id, saved with the business, kept by a save that leaves it out.
+    await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
+      business: { name: '서울 상점', address: 'Line 1\nLine 2', taxId: ' 123-45-67890 ' },
+    });
+    await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
+      business: { name: '서울 상점', address: 'Line 1\nLine 2' },
+    });
+    expect((await statementOf(client.id, '', other.cookie)).business.taxId).toBe('123-45-67890');
     expect(statement.client).toMatchObject({ firstName: '민준', currency: 'KRW' });
     // How to pay: saved with the business, kept by a save that sends the business without it.
     await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
@@ -286,6 +310,7 @@ describe('a client statement', () => {
           name: 'x'.repeat(101),
           address: 'a\u0007b',
           paymentDetails: 'y'.repeat(501),
+          taxId: 'z'.repeat(51),
         },
       },
     });
@@ -296,6 +321,7 @@ describe('a client statement', () => {
           'business.name': 'Use at most 100 characters.',
           'business.address': 'Remove the control characters.',
           'business.paymentDetails': 'Use at most 500 characters.',
+          'business.taxId': 'Use at most 50 characters.',
         },
       },
     });
@@ -429,7 +455,11 @@ describe('a statement to download', () => {
     await injectOk(testApp.app, 'PUT', '/api/settings', seller.cookie, {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       rates: [],
-      business: { name: '한빛 상사', address: '서울특별시 중구 세종대로 110\nSeoul 04524' },
+      business: {
+        name: '한빛 상사',
+        address: '서울특별시 중구 세종대로 110\nSeoul 04524',
+        taxId: '123-45-67890',
+      },
     });
     const client = await add(seller.cookie, {
       firstName: '지우',
@@ -469,11 +499,19 @@ describe('a statement to download', () => {
     // Payments settle the oldest first: ₩800,000 left of March's charge (91 days overdue on 31
     // May), all of May's (29 days). Figures carry no symbol; the payment is in parentheses.
     const { text } = await pdfText(response.rawPayload);
+    const { number } = await statementOf(
+      client.id,
+      '?from=2025-05-01&to=2025-05-31',
+      seller.cookie,
+    );
     for (const expected of [
       '한빛 상사',
       '서울특별시 중구 세종대로 110',
+      'Tax ID: 123-45-67890',
       '지우 Ødegård',
       'Statement of account',
+      'Statement date: May 31, 2025',
+      `Statement no.: ${number}`,
       'May 1, 2025 to May 31, 2025',
       'Statement in KRW',
       'Amount due ₩2,800,000',
@@ -502,6 +540,9 @@ describe('a statement to download', () => {
       '한빛 상사',
       '지우 Ødegård',
       '거래명세서',
+      '사업자등록번호: 123-45-67890',
+      '명세서 일자: 2025. 5. 31.',
+      `명세서 번호: ${number}`,
       '2025. 5. 1. ~ 2025. 5. 31.',
       '금액 단위: KRW',
       '청구 금액 ₩2,800,000',
@@ -530,6 +571,9 @@ describe('a statement to download', () => {
     expect(malayText).not.toContain('거래명세서');
     for (const expected of [
       'Penyata akaun',
+      'No. cukai: 123-45-67890',
+      'Tarikh penyata: 31 Mei 2025',
+      `No. penyata: ${number}`,
       '1 Mei 2025 hingga 31 Mei 2025',
       'Jumlah perlu dibayar ₩2,800,000',
       'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',

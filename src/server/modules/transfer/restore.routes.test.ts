@@ -362,7 +362,12 @@ describe('restoring an export into an account', () => {
       'settings_changed',
     ]);
     expect(exported.settings).toMatchObject({
-      business: { name: 'Lovelace & 김 Trading', address: '1 Analytical Way\nLondon' },
+      business: {
+        name: 'Lovelace & 김 Trading',
+        address: '1 Analytical Way\nLondon',
+        // Version 6 on.
+        taxId: 'GB 123 4567 89',
+      },
     });
     const settings = await injectOk(fresh, 'GET', '/api/settings', target.cookie);
     const { reminderPlan: _plan, ...ownSettings } = exported.settings;
@@ -614,7 +619,7 @@ describe('restoring an export into an account', () => {
 
     // A method the file does not know, or one on an entry that is no payment, refuses it.
     const other = await joinAs(fresh);
-    const fieldsOf = async (change: (entry: { kind?: unknown }) => object) => {
+    const fieldsOf = async (change: (entry: { [key: string]: unknown }) => object) => {
       const bad = await restore(fresh, other.cookie, {
         ...exported,
         entries: exported.entries?.map((entry) => ({ ...entry, ...change(entry) })),

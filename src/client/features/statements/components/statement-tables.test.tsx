@@ -18,7 +18,9 @@ const settledInMay: Statement = {
     phone: '',
     currency: 'USD',
   },
-  business: { name: '', address: '', paymentDetails: '' },
+  business: { name: '', address: '', paymentDetails: '', taxId: '' },
+  date: '2025-05-31',
+  number: 'ABC123-20250531',
   openingBalance: '0',
   lines: [
     {
