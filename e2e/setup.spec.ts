@@ -21,6 +21,9 @@ test.describe('the first run', () => {
       page.getByRole('heading', { level: 1, name: 'Set up your business' }),
     ).toBeVisible();
     await page.getByLabel('Business name').fill('Kim Trading');
+    // Printed on statements; both may be left empty.
+    await page.getByLabel('Business address (optional)').fill('110 Sejong-daero\nSeoul 04524');
+    await page.getByLabel('Tax ID (optional)').fill('123-45-67890');
     await page.getByLabel('Main currency').selectOption({ label: 'KRW' });
     await page.getByLabel('Payment details (optional)').fill('Shinhan 110-123-456789');
     // Reminders are paused until the owner says so; the plan they would follow is told.
@@ -48,6 +51,8 @@ test.describe('the first run', () => {
 
     await page.goto('/setting');
     await expect(page.getByLabel('Business name')).toHaveValue('Kim Trading');
+    await expect(page.getByLabel('Business address')).toHaveValue('110 Sejong-daero\nSeoul 04524');
+    await expect(page.getByLabel('Tax ID')).toHaveValue('123-45-67890');
     await expect(
       page
         .getByRole('region', { name: 'Payment reminders' })

@@ -12,6 +12,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page.goto('/setting');
   await page.getByLabel('Business name').fill('한빛 상사');
   await page.getByLabel('Business address').fill('서울특별시 중구 세종대로 110\nSeoul 04524');
+  await page.getByLabel('Tax ID').fill('123-45-67890');
   await page
     .getByLabel('Payment details')
     .fill('국민은행 123-456-789012\nhttps://pay.example/hanbit');
@@ -66,6 +67,12 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/from=2025-05-01&to=2025-05-31/);
   // The amount due first, with what is overdue, when and how to pay.
+  // Who sends it, when it is as of, and its number, the same every time it is made.
+  await expect(page.getByTestId('tax-id')).toHaveText('Tax ID: 123-45-67890');
+  await expect(page.getByTestId('statement-date')).toHaveText('Statement date: May 31, 2025');
+  const numbered = page.getByTestId('statement-number');
+  await expect(numbered).toHaveText(/^Statement no\.: [0-9A-Z]{6}-20250531$/);
+  const number = (await numbered.textContent())?.replace('Statement no.: ', '') ?? '';
   await expect(page.getByTestId('amount-due')).toHaveText('₩2,800,000');
   await expect(page.getByTestId('overdue')).toHaveText('Overdue: ₩2,800,000');
   await expect(page.getByTestId('pay-by')).toHaveText('Overdue since Mar 1, 2025: please pay now');
@@ -137,6 +144,9 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   const flat = text.replace(/\s+/g, ' ');
   for (const expected of [
     '한빛 상사',
+    'Tax ID: 123-45-67890',
+    'Statement date: May 31, 2025',
+    `Statement no.: ${number}`,
     '지우 Ødegård',
     'Amount due ₩2,800,000',
     'Overdue since Mar 1, 2025: please pay now',
