@@ -209,18 +209,20 @@ test('the statement of another owner’s client is "Client not found"', async ({
   await stranger.close();
 });
 
-for (const { language, locale, amountDue, payBy } of [
+for (const { language, locale, amountDue, payBy, swipe } of [
   {
     language: 'ko',
     locale: 'ko-KR',
     amountDue: '청구 금액',
     payBy: '2025. 3. 1.부터 연체: 지금 납부해 주세요',
+    swipe: '옆으로 밀어 모든 열을 보세요.',
   },
   {
     language: 'ms',
     locale: 'ms-MY',
     amountDue: 'Jumlah perlu dibayar',
     payBy: 'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
+    swipe: 'Leret ke sisi untuk melihat semua lajur.',
   },
 ])
   test.describe(`the statement in ${language}`, () => {
@@ -255,6 +257,10 @@ for (const { language, locale, amountDue, payBy } of [
         await expect(page.getByTestId('pay-by')).toHaveText(payBy);
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(scrollWidth).toBeLessThanOrEqual(width);
+        // On the phone the tables scroll inside their boxes, and the page says so above them.
+        const hints = page.getByTestId('scroll-hint');
+        if (width < 576) await expect(hints.first()).toHaveText(swipe);
+        else await expect(hints).toHaveCount(0);
         await page.screenshot({
           path: testInfo.outputPath(`statement-${language}-${width}.png`),
           fullPage: true,
