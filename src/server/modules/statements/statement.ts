@@ -22,7 +22,7 @@ const codeAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
  * same statement has the same number on the page, the PDF and the client's link, made any time
  * (docs/decisions/039-statement-date-and-number.md).
  */
-export function statementNumber(clientId: string, date: string): string {
+function statementNumber(clientId: string, date: string): string {
   const digest = createHash('sha256').update(clientId).digest();
   let bits = digest.readUInt32BE(0);
   let code = '';
