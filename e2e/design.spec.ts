@@ -263,7 +263,7 @@ test.describe('defects found and fixed', () => {
   }) => {
     await joinThroughApi(page);
     await page.goto('/setting');
-    await page.getByLabel('US$ per 1 CAD').fill('0.73');
+    await page.getByLabel('CAD per 1 US dollar').fill('1.37');
     await page.getByLabel('Rate of CAD taken on').fill('2999-01-01');
     await page.getByRole('button', { name: 'Save money and rates' }).click();
     await expect(page.getByText('The date of a rate cannot be in the future.')).toBeVisible();

@@ -84,7 +84,7 @@ test.describe('the ledger', () => {
     await expect(rows(page).nth(0)).toContainText('$500.00');
     await expect(rows(page).nth(1)).toContainText('Charge · Invoice 41 · due');
     await expect(rows(page).nth(1)).toContainText('$620.00');
-    await expect(rows(page).nth(2)).toContainText('Payment · ref 123');
+    await expect(rows(page).nth(2)).toContainText('Payment · Bank transfer · ref 123');
     await expect(rows(page).nth(2)).toContainText('$420.00');
     await expect(rows(page).nth(3)).toContainText('Credit');
     await expect(rows(page).nth(3)).toContainText('-$20.50');
@@ -110,7 +110,7 @@ test.describe('the ledger', () => {
     await expect(rows(page)).toHaveCount(5);
     const payment = rows(page).nth(2);
     const reversal = rows(page).nth(3);
-    await expect(payment).toContainText('Payment · ref 123');
+    await expect(payment).toContainText('Payment · Bank transfer · ref 123');
     await expect(payment).toContainText('Voided');
     await expect(reversal).toContainText('Void of payment');
     await expect(reversal).toContainText('Cheque bounced');

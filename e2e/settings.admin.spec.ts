@@ -133,22 +133,29 @@ test('with rates for every currency, the dashboard adds one approximate, dated t
   await expect(page.getByTestId('converted-total')).toHaveCount(0);
 
   await page.goto('/setting');
-  await page.getByLabel('US$ per 1 KRW').fill('0.00074');
+  // Typed as banks quote them: 1 USD = 1,250 KRW, 1 USD = 1.25 CAD.
+  await page.getByLabel('KRW per 1 US dollar').fill('1,250');
   await page.getByLabel('Rate of KRW taken on').fill('2026-11-20');
-  await page.getByLabel('US$ per 1 CAD').fill('abc');
+  await page.getByLabel('CAD per 1 US dollar').fill('abc');
   await page.getByRole('button', { name: 'Save money and rates' }).click();
-  await expect(page.getByText('enter a positive number with at most 12 decimals')).toBeVisible();
-  await page.getByLabel('US$ per 1 CAD').fill('0.73');
+  await expect(
+    page.getByText('Enter how many CAD one US dollar buys, such as 1.37.'),
+  ).toBeVisible();
+  await page.getByLabel('CAD per 1 US dollar').fill('1.25');
   await page.getByLabel('Rate of CAD taken on').fill('2026-11-21');
   await page.getByRole('button', { name: 'Save money and rates' }).click();
   await expect(flash(page, 'Setting has been updated')).toBeVisible();
 
   await page.goto('/');
-  // By hand: KRW 3,000,000 × 0.00074 = 2,220.00; CAD 1,254.50 × 0.73 = 915.785; the two $0.00
-  // clients add nothing: 3,135.785, rounded once to 3,135.79; the oldest rate is of 2026-11-20.
+  // By hand: KRW 3,000,000 / 1,250 = 2,400.00; CAD 1,254.50 / 1.25 = 1,003.60; the two $0.00
+  // clients add nothing: 3,403.60; the oldest rate is of 2026-11-20.
   await expect(page.getByTestId('converted-total')).toHaveText(
-    '≈ US$3,135.79 at rates of 2026-11-20',
+    '≈ US$3,403.60 at rates of 2026-11-20',
   );
+  // Shown back as typed, though kept as dollars per unit.
+  await page.goto('/setting');
+  await expect(page.getByLabel('KRW per 1 US dollar')).toHaveValue('1250');
+  await expect(page.getByLabel('CAD per 1 US dollar')).toHaveValue('1.25');
 });
 
 // The administrator's Users page (registration is closed from the first test on).

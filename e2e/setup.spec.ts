@@ -21,6 +21,9 @@ test.describe('the first run', () => {
       page.getByRole('heading', { level: 1, name: 'Set up your business' }),
     ).toBeVisible();
     await page.getByLabel('Business name').fill('Kim Trading');
+    // Printed on statements; both may be left empty.
+    await page.getByLabel('Business address (optional)').fill('110 Sejong-daero\nSeoul 04524');
+    await page.getByLabel('Tax ID (optional)').fill('123-45-67890');
     await page.getByLabel('Main currency').selectOption({ label: 'KRW' });
     await page.getByLabel('Payment details (optional)').fill('Shinhan 110-123-456789');
     // Reminders are paused until the owner says so; the plan they would follow is told.
@@ -48,6 +51,8 @@ test.describe('the first run', () => {
 
     await page.goto('/setting');
     await expect(page.getByLabel('Business name')).toHaveValue('Kim Trading');
+    await expect(page.getByLabel('Business address')).toHaveValue('110 Sejong-daero\nSeoul 04524');
+    await expect(page.getByLabel('Tax ID')).toHaveValue('123-45-67890');
     await expect(
       page
         .getByRole('region', { name: 'Payment reminders' })
@@ -143,14 +148,17 @@ test('Settings is in sections, each setting explained and each button named for 
   await expect(money.getByLabel('Disable balance on edit')).toHaveAccessibleDescription(
     /Editing a client cannot change the balance/,
   );
-  // A won is about a thousandth of a dollar: so is its example.
-  await expect(money.getByLabel('US$ per 1 KRW')).toHaveAttribute('placeholder', 'e.g. 0.00075');
-  await expect(money.getByLabel('US$ per 1 CAD')).toHaveAttribute('placeholder', 'e.g. 0.73');
+  // Rates read as banks quote them, 1 USD = 1,333 KRW: so do their examples.
+  await expect(money.getByLabel('KRW per 1 US dollar')).toHaveAttribute(
+    'placeholder',
+    'e.g. 1,333',
+  );
+  await expect(money.getByLabel('CAD per 1 US dollar')).toHaveAttribute('placeholder', 'e.g. 1.37');
   await expect(page.getByRole('button', { name: 'Submit' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Save', exact: true })).toHaveCount(0);
 
   // A section saves alone: the business details leave the rates as they were.
-  await money.getByLabel('US$ per 1 KRW').fill('0.00074');
+  await money.getByLabel('KRW per 1 US dollar').fill('1,250');
   await money.getByRole('button', { name: 'Save money and rates' }).click();
   await expect(page.locator('.flash-bar').getByText('Setting has been updated')).toBeVisible();
   await business.getByLabel('Business name').fill('Kedai Ali');
@@ -163,6 +171,7 @@ test('Settings is in sections, each setting explained and each button named for 
     .poll(async () => (await (await page.request.get('/api/settings')).json()) as object)
     .toMatchObject({
       business: { name: 'Kedai Ali', mainCurrency: 'MYR' },
-      rates: [{ currency: 'KRW', usdPerUnit: '0.00074' }],
+      // Stored as dollars per won, as rates always were.
+      rates: [{ currency: 'KRW', usdPerUnit: '0.0008' }],
     });
 });

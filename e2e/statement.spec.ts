@@ -12,6 +12,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page.goto('/setting');
   await page.getByLabel('Business name').fill('한빛 상사');
   await page.getByLabel('Business address').fill('서울특별시 중구 세종대로 110\nSeoul 04524');
+  await page.getByLabel('Tax ID').fill('123-45-67890');
   await page
     .getByLabel('Payment details')
     .fill('국민은행 123-456-789012\nhttps://pay.example/hanbit');
@@ -36,12 +37,27 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   for (const data of [
     { kind: 'charge', amount: 1_500_000, date: '2025-03-01' },
     { kind: 'charge', amount: 2_000_000, date: '2025-05-02', note: '5월 작업' },
-    { kind: 'payment', amount: 700_000, date: '2025-05-20' },
   ]) {
     expect((await page.request.post(`/api/clients/${id}/entries`, { data })).status()).toBe(201);
   }
 
+  // The payment as the owner records it, by keyboard: paid in cash, not the preselected transfer.
   await page.goto(`/client/${id}`);
+  await page.getByRole('button', { name: 'Record payment', exact: true }).click();
+  const paying = page.getByRole('form', { name: 'Record payment' });
+  await expect(paying.getByLabel(/^Amount/)).toBeFocused();
+  await page.keyboard.type('700000');
+  await paying.getByLabel('Date', { exact: true }).fill('2025-05-20');
+  const method = paying.getByLabel('Paid by');
+  await expect(method).toHaveValue('bank_transfer');
+  await method.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect(method).toHaveValue('cash');
+  await paying.getByLabel('Note (optional)').press('Enter');
+  // More than a year ago: asked once more, then recorded.
+  await paying.getByRole('button', { name: 'Record anyway' }).click();
+  await expect(flash(page, 'Payment recorded')).toBeVisible();
+  await expect(page.getByTestId('ledger-entry').last()).toContainText('Payment · Cash');
   await page.getByRole('link', { name: 'Statement' }).click();
   await expect(page).toHaveURL(new RegExp(`/client/${id}/statement$`));
   await expect(page.getByRole('heading', { name: 'Statement of account' })).toBeVisible();
@@ -51,6 +67,12 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await page.getByRole('button', { name: 'Show' }).click();
   await expect(page).toHaveURL(/from=2025-05-01&to=2025-05-31/);
   // The amount due first, with what is overdue, when and how to pay.
+  // Who sends it, when it is as of, and its number, the same every time it is made.
+  await expect(page.getByTestId('tax-id')).toHaveText('Tax ID: 123-45-67890');
+  await expect(page.getByTestId('statement-date')).toHaveText('Statement date: May 31, 2025');
+  const numbered = page.getByTestId('statement-number');
+  await expect(numbered).toHaveText(/^Statement no\.: [0-9A-Z]{6}-20250531$/);
+  const number = (await numbered.textContent())?.replace('Statement no.: ', '') ?? '';
   await expect(page.getByTestId('amount-due')).toHaveText('₩2,800,000');
   await expect(page.getByTestId('overdue')).toHaveText('Overdue: ₩2,800,000');
   await expect(page.getByTestId('pay-by')).toHaveText('Overdue since Mar 1, 2025: please pay now');
@@ -69,6 +91,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   await expect(rows).toHaveCount(4);
   await expect(rows.nth(0)).toContainText('Balance brought forward');
   await expect(rows.nth(1)).toContainText('Charge: 5월 작업');
+  await expect(rows.nth(2)).toContainText('Payment (cash)');
   await expect(rows.nth(2)).toContainText('(700,000)');
   await expect(rows.nth(2)).toContainText('2,800,000');
   // Empty cells, not zeros.
@@ -121,11 +144,15 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   const flat = text.replace(/\s+/g, ' ');
   for (const expected of [
     '한빛 상사',
+    'Tax ID: 123-45-67890',
+    'Statement date: May 31, 2025',
+    `Statement no.: ${number}`,
     '지우 Ødegård',
     'Amount due ₩2,800,000',
     'Overdue since Mar 1, 2025: please pay now',
     '국민은행 123-456-789012',
     'May 1, 2025 Balance brought forward 1,500,000',
+    'May 20, 2025 Payment (cash) (700,000) 2,800,000',
     'May 31, 2025 Closing balance 2,800,000',
   ])
     expect(flat).toContain(expected);
@@ -133,7 +160,7 @@ test('a client statement: figures, downloads as PDF and CSV, printing, and the m
   const csvDownload = page.waitForEvent('download');
   await page.getByRole('link', { name: 'Download CSV' }).click();
   const csv = await readFile(await (await csvDownload).path(), 'utf8');
-  expect(csv).toContain('2025-05-20,Payment,,-700000,2800000');
+  expect(csv).toContain('2025-05-20,Payment (cash),,-700000,2800000');
   expect(csv).toContain('Amount due,2800000');
   expect(csv).toContain('2025-05-31,Closing balance,,,2800000');
 
@@ -182,18 +209,20 @@ test('the statement of another owner’s client is "Client not found"', async ({
   await stranger.close();
 });
 
-for (const { language, locale, amountDue, payBy } of [
+for (const { language, locale, amountDue, payBy, swipe } of [
   {
     language: 'ko',
     locale: 'ko-KR',
     amountDue: '청구 금액',
     payBy: '2025. 3. 1.부터 연체: 지금 납부해 주세요',
+    swipe: '옆으로 밀어 모든 열을 보세요.',
   },
   {
     language: 'ms',
     locale: 'ms-MY',
     amountDue: 'Jumlah perlu dibayar',
     payBy: 'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
+    swipe: 'Leret ke sisi untuk melihat semua lajur.',
   },
 ])
   test.describe(`the statement in ${language}`, () => {
@@ -228,6 +257,10 @@ for (const { language, locale, amountDue, payBy } of [
         await expect(page.getByTestId('pay-by')).toHaveText(payBy);
         const scrollWidth = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(scrollWidth).toBeLessThanOrEqual(width);
+        // On the phone the tables scroll inside their boxes, and the page says so above them.
+        const hints = page.getByTestId('scroll-hint');
+        if (width < 576) await expect(hints.first()).toHaveText(swipe);
+        else await expect(hints).toHaveCount(0);
         await page.screenshot({
           path: testInfo.outputPath(`statement-${language}-${width}.png`),
           fullPage: true,

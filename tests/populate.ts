@@ -35,7 +35,13 @@ export async function fillAccount(app: FastifyInstance, cookie: string): Promise
     note: 'January work',
     reference: 'INV-0001',
   });
-  await entry(ada.id, { kind: 'payment', amount: 60_00, date: '2026-01-20', note: 'Cheque' });
+  await entry(ada.id, {
+    kind: 'payment',
+    amount: 60_00,
+    date: '2026-01-20',
+    note: 'Cheque',
+    method: 'cheque',
+  });
   await injectOk(
     app,
     'POST',
@@ -66,7 +72,11 @@ export async function fillAccount(app: FastifyInstance, cookie: string): Promise
       { currency: 'KRW', usdPerUnit: '0.00074', date: '2026-03-01' },
       { currency: 'MYR', usdPerUnit: '0.21', date: '2026-03-02' },
     ],
-    business: { name: 'Lovelace & 김 Trading', address: '1 Analytical Way\nLondon' },
+    business: {
+      name: 'Lovelace & 김 Trading',
+      address: '1 Analytical Way\nLondon',
+      taxId: 'GB 123 4567 89',
+    },
   });
   return [ada, min, siti];
 }

@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { convertToUsd, parseRate } from './exchange.ts';
+import {
+  convertToUsd,
+  parseRate,
+  rateToSave,
+  unitsPerUsd,
+  usdPerUnitFromUnits,
+} from './exchange.ts';
 
 const on = (date: string, usdPerUnit: string) => ({ usdPerUnit, date });
 
@@ -89,5 +95,44 @@ describe('convertToUsd', () => {
         },
       ),
     );
+  });
+});
+
+describe('rates as people say them: 1 USD = 1,333 KRW', () => {
+  it('stores what is typed as US dollars per unit, as the rates always were', () => {
+    expect(usdPerUnitFromUnits('1,333')).toBe('0.000750187547');
+    expect(usdPerUnitFromUnits('4.4725')).toBe('0.223588596982');
+    expect(usdPerUnitFromUnits(' 1 370.5 ')).toBe('0.000729660708');
+    expect(usdPerUnitFromUnits('1')).toBe('1');
+    for (const refused of ['', '0', '-3', 'abc', '1e3', '1000000000000'])
+      expect(usdPerUnitFromUnits(refused), refused).toBeNull();
+  });
+
+  it('shows a stored rate the other way round, so what was typed comes back as typed', () => {
+    // Stored before this change: the same dollars per won, only shown the other way round.
+    expect(unitsPerUsd('0.00074')).toBe('1351.3514');
+    expect(unitsPerUsd('0.21')).toBe('4.7619048');
+    expect(unitsPerUsd('1')).toBe('1');
+    fc.assert(
+      fc.property(
+        // Up to 7 significant digits, up to 9,999.999 units a dollar: a won's rate and smaller.
+        fc.integer({ min: 1, max: 9_999_999 }),
+        fc.integer({ min: 3, max: 7 }),
+        (digits, decimals) => {
+          const typed = (digits / 10 ** decimals).toFixed(decimals).replace(/\.?0+$/, '');
+          if (typed === '0') return;
+          const stored = usdPerUnitFromUnits(typed);
+          expect(stored).not.toBeNull();
+          expect(unitsPerUsd(stored!)).toBe(typed);
+        },
+      ),
+    );
+  });
+
+  it('saves a stored rate untouched while its figure was not changed', () => {
+    expect(rateToSave('1351.3514', '0.00074')).toBe('0.00074');
+    expect(rateToSave('1350', '0.00074')).toBe('0.000740740741');
+    expect(rateToSave('1,333', undefined)).toBe('0.000750187547');
+    expect(rateToSave('none', '0.00074')).toBeNull();
   });
 });

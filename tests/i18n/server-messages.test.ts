@@ -3,7 +3,11 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { translate } from '../../src/server/i18n.ts';
-import { entryKindLabels } from '../../src/shared/schemas/ledger.ts';
+import {
+  entryKindLabels,
+  paymentMethodInSentence,
+  paymentMethodLabels,
+} from '../../src/shared/schemas/ledger.ts';
 import { statementBucketLabels } from '../../src/shared/schemas/statement.ts';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -227,7 +231,12 @@ describe('the server and shared messages', () => {
   it.each(['ko', 'ms'])('has every message in %s', (locale) => {
     const catalogue = readCatalogue(locale);
     // The labels the statement PDF shows, kept in shared tables rather than written at a call.
-    const labels = [...Object.values(entryKindLabels), ...Object.values(statementBucketLabels)];
+    const labels = [
+      ...Object.values(entryKindLabels),
+      ...Object.values(statementBucketLabels),
+      ...Object.values(paymentMethodLabels),
+      ...Object.values(paymentMethodInSentence),
+    ];
     const missing = [...texts, ...labels.map((label) => [label, 'label'] as const)]
       .filter(([text]) => !(text in catalogue))
       .map(([text, at]) => `${at} ${text}`);

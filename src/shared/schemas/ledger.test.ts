@@ -37,6 +37,7 @@ describe('the entry form', () => {
       dueDate: '',
       note: '',
       reference: '',
+      method: 'bank_transfer',
       ...form,
     });
     return result.success
@@ -48,6 +49,10 @@ describe('the entry form', () => {
 
   it('takes an amount in the currency’s decimals, today or earlier, and a due date after it', () => {
     expect(errorsOf({ amount: '1,200.50', dueDate: '2026-12-31', reference: 'INV-7' })).toEqual({});
+    expect(errorsOf({ amount: '5', method: 'cash' })).toEqual({});
+    expect(errorsOf({ amount: '5', method: 'barter' })).toEqual({
+      method: 'Choose how it was paid.',
+    });
     expect(errorsOf({ amount: '5', reference: 'x'.repeat(41) })).toEqual({
       reference: 'Use at most 40 characters.',
     });

@@ -32,6 +32,41 @@ export const entryKindLabels: Record<EntryKind, string> = {
   void: 'Void',
 };
 
+/**
+ * How a payment came (issue 56). Only a payment has one; a payment recorded before methods were
+ * kept (migration 0041) has none: null, "not recorded".
+ */
+export const paymentMethods = ['cash', 'bank_transfer', 'card', 'cheque', 'other'] as const;
+export type PaymentMethod = (typeof paymentMethods)[number];
+
+/**
+ * What a new payment is when nobody says: a bank transfer, how a business is paid nearly always
+ * (and how the bank import records every payment). docs/api.md says so for the API.
+ */
+export const defaultPaymentMethod: PaymentMethod = 'bank_transfer';
+
+export const paymentMethodLabels: Record<PaymentMethod, string> = {
+  bank_transfer: 'Bank transfer',
+  cash: 'Cash',
+  card: 'Card',
+  cheque: 'Cheque',
+  other: 'Other',
+};
+
+/** The same inside a sentence: "Payment (bank transfer)". */
+export const paymentMethodInSentence: Record<PaymentMethod, string> = {
+  bank_transfer: 'bank transfer',
+  cash: 'cash',
+  card: 'card',
+  cheque: 'cheque',
+  other: 'other method',
+};
+
+export const paymentMethodField = z.enum(
+  paymentMethods,
+  `Use one of ${paymentMethods.join(', ')}.`,
+);
+
 /** The sign each recorded kind gives its (positive) amount. */
 export const recordedSign: Record<RecordedKind, 1 | -1> = { charge: 1, payment: -1, credit: -1 };
 
@@ -62,9 +97,18 @@ export const entryInputSchema = z
     note: z.optional(noteField),
     /** An invoice number or the like. */
     reference: z.optional(referenceField),
+    /** Only a payment has one; a payment without one is a bank transfer (`defaultPaymentMethod`). */
+    method: z.optional(paymentMethodField),
   })
   .check(
     z.superRefine((entry, context) => {
+      if (entry.method !== undefined && entry.kind !== 'payment')
+        context.addIssue({
+          code: 'custom',
+          path: ['method'],
+          message: 'Only a payment has a method.',
+          input: entry.method,
+        });
       if (!entry.dueDate) return;
       if (entry.kind !== 'charge')
         context.addIssue({
@@ -126,6 +170,8 @@ const entrySchema = z.object({
    * at the import (null once that import was undone). Null for any other entry.
    */
   bank: z.nullable(z.object({ account: z.nullable(z.string()) })),
+  /** How a payment came; null for any other entry, and for a payment recorded before 0041. */
+  method: z.nullable(z.enum(paymentMethods)),
 });
 export type Entry = z.infer<typeof entrySchema>;
 
@@ -170,6 +216,8 @@ export const entryDetailSchema = z.object({
   /** Left out by changes recorded before references and due dates were kept in the history. */
   dueDate: z.optional(z.nullable(z.string())),
   reference: z.optional(z.string()),
+  /** A payment's method; left out by changes recorded before methods were kept (0041). */
+  method: z.optional(z.nullable(z.enum(paymentMethods))),
 });
 export type EntryDetail = z.infer<typeof entryDetailSchema>;
 
@@ -189,6 +237,8 @@ export const entryFormSchema = (currency: Currency, today: () => string) =>
       dueDate: z.string().check(z.trim()),
       note: noteField,
       reference: referenceField,
+      /** Only the payment form shows it. */
+      method: z.enum(paymentMethods, 'Choose how it was paid.'),
     })
     .check(
       z.superRefine((form, context) => {

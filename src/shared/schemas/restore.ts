@@ -15,6 +15,7 @@ import {
   entryKinds,
   entryNoteMaxLength,
   entryReferenceMaxLength,
+  paymentMethodField,
 } from './ledger.ts';
 import { reminderPlanSchema, reminderStepSchema } from './reminders.ts';
 import {
@@ -28,13 +29,13 @@ import {
 // no ledger entries; version 2 added them; version 3 added each entry's reference; version 4 added
 // each client's language and reminders switch, and the reminder plan; version 5 added the
 // payments from bank statements (each entry's bank line, the imports, their lines, the learned
-// payers and the remembered CSV layouts). The checks are about the
+// payers and the remembered CSV layouts); version 6 added each payment's method. The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 5;
+export const exportVersion = 6;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -81,6 +82,9 @@ const exportedEntrySchema = z.object({
   enteredAt: moment,
   /** A payment from a bank statement: its line's id. Left out by other entries, and before 5. */
   bankLineId: z.optional(z.nullable(id)),
+  // Version 6 on: a payment's method. Left out by other entries, and by older files, whose
+  // payments come back without one ("not recorded"), but a bank statement's as a bank transfer.
+  method: z.optional(z.nullable(paymentMethodField)),
 });
 
 /** A confirmed bank import (version 5 on). */

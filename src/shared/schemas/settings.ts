@@ -47,6 +47,7 @@ export const multilineText = z.refine<string>(
 export const businessNameMaxLength = 100;
 export const businessAddressMaxLength = 300;
 export const paymentDetailsMaxLength = 500;
+export const taxIdMaxLength = 50;
 
 const businessNameField = z
   .string('Enter text.')
@@ -56,26 +57,42 @@ const businessNameField = z
     z.maxLength(businessNameMaxLength, `Use at most ${businessNameMaxLength} characters.`),
   );
 
+// Line breaks are how an address is written; other control characters are not.
+const businessAddressField = z.string('Enter text.').check(
+  z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
+  multilineText,
+  z.maxLength(businessAddressMaxLength, `Use at most ${businessAddressMaxLength} characters.`),
+);
+
 const paymentDetailsField = z.string('Enter text.').check(
   z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
   multilineText,
   z.maxLength(paymentDetailsMaxLength, `Use at most ${paymentDetailsMaxLength} characters.`),
 );
 
+/** A tax id as the owner writes it: "123-45-67890", "C 2584563202", one line. */
+const taxIdField = z
+  .string('Enter text.')
+  .check(
+    z.trim(),
+    noControlCharacters,
+    z.maxLength(taxIdMaxLength, `Use at most ${taxIdMaxLength} characters.`),
+  );
+
 /** The owner's business as statements show it; each may be left empty. */
 export const businessSchema = z.object({
   name: businessNameField,
-  // Line breaks are how an address is written; other control characters are not.
-  address: z.string('Enter text.').check(
-    z.overwrite((text) => text.replace(/\r\n?/g, '\n').trim()),
-    multilineText,
-    z.maxLength(businessAddressMaxLength, `Use at most ${businessAddressMaxLength} characters.`),
-  ),
+  address: businessAddressField,
   /**
    * How clients pay (a bank account, a payment link, any text), shown under a statement's amount
    * due. Left out (an export file or a script from before it existed), it stays as it is.
    */
   paymentDetails: z.optional(paymentDetailsField),
+  /**
+   * The business's tax id (a business registration number), printed on its statements. Left out
+   * (an export file before version 6, an older script), it stays as it is.
+   */
+  taxId: z.optional(taxIdField),
   /**
    * The currency the business mostly works in: new clients start in it, and the dashboard's
    * totals are shown in it while there are none. Left out, it stays as it is.
@@ -132,10 +149,18 @@ export const setupSchema = z
     businessName: z.optional(businessNameField),
     mainCurrency: z.optional(currencyField),
     paymentDetails: z.optional(paymentDetailsField),
+    businessAddress: z.optional(businessAddressField),
+    taxId: z.optional(taxIdField),
   })
   .check(
     z.superRefine((setup, context) => {
-      const details = ['businessName', 'mainCurrency', 'paymentDetails'] as const;
+      const details = [
+        'businessName',
+        'mainCurrency',
+        'paymentDetails',
+        'businessAddress',
+        'taxId',
+      ] as const;
       if (setup.outcome === 'skipped') {
         for (const field of details)
           if (setup[field] !== undefined)

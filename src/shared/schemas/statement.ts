@@ -3,7 +3,14 @@ import { addDays, daysBetween, isCalendarDate } from '../dates.ts';
 import { locales } from '../locales.ts';
 import { currencyField, noControlCharacters } from './clients.ts';
 import { multilineText } from './settings.ts';
-import { entryKindLabels, entryKinds, type EntryKind } from './ledger.ts';
+import {
+  entryKindLabels,
+  entryKinds,
+  paymentMethodInSentence,
+  paymentMethods,
+  type EntryKind,
+  type PaymentMethod,
+} from './ledger.ts';
 
 /** A statement covers the last 90 days (today included) unless the owner picks a period. */
 const defaultStatementDays = 90;
@@ -85,9 +92,31 @@ export function overdueSince(
     : late.reduce((earliest, due) => (due < earliest ? due : earliest));
 }
 
-/** A statement line in words: "Charge: INV-7 · March work", "Payment". */
-export function describeLine(line: { kind: EntryKind; note: string; reference: string }): string {
-  const what = entryKindLabels[line.kind];
+/** A line's kind, with a payment's method when it has one: "Payment (bank transfer)". */
+export function kindWithMethod(
+  line: { kind: EntryKind; method?: PaymentMethod | null },
+  kind: (of: EntryKind) => string,
+  method: (of: PaymentMethod) => string,
+  withMethod: (values: { kind: string; method: string }) => string,
+): string {
+  return line.method
+    ? withMethod({ kind: kind(line.kind), method: method(line.method) })
+    : kind(line.kind);
+}
+
+/** A statement line in words: "Charge: INV-7 · March work", "Payment (cash)". */
+export function describeLine(line: {
+  kind: EntryKind;
+  note: string;
+  reference: string;
+  method?: PaymentMethod | null;
+}): string {
+  const what = kindWithMethod(
+    line,
+    (kind) => entryKindLabels[kind],
+    (method) => paymentMethodInSentence[method],
+    ({ kind, method }) => `${kind} (${method})`,
+  );
   const details = lineDetails(line);
   return details ? `${what}: ${details}` : what;
 }
@@ -117,9 +146,11 @@ const statementLineSchema = z.object({
   note: z.string(),
   /** The entry's reference: a payment from a bank statement has the bank's. */
   reference: z.string(),
+  /** How a payment came; null on other lines and on a payment recorded before methods were kept. */
+  method: z.nullable(z.enum(paymentMethods)),
   /** Minor units, signed by the effect on the balance. */
   amount: z.number(),
-  /** What the entry is, in words: its kind, reference and note. */
+  /** What the entry is, in words: its kind (with a payment's method), reference and note. */
   description: z.string(),
   /** The balance after this entry, as decimal minor units. */
   balance: z.string(),
@@ -160,7 +191,23 @@ export const statementSchema = z.object({
     phone: z.string(),
     currency: currencyField,
   }),
-  business: z.object({ name: z.string(), address: z.string(), paymentDetails: z.string() }),
+  business: z.object({
+    name: z.string(),
+    address: z.string(),
+    paymentDetails: z.string(),
+    /** '' when the owner has given none. */
+    taxId: z.string(),
+  }),
+  /**
+   * The statement's date: the last day it covers (`period.to`), the day its balances and ageing
+   * are as of (docs/decisions/039-statement-date-and-number.md).
+   */
+  date: z.string(),
+  /**
+   * Its number: the client's code and the statement's date ("K7M2Q9-20250531"), the same every
+   * time that statement is made, stored nowhere (decision 039).
+   */
+  number: z.string(),
   /**
    * The balance brought forward to the start of `from`: every entry dated before it. An entry
    * voided by the end of the period and its void are left out of the statement (they add up to

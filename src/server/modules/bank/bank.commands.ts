@@ -98,6 +98,7 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
         );
       const { entry } = await within(context, ownerId, recordEntry, client.id, {
         kind: 'payment',
+        method: 'bank_transfer',
         amount: part.amount,
         date: line.date,
         note: noteOf(

@@ -296,10 +296,11 @@ describe('bank statement import', () => {
       note: 'IBG ZOE MULLER',
       reference: 'FT24061XYZ',
       bank: { account: 'Maybank business 4410' },
+      method: 'bank_transfer',
     });
 
     // The client sees the bank's reference, never the owner's name for the account.
-    const described = 'Payment: FT24061XYZ · IBG ZOE MULLER';
+    const described = 'Payment (bank transfer): FT24061XYZ · IBG ZOE MULLER';
     const period = `from=${addDays(day, -1)}&to=${day}`;
     const statement = (
       await injectOk(testApp.app, 'GET', `/api/clients/${zoe.id}/statement?${period}`, cookie)
@@ -319,6 +320,7 @@ describe('bank statement import', () => {
       cookie,
     );
     const { text } = await pdfText(pdf.rawPayload);
+    expect(text).toContain('Payment (bank transfer)');
     expect(text).toContain('FT24061XYZ');
     const link = (
       await injectOk(testApp.app, 'POST', `/api/clients/${zoe.id}/link`, cookie, {})

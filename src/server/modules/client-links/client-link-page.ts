@@ -41,7 +41,9 @@ p{margin:0}
 .actions{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 16px}
 .button{display:inline-block;padding:6px 12px;border:1px solid #6c757d;border-radius:4px;color:#1d2125;text-decoration:none;font-size:.875rem;background:#fff}
 .button:hover,.button:focus{background:#e9ecef}
-.scroll{overflow-x:auto}
+.scroll{--cover:#fff;overflow-x:auto;background:linear-gradient(to right,var(--cover) 40%,transparent) left center/32px 100% no-repeat local,linear-gradient(to left,var(--cover) 40%,transparent) right center/32px 100% no-repeat local,radial-gradient(farthest-side at 0 50%,rgb(0 0 0/28%),transparent) left center/14px 100% no-repeat scroll,radial-gradient(farthest-side at 100% 50%,rgb(0 0 0/28%),transparent) right center/14px 100% no-repeat scroll}
+.scroll:focus-visible{outline:3px solid #3f3cbb;outline-offset:2px}
+.swipe{display:none;margin-bottom:4px}
 table{width:100%;border-collapse:collapse;font-variant-numeric:tabular-nums}
 th,td{padding:4px 8px;border-bottom:1px solid #dee2e6;vertical-align:top}
 th{font-size:.875rem;text-align:left}
@@ -49,9 +51,9 @@ th.end{text-align:right}
 .nowrap{white-space:nowrap}
 .plain{max-width:560px;margin:48px auto}
 .note{margin-top:16px}
-@media (max-width:575px){main{padding:8px}.sheet{padding:16px}header{display:block}header>div+div{margin-top:12px}}
-@media screen and (prefers-color-scheme:dark){body{background:#121416;color:#e6e8ea}.sheet,.button{background:#1b1e21;border-color:#3a3f44;color:#e6e8ea}.due{border-color:#e6e8ea}.muted{color:#a7adb3}th,td{border-color:#3a3f44}.owed{color:#ff7b8a}.button:hover,.button:focus{background:#2a2e32}}
-@media print{@page{margin:12mm}.actions{display:none}body{background:#fff}main,.sheet{padding:0}.sheet{border:0}.scroll{overflow:visible}thead{display:table-header-group}tr,.due{break-inside:avoid}h2{break-after:avoid}}
+@media (max-width:575px){main{padding:8px}.sheet{padding:16px}header{display:block}header>div+div{margin-top:12px}.swipe{display:block}}
+@media screen and (prefers-color-scheme:dark){body{background:#121416;color:#e6e8ea}.sheet,.button{background:#1b1e21;border-color:#3a3f44;color:#e6e8ea}.due{border-color:#e6e8ea}.muted{color:#a7adb3}.scroll{--cover:#1b1e21}th,td{border-color:#3a3f44}.owed{color:#ff7b8a}.button:hover,.button:focus{background:#2a2e32}}
+@media print{@page{margin:12mm}.actions{display:none}body{background:#fff}main,.sheet{padding:0}.sheet{border:0}.scroll{overflow:visible;background:none}.swipe{display:none}thead{display:table-header-group}tr,.due{break-inside:avoid}h2{break-after:avoid}}
 `;
 
 /** The page's own policy: no script at all, nothing loaded, only its own inline style. */
@@ -130,7 +132,11 @@ function table(
         )}</th>`,
     )
     .join('');
-  return `<div class="scroll"><table aria-label="${escapeHtml(label)}"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+  // On a phone the table is wider than the screen: said in words above it, and shaded at the
+  // edge that has more (the style above). Focusable, so a keyboard scrolls it too.
+  return `<p class="small muted swipe">${escapeHtml(
+    translate(locale, 'Swipe or scroll sideways to see every column.'),
+  )}</p><div class="scroll" role="region" tabindex="0" aria-label="${escapeHtml(label)}"><table aria-label="${escapeHtml(label)}"><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 const cell = (text: string, className = '') =>
@@ -162,14 +168,24 @@ export function statementLinkPage(
     : say('Statement of account');
 
   const businessBlock =
-    business.name || business.address
+    business.name || business.address || business.taxId
       ? `<div>${business.name ? `<p class="business">${escapeHtml(business.name)}</p>` : ''}${
           business.address ? `<p class="small pre">${escapeHtml(business.address)}</p>` : ''
+        }${
+          business.taxId
+            ? `<p class="small" data-testid="tax-id">${escapeHtml(
+                say('Tax ID: {taxId}', { taxId: business.taxId }),
+              )}</p>`
+            : ''
         }</div>`
       : '';
   const header = `<header>${businessBlock}<div class="end right"><h1>${escapeHtml(
     say('Statement of account'),
-  )}</h1><p class="small">${escapeHtml(
+  )}</h1><p class="small" data-testid="statement-date">${escapeHtml(
+    say('Statement date: {day}', { day: day(statement.date) }),
+  )}</p><p class="small" data-testid="statement-number">${escapeHtml(
+    say('Statement no.: {number}', { number: statement.number }),
+  )}</p><p class="small">${escapeHtml(
     say('{from} to {to}', { from: day(period.from), to: day(period.to) }),
   )}</p><p class="small">${escapeHtml(
     say('Statement in {currency}', { currency: currencyLabel[client.currency] }),

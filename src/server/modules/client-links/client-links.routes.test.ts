@@ -7,6 +7,7 @@ import { pdfText } from '../../../../tests/pdf-text.ts';
 import { snapshotDatabase } from '../../../../tests/reliability/database-snapshot.ts';
 import type { ClientLinkState, CreatedClientLink } from '../../../shared/schemas/client-links.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
+import { writtenDay } from '../../../shared/dates.ts';
 import { linkGuessLimit } from '../auth/throttle.ts';
 
 let testApp: TestApp;
@@ -22,7 +23,12 @@ beforeAll(async () => {
   const settings = await inject('PUT', '/api/settings', owner, {
     preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
     rates: [],
-    business: { name: 'Hana Studio', address: '1 Main St', paymentDetails: 'Bank 123-456' },
+    business: {
+      name: 'Hana Studio',
+      address: '1 Main St',
+      paymentDetails: 'Bank 123-456',
+      taxId: 'C 2584563202',
+    },
   });
   expect(settings.statusCode, settings.body).toBe(200);
   const added = await inject('POST', '/api/clients', owner, {
@@ -93,6 +99,12 @@ describe('a client link', () => {
     expect(page.body).toContain('$123.45');
     expect(page.body).toContain('Bank 123-456');
     expect(page.body).toContain('Mina Cho');
+    // The business's tax id, and the statement's date and number as the owner's statement has them.
+    expect(page.body).toContain('Tax ID: C 2584563202');
+    const owners = await inject('GET', `/api/clients/${client.id}/statement`, owner);
+    const { date, number } = owners.json<{ date: string; number: string }>();
+    expect(page.body).toContain(`Statement date: ${writtenDay(date, 'en-US')}`);
+    expect(page.body).toContain(`Statement no.: ${number}`);
     // Nothing came before the period: its balance brought forward is a figure, not an empty cell.
     expect(page.body).toContain(
       'Balance brought forward</td><td></td><td></td><td class="end nowrap">0.00</td>',
@@ -120,6 +132,8 @@ describe('a client link', () => {
     const page = await open(path);
     expect(page.body).toContain('<html lang="ko">');
     expect(page.body).toContain('청구 금액');
+    expect(page.body).toContain('사업자등록번호: C 2584563202');
+    expect(page.body).toContain('명세서 번호: ');
     const pdf = await open(`${path}/statement.pdf`);
     expect((await pdfText(pdf.rawPayload)).text).toContain('청구 금액');
     await inject('PUT', `/api/clients/${client.id}/language`, owner, { language: null });

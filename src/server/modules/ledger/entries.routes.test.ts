@@ -173,6 +173,40 @@ describe('recording payments, charges and credits', () => {
     expect(created).toMatchObject({ action: 'created', entry: { kind: 'opening', amount: 1_000 } });
   });
 
+  it("keeps each payment's method, a bank transfer when none is given, and none on a charge", async () => {
+    const owner = await joinAs(testApp.app);
+    const client = await add(owner.cookie, { balance: 10_000, currency: 'KRW' });
+    const cash = await record(owner.cookie, client.id, {
+      kind: 'payment',
+      amount: 1_000,
+      method: 'cash',
+    });
+    expect(cash.entry).toMatchObject({ kind: 'payment', method: 'cash' });
+    await record(owner.cookie, client.id, { kind: 'payment', amount: 2_000 });
+    await record(owner.cookie, client.id, { kind: 'charge', amount: 500 });
+    await record(owner.cookie, client.id, { kind: 'credit', amount: 100 });
+    const entries = await entriesOf(owner.cookie, client.id);
+    expect(entries.map((entry) => [entry.kind, entry.method])).toEqual([
+      ['opening', null],
+      ['payment', 'cash'],
+      ['payment', 'bank_transfer'],
+      ['charge', null],
+      ['credit', null],
+    ]);
+    const [, , , cashPayment] = await historyOf(owner.cookie, client.id);
+    expect(cashPayment).toMatchObject({ entry: { kind: 'payment', method: 'cash' } });
+    // A void of a payment is no payment: it has no method.
+    await injectOk(
+      testApp.app,
+      'POST',
+      `/api/clients/${client.id}/entries/${cash.entry.entryId}/void`,
+      owner.cookie,
+      { reason: 'typed twice' },
+    );
+    const voided = await entriesOf(owner.cookie, client.id);
+    expect(voided.at(-1)).toMatchObject({ kind: 'void', method: null });
+  });
+
   it.each([
     [{ kind: 'payment', amount: 0 }, 'amount', 'Enter an amount above 0.'],
     [{ kind: 'payment', amount: -5 }, 'amount', 'Enter an amount above 0.'],
@@ -200,6 +234,13 @@ describe('recording payments, charges and credits', () => {
       'The date cannot be in the future.',
     ],
     [{ kind: 'payment', amount: 5, date: '1899-12-31' }, 'date', 'Use a date in 1900 or later.'],
+    [
+      { kind: 'payment', amount: 5, method: 'crypto' },
+      'method',
+      'Use one of cash, bank_transfer, card, cheque, other.',
+    ],
+    [{ kind: 'charge', amount: 5, method: 'cash' }, 'method', 'Only a payment has a method.'],
+    [{ kind: 'credit', amount: 5, method: 'card' }, 'method', 'Only a payment has a method.'],
   ])('refuses %j, naming %s, and records nothing', async (body, field, message) => {
     const owner = await joinAs(testApp.app);
     const client = await add(owner.cookie, { balance: 100 });
@@ -589,32 +630,55 @@ describe('exports', () => {
       date: paidOn,
       note: 'thank you',
       reference: '=CHQ 123',
+      method: 'cheque',
     });
     const exported = (await injectOk(testApp.app, 'GET', '/api/export.json', owner.cookie)).json<{
       version: number;
-      entries: { clientId: string; kind: string; amount: number; note: string; date: string }[];
+      entries: {
+        clientId: string;
+        kind: string;
+        amount: number;
+        note: string;
+        date: string;
+        method?: string | null;
+      }[];
     }>();
     expect(exported.version).toBe(exportVersion);
     expect(
-      exported.entries.map(({ clientId, kind, amount, note, date }) => ({
+      exported.entries.map(({ clientId, kind, amount, note, date, method }) => ({
         clientId,
         kind,
         amount,
         note,
         date,
+        method,
       })),
     ).toEqual([
-      { clientId: client.id, kind: 'opening', amount: 30_000, note: '', date: openedOn },
-      { clientId: client.id, kind: 'payment', amount: -5_000, note: 'thank you', date: paidOn },
+      {
+        clientId: client.id,
+        kind: 'opening',
+        amount: 30_000,
+        note: '',
+        date: openedOn,
+        method: undefined,
+      },
+      {
+        clientId: client.id,
+        kind: 'payment',
+        amount: -5_000,
+        note: 'thank you',
+        date: paidOn,
+        method: 'cheque',
+      },
     ]);
 
     const csv = await injectOk(testApp.app, 'GET', '/api/entries/export.csv', owner.cookie);
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     const lines = csv.body.replace('\uFEFF', '').trim().split(/\r?\n/);
     expect(lines).toEqual([
-      'First name,Last name,Email,Date,Kind,Amount,Currency,Due date,Reference,Note,Entry,Voids entry',
-      `Ji-woo,'=Kim,${client.email},${openedOn},Opening balance,30000,KRW,,B/F,,${payment.entryId - 1},`,
-      `Ji-woo,'=Kim,${client.email},${paidOn},Payment,-5000,KRW,,'=CHQ 123,thank you,${payment.entryId},`,
+      'First name,Last name,Email,Date,Kind,Amount,Currency,Due date,Reference,Note,Entry,Voids entry,Method',
+      `Ji-woo,'=Kim,${client.email},${openedOn},Opening balance,30000,KRW,,B/F,,${payment.entryId - 1},,`,
+      `Ji-woo,'=Kim,${client.email},${paidOn},Payment,-5000,KRW,,'=CHQ 123,thank you,${payment.entryId},,Cheque`,
     ]);
   });
 });

@@ -7,7 +7,13 @@ import {
   type Client,
 } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
-import { recordedSign, type EntryInput, type EntryKind } from '../../../shared/schemas/ledger.ts';
+import {
+  defaultPaymentMethod,
+  recordedSign,
+  type EntryInput,
+  type EntryKind,
+  type PaymentMethod,
+} from '../../../shared/schemas/ledger.ts';
 import type { Database } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, fieldError, notFound } from '../../errors.ts';
@@ -196,6 +202,7 @@ export interface EntryOf {
   note?: string;
   reference?: string;
   voidOf?: number | null;
+  method?: PaymentMethod | null;
 }
 
 export async function addEntry(
@@ -220,6 +227,7 @@ export async function addEntry(
       voidOf: entry.voidOf ?? null,
       createdBy: ownerId,
       openAmount: entry.openAmount ?? 0,
+      method: entry.method ?? null,
     },
     now,
   );
@@ -280,6 +288,8 @@ export const recordEntry = command(
     checkEntryDate(date, now);
     if (input.dueDate && input.dueDate < date)
       throw fieldError('dueDate', 'The due date cannot be before the date of the charge.');
+    if (input.method !== undefined && input.kind !== 'payment')
+      throw fieldError('method', 'Only a payment has a method.');
     const current = await currentClient(trx, ownerId, id);
     const amount = recordedSign[input.kind] * input.amount;
     const entry = await addEntry(
@@ -294,6 +304,7 @@ export const recordEntry = command(
         dueDate: input.kind === 'charge' ? (input.dueDate ?? null) : null,
         note: input.note ?? '',
         reference: input.reference ?? '',
+        method: input.kind === 'payment' ? (input.method ?? defaultPaymentMethod) : null,
       },
       now,
     );

@@ -27,6 +27,7 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
     voidOf: row.void_of,
     dueDate: row.due_on,
     reference: row.reference,
+    method: row.payment_method,
   };
 }
 
@@ -246,6 +247,7 @@ export async function listEntries(
           ? null
           : BigInt(row.running_balance).toString(),
       bank: row.bank_line_id === null ? null : { account: row.bank_account },
+      method: row.payment_method,
     }));
   return { entries, earlier };
 }
@@ -286,6 +288,7 @@ function entriesOfClients(db: Executor, ownerId: string) {
         'e.void_of as voidOf',
         'e.created_at as createdAt',
         'e.bank_line_id as bankLineId',
+        'e.payment_method as method',
       ])
       .where('c.owner_id', '=', ownerId)
   );
@@ -374,6 +377,7 @@ export async function statementLines(
       'note',
       'reference',
       'void_of as voidOf',
+      'payment_method as method',
     ])
     .where('client_id', '=', clientId)
     .where('owner_id', '=', ownerId)

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Client } from '../../../shared/schemas/clients.ts';
-import type { EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { EntryKind, PaymentMethod } from '../../../shared/schemas/ledger.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import { toClient } from '../clients/clients.queries.ts';
 import { addToLedgerMonths } from './ledger-months.repository.ts';
@@ -32,6 +32,8 @@ export interface NewEntry {
   openAmount?: number;
   /** A payment from a bank statement: its line (an export's, restored). */
   bankLineId?: string | null;
+  /** A payment's method; null (or left out) on other entries. */
+  method?: PaymentMethod | null;
 }
 
 /** An entry's row as every insert writes it. */
@@ -50,6 +52,7 @@ export const toEntryRow = (entry: NewEntry, now: number) => ({
   created_at: now,
   open_amount: entry.openAmount ?? 0,
   bank_line_id: entry.bankLineId ?? null,
+  payment_method: entry.method ?? null,
 });
 
 /**

@@ -1,6 +1,6 @@
 import type { Generated } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
-import type { EntryKind } from '../../../shared/schemas/ledger.ts';
+import type { EntryKind, PaymentMethod } from '../../../shared/schemas/ledger.ts';
 
 /**
  * The client's ledger: never deleted, only reversed by a void; of an entry only an opening
@@ -27,6 +27,8 @@ export interface EntriesTable {
   open_amount: Generated<number>;
   /** The bank statement line a payment was brought in from (migration 0032); null otherwise. */
   bank_line_id: Generated<string | null>;
+  /** How a payment came (migration 0041); null on other entries and on older payments. */
+  payment_method: Generated<PaymentMethod | null>;
 }
 
 /** Each month's net change of an owner's balances in one currency (migration 0026). */

@@ -44,7 +44,7 @@ export async function readBusiness(
 ): Promise<Required<Omit<Business, 'mainCurrency'>>> {
   const row = await db
     .selectFrom('user_preferences')
-    .select(['business_name', 'business_address', 'business_payment_details'])
+    .select(['business_name', 'business_address', 'business_payment_details', 'business_tax_id'])
     .where('user_id', '=', userId)
     .executeTakeFirst();
   return row
@@ -52,8 +52,9 @@ export async function readBusiness(
         name: row.business_name,
         address: row.business_address,
         paymentDetails: row.business_payment_details,
+        taxId: row.business_tax_id,
       }
-    : { name: '', address: '', paymentDetails: '' };
+    : { name: '', address: '', paymentDetails: '', taxId: '' };
 }
 
 /** The business as Settings and the export file hold it: with its main currency. */

@@ -35,6 +35,7 @@ export async function writeBusiness(
     ...(business.paymentDetails === undefined
       ? {}
       : { business_payment_details: business.paymentDetails }),
+    ...(business.taxId === undefined ? {} : { business_tax_id: business.taxId }),
     ...(business.mainCurrency === undefined ? {} : { main_currency: business.mainCurrency }),
     updated_at: now,
   };
@@ -68,6 +69,8 @@ export async function writeSetup(
     businessName?: string | undefined;
     mainCurrency?: Currency | undefined;
     paymentDetails?: string | undefined;
+    businessAddress?: string | undefined;
+    taxId?: string | undefined;
   },
   now: number,
 ): Promise<void> {
@@ -78,6 +81,8 @@ export async function writeSetup(
     ...(setup.paymentDetails === undefined
       ? {}
       : { business_payment_details: setup.paymentDetails }),
+    ...(setup.businessAddress === undefined ? {} : { business_address: setup.businessAddress }),
+    ...(setup.taxId === undefined ? {} : { business_tax_id: setup.taxId }),
     updated_at: now,
   };
   await db

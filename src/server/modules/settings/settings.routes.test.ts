@@ -37,7 +37,7 @@ describe('settings', () => {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       allowRegistration: true,
       rates: [],
-      business: { name: '', address: '', paymentDetails: '', mainCurrency: 'USD' },
+      business: { name: '', address: '', paymentDetails: '', taxId: '', mainCurrency: 'USD' },
     });
     // Only the administrator sees the registration switch.
     expect(

@@ -11,6 +11,8 @@ interface UserPreferencesTable {
   business_name: Generated<string>;
   business_address: Generated<string>;
   business_payment_details: Generated<string>;
+  /** Migration 0042; '' when not given. */
+  business_tax_id: Generated<string>;
   language: Generated<string | null>;
   main_currency: Generated<Currency>;
   /** Null until the owner finished the first-run setup. */

@@ -45,11 +45,13 @@ describe('the first-run setup', () => {
     expect(await firstRunOf(owner.cookie)).toEqual({ mainCurrency: 'USD', setupNeeded: true });
   });
 
-  it('done, keeps the business name, main currency and payment details, and is not offered again on another device', async () => {
+  it('done, keeps the business name, address, tax id, main currency and payment details, and is not offered again on another device', async () => {
     const owner = await joinAs(testApp.app);
     const done = await call('PUT', '/api/settings/setup', owner.cookie, {
       outcome: 'done',
       businessName: '  Kim Trading  ',
+      businessAddress: '서울특별시 중구 세종대로 110\r\nSeoul 04524 ',
+      taxId: ' 123-45-67890 ',
       mainCurrency: 'KRW',
       paymentDetails: 'Shinhan 110-123-456789',
     });
@@ -57,8 +59,9 @@ describe('the first-run setup', () => {
     expect(done.json()).toEqual({ mainCurrency: 'KRW', setupNeeded: false });
     expect((await settingsOf(owner.cookie)).business).toEqual({
       name: 'Kim Trading',
-      address: '',
+      address: '서울특별시 중구 세종대로 110\nSeoul 04524',
       paymentDetails: 'Shinhan 110-123-456789',
+      taxId: '123-45-67890',
       mainCurrency: 'KRW',
     });
 
@@ -84,6 +87,7 @@ describe('the first-run setup', () => {
       name: 'Before',
       address: 'Street 1',
       paymentDetails: 'IBAN',
+      taxId: '',
       mainCurrency: 'USD',
     });
     expect(await firstRunOf(owner.cookie)).toEqual({ mainCurrency: 'USD', setupNeeded: false });
@@ -122,6 +126,9 @@ describe('the first-run setup', () => {
       [{ outcome: 'done', mainCurrency: 'RM' }, 'mainCurrency'],
       [{ outcome: 'done', businessName: 'X' }, 'mainCurrency'],
       [{ outcome: 'skipped', businessName: 'X' }, 'businessName'],
+      [{ outcome: 'skipped', taxId: '1' }, 'taxId'],
+      [{ outcome: 'done', mainCurrency: 'USD', taxId: 'x'.repeat(51) }, 'taxId'],
+      [{ outcome: 'done', mainCurrency: 'USD', businessAddress: 'a\u0007b' }, 'businessAddress'],
       [{ outcome: 'later' }, 'outcome'],
       [{ outcome: 'done', mainCurrency: 'USD', businessName: 'x'.repeat(101) }, 'businessName'],
       [{ outcome: 'done', mainCurrency: 'USD', paymentDetails: 'a\u0000b' }, 'paymentDetails'],

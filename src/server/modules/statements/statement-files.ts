@@ -60,7 +60,10 @@ export function statementCsv(statement: Statement, locale: Locale): string {
     translate(locale, english, values);
   const rows: string[][] = [
     [say('Statement of account'), say('{from} to {to}', { from: period.from, to: period.to })],
+    [say('Statement date'), statement.date],
+    [say('Statement no.'), statement.number],
     [say('From'), protectCell(business.name), protectCell(business.address.replaceAll('\n', ', '))],
+    [say('Tax ID'), protectCell(business.taxId)],
     [say('Client'), protectCell(displayName(client)), protectCell(client.email)],
     [say('Currency'), currency],
     [],

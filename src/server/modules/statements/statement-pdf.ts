@@ -153,6 +153,10 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     use('regular', 9);
     write(business.address, { width: half });
   }
+  if (business.taxId) {
+    use('regular', 9);
+    write(translate(locale, 'Tax ID: {taxId}', { taxId: business.taxId }), { width: half });
+  }
   const leftBottom = doc.y;
   // The statement's own words and dates: Noto Sans KR has all their letters.
   use('bold', 14).text(translate(locale, 'Statement of account'), margin + width - half, top, {
@@ -160,6 +164,14 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     align: 'right',
   });
   use('regular', 9.5)
+    .text(translate(locale, 'Statement date: {day}', { day: day(statement.date) }), {
+      width: half,
+      align: 'right',
+    })
+    .text(translate(locale, 'Statement no.: {number}', { number: statement.number }), {
+      width: half,
+      align: 'right',
+    })
     .text(periodText, { width: half, align: 'right' })
     .text(
       translate(locale, 'Statement in {currency}', { currency: currencyLabel[client.currency] }),

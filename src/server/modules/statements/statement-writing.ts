@@ -6,8 +6,13 @@ import {
   formatMoney,
   type Currency,
 } from '../../../shared/money.ts';
-import { entryKindLabels, type EntryKind } from '../../../shared/schemas/ledger.ts';
-import { lineDetails } from '../../../shared/schemas/statement.ts';
+import {
+  entryKindLabels,
+  paymentMethodInSentence,
+  type EntryKind,
+  type PaymentMethod,
+} from '../../../shared/schemas/ledger.ts';
+import { kindWithMethod, lineDetails } from '../../../shared/schemas/statement.ts';
 import { translate } from '../../i18n.ts';
 
 /**
@@ -25,9 +30,20 @@ export function statementWriting(currency: Currency, locale: Locale) {
     money: (minor: number | string | bigint) => formatMoney(BigInt(minor), currency, intl),
     day: (iso: string) => writtenDay(iso, intl),
     kind,
-    describe: (line: { kind: EntryKind; note: string; reference: string }) => {
+    describe: (line: {
+      kind: EntryKind;
+      note: string;
+      reference: string;
+      method?: PaymentMethod | null;
+    }) => {
+      const what = kindWithMethod(
+        line,
+        kind,
+        (method) => translate(locale, paymentMethodInSentence[method]),
+        (values) => translate(locale, '{kind} ({method})', values),
+      );
       const details = lineDetails(line);
-      return details ? `${kind(line.kind)}: ${details}` : kind(line.kind);
+      return details ? `${what}: ${details}` : what;
     },
   };
 }

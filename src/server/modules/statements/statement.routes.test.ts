@@ -41,7 +41,7 @@ beforeAll(async () => {
     { kind: 'charge', amount: 10_000, date: '2025-03-10', dueDate: '2025-03-31' },
     { kind: 'payment', amount: 3_000, date: '2025-03-20' },
     { kind: 'charge', amount: 20_000, date: '2025-04-05', dueDate: '2025-05-05', note: 'April' },
-    { kind: 'payment', amount: 5_000, date: '2025-04-15', note: 'thanks' },
+    { kind: 'payment', amount: 5_000, date: '2025-04-15', note: 'thanks', method: 'cash' },
     { kind: 'charge', amount: 8_000, date: '2025-05-20', reference: 'INV-2025-05' },
     { kind: 'charge', amount: 4_000, date: '2025-06-25', dueDate: '2025-07-25' },
     { kind: 'charge', amount: 999, date: '2025-07-10' },
@@ -67,10 +67,11 @@ describe('a client statement', () => {
       statement.lines.map((line) => [line.date, line.amount, line.balance, line.description]),
     ).toEqual([
       ['2025-04-05', 20_000, '27000', 'Charge: April'],
-      ['2025-04-15', -5_000, '22000', 'Payment: thanks'],
+      ['2025-04-15', -5_000, '22000', 'Payment (cash): thanks'],
       // A reference is written before the note: an invoice's number, a bank's reference.
       ['2025-05-20', 8_000, '30000', 'Charge: INV-2025-05'],
-      ['2025-06-10', -1_234, '28766', 'Payment'],
+      // A payment recorded without a method is a bank transfer.
+      ['2025-06-10', -1_234, '28766', 'Payment (bank transfer)'],
       ['2025-06-25', 4_000, '32766', 'Charge'],
     ]);
     expect(statement.closingBalance).toBe('32766');
@@ -135,8 +136,22 @@ describe('a client statement', () => {
         over90: '766',
       },
     });
-    expect(statement.business).toEqual({ name: '', address: '', paymentDetails: '' });
+    expect(statement.business).toEqual({ name: '', address: '', paymentDetails: '', taxId: '' });
     expect(statement.emailConfigured).toBe(false);
+    // Dated on its last day, numbered from the client and that day: the same every time.
+    expect(statement.date).toBe('2025-06-30');
+    expect(statement.number).toMatch(/^[0-9A-HJKMNP-TV-Z]{6}-20250630$/);
+    expect((await statementOf(ada.id, '?from=2025-06-01&to=2025-06-30')).number).toBe(
+      statement.number,
+    );
+    const july = await statementOf(ada.id, '?from=2025-07-01&to=2025-07-31');
+    expect(july.number).toBe(`${statement.number.slice(0, 6)}-20250731`);
+    // Another client's statements have another code (of another owner: this one's ageing is
+    // counted below).
+    const stranger = await joinAs(testApp.app);
+    const other = await add(stranger.cookie, { firstName: 'Other' });
+    const others = await statementOf(other.id, '?from=2025-04-01&to=2025-06-30', stranger.cookie);
+    expect(others.number.slice(0, 6)).not.toBe(statement.number.slice(0, 6));
   });
 
   it('of a period with no entries carries the balance through, aged on its own last day', async () => {
@@ -217,7 +232,7 @@ describe('a client statement', () => {
     );
   });
 
-  it('shows the business name and address from the settings', async () => {
+  it('shows the business name, address and tax id from the settings', async () => {
     const other = await joinAs(testApp.app);
     const client = await add(other.cookie, {
       firstName: '민준',
@@ -233,6 +248,7 @@ describe('a client statement', () => {
       name: '서울 상점',
       address: 'Line 1\nLine 2',
       paymentDetails: '',
+      taxId: '',
       mainCurrency: 'USD',
     });
     const statement = await statementOf(client.id, '', other.cookie);
@@ -240,7 +256,16 @@ describe('a client statement', () => {
       name: '서울 상점',
       address: 'Line 1\nLine 2',
       paymentDetails: '',
+      taxId: '',
     });
+    // The tax id, saved with the business, kept by a save that leaves it out.
+    await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
+      business: { name: '서울 상점', address: 'Line 1\nLine 2', taxId: ' 123-45-67890 ' },
+    });
+    await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
+      business: { name: '서울 상점', address: 'Line 1\nLine 2' },
+    });
+    expect((await statementOf(client.id, '', other.cookie)).business.taxId).toBe('123-45-67890');
     expect(statement.client).toMatchObject({ firstName: '민준', currency: 'KRW' });
     // How to pay: saved with the business, kept by a save that sends the business without it.
     await injectOk(testApp.app, 'PUT', '/api/settings', other.cookie, {
@@ -285,6 +310,7 @@ describe('a client statement', () => {
           name: 'x'.repeat(101),
           address: 'a\u0007b',
           paymentDetails: 'y'.repeat(501),
+          taxId: 'z'.repeat(51),
         },
       },
     });
@@ -295,6 +321,7 @@ describe('a client statement', () => {
           'business.name': 'Use at most 100 characters.',
           'business.address': 'Remove the control characters.',
           'business.paymentDetails': 'Use at most 500 characters.',
+          'business.taxId': 'Use at most 50 characters.',
         },
       },
     });
@@ -393,7 +420,7 @@ describe('a statement to download', () => {
     );
     const text = oneLine((await pdfText(response.rawPayload)).text);
     expect(text).toContain('May 1, 2025 Balance brought forward 0.00 ');
-    expect(text).toContain('May 9, 2025 Payment (123.45) 0.00 ');
+    expect(text).toContain('May 9, 2025 Payment (bank transfer) (123.45) 0.00 ');
     expect(text).toContain('May 31, 2025 Closing balance 0.00 ');
   });
 
@@ -428,7 +455,11 @@ describe('a statement to download', () => {
     await injectOk(testApp.app, 'PUT', '/api/settings', seller.cookie, {
       preferences: { disableBalanceOnAdd: false, disableBalanceOnEdit: false },
       rates: [],
-      business: { name: '한빛 상사', address: '서울특별시 중구 세종대로 110\nSeoul 04524' },
+      business: {
+        name: '한빛 상사',
+        address: '서울특별시 중구 세종대로 110\nSeoul 04524',
+        taxId: '123-45-67890',
+      },
     });
     const client = await add(seller.cookie, {
       firstName: '지우',
@@ -451,6 +482,7 @@ describe('a statement to download', () => {
       kind: 'payment',
       amount: 700_000,
       date: '2025-05-20',
+      method: 'card',
     });
     const response = await injectOk(
       testApp.app,
@@ -467,11 +499,19 @@ describe('a statement to download', () => {
     // Payments settle the oldest first: ₩800,000 left of March's charge (91 days overdue on 31
     // May), all of May's (29 days). Figures carry no symbol; the payment is in parentheses.
     const { text } = await pdfText(response.rawPayload);
+    const { number } = await statementOf(
+      client.id,
+      '?from=2025-05-01&to=2025-05-31',
+      seller.cookie,
+    );
     for (const expected of [
       '한빛 상사',
       '서울특별시 중구 세종대로 110',
+      'Tax ID: 123-45-67890',
       '지우 Ødegård',
       'Statement of account',
+      'Statement date: May 31, 2025',
+      `Statement no.: ${number}`,
       'May 1, 2025 to May 31, 2025',
       'Statement in KRW',
       'Amount due ₩2,800,000',
@@ -481,7 +521,7 @@ describe('a statement to download', () => {
       'May 2, 2025 5월 작업 May 2, 2025 2,000,000 2,000,000 29',
       'May 1, 2025 Balance brought forward 1,500,000',
       'May 2, 2025 Charge: 5월 작업 2,000,000 3,500,000',
-      'May 20, 2025 Payment (700,000) 2,800,000',
+      'May 20, 2025 Payment (card) (700,000) 2,800,000',
       'May 31, 2025 Closing balance 2,800,000',
       'Ageing on May 31, 2025',
     ])
@@ -500,6 +540,9 @@ describe('a statement to download', () => {
       '한빛 상사',
       '지우 Ødegård',
       '거래명세서',
+      '사업자등록번호: 123-45-67890',
+      '명세서 일자: 2025. 5. 31.',
+      `명세서 번호: ${number}`,
       '2025. 5. 1. ~ 2025. 5. 31.',
       '금액 단위: KRW',
       '청구 금액 ₩2,800,000',
@@ -509,7 +552,7 @@ describe('a statement to download', () => {
       '2025. 3. 1. 청구 2025. 3. 1. 1,500,000 700,000 800,000 91',
       '2025. 5. 1. 이월 잔액 1,500,000',
       '2025. 5. 2. 청구: 5월 작업 2,000,000 3,500,000',
-      '2025. 5. 20. 입금 (700,000) 2,800,000',
+      '2025. 5. 20. 입금 (카드) (700,000) 2,800,000',
       '2025. 5. 31. 기말 잔액 2,800,000',
       '2025. 5. 31. 기준 연체 기간별 미수금',
       '미수금 합계',
@@ -528,10 +571,13 @@ describe('a statement to download', () => {
     expect(malayText).not.toContain('거래명세서');
     for (const expected of [
       'Penyata akaun',
+      'No. cukai: 123-45-67890',
+      'Tarikh penyata: 31 Mei 2025',
+      `No. penyata: ${number}`,
       '1 Mei 2025 hingga 31 Mei 2025',
       'Jumlah perlu dibayar ₩2,800,000',
       'Tertunggak sejak 1 Mac 2025: sila bayar sekarang',
-      '20 Mei 2025 Bayaran (700,000) 2,800,000',
+      '20 Mei 2025 Bayaran (kad) (700,000) 2,800,000',
       'Baki dibawa ke hadapan',
     ])
       expect(oneLine(malayText)).toContain(expected);
@@ -616,7 +662,12 @@ describe('a statement to download', () => {
       dueDate: day(-30),
       note: 'INV-1 design',
     });
-    await record(seller.cookie, client.id, { kind: 'payment', amount: 50_000, date: day(-20) });
+    await record(seller.cookie, client.id, {
+      kind: 'payment',
+      amount: 50_000,
+      date: day(-20),
+      method: 'cheque',
+    });
     const mistake = await record(seller.cookie, client.id, {
       kind: 'payment',
       amount: 9_999_900,
@@ -657,7 +708,7 @@ describe('a statement to download', () => {
         'INV-2',
         '300.00 300.00',
         'Opening balance',
-        'Payment (500.00) 700.00',
+        'Payment (cheque) (500.00) 700.00',
       ],
       ko: [
         '청구 금액 US$1,050.00',
@@ -667,7 +718,7 @@ describe('a statement to download', () => {
         '금액 단위: USD',
         'INV-1 design',
         '1,200.00 500.00 700.00 30',
-        '입금 (500.00) 700.00',
+        '입금 (수표) (500.00) 700.00',
       ],
       ms: [
         'Jumlah perlu dibayar USD 1,050.00',
@@ -677,7 +728,7 @@ describe('a statement to download', () => {
         'Penyata dalam USD',
         'INV-1 design',
         '1,200.00 500.00 700.00 30',
-        'Bayaran (500.00) 700.00',
+        'Bayaran (cek) (500.00) 700.00',
       ],
     };
     for (const [lang, expected] of Object.entries(written)) {

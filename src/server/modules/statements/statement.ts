@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { daysBetween } from '../../../shared/dates.ts';
 import {
@@ -11,6 +12,26 @@ import { readBusiness } from '../settings/settings.queries.ts';
 import { allocate, bucketBounds, dueDay, type AgeingBucket } from '../ledger/ageing.ts';
 import { findClient } from '../clients/clients.queries.ts';
 import { statementLines } from '../ledger/ledger.queries.ts';
+
+/** Crockford's base 32: no I, L, O or U, so a number read aloud or typed back is not misread. */
+const codeAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+/**
+ * A statement's number, made from what it is of: six characters drawn from the client's id (the
+ * same on every statement of that client), then the statement's date. Nothing is stored, so the
+ * same statement has the same number on the page, the PDF and the client's link, made any time
+ * (docs/decisions/039-statement-date-and-number.md).
+ */
+function statementNumber(clientId: string, date: string): string {
+  const digest = createHash('sha256').update(clientId).digest();
+  let bits = digest.readUInt32BE(0);
+  let code = '';
+  for (let index = 0; index < 6; index++) {
+    code += codeAlphabet[bits & 31];
+    bits >>>= 5;
+  }
+  return `${code}-${date.replaceAll('-', '')}`;
+}
 
 /** The same bounds as the dashboard. */
 function bucketOf(due: string, day: string): AgeingBucket {
@@ -59,6 +80,7 @@ export async function readStatement(
         kind: line.kind,
         note: line.note,
         reference: line.reference,
+        method: line.method,
         amount: line.amount,
         description: describeLine(line),
         balance: running.toString(),
@@ -110,6 +132,8 @@ export async function readStatement(
       currency: client.currency,
     },
     business,
+    date: period.to,
+    number: statementNumber(client.id, period.to),
     openingBalance: opening.toString(),
     lines: shown,
     closingBalance: running.toString(),

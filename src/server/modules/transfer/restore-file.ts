@@ -8,7 +8,12 @@ import {
 import { AppError } from '../../errors.ts';
 import type { MessageValues, Text } from '../../i18n.ts';
 import type { RestorePlan } from './restore-plan.ts';
-import { recordedSign, type EntryKind, type RecordedKind } from '../../../shared/schemas/ledger.ts';
+import {
+  recordedSign,
+  type EntryKind,
+  type PaymentMethod,
+  type RecordedKind,
+} from '../../../shared/schemas/ledger.ts';
 
 const namedInMessage = 5;
 const namedInFields = 50;
@@ -102,6 +107,8 @@ function crossCheck(file: ExportFile): Problem[] {
       problems.push(problem(`${where}.voidOf`, 'Only a void names another entry.'));
     if (isRecordedKind(entry.kind) && Math.sign(entry.amount) !== recordedSign[entry.kind])
       problems.push([`${where}.amount`, wrongSign[entry.kind]]);
+    if (entry.kind !== 'payment' && entry.method !== undefined && entry.method !== null)
+      problems.push(problem(`${where}.method`, 'Only a payment has a method.'));
     entries.set(entry.id, {
       clientId: entry.clientId,
       kind: entry.kind,
@@ -190,6 +197,21 @@ function crossCheck(file: ExportFile): Problem[] {
 
 const time = (iso: string) => Date.parse(iso);
 
+/**
+ * A payment's method as the file gives it; a file from before methods (version 5 or older) gives
+ * none, and its payments are restored as migration 0041 left them: a bank statement's as a bank
+ * transfer, any other without a method.
+ */
+function methodOf(entry: {
+  kind: EntryKind;
+  bankLineId?: string | null | undefined;
+  method?: PaymentMethod | null | undefined;
+}): PaymentMethod | null {
+  if (entry.kind !== 'payment') return null;
+  if (entry.method !== undefined && entry.method !== null) return entry.method;
+  return entry.bankLineId === undefined || entry.bankLineId === null ? null : 'bank_transfer';
+}
+
 /** Each early void moved just after its entry, so the restore can link it. */
 function voidsAfterTheirEntries<Entry extends { id: number; voidOf: number | null }>(
   entries: readonly Entry[],
@@ -244,6 +266,7 @@ export function readExportFile(body: unknown): RestorePlan {
         ...entry,
         reference: reference ?? '',
         bankLineId: entry.bankLineId ?? null,
+        method: methodOf(entry),
         fileId: id,
         createdAt: time(enteredAt),
       }));

@@ -13,7 +13,7 @@ import { bankLayoutKey } from '../../../shared/bank-layout.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
 import type { DueReminders, ReminderPlan } from '../../../shared/schemas/reminders.ts';
-import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
+import { exportVersion, type RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
 
 interface ExportFile {
@@ -220,7 +220,7 @@ describe('restoring an export into an account', () => {
     const preview = await restore(fresh, target.cookie, exported, true);
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json<RestoreSummary>()).toEqual({
-      version: 5,
+      version: 6,
       exportedAt: exported.exportedAt,
       exportedFrom: owner.email,
       clients: 3,
@@ -362,7 +362,12 @@ describe('restoring an export into an account', () => {
       'settings_changed',
     ]);
     expect(exported.settings).toMatchObject({
-      business: { name: 'Lovelace & 김 Trading', address: '1 Analytical Way\nLondon' },
+      business: {
+        name: 'Lovelace & 김 Trading',
+        address: '1 Analytical Way\nLondon',
+        // Version 6 on.
+        taxId: 'GB 123 4567 89',
+      },
     });
     const settings = await injectOk(fresh, 'GET', '/api/settings', target.cookie);
     const { reminderPlan: _plan, ...ownSettings } = exported.settings;
@@ -510,7 +515,7 @@ describe('restoring an export into an account', () => {
     const again: ExportFile = (
       await injectOk(source.app, 'GET', '/api/export.json', target.cookie)
     ).json();
-    expect(again.version).toBe(5);
+    expect(again.version).toBe(exportVersion);
     expect(new Set(again.entries?.map((entry) => entry.reference))).toEqual(new Set(['']));
     // Everything else as it was (the clients' ids are renumbered: they are taken here).
     const kept = (entry: Record<string, unknown>) =>
@@ -530,7 +535,7 @@ describe('restoring an export into an account', () => {
     const v4 = {
       ...file,
       version: 4,
-      entries: exported.entries?.map(({ bankLineId: _line, ...entry }) => entry),
+      entries: exported.entries?.map(({ bankLineId: _line, method: _method, ...entry }) => entry),
     };
     expect((await restore(fresh, target.cookie, v4)).statusCode).toBe(200);
     const again: ExportFile = (
@@ -577,6 +582,57 @@ describe('restoring an export into an account', () => {
     expect(twice.json<{ error: { fields: Record<string, string> } }>().error.fields).toEqual({
       'bankLayouts[1].key': 'appears twice in the file',
     });
+  });
+
+  it("reads a version-5 file, whose payments have no method: a bank statement's come back as transfers", async () => {
+    // Version 6 on, each payment carries its method: the cheque and the bank imports' transfers.
+    const methods = (file: ExportFile) =>
+      (file.entries ?? [])
+        .filter((entry) => entry.kind === 'payment')
+        .map((entry) => [entry.bankLineId !== undefined, entry.method]);
+    expect(methods(exported)).toEqual([
+      [false, 'cheque'],
+      [true, 'bank_transfer'],
+      [true, 'bank_transfer'],
+      [true, 'bank_transfer'],
+    ]);
+    expect(
+      exported.entries?.filter((entry) => entry.kind !== 'payment' && 'method' in entry),
+    ).toEqual([]);
+    const target = await joinAs(fresh);
+    const v5 = {
+      ...exported,
+      version: 5,
+      entries: exported.entries?.map(({ method: _method, ...entry }) => entry),
+    };
+    expect((await restore(fresh, target.cookie, v5)).statusCode).toBe(200);
+    const again: ExportFile = (
+      await injectOk(fresh, 'GET', '/api/export.json', target.cookie)
+    ).json();
+    // The cheque was never said in version 5: it comes back "not recorded" (null).
+    expect(methods(again)).toEqual([
+      [false, null],
+      [true, 'bank_transfer'],
+      [true, 'bank_transfer'],
+      [true, 'bank_transfer'],
+    ]);
+
+    // A method the file does not know, or one on an entry that is no payment, refuses it.
+    const other = await joinAs(fresh);
+    const fieldsOf = async (change: (entry: { [key: string]: unknown }) => object) => {
+      const bad = await restore(fresh, other.cookie, {
+        ...exported,
+        entries: exported.entries?.map((entry) => ({ ...entry, ...change(entry) })),
+      });
+      expect(bad.statusCode).toBe(400);
+      return Object.values(bad.json<{ error: { fields: Record<string, string> } }>().error.fields);
+    };
+    expect(
+      new Set(await fieldsOf((entry) => (entry.kind === 'payment' ? { method: 'barter' } : {}))),
+    ).toEqual(new Set(['Use one of cash, bank_transfer, card, cheque, other.']));
+    expect(
+      new Set(await fieldsOf((entry) => (entry.kind === 'opening' ? { method: 'cash' } : {}))),
+    ).toEqual(new Set(['Only a payment has a method.']));
   });
 
   it("reads a version-3 file as before: every client in the owner's language, reminders on, no plan", async () => {
@@ -795,7 +851,10 @@ describe('restoring an export into an account', () => {
     expect(other.json()).toMatchObject({
       error: { message: expect.stringContaining('not a Balance export') as string },
     });
-    const newer = await restore(source.app, target.cookie, { ...exported, version: 6 });
+    const newer = await restore(source.app, target.cookie, {
+      ...exported,
+      version: exportVersion + 1,
+    });
     expect(newer.json()).toMatchObject({
       error: { message: expect.stringContaining('written by a newer Balance') as string },
     });

@@ -6,7 +6,7 @@ import { protectCell } from '../../../shared/csv.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import { toDecimalText } from '../../../shared/money.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
-import { entryKindLabels } from '../../../shared/schemas/ledger.ts';
+import { entryKindLabels, paymentMethodLabels } from '../../../shared/schemas/ledger.ts';
 import { exportVersion } from '../../../shared/schemas/restore.ts';
 import { clientLanguages, listClientsPage, type ClientFilter } from '../clients/clients.queries.ts';
 import { pausedClientIds, readPlan } from '../reminders/reminders.queries.ts';
@@ -36,6 +36,7 @@ const entryCsvColumns = [
   'Note',
   'Entry',
   'Voids entry',
+  'Method',
 ] as const;
 
 // A chunk's worth (export-stream.ts): each page is turned into clients in one go.
@@ -102,6 +103,8 @@ async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
       enteredAt: new Date(entry.createdAt).toISOString(),
       // Only on a payment from a bank statement: most entries would carry a null.
       ...(entry.bankLineId !== null && { bankLineId: entry.bankLineId }),
+      // Only on a payment (version 6 on); a payment from before methods were kept has null.
+      ...(entry.kind === 'payment' && { method: entry.method }),
     };
   }
 }
@@ -159,6 +162,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
           protectCell(entry.note),
           String(entry.id),
           entry.voidOf === null ? '' : String(entry.voidOf),
+          entry.method === null ? '' : paymentMethodLabels[entry.method],
         ]),
       ),
     );

@@ -73,7 +73,11 @@ describe('the history list', () => {
       />,
     );
     expect(screen.queryAllByRole('listitem')).toHaveLength(0);
-    expect(screen.getByText(/^Nothing here beyond the ledger yet/)).toBeInTheDocument();
+    expect(screen.getByText('Nothing yet.')).toBeInTheDocument();
+    // The card says what it holds: the money is in the ledger above.
+    expect(
+      screen.getByText(/Payments, charges and credits are in the ledger above\.$/),
+    ).toBeInTheDocument();
   });
 
   it("keeps edits of the client's details, without the balance the ledger already shows", () => {

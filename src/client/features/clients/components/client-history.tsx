@@ -220,10 +220,18 @@ export function ClientHistory({
       <h2 id="history-heading" className="h6">
         {t('clients.history.heading')}
       </h2>
+      {/* What the card holds, so the money recorded above is not looked for here (issue 56). */}
+      <p id="history-holds" className="text-body-secondary small mb-2">
+        {t('clients.history.holds')}
+      </p>
       {shown.length === 0 ? (
         <p className="text-body-secondary small">{t('clients.history.only-ledger')}</p>
       ) : (
-        <ol className="list-group" aria-label={t('clients.history.label')}>
+        <ol
+          className="list-group"
+          aria-label={t('clients.history.label')}
+          aria-describedby="history-holds"
+        >
           {shown.map((entry) => (
             <li key={entry.id} className="list-group-item d-flex flex-column flex-sm-row gap-sm-3">
               <time dateTime={entry.at} className="text-body-secondary text-nowrap small">

@@ -39,6 +39,7 @@ const entries: Entry[] = Array.from({ length: 100 }, (_, index) => ({
   // The server's running balance, over the whole ledger (the 30 earlier charges included).
   runningBalance: String((index + 31) * 100),
   bank: null,
+  method: null,
 }));
 
 describe('a long ledger', () => {

@@ -10,6 +10,7 @@ import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useVoidEntry } from '../api/entries.ts';
 import { entryKindTexts } from '../../../components/entry-kind-texts.ts';
+import { paymentMethodTexts } from '../../../components/payment-method-texts.ts';
 import { ledgerRows } from './ledger-rows.ts';
 
 type Texts = ReturnType<typeof useI18n>;
@@ -28,6 +29,7 @@ function describeEntry(entry: Entry, byId: Map<number, Entry>, { t, format }: Te
     return entry.note ? t('clients.ledger.with-note', { text, note: entry.note }) : text;
   }
   const parts: string[] = [kinds[entry.kind].label];
+  if (entry.method) parts.push(paymentMethodTexts(t)[entry.method]);
   // A payment from a bank statement: the account it came in on, then the bank's reference.
   if (entry.bank)
     parts.push(

@@ -5,6 +5,7 @@ import { localToday } from '../../../../shared/dates.ts';
 import { currencyLabel, toDecimalText } from '../../../../shared/money.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
 import {
+  defaultPaymentMethod,
   entryFormSchema,
   entryNoteMaxLength,
   entryReferenceMaxLength,
@@ -17,6 +18,7 @@ import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useRecordEntry } from '../api/entries.ts';
+import { MethodField } from './method-field.tsx';
 
 type Translate = ReturnType<typeof useI18n>['t'];
 
@@ -33,7 +35,7 @@ export function entryTexts(t: Translate): Record<RecordedKind, { action: string;
 }
 
 // i18n-ignore: the form's field names, not shown
-const fieldNames = ['amount', 'date', 'dueDate', 'note', 'reference'] as const;
+const fieldNames = ['amount', 'date', 'dueDate', 'note', 'reference', 'method'] as const;
 type FieldName = (typeof fieldNames)[number];
 
 /** The same day a year later (or earlier, with -1): both YYYY-MM-DD, compared as text. */
@@ -81,7 +83,14 @@ export function EntryForm({
   } = useForm<EntryFormValues>({
     resolver: zodResolver(schema),
     mode: 'onTouched', // i18n-ignore: a react-hook-form mode
-    defaultValues: { amount: '', date: localToday(), dueDate: '', note: '', reference: '' },
+    defaultValues: {
+      amount: '',
+      date: localToday(),
+      dueDate: '',
+      note: '',
+      reference: '',
+      method: defaultPaymentMethod,
+    },
   });
   // The amount is what the owner came to type: focus goes there as the form opens.
   useEffect(() => setFocus('amount'), [setFocus]);
@@ -135,6 +144,7 @@ export function EntryForm({
         note: values.note,
         ...(values.reference !== '' ? { reference: values.reference } : {}),
         ...(kind === 'charge' && values.dueDate !== '' ? { dueDate: values.dueDate } : {}),
+        ...(kind === 'payment' ? { method: values.method } : {}),
       });
     } catch (error) {
       showFlash(t('clients.recording-failed'), 'danger');
@@ -229,6 +239,9 @@ export function EntryForm({
             // i18n-ignore: a field's name
             {...field('dueDate')}
           />
+        )}
+        {kind === 'payment' && (
+          <MethodField className="col-12 col-sm-6 mb-3" registration={register('method')} />
         )}
         <FormField
           className="col-12 col-sm-6 mb-3"

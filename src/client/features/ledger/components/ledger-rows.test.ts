@@ -15,6 +15,7 @@ const entry = (
   enteredBy: null,
   enteredAt: '2026-11-03T10:00:00.000Z',
   bank: null,
+  method: null,
   ...overrides,
 });
 

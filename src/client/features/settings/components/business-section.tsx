@@ -6,6 +6,7 @@ import {
   paymentDetailsMaxLength,
   businessNameMaxLength,
   businessSchema,
+  taxIdMaxLength,
   type Settings,
 } from '../../../../shared/schemas/settings.ts';
 import { messagesByField } from '../../../components/form-field.tsx';
@@ -17,10 +18,13 @@ interface BusinessValues {
   name: string;
   address: string;
   paymentDetails: string;
+  taxId: string;
   mainCurrency: Currency;
 }
 
-/** The business: its name, address and payment details, its main currency, the language. */
+/**
+ * The business: its name, address, tax id and payment details, its main currency, the language.
+ */
 export function BusinessSection({ business }: { business: Settings['business'] }) {
   const { t, message } = useI18n();
   const saveSection = useSaveSection();
@@ -30,6 +34,7 @@ export function BusinessSection({ business }: { business: Settings['business'] }
       name: business.name,
       address: business.address,
       paymentDetails: business.paymentDetails ?? '',
+      taxId: business.taxId ?? '',
       mainCurrency: business.mainCurrency ?? 'USD',
     },
   });
@@ -82,6 +87,23 @@ export function BusinessSection({ business }: { business: Settings['business'] }
             {t('settings.business-address-help')}
           </div>
           {feedback('address')}
+        </div>
+        <div className="mb-3">
+          <label htmlFor="business-tax-id" className="form-label">
+            {t('settings.tax-id')}
+          </label>
+          <input
+            id="business-tax-id"
+            className={`form-control${invalid('taxId')}`}
+            maxLength={taxIdMaxLength}
+            aria-describedby="business-tax-id-help"
+            autoComplete="off"
+            {...register('taxId')}
+          />
+          <div id="business-tax-id-help" className="form-text">
+            {t('settings.tax-id-help')}
+          </div>
+          {feedback('taxId')}
         </div>
         <div className="mb-3">
           <label htmlFor="payment-details" className="form-label">

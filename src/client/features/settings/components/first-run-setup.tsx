@@ -3,9 +3,11 @@ import { useForm } from 'react-hook-form';
 import { currencies, currencyLabel, type Currency } from '../../../../shared/money.ts';
 import type { FirstRun } from '../../../../shared/schemas/first-run.ts';
 import {
+  businessAddressMaxLength,
   businessNameMaxLength,
   paymentDetailsMaxLength,
   setupSchema,
+  taxIdMaxLength,
 } from '../../../../shared/schemas/settings.ts';
 import type { Locale } from '../../../../shared/locales.ts';
 import { useFlash } from '../../../components/flash.tsx';
@@ -20,6 +22,8 @@ const currencyOfLocale: Partial<Record<Locale, Currency>> = { ko: 'KRW', ms: 'MY
 
 interface SetupValues {
   businessName: string;
+  businessAddress: string;
+  taxId: string;
   mainCurrency: Currency;
   paymentDetails: string;
 }
@@ -27,8 +31,8 @@ interface SetupValues {
 type FieldErrors = Partial<Record<keyof SetupValues, string>>;
 
 /**
- * The first run: the business's name, main currency, language and how clients pay, in one short
- * form that can be skipped. Either way it is not offered again, on any device.
+ * The first run: the business's name, address and tax id (printed on its statements), main
+ * currency, language and how clients pay, in one short form that can be skipped. Either way it is not offered again, on any device.
  */
 export function FirstRunSetup({
   mainCurrency,
@@ -47,10 +51,25 @@ export function FirstRunSetup({
   const { t, message, locale } = useI18n();
   const showFlash = useFlash();
   const finish = useFinishSetup();
-  const ids = { name: useId(), currency: useId(), payment: useId(), paymentHelp: useId() };
+  const ids = {
+    name: useId(),
+    address: useId(),
+    addressHelp: useId(),
+    taxId: useId(),
+    taxIdHelp: useId(),
+    currency: useId(),
+    payment: useId(),
+    paymentHelp: useId(),
+  };
   const suggested = mainCurrency === 'USD' ? (currencyOfLocale[locale] ?? 'USD') : mainCurrency;
   const { register, handleSubmit, setValue, formState } = useForm<SetupValues>({
-    defaultValues: { businessName: '', mainCurrency: suggested, paymentDetails: '' },
+    defaultValues: {
+      businessName: '',
+      businessAddress: '',
+      taxId: '',
+      mainCurrency: suggested,
+      paymentDetails: '',
+    },
   });
   // A language chosen above the currency suggests its currency, until the owner picks one.
   const currencyPicked = formState.dirtyFields.mainCurrency === true;
@@ -102,6 +121,43 @@ export function FirstRunSetup({
                 {errors.businessName && (
                   <div className="invalid-feedback">{errors.businessName}</div>
                 )}
+              </div>
+              <div className="mb-3">
+                <label htmlFor={ids.address} className="form-label">
+                  {t('setup.business-address')}
+                </label>
+                <textarea
+                  id={ids.address}
+                  rows={3}
+                  className={`form-control${errors.businessAddress ? ' is-invalid' : ''}`}
+                  maxLength={businessAddressMaxLength}
+                  aria-describedby={ids.addressHelp}
+                  autoComplete="street-address"
+                  {...register('businessAddress')}
+                />
+                <div id={ids.addressHelp} className="form-text">
+                  {t('settings.business-address-help')}
+                </div>
+                {errors.businessAddress && (
+                  <div className="invalid-feedback">{errors.businessAddress}</div>
+                )}
+              </div>
+              <div className="mb-3">
+                <label htmlFor={ids.taxId} className="form-label">
+                  {t('setup.tax-id')}
+                </label>
+                <input
+                  id={ids.taxId}
+                  className={`form-control${errors.taxId ? ' is-invalid' : ''}`}
+                  maxLength={taxIdMaxLength}
+                  aria-describedby={ids.taxIdHelp}
+                  autoComplete="off"
+                  {...register('taxId')}
+                />
+                <div id={ids.taxIdHelp} className="form-text">
+                  {t('settings.tax-id-help')}
+                </div>
+                {errors.taxId && <div className="invalid-feedback">{errors.taxId}</div>}
               </div>
               <div className="mb-3">
                 <label htmlFor={ids.currency} className="form-label">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { currencyLabel } from '../../../../shared/money.ts';
 import { localToday } from '../../../../shared/dates.ts';
+import { rateToSave, unitsPerUsd } from '../../../../shared/exchange.ts';
 import {
   exchangeRateSchema,
   rateCurrencies,
@@ -14,15 +15,16 @@ import { Section, Switch, useSaveSection } from './settings-section.tsx';
 type RateCurrency = ExchangeRate['currency'];
 
 /**
- * A rate of about the right size for each currency, in US dollars per unit: a placeholder that
- * shows the order of magnitude (a won is about a thousandth of a dollar), not today's rate.
+ * A rate of about the right size for each currency, as units one US dollar buys ("1 USD = 1,333
+ * KRW", as banks and people quote them): a placeholder that shows the order of magnitude, not
+ * today's rate. Stored as US dollars per unit, as before (shared/exchange.ts converts).
  */
-const exampleRates: Record<RateCurrency, string> = { KRW: '0.00075', CAD: '0.73', MYR: '0.22' };
+const exampleRates: Record<RateCurrency, string> = { KRW: '1,333', CAD: '1.37', MYR: '4.47' };
 
 interface MoneyValues {
   disableBalanceOnAdd: boolean;
   disableBalanceOnEdit: boolean;
-  rates: Record<RateCurrency, { usdPerUnit: string; date: string }>;
+  rates: Record<RateCurrency, { unitsPerUsd: string; date: string }>;
 }
 
 /** Money: whether a balance may be typed when adding or editing a client, and the rates. */
@@ -37,7 +39,8 @@ export function MoneySection({ settings }: { settings: Settings }) {
       rates: Object.fromEntries(
         rateCurrencies.map((currency) => {
           const rate = settings.rates.find((candidate) => candidate.currency === currency);
-          return [currency, { usdPerUnit: rate?.usdPerUnit ?? '', date: rate?.date ?? '' }];
+          const shown = rate ? (unitsPerUsd(rate.usdPerUnit) ?? '') : '';
+          return [currency, { unitsPerUsd: shown, date: rate?.date ?? '' }];
         }),
       ),
     },
@@ -47,8 +50,17 @@ export function MoneySection({ settings }: { settings: Settings }) {
     const rates: ExchangeRate[] = [];
     const errors: Partial<Record<RateCurrency, string>> = {};
     for (const currency of rateCurrencies) {
-      const { usdPerUnit, date } = values.rates[currency];
-      if (usdPerUnit.trim() === '' && date.trim() === '') continue;
+      const { unitsPerUsd: typed, date } = values.rates[currency];
+      if (typed.trim() === '' && date.trim() === '') continue;
+      const stored = settings.rates.find((rate) => rate.currency === currency);
+      const usdPerUnit = rateToSave(typed, stored?.usdPerUnit);
+      if (usdPerUnit === null) {
+        errors[currency] = t('settings.rate-invalid', {
+          currency: currencyLabel[currency],
+          rate: exampleRates[currency],
+        });
+        continue;
+      }
       const parsed = exchangeRateSchema.safeParse({
         currency,
         usdPerUnit,
@@ -94,16 +106,25 @@ export function MoneySection({ settings }: { settings: Settings }) {
                 <label htmlFor={`rate-${currency}`} className="form-label small mb-1">
                   {t('settings.rate-per-unit', { currency: currencyLabel[currency] })}
                 </label>
-                <input
-                  id={`rate-${currency}`}
-                  className={`form-control${rateErrors[currency] ? ' is-invalid' : ''}`}
-                  inputMode="decimal"
-                  placeholder={t('settings.rate-placeholder', { rate: exampleRates[currency] })}
-                  {...register(`rates.${currency}.usdPerUnit`)}
-                />
-                {rateErrors[currency] && (
-                  <div className="invalid-feedback">{rateErrors[currency]}</div>
-                )}
+                {/* Read as it is said: 1 USD = [1,333] KRW. */}
+                <div className={`input-group${rateErrors[currency] ? ' has-validation' : ''}`}>
+                  <span className="input-group-text" aria-hidden="true">
+                    {t('settings.rate-one-usd')}
+                  </span>
+                  <input
+                    id={`rate-${currency}`}
+                    className={`form-control${rateErrors[currency] ? ' is-invalid' : ''}`}
+                    inputMode="decimal"
+                    placeholder={t('settings.rate-placeholder', { rate: exampleRates[currency] })}
+                    {...register(`rates.${currency}.unitsPerUsd`)}
+                  />
+                  <span className="input-group-text" aria-hidden="true">
+                    {currencyLabel[currency]}
+                  </span>
+                  {rateErrors[currency] && (
+                    <div className="invalid-feedback">{rateErrors[currency]}</div>
+                  )}
+                </div>
               </div>
               <div className="col-12 col-sm-6">
                 <label htmlFor={`rate-date-${currency}`} className="form-label small mb-1">

@@ -24,16 +24,27 @@ export function StatementBody({ statement }: { statement: Statement }) {
     <article className="card statement" aria-label={t('statement.label')}>
       <div className="card-body">
         <header className="d-flex flex-wrap justify-content-between gap-3 mb-3">
-          {(business.name || business.address) && (
+          {(business.name || business.address || business.taxId) && (
             <div>
               {business.name && <p className="h5 mb-1">{business.name}</p>}
               {business.address && (
                 <p className="small mb-0 statement-address">{business.address}</p>
               )}
+              {business.taxId && (
+                <p className="small mb-0" data-testid="tax-id">
+                  {t('statement.tax-id', { taxId: business.taxId })}
+                </p>
+              )}
             </div>
           )}
           <div className="text-sm-end ms-sm-auto">
             <h1 className="h4 mb-1">{t('statement.heading')}</h1>
+            <p className="mb-0 small" data-testid="statement-date">
+              {t('statement.date', { day: day(statement.date) })}
+            </p>
+            <p className="mb-0 small" data-testid="statement-number">
+              {t('statement.number', { number: statement.number })}
+            </p>
             <p className="mb-0 small">
               {t('statement.period.range', { from: day(period.from), to: day(period.to) })}
             </p>

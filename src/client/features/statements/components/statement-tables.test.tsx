@@ -18,7 +18,9 @@ const settledInMay: Statement = {
     phone: '',
     currency: 'USD',
   },
-  business: { name: '', address: '', paymentDetails: '' },
+  business: { name: '', address: '', paymentDetails: '', taxId: '' },
+  date: '2025-05-31',
+  number: 'ABC123-20250531',
   openingBalance: '0',
   lines: [
     {
@@ -28,6 +30,7 @@ const settledInMay: Statement = {
       kind: 'charge',
       note: '',
       reference: '',
+      method: null,
       amount: 12_345,
       description: 'Charge',
       balance: '12345',
@@ -39,6 +42,7 @@ const settledInMay: Statement = {
       kind: 'payment',
       note: '',
       reference: '',
+      method: 'cash',
       amount: -12_345,
       description: 'Payment',
       balance: '0',
@@ -61,7 +65,7 @@ describe('the statement’s activity', () => {
     render(<Activity statement={settledInMay} />);
     expect(screen.getByTestId('opening-balance')).toHaveTextContent(/^0\.00$/);
     expect(screen.getByTestId('closing-balance')).toHaveTextContent(/^0\.00$/);
-    const payment = screen.getByRole('row', { name: /Payment/ });
+    const payment = screen.getByRole('row', { name: /Payment \(cash\)/ });
     expect(payment).toHaveTextContent('(123.45)0.00');
   });
 });

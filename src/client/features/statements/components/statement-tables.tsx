@@ -83,7 +83,7 @@ export function OpenItems({ statement }: { statement: Statement }) {
       {statement.openItems.length === 0 ? (
         <p className="text-body-secondary">{t('statement.nothing-unpaid')}</p>
       ) : (
-        <ScrollRegion label={t('statement.open-items')}>
+        <ScrollRegion label={t('statement.open-items')} hint>
           <table
             className="table table-sm statement-table tabular"
             aria-label={t('statement.open-items')}
@@ -144,7 +144,7 @@ export function Activity({ statement }: { statement: Statement }) {
   return (
     <>
       <h2 className="h6 mt-3">{t('statement.activity')}</h2>
-      <ScrollRegion label={t('statement.entries')}>
+      <ScrollRegion label={t('statement.entries')} hint>
         <table
           className="table table-sm statement-table tabular"
           aria-label={t('statement.entries')}

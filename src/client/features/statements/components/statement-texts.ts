@@ -1,5 +1,9 @@
-import type { EntryKind } from '../../../../shared/schemas/ledger.ts';
-import { lineDetails, type Statement } from '../../../../shared/schemas/statement.ts';
+import type { EntryKind, PaymentMethod } from '../../../../shared/schemas/ledger.ts';
+import {
+  kindWithMethod,
+  lineDetails,
+  type Statement,
+} from '../../../../shared/schemas/statement.ts';
 import type { useI18n } from '../../../i18n/use-i18n.ts';
 
 type I18n = ReturnType<typeof useI18n>;
@@ -21,12 +25,35 @@ export function kindLabel(t: I18n['t'], kind: EntryKind): string {
   }
 }
 
-/** A line in words in the shown language: its kind, then its reference and note. */
+function methodInSentence(t: I18n['t'], method: PaymentMethod): string {
+  switch (method) {
+    case 'cash':
+      return t('statement.method.cash');
+    case 'bank_transfer':
+      return t('statement.method.bank_transfer');
+    case 'card':
+      return t('statement.method.card');
+    case 'cheque':
+      return t('statement.method.cheque');
+    case 'other':
+      return t('statement.method.other');
+  }
+}
+
+/**
+ * A line in words in the shown language: its kind (a payment's with its method, "Payment (cash)"),
+ * then its reference and note.
+ */
 export function describeLine(
   t: I18n['t'],
-  line: { kind: EntryKind; note: string; reference: string },
+  line: { kind: EntryKind; note: string; reference: string; method: PaymentMethod | null },
 ): string {
-  const what = kindLabel(t, line.kind);
+  const what = kindWithMethod(
+    line,
+    (kind) => kindLabel(t, kind),
+    (method) => methodInSentence(t, method),
+    (values) => t('statement.kind-with-method', values),
+  );
   const details = lineDetails(line);
   return details ? `${what}: ${details}` : what;
 }

@@ -1,0 +1,107 @@
+import { Migrator } from 'kysely/migration';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
+import { createDb, type Db } from '../database.ts';
+import { migrations } from './index.ts';
+
+let database: TestDatabase | undefined;
+let db: Db | undefined;
+
+afterEach(async () => {
+  await db?.kysely.destroy();
+  await database?.drop();
+});
+
+describe('the payment methods migration', () => {
+  it('leaves the payments made before it without a method, but a bank statement’s a transfer', async () => {
+    database = await createTestDatabase();
+    db = createDb(database.config);
+    const migrator = new Migrator({
+      db: db.kysely,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+    });
+    expect((await migrator.migrateTo('0039-reminder-next-run')).error).toBeUndefined();
+    const kysely = db.kysely;
+    await kysely
+      .insertInto('users')
+      .values({
+        id: 'owner',
+        email: 'owner@example.com',
+        email_key: 'owner@example.com',
+        password_hash: 'x',
+        is_admin: 0,
+        created_at: 0,
+      })
+      .execute();
+    await kysely
+      .insertInto('clients')
+      .values({
+        id: 'client',
+        owner_id: 'owner',
+        first_name: 'Ana',
+        last_name: 'Núñez',
+        name_key: 'ana nunez',
+        email: 'ana@example.com',
+        phone: '0123456789',
+        balance: 700,
+        currency: 'USD',
+        version: 4,
+        created_at: 0,
+        updated_at: 0,
+        oldest_due_on: '2026-01-01',
+      })
+      .execute();
+    await kysely
+      .insertInto('bank_batches')
+      .values({
+        id: 'batch',
+        owner_id: 'owner',
+        account_label: 'Maybank',
+        currency: 'USD',
+        created_at: 0,
+        undone_at: null,
+      })
+      .execute();
+    await kysely
+      .insertInto('bank_lines')
+      .values({ owner_id: 'owner', line_id: 'line', batch_id: 'batch', created_at: 0 })
+      .execute();
+    const entry = (kind: 'opening' | 'payment' | 'charge', amount: number, bankLine?: string) => ({
+      owner_id: 'owner',
+      client_id: 'client',
+      kind,
+      amount,
+      currency: 'USD' as const,
+      occurred_on: '2026-01-01',
+      due_on: null,
+      note: kind,
+      void_of: null,
+      created_by: 'owner',
+      created_at: 0,
+      ...(bankLine && { bank_line_id: bankLine }),
+    });
+    await kysely
+      .insertInto('entries')
+      .values([
+        entry('opening', 1_000),
+        entry('payment', -100),
+        entry('payment', -200, 'line'),
+        entry('charge', 0),
+      ])
+      .execute();
+
+    expect((await migrator.migrateTo('0041-payment-methods')).error).toBeUndefined();
+
+    const rows = await kysely
+      .selectFrom('entries')
+      .select(['kind', 'amount', 'payment_method'])
+      .orderBy('id')
+      .execute();
+    expect(rows).toEqual([
+      { kind: 'opening', amount: 1_000, payment_method: null },
+      { kind: 'payment', amount: -100, payment_method: null },
+      { kind: 'payment', amount: -200, payment_method: 'bank_transfer' },
+      { kind: 'charge', amount: 0, payment_method: null },
+    ]);
+  });
+});
