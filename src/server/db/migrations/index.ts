@@ -28,6 +28,7 @@ import * as bankLinesFreed from './0035-bank-lines-freed.ts';
 import * as payerRuleOrigin from './0036-payer-rule-origin.ts';
 import * as keptSums from './0038-kept-sums.ts';
 import * as reminderNextRun from './0039-reminder-next-run.ts';
+import * as businessClients from './0040-business-clients.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -60,4 +61,5 @@ export const migrations: Record<string, Migration> = {
   '0036-payer-rule-origin': payerRuleOrigin,
   '0038-kept-sums': keptSums,
   '0039-reminder-next-run': reminderNextRun,
+  '0040-business-clients': businessClients,
 };

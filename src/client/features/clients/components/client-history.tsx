@@ -16,14 +16,16 @@ function fieldLabels(t: Texts['t']): Record<keyof ClientSnapshot, string> {
     phone: t('clients.field.phone'),
     balance: t('clients.field.balance'),
     currency: t('clients.field.currency'),
+    company: t('clients.field.company'),
   };
 }
 
 /** What an edit may change that the ledger does not show: its balance and currency are entries. */
-const detailFields = ['firstName', 'lastName', 'email', 'phone'] as const;
+const detailFields = ['company', 'firstName', 'lastName', 'email', 'phone'] as const;
 
+// An event recorded before clients could be businesses has no company: none.
 const changedDetails = (before: ClientSnapshot, after: ClientSnapshot) =>
-  detailFields.filter((field) => before[field] !== after[field]);
+  detailFields.filter((field) => (before[field] ?? '') !== (after[field] ?? ''));
 
 /**
  * An edit that gave the opening balance new terms (its date, due date or reference): the ledger
