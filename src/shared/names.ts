@@ -115,3 +115,28 @@ export function addressLines(address: {
     .map((line) => line.trim())
     .filter((line) => line !== '');
 }
+
+/**
+ * Whom a statement is addressed to, in the order its "To" block prints them: the company (or the
+ * person) in bold, the contact person under a company, the billing address, the tax id.
+ */
+export function statementRecipient(client: {
+  firstName: string;
+  lastName: string;
+  company: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  postcode: string;
+  country: string;
+  taxId: string;
+}): { name: string; contact: string | null; address: string[]; taxId: string | null } {
+  const company = client.company.trim();
+  const taxId = client.taxId.trim();
+  return {
+    name: company === '' ? displayName(client) : company,
+    contact: company === '' ? null : displayName(client),
+    address: addressLines(client),
+    taxId: taxId === '' ? null : taxId,
+  };
+}
