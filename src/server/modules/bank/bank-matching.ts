@@ -17,7 +17,14 @@ import { romanisedNames } from './romanised-names.ts';
 
 export interface MatchBook {
   /** The owner's clients in the statement's currency. */
-  clients: readonly { id: string; firstName: string; lastName: string; balance: number }[];
+  clients: readonly {
+    id: string;
+    firstName: string;
+    lastName: string;
+    /** A business client's company ('' or left out for a person): one more name it pays under. */
+    company?: string | undefined;
+    balance: number;
+  }[];
   /** What is still unpaid of their charges and openings. */
   openItems: readonly { clientId: string; openAmount: number; reference: string }[];
   /** Payers the owner has confirmed before, with where each was learned when known. */
@@ -149,6 +156,10 @@ export function buildMatchIndex(book: MatchBook) {
     // 김민준 as "MINJUN KIM", "KIM MIN JUN" or "LEE" for 이: romanised-names.ts.
     for (const name of romanisedNames(client.firstName, client.lastName))
       if (longEnoughName(name)) push(byName, name, client.id);
+    // A business pays under its company's name, folded as names are: "HANBIT TRADING" is 한빛
+    // Trading's; a line's runs of up to four words reach it.
+    const company = compact(client.company ?? '');
+    if (longEnoughName(company)) push(byName, company, client.id);
   }
   const byRule = new Map<string, { clientId: string; learned: RuleLearned | null }>();
   for (const rule of book.rules)
