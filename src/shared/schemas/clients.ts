@@ -283,7 +283,8 @@ export const clientFormSchema = z
     openingDate: z.optional(z.string().check(z.trim())),
     openingDueDate: z.optional(z.string().check(z.trim())),
     openingReference: z.optional(referenceField),
-    ...businessShape,
+    // Always on the form, in its optional group; optional here for forms made without it.
+    ...optionalBusinessShape,
   })
   .check(
     balanceTypedIn((form) => form.currency),

@@ -13,7 +13,7 @@ import { bankLayoutKey } from '../../../shared/bank-layout.ts';
 import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
 import type { DueReminders, ReminderPlan } from '../../../shared/schemas/reminders.ts';
-import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
+import { exportVersion, type RestoreSummary } from '../../../shared/schemas/restore.ts';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
 
 interface ExportFile {
@@ -220,7 +220,7 @@ describe('restoring an export into an account', () => {
     const preview = await restore(fresh, target.cookie, exported, true);
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json<RestoreSummary>()).toEqual({
-      version: 5,
+      version: exportVersion,
       exportedAt: exported.exportedAt,
       exportedFrom: owner.email,
       clients: 3,
@@ -510,7 +510,7 @@ describe('restoring an export into an account', () => {
     const again: ExportFile = (
       await injectOk(source.app, 'GET', '/api/export.json', target.cookie)
     ).json();
-    expect(again.version).toBe(5);
+    expect(again.version).toBe(exportVersion);
     expect(new Set(again.entries?.map((entry) => entry.reference))).toEqual(new Set(['']));
     // Everything else as it was (the clients' ids are renumbered: they are taken here).
     const kept = (entry: Record<string, unknown>) =>
@@ -795,7 +795,10 @@ describe('restoring an export into an account', () => {
     expect(other.json()).toMatchObject({
       error: { message: expect.stringContaining('not a Balance export') as string },
     });
-    const newer = await restore(source.app, target.cookie, { ...exported, version: 6 });
+    const newer = await restore(source.app, target.cookie, {
+      ...exported,
+      version: exportVersion + 1,
+    });
     expect(newer.json()).toMatchObject({
       error: { message: expect.stringContaining('written by a newer Balance') as string },
     });

@@ -275,7 +275,7 @@ export function ClientForm({
                 register={register}
                 errors={errors}
                 shows={shows}
-                initiallyOpen={businessFields.some((name) => initialValues[name] !== '')}
+                initiallyOpen={businessFields.some((name) => (initialValues[name] ?? '') !== '')}
               />
               <div className="d-flex gap-2">
                 <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
