@@ -316,8 +316,16 @@ export const clientSnapshotSchema = z.object({
   phone: z.string(),
   balance: z.number(),
   currency: currencyField,
-  /** The company's name (left out by events recorded before clients could be businesses). */
+  // A business client's details, each only when not empty (and left out by events recorded
+  // before clients could be businesses); the private notes only on an edit (decision 038).
   company: z.optional(z.string()),
+  addressLine1: z.optional(z.string()),
+  addressLine2: z.optional(z.string()),
+  city: z.optional(z.string()),
+  postcode: z.optional(z.string()),
+  country: z.optional(z.string()),
+  taxId: z.optional(z.string()),
+  notes: z.optional(z.string()),
 });
 export type ClientSnapshot = z.infer<typeof clientSnapshotSchema>;
 

@@ -37,7 +37,7 @@ import {
   updateClientLanguage,
 } from './clients.repository.ts';
 import { clientNotFound, conflict, currentClient } from './current-client.ts';
-import { toSnapshot, type ClientValues } from './clients.queries.ts';
+import { toSnapshot, withNotes, type ClientValues } from './clients.queries.ts';
 
 // Every change of a client's own record (added, edited, deleted, imported): each one a command
 // on the one write path (rows and event in one transaction, live streams woken after the commit).
@@ -217,8 +217,8 @@ export const editClient = command(
       clientId: id,
       action: 'edited',
       version: updated.version,
-      before: toSnapshot(current),
-      after: toSnapshot(updated),
+      before: withNotes(current),
+      after: withNotes(updated),
       // The ledger shows a new entry; an opening given new terms is named in the history.
       entry: entry ?? opening,
     });

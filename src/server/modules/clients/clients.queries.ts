@@ -50,11 +50,35 @@ export function toClient(row: ClientRow): Client {
   };
 }
 
-/** What the history keeps of a client: its name, contact and balance; the company when it has one. */
+const snapshotBusinessFields = [
+  'company',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'postcode',
+  'country',
+  'taxId',
+] as const;
+
+/**
+ * What the history keeps of a client: its name, contact and balance, and a business's company,
+ * address and tax id, each only when not empty. Not the notes: every event would copy them
+ * (an edit adds them itself, `withNotes`).
+ */
 export function toSnapshot(client: ClientSnapshot): ClientSnapshot {
-  const { firstName, lastName, email, phone, balance, currency, company } = client;
-  const snapshot = { firstName, lastName, email, phone, balance, currency };
-  return company ? { ...snapshot, company } : snapshot;
+  const { firstName, lastName, email, phone, balance, currency } = client;
+  const snapshot: ClientSnapshot = { firstName, lastName, email, phone, balance, currency };
+  for (const field of snapshotBusinessFields) {
+    const value = client[field];
+    if (value) snapshot[field] = value;
+  }
+  return snapshot;
+}
+
+/** An edit's snapshot, with the private notes when there are any: so the History says they changed. */
+export function withNotes(client: ClientSnapshot): ClientSnapshot {
+  const snapshot = toSnapshot(client);
+  return client.notes ? { ...snapshot, notes: client.notes } : snapshot;
 }
 
 export interface ClientFilter {
