@@ -413,6 +413,9 @@ test('a client that is a business: its company on the form, the list, its page a
   await page.getByLabel('Private notes').fill('x'.repeat(2001));
   await page.getByLabel('Company name').focus();
   await expect(page.getByText('Use at most 2000 characters.')).toBeVisible();
+  // The message's render leaves the group open, with what was typed.
+  await expect(page.getByLabel('Company name')).toHaveValue('Hanbit Trading Sdn Bhd');
+  await expect(page.getByLabel('Company name')).toBeVisible();
   await page.getByLabel('Private notes').fill('Pays by cheque.\nCall Mei Ling first.');
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: testInfo.outputPath('add-business-390.png'), fullPage: true });
@@ -424,11 +427,15 @@ test('a client that is a business: its company on the form, the list, its page a
   const row = table.getByRole('row', { name: /Hanbit Trading Sdn Bhd/ });
   await expect(row).toContainText('Mei Ling Wong');
   await page.getByRole('searchbox', { name: 'Search clients' }).fill('hanbit');
+  await expect(page).toHaveURL(/q=hanbit/);
   await expect(table.getByRole('link', { name: 'Hanbit Trading Sdn Bhd' })).toBeVisible();
   await page.getByRole('searchbox', { name: 'Search clients' }).fill('mei ling');
+  await expect(page).toHaveURL(/q=mei\+ling/);
+  await expect(page.getByText('Totals of the 1 client matching the filter.')).toBeVisible();
   await expect(table.getByRole('link', { name: 'Hanbit Trading Sdn Bhd' })).toBeVisible();
 
   await table.getByRole('link', { name: 'Hanbit Trading Sdn Bhd' }).click();
+  await expect(page).toHaveURL(/\/client\/[\w-]+$/);
   await expect(page.getByRole('heading', { name: 'Hanbit Trading Sdn Bhd' })).toBeVisible();
   await expect(page.getByText('Contact person: Mei Ling Wong')).toBeVisible();
   await expect(page.getByTestId('client-address')).toHaveText(
@@ -449,7 +456,10 @@ test('a client that is a business: its company on the form, the list, its page a
   await expect(to).toContainText('Tax ID: C2584563202');
   // The notes are the owner's: nowhere on what the client receives.
   await expect(page.getByText('Pays by cheque')).toHaveCount(0);
-  await page.screenshot({ path: testInfo.outputPath('business-statement-390.png'), fullPage: true });
+  await page.screenshot({
+    path: testInfo.outputPath('business-statement-390.png'),
+    fullPage: true,
+  });
   await page.setViewportSize({ width: 1100, height: 900 });
   await page.screenshot({ path: testInfo.outputPath('business-statement.png'), fullPage: true });
   const id = /\/client\/([\w-]+)\/statement/.exec(page.url())?.[1] ?? '';

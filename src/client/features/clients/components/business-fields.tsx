@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { FieldErrors, UseFormRegister } from 'react-hook-form';
 import {
   businessFieldMaxLength,
@@ -23,6 +24,8 @@ interface BusinessFieldsProps {
  */
 export function BusinessFields({ register, errors, shows, initiallyOpen }: BusinessFieldsProps) {
   const { t } = useI18n();
+  // Kept here as the browser toggles it: a render of the form (a message shown) must not close it.
+  const [open, setOpen] = useState(initiallyOpen);
   const inError = businessFields.some((name) => shows(name) && errors[name] !== undefined);
   const field = (name: BusinessField) => ({
     registration: register(name),
@@ -31,7 +34,11 @@ export function BusinessFields({ register, errors, shows, initiallyOpen }: Busin
     maxLength: businessFieldMaxLength[name],
   });
   return (
-    <details className="mb-3 border rounded px-3 pt-2" open={initiallyOpen || inError}>
+    <details
+      className="mb-3 border rounded px-3 pt-2"
+      open={open || inError}
+      onToggle={(event) => setOpen(event.currentTarget.open)}
+    >
       <summary className="mb-2 fw-semibold">{t('clients.business.legend')}</summary>
       <p className="form-text mt-0">{t('clients.business.hint')}</p>
       <FormField

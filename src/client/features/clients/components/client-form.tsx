@@ -179,6 +179,12 @@ export function ClientForm({
                 autoComplete="off"
                 {...field('phone')}
               />
+              <BusinessFields
+                register={register}
+                errors={errors}
+                shows={shows}
+                initiallyOpen={businessFields.some((name) => (initialValues[name] ?? '') !== '')}
+              />
               <div className="row">
                 {balanceDisabled ? (
                   // Not registered: the form keeps its initial balance, which the server keeps too.
@@ -271,12 +277,6 @@ export function ClientForm({
                   />
                 </fieldset>
               )}
-              <BusinessFields
-                register={register}
-                errors={errors}
-                shows={shows}
-                initiallyOpen={businessFields.some((name) => (initialValues[name] ?? '') !== '')}
-              />
               <div className="d-flex gap-2">
                 <button type="submit" className="btn btn-primary" disabled={isSubmitting}>
                   {t('clients.form.submit')}
