@@ -88,7 +88,17 @@ const businessLine = (max: number) =>
 
 /** Tabs and line breaks are how notes are written; other control characters are refused. */
 export const notesText = z.refine<string>(
-  (text) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/u.test(text),
+  (text) =>
+    ![...text].some((character) => {
+      const code = character.charCodeAt(0);
+      const lineBreakOrTab = code === 0x09 || code === 0x0a || code === 0x0d;
+      return (
+        (code < 0x20 && !lineBreakOrTab) ||
+        code === 0x7f ||
+        (code >= 0x202a && code <= 0x202e) ||
+        (code >= 0x2066 && code <= 0x2069)
+      );
+    }),
   'Remove the control characters.',
 );
 

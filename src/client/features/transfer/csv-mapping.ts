@@ -100,7 +100,10 @@ export function toImportRow(
     ...optional('openingDueDate'),
     ...optional('openingReference'),
     // A file without the business columns (made before them) imports people, as it did.
-    ...Object.assign({}, ...businessFields.map(optional)),
+    ...businessFields.reduce<Record<string, string>>(
+      (given, field) => ({ ...given, ...optional(field) }),
+      {},
+    ),
   };
   return { row, balanceError };
 }
