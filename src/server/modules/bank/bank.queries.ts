@@ -47,7 +47,7 @@ export async function previewLines(
   );
   const clients = rows.clients.flatMap((row) =>
     suggested.has(row.id)
-      ? [{ id: row.id, firstName: row.first_name, lastName: row.last_name }]
+      ? [{ id: row.id, firstName: row.first_name, lastName: row.last_name, company: row.company }]
       : [],
   );
   return { lines: previewed, clients };

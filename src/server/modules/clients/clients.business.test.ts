@@ -332,3 +332,40 @@ describe('the clients CSV', () => {
     });
   });
 });
+
+describe("a bank statement's line naming a business", () => {
+  it('is suggested for the company client, named by its company on the preview', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const hanbit = await add(cookie, {
+      firstName: 'Mei Ling',
+      lastName: 'Wong',
+      company: 'Hanbit Trading Sdn Bhd',
+      currency: 'USD',
+      balance: 90_000,
+    });
+    await add(cookie, { firstName: 'Siti', lastName: 'Aminah', currency: 'USD', balance: 90_000 });
+    const csv = [
+      'Date,Description,Amount,Balance',
+      '2026-03-02,IBG HANBIT TRADING SDN BHD,900.00,900.00',
+    ];
+    const response = await call('POST', '/api/bank/preview', cookie, {
+      accountLabel: 'Maybank 4410',
+      currency: 'USD',
+      mapping: { date: 0, description: 1, amount: 2, balance: 3, dateOrder: 'YMD', decimal: '.' },
+      file: Buffer.from(csv.join('\n')).toString('base64'),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const preview = response.json<{
+      lines: { suggestions: { clientId: string; reason: string; confidence: string }[] }[];
+      clients: { id: string; company?: string }[];
+    }>();
+    expect(preview.lines[0]?.suggestions[0]).toEqual({
+      clientId: hanbit.id,
+      reason: 'name',
+      confidence: 'high',
+    });
+    expect(preview.clients.find((client) => client.id === hanbit.id)?.company).toBe(
+      'Hanbit Trading Sdn Bhd',
+    );
+  });
+});
