@@ -82,10 +82,14 @@ describe('a business client', () => {
     expect(history.find((entry) => entry.action === 'edited' && entry.version === 3)).toMatchObject(
       {
         action: 'edited',
-        before: { company: '새봄출판 주식회사' },
-        after: { company: '새봄출판' },
+        before: { company: '새봄출판 주식회사', taxId: '123-45-67890', notes: business.notes },
+        after: { company: '새봄출판', city: '서울', notes: business.notes },
       },
     );
+    // A field emptied is left out of the snapshot; a ledger entry's carries no notes.
+    const edited = history.find((entry) => entry.action === 'edited' && entry.version === 3);
+    expect(edited?.after).not.toHaveProperty('taxId');
+    expect(history.find((entry) => entry.action === 'created')?.after).not.toHaveProperty('notes');
   });
 
   it('is a person when the fields are left out: each one empty', async () => {
