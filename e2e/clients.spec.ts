@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, flash, joinThroughApi, joinThroughForm, password, test } from './fixtures.ts';
 
@@ -383,4 +384,88 @@ test('a balance added with the client is an opening balance as of its day, due w
     .getByRole('link', { name: /Ada Lovelace/ })
     .click();
   await expect(page.getByText(/Opening balance · B\/F 2025 · due/)).toBeVisible();
+});
+
+test('a client that is a business: its company on the form, the list, its page and its statement', async ({
+  page,
+}, testInfo) => {
+  await joinThroughApi(page);
+  await page.goto('/client/add');
+  // A person's form stays short: the business group is closed until the owner opens it.
+  const group = page.getByText('Business details (optional)');
+  await expect(group).toBeVisible();
+  await expect(page.getByLabel('Company name')).toBeHidden();
+  await fillClientForm(page, {
+    firstName: 'Mei Ling',
+    lastName: 'Wong',
+    email: 'ap@hanbit-trading.example.my',
+    phone: '+60 3 2123 4567',
+    balance: '1,500',
+    currency: 'RM',
+  });
+  await group.click();
+  await page.getByLabel('Company name').fill('Hanbit Trading Sdn Bhd');
+  await page.getByLabel('Address line 1').fill('Lot 5, Jalan Ampang');
+  await page.getByLabel('City').fill('Kuala Lumpur');
+  await page.getByLabel('Postcode').fill('50450');
+  await page.getByLabel('Country').fill('Malaysia');
+  await page.getByLabel('Tax ID').fill('C2584563202');
+  await page.getByLabel('Private notes').fill('x'.repeat(2001));
+  await page.getByLabel('Company name').focus();
+  await expect(page.getByText('Use at most 2000 characters.')).toBeVisible();
+  // The message's render leaves the group open, with what was typed.
+  await expect(page.getByLabel('Company name')).toHaveValue('Hanbit Trading Sdn Bhd');
+  await expect(page.getByLabel('Company name')).toBeVisible();
+  await page.getByLabel('Private notes').fill('Pays by cheque.\nCall Mei Ling first.');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: testInfo.outputPath('add-business-390.png'), fullPage: true });
+  await page.getByRole('button', { name: 'Submit' }).click();
+  await expect(page.getByText('New Client Added')).toBeVisible();
+
+  // On the list by its company, its contact person under it, and found by either.
+  const table = page.getByTestId('client-table');
+  const row = table.getByRole('row', { name: /Hanbit Trading Sdn Bhd/ });
+  await expect(row).toContainText('Mei Ling Wong');
+  await page.getByRole('searchbox', { name: 'Search clients' }).fill('hanbit');
+  await expect(page).toHaveURL(/q=hanbit/);
+  await expect(table.getByRole('link', { name: 'Hanbit Trading Sdn Bhd' })).toBeVisible();
+  await page.getByRole('searchbox', { name: 'Search clients' }).fill('mei ling');
+  await expect(page).toHaveURL(/q=mei\+ling/);
+  await expect(page.getByText('Totals of the 1 client matching the filter.')).toBeVisible();
+  await expect(table.getByRole('link', { name: 'Hanbit Trading Sdn Bhd' })).toBeVisible();
+
+  await table.getByRole('link', { name: 'Hanbit Trading Sdn Bhd' }).click();
+  await expect(page).toHaveURL(/\/client\/[\w-]+$/);
+  await expect(page.getByRole('heading', { name: 'Hanbit Trading Sdn Bhd' })).toBeVisible();
+  await expect(page.getByText('Contact person: Mei Ling Wong')).toBeVisible();
+  await expect(page.getByTestId('client-address')).toHaveText(
+    'Lot 5, Jalan Ampang50450 Kuala LumpurMalaysia',
+  );
+  await expect(page.getByText('Tax ID: C2584563202')).toBeVisible();
+  await expect(page.getByTestId('client-notes')).toHaveText(
+    'Pays by cheque.\nCall Mei Ling first.',
+  );
+  await page.screenshot({ path: testInfo.outputPath('business-details-390.png'), fullPage: true });
+
+  await page.getByRole('link', { name: 'Statement' }).click();
+  const to = page.getByTestId('statement-to');
+  await expect(to).toContainText('Hanbit Trading Sdn Bhd');
+  await expect(to).toContainText('Mei Ling Wong');
+  await expect(to).toContainText('Lot 5, Jalan Ampang');
+  await expect(to).toContainText('50450 Kuala Lumpur');
+  await expect(to).toContainText('Tax ID: C2584563202');
+  // The notes are the owner's: nowhere on what the client receives.
+  await expect(page.getByText('Pays by cheque')).toHaveCount(0);
+  await page.screenshot({
+    path: testInfo.outputPath('business-statement-390.png'),
+    fullPage: true,
+  });
+  await page.setViewportSize({ width: 1100, height: 900 });
+  await page.screenshot({ path: testInfo.outputPath('business-statement.png'), fullPage: true });
+  const id = /\/client\/([\w-]+)\/statement/.exec(page.url())?.[1] ?? '';
+  for (const lang of ['en', 'ko', 'ms']) {
+    const pdf = await page.request.get(`/api/clients/${id}/statement.pdf?lang=${lang}`);
+    expect(pdf.status()).toBe(200);
+    await writeFile(testInfo.outputPath(`business-statement-${lang}.pdf`), await pdf.body());
+  }
 });

@@ -5,7 +5,7 @@ import { allocate, type LedgerLine } from '../../src/server/modules/ledger/agein
 import { newClientRow } from '../../src/server/modules/clients/clients.repository.ts';
 import { toEntryRow } from '../../src/server/modules/ledger/ledger.repository.ts';
 import { toEventRow } from '../../src/server/modules/events/events.repository.ts';
-import type { ClientSnapshot } from '../../src/shared/schemas/clients.ts';
+import { noBusiness, type ClientSnapshot } from '../../src/shared/schemas/clients.ts';
 import type { EntryDetail } from '../../src/shared/schemas/events.ts';
 import { toEntryDetail } from '../../src/server/modules/ledger/ledger.queries.ts';
 import { toSnapshot } from '../../src/server/modules/clients/clients.queries.ts';
@@ -185,6 +185,7 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
           phone: `+1 555 ${String(1_000_000 + (n % 9_000_000)).padStart(7, '0')}`,
           balance: balanceFor(random, currency),
           currency,
+          ...noBusiness,
         };
         // Oldest first, so event ids increase with created_at as they would have in real use.
         const createdAt = now - yearMs + Math.floor((yearMs * i) / Math.max(1, count));
@@ -321,6 +322,7 @@ export function seedLedgers({
           phone: `+1 555 ${String(2_000_000 + i).padStart(7, '0')}`,
           balance,
           currency,
+          ...noBusiness,
         };
         const createdAt = now - 200 * 86_400_000;
         // Its oldest unpaid due day is the ledger's, not the day it was added.

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { clientFormSchema } from './schemas/clients.ts';
-import { displayName, foldText, isSyllabicName, nameSortKey } from './names.ts';
+import {
+  clientName,
+  displayName,
+  foldText,
+  isSyllabicName,
+  nameSortKey,
+  statementRecipient,
+} from './names.ts';
 
 describe('displayName', () => {
   it('shows a Korean name family name first, without a space', () => {
@@ -57,5 +64,62 @@ describe('the client form', () => {
 
   it('keeps the minimum and its message for a Latin name part', () => {
     expect(messagesFor({ lastName: 'L' })).toEqual(['must be at least 2 characters']);
+  });
+});
+
+describe('a business client', () => {
+  it('sorts by its company, then its contact person; a person as before', () => {
+    expect(nameSortKey({ firstName: 'Ada', lastName: 'Lovelace' })).toBe('ada lovelace');
+    expect(nameSortKey({ firstName: 'Ada', lastName: 'Lovelace', company: '  ' })).toBe(
+      'ada lovelace',
+    );
+    const acme = nameSortKey({ firstName: 'Zed', lastName: 'Adams', company: 'Acme' });
+    const acmeTrading = nameSortKey({
+      firstName: 'Amy',
+      lastName: 'Brown',
+      company: 'Acme Trading',
+    });
+    expect(acme).toBe('acme\u0001zed adams');
+    expect(acme < acmeTrading).toBe(true);
+    expect(nameSortKey({ firstName: '지우', lastName: '박', company: 'Édition Saebom' })).toBe(
+      'edition saebom\u0001박지우',
+    );
+  });
+
+  it('is addressed as company, contact person, address lines and tax id', () => {
+    const blank = {
+      addressLine1: '',
+      addressLine2: '',
+      city: '',
+      postcode: '',
+      country: '',
+      taxId: '',
+    };
+    expect(
+      statementRecipient({ firstName: 'Ada', lastName: 'Lovelace', company: '', ...blank }),
+    ).toEqual({
+      name: 'Ada Lovelace',
+      contact: null,
+      address: [],
+      taxId: null,
+    });
+    expect(
+      statementRecipient({
+        firstName: '지우',
+        lastName: '박',
+        company: '새봄출판',
+        ...blank,
+        addressLine1: '테헤란로 152',
+        city: '서울',
+        postcode: '06236',
+        taxId: '123-45-67890',
+      }),
+    ).toEqual({
+      name: '새봄출판',
+      contact: '박지우',
+      address: ['테헤란로 152', '06236 서울'],
+      taxId: '123-45-67890',
+    });
+    expect(clientName({ firstName: '지우', lastName: '박', company: '새봄출판' })).toBe('새봄출판');
   });
 });

@@ -64,9 +64,79 @@ export function foldText(text: string): string {
 }
 
 /**
- * The key the client list sorts names by and searches them in: the name as it is shown (a
- * Korean name family name first), folded. Every writer of a client row stores it.
+ * Between a business client's company and its contact person in the sort key: below every
+ * character a name may hold, so "Acme" (and its contact) sorts before "Acme Trading", and no
+ * search can match across it (a search refuses control characters).
  */
-export function nameSortKey(name: { firstName: string; lastName: string }): string {
-  return foldText(displayName(name));
+const companySeparator = '\u0001';
+
+/**
+ * The key the client list sorts names by and searches them in: the name as it is shown (a
+ * Korean name family name first), folded; for a business, its company's name folded, then the
+ * contact person's (docs/decisions/038-business-clients.md). Every writer of a client row stores it.
+ */
+export function nameSortKey(name: {
+  firstName: string;
+  lastName: string;
+  company?: string | undefined;
+}): string {
+  const person = foldText(displayName(name));
+  const company = name.company?.trim() ?? '';
+  return company === '' ? person : `${foldText(company)}${companySeparator}${person}`;
+}
+
+/** A client as the owner and the client read it: a business by its company, a person by name. */
+export function clientName(client: {
+  firstName: string;
+  lastName: string;
+  company?: string | undefined;
+}): string {
+  const company = client.company?.trim() ?? '';
+  return company === '' ? displayName(client) : company;
+}
+
+/**
+ * A billing address as printed, one line each: the address lines, the postcode before the city
+ * (as Malaysia and most of Europe write it; "50450 Kuala Lumpur"), the country. Empty parts left out.
+ */
+export function addressLines(address: {
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  postcode: string;
+  country: string;
+}): string[] {
+  return [
+    address.addressLine1,
+    address.addressLine2,
+    [address.postcode, address.city].filter((part) => part.trim() !== '').join(' '),
+    address.country,
+  ]
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/**
+ * Whom a statement is addressed to, in the order its "To" block prints them: the company (or the
+ * person) in bold, the contact person under a company, the billing address, the tax id.
+ */
+export function statementRecipient(client: {
+  firstName: string;
+  lastName: string;
+  company: string;
+  addressLine1: string;
+  addressLine2: string;
+  city: string;
+  postcode: string;
+  country: string;
+  taxId: string;
+}): { name: string; contact: string | null; address: string[]; taxId: string | null } {
+  const company = client.company.trim();
+  const taxId = client.taxId.trim();
+  return {
+    name: company === '' ? displayName(client) : company,
+    contact: company === '' ? null : displayName(client),
+    address: addressLines(client),
+    taxId: taxId === '' ? null : taxId,
+  };
 }

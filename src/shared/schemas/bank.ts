@@ -205,6 +205,8 @@ const suggestedClientSchema = z.object({
   id: z.string(),
   firstName: z.string(),
   lastName: z.string(),
+  /** A business client's company, by which the screen names it (issue 56). */
+  company: z.optional(z.string()),
 });
 export type SuggestedClient = z.infer<typeof suggestedClientSchema>;
 

@@ -55,6 +55,96 @@ const phoneField = z
 
 export const currencyField = z.enum(currencies, 'Choose a currency.');
 
+/** The longest each of a business client's own fields may be. */
+export const businessFieldMaxLength = {
+  company: 200,
+  addressLine1: 200,
+  addressLine2: 200,
+  city: 100,
+  postcode: 20,
+  country: 100,
+  taxId: 50,
+  notes: 2000,
+} as const;
+
+/** The business fields of a client, in the order the form shows them. */
+export const businessFields = [
+  'company',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'postcode',
+  'country',
+  'taxId',
+  'notes',
+] as const;
+export type BusinessField = (typeof businessFields)[number];
+
+/** One line of a business's details: '' when none. */
+const businessLine = (max: number) =>
+  z
+    .string()
+    .check(z.trim(), noControlCharacters, z.maxLength(max, `Use at most ${max} characters.`));
+
+/** Tabs and line breaks are how notes are written; other control characters are refused. */
+export const notesText = z.refine<string>(
+  (text) =>
+    ![...text].some((character) => {
+      const code = character.charCodeAt(0);
+      const lineBreakOrTab = code === 0x09 || code === 0x0a || code === 0x0d;
+      return (
+        (code < 0x20 && !lineBreakOrTab) ||
+        code === 0x7f ||
+        (code >= 0x202a && code <= 0x202e) ||
+        (code >= 0x2066 && code <= 0x2069)
+      );
+    }),
+  'Remove the control characters.',
+);
+
+/**
+ * What makes a client a business, all optional: the company's name (the contact person stays in
+ * first and last name), its billing address, its tax id, and the owner's private notes, which
+ * never reach the client (statement, PDF, link page, e-mails).
+ */
+export const businessShape = {
+  company: businessLine(businessFieldMaxLength.company),
+  addressLine1: businessLine(businessFieldMaxLength.addressLine1),
+  addressLine2: businessLine(businessFieldMaxLength.addressLine2),
+  city: businessLine(businessFieldMaxLength.city),
+  postcode: businessLine(businessFieldMaxLength.postcode),
+  country: businessLine(businessFieldMaxLength.country),
+  taxId: businessLine(businessFieldMaxLength.taxId),
+  notes: z
+    .string()
+    .check(
+      z.trim(),
+      notesText,
+      z.maxLength(
+        businessFieldMaxLength.notes,
+        `Use at most ${businessFieldMaxLength.notes} characters.`,
+      ),
+    ),
+};
+export type BusinessDetails = { [Field in BusinessField]: string };
+
+/** A client with none of the business fields filled in. */
+export const noBusiness: BusinessDetails = {
+  company: '',
+  addressLine1: '',
+  addressLine2: '',
+  city: '',
+  postcode: '',
+  country: '',
+  taxId: '',
+  notes: '',
+};
+
+/** The business fields as the API takes them: each left out means '' on add, unchanged on edit. */
+const optionalBusinessShape = Object.fromEntries(
+  businessFields.map((field) => [field, z.optional(businessShape[field])]),
+) as { [Field in BusinessField]: z.ZodMiniOptional<(typeof businessShape)[Field]> };
+
 /** The fields a person types, shared by the Add/Edit form and the API. */
 const contactShape = {
   firstName: nameField('first name required'),
@@ -116,6 +206,7 @@ export const clientInputSchema = z
     ...contactShape,
     balance: z.optional(balanceMinorField),
     ...openingShape,
+    ...optionalBusinessShape,
   })
   .check(openingDueNotBeforeDate);
 export type ClientInput = z.infer<typeof clientInputSchema>;
@@ -148,6 +239,7 @@ export const clientUpdateSchema = z
     balance: balanceMinorField,
     version: z.int().check(z.positive()),
     ...openingShape,
+    ...optionalBusinessShape,
   })
   .check(openingDueNotBeforeDate);
 export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
@@ -201,6 +293,8 @@ export const clientFormSchema = z
     openingDate: z.optional(z.string().check(z.trim())),
     openingDueDate: z.optional(z.string().check(z.trim())),
     openingReference: z.optional(referenceField),
+    // Always on the form, in its optional group; optional here for forms made without it.
+    ...optionalBusinessShape,
   })
   .check(
     balanceTypedIn((form) => form.currency),
@@ -232,12 +326,31 @@ export const clientSnapshotSchema = z.object({
   phone: z.string(),
   balance: z.number(),
   currency: currencyField,
+  // A business client's details, each only when not empty (and left out by events recorded
+  // before clients could be businesses); the private notes only on an edit (decision 038).
+  company: z.optional(z.string()),
+  addressLine1: z.optional(z.string()),
+  addressLine2: z.optional(z.string()),
+  city: z.optional(z.string()),
+  postcode: z.optional(z.string()),
+  country: z.optional(z.string()),
+  taxId: z.optional(z.string()),
+  notes: z.optional(z.string()),
 });
 export type ClientSnapshot = z.infer<typeof clientSnapshotSchema>;
 
 export const clientSchema = z.object({
   id: z.string(),
   ...clientSnapshotSchema.shape,
+  company: z.string(),
+  addressLine1: z.string(),
+  addressLine2: z.string(),
+  city: z.string(),
+  postcode: z.string(),
+  country: z.string(),
+  taxId: z.string(),
+  /** The owner's private notes: never shown to the client. */
+  notes: z.string(),
   version: z.number(),
   /** The earliest day an amount still unpaid fell due (YYYY-MM-DD); null when nothing is owed. */
   oldestDueDate: z.nullable(z.string()),

@@ -1,9 +1,11 @@
 import { z } from 'zod/mini';
 import {
   balanceMinorField,
+  businessFieldMaxLength,
   clientSnapshotSchema,
   currencyField,
   noControlCharacters,
+  notesText,
 } from './clients.ts';
 import { isCalendarDate } from '../dates.ts';
 import { bankLabelMaxLength, bankMappingSchema, learnedFroms } from './bank.ts';
@@ -29,7 +31,8 @@ import {
 // no ledger entries; version 2 added them; version 3 added each entry's reference; version 4 added
 // each client's language and reminders switch, and the reminder plan; version 5 added the
 // payments from bank statements (each entry's bank line, the imports, their lines, the learned
-// payers and the remembered CSV layouts); version 6 added each payment's method. The checks are about the
+// payers and the remembered CSV layouts); version 6 added each client's company, billing address,
+// tax id and private notes, and each payment's method. The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
@@ -65,6 +68,25 @@ const exportedClientSchema = z.object({
   language: z.optional(clientLanguageSchema),
   /** The client's reminders switch; left out (before version 4): on. */
   reminders: z.optional(z.boolean('Use true or false.')),
+  // Version 6 on: a business client's details; each left out (before 6, or none): ''.
+  company: z.optional(text(businessFieldMaxLength.company)),
+  addressLine1: z.optional(text(businessFieldMaxLength.addressLine1)),
+  addressLine2: z.optional(text(businessFieldMaxLength.addressLine2)),
+  city: z.optional(text(businessFieldMaxLength.city)),
+  postcode: z.optional(text(businessFieldMaxLength.postcode)),
+  country: z.optional(text(businessFieldMaxLength.country)),
+  taxId: z.optional(text(businessFieldMaxLength.taxId)),
+  notes: z.optional(
+    z
+      .string()
+      .check(
+        z.maxLength(
+          businessFieldMaxLength.notes,
+          `Use at most ${businessFieldMaxLength.notes} characters.`,
+        ),
+        notesText,
+      ),
+  ),
 });
 
 const exportedEntrySchema = z.object({

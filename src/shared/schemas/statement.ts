@@ -190,6 +190,14 @@ export const statementSchema = z.object({
     email: z.string(),
     phone: z.string(),
     currency: currencyField,
+    /** A business client's company, billing address and tax id ('' when none); never its notes. */
+    company: z.string(),
+    addressLine1: z.string(),
+    addressLine2: z.string(),
+    city: z.string(),
+    postcode: z.string(),
+    country: z.string(),
+    taxId: z.string(),
   }),
   business: z.object({
     name: z.string(),

@@ -71,3 +71,89 @@ describe('an opening balance from a CSV line', () => {
     expect(Object.keys(bare)).not.toContain('openingReference');
   });
 });
+
+describe("a business client's columns", () => {
+  // As "Export CSV" writes them: SPEC's six, then the business columns.
+  const header = [
+    'First name',
+    'Last name',
+    'Email',
+    'Phone',
+    'Balance',
+    'Currency',
+    'Company',
+    'Address line 1',
+    'Address line 2',
+    'City',
+    'Postcode',
+    'Country',
+    'Tax ID',
+    'Notes',
+  ];
+
+  it('finds each by its name, the second "Address line" as line 2', () => {
+    expect(guessMapping(header)).toMatchObject({
+      company: 6,
+      addressLine1: 7,
+      addressLine2: 8,
+      city: 9,
+      postcode: 10,
+      country: 11,
+      taxId: 12,
+      notes: 13,
+    });
+  });
+
+  it('reads them into the row, and leaves out the empty ones', () => {
+    const cells = [
+      'Mei Ling',
+      'Wong',
+      'ap@hanbit.example',
+      "'+60 3 2123 4567",
+      '1500.00',
+      'RM',
+      'Hanbit Trading Sdn Bhd',
+      'Lot 5, Jalan Ampang',
+      '',
+      'Kuala Lumpur',
+      '50450',
+      'Malaysia',
+      'C2584563202',
+      'Pays by cheque.\nCall first.',
+    ];
+    const { row } = toImportRow(cells, guessMapping(header));
+    expect(row).toEqual({
+      firstName: 'Mei Ling',
+      lastName: 'Wong',
+      email: 'ap@hanbit.example',
+      phone: '+60 3 2123 4567',
+      currency: 'MYR',
+      balance: 150_000,
+      company: 'Hanbit Trading Sdn Bhd',
+      addressLine1: 'Lot 5, Jalan Ampang',
+      city: 'Kuala Lumpur',
+      postcode: '50450',
+      country: 'Malaysia',
+      taxId: 'C2584563202',
+      notes: 'Pays by cheque.\nCall first.',
+    });
+  });
+
+  it('imports a file made before them as people, as it did', () => {
+    const old = header.slice(0, 6);
+    const mapping = guessMapping(old);
+    expect(mapping).toMatchObject({ company: null, addressLine1: null, notes: null });
+    const { row } = toImportRow(
+      ['Ada', 'Lovelace', 'ada@example.com', '5551234567', '0', 'USD'],
+      mapping,
+    );
+    expect(Object.keys(row)).toEqual([
+      'firstName',
+      'lastName',
+      'email',
+      'phone',
+      'currency',
+      'balance',
+    ]);
+  });
+});

@@ -1,6 +1,7 @@
 import { unprotectCell } from '../../../shared/csv.ts';
 import { isCurrency, parseAmount } from '../../../shared/money.ts';
 import { guessColumns } from '../../lib/csv-columns.ts';
+import { businessFields, type BusinessField } from '../../../shared/schemas/clients.ts';
 import type { ImportRow } from './api/import-clients.ts';
 
 export const importFields = [
@@ -13,6 +14,14 @@ export const importFields = [
   'openingDate',
   'openingDueDate',
   'openingReference',
+  'company',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'postcode',
+  'country',
+  'taxId',
+  'notes',
 ] as const;
 export type ImportField = (typeof importFields)[number];
 
@@ -26,11 +35,30 @@ const headerWords: Record<ImportField, string[]> = {
   openingDate: ['asof', 'balanceasof', 'date', 'balancedate', 'openingdate'],
   openingDueDate: ['duedate', 'dueon', 'payby', 'paymentdue'],
   openingReference: ['reference', 'ref', 'invoice', 'invoiceno', 'invoicenumber'],
+  company: ['company', 'companyname', 'business', 'businessname', 'organisation', 'organization'],
+  addressLine1: ['addressline', 'address', 'street', 'billingaddress', 'addressline1'],
+  // "Address line 2" reads as its words without the digit, as line 1 does: see guessMapping.
+  addressLine2: [],
+  city: ['city', 'town'],
+  postcode: ['postcode', 'postalcode', 'zip', 'zipcode'],
+  country: ['country'],
+  taxId: ['taxid', 'taxnumber', 'vat', 'vatnumber', 'gst', 'brn', 'businessnumber'],
+  notes: ['notes', 'note', 'comments', 'privatenotes'],
 };
 
 /** Column index of each field, guessed from the header ("First name", "first_name", "E-mail"…). */
 export function guessMapping(header: string[]): Record<ImportField, number | null> {
-  return guessColumns(header, headerWords);
+  const mapping = guessColumns(header, headerWords);
+  // Two "Address line" columns: the second is line 2.
+  const first = mapping.addressLine1;
+  if (first !== null) {
+    const second = header.findIndex(
+      (cell, index) =>
+        index > first && cell.toLowerCase().replace(/[^\p{L}]/gu, '') === 'addressline',
+    );
+    if (second >= 0) mapping.addressLine2 = second;
+  }
+  return mapping;
 }
 
 /**
@@ -58,8 +86,9 @@ export function toImportRow(
     else balanceError = parsed.error;
   }
   // An empty date or reference is left out: as of today, due on that day, no reference.
-  const optional = (field: 'openingDate' | 'openingDueDate' | 'openingReference') =>
-    cell(field) === '' ? {} : { [field]: cell(field) };
+  const optional = (
+    field: 'openingDate' | 'openingDueDate' | 'openingReference' | BusinessField,
+  ) => (cell(field) === '' ? {} : { [field]: cell(field) });
   const row = {
     firstName: cell('firstName'), // i18n-ignore: a field's name, not shown
     lastName: cell('lastName'), // i18n-ignore: a field's name, not shown
@@ -70,6 +99,11 @@ export function toImportRow(
     ...optional('openingDate'),
     ...optional('openingDueDate'),
     ...optional('openingReference'),
+    // A file without the business columns (made before them) imports people, as it did.
+    ...businessFields.reduce<Record<string, string>>(
+      (given, field) => ({ ...given, ...optional(field) }),
+      {},
+    ),
   };
   return { row, balanceError };
 }

@@ -28,6 +28,7 @@ import * as bankLinesFreed from './0035-bank-lines-freed.ts';
 import * as payerRuleOrigin from './0036-payer-rule-origin.ts';
 import * as keptSums from './0038-kept-sums.ts';
 import * as reminderNextRun from './0039-reminder-next-run.ts';
+import * as businessClients from './0040-business-clients.ts';
 import * as paymentMethods from './0041-payment-methods.ts';
 import * as businessTaxId from './0042-business-tax-id.ts';
 
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '0036-payer-rule-origin': payerRuleOrigin,
   '0038-kept-sums': keptSums,
   '0039-reminder-next-run': reminderNextRun,
+  '0040-business-clients': businessClients,
   '0041-payment-methods': paymentMethods,
   '0042-business-tax-id': businessTaxId,
 };

@@ -373,3 +373,56 @@ describe('buildMatcher on a transfer paying several charges', () => {
     });
   });
 });
+
+describe('a business client by its company name', () => {
+  const companies: MatchBook = {
+    clients: [
+      // The contact person is in first and last name; the company is its own field (issue 56).
+      { id: 'saebom', firstName: '지우', lastName: '박', company: '새봄출판', balance: 330_000 },
+      {
+        id: 'hanbit',
+        firstName: 'Mei Ling',
+        lastName: 'Wong',
+        company: 'Hanbit Trading',
+        balance: 90_000,
+      },
+      { id: 'person', firstName: 'Siti', lastName: 'Aminah', balance: 90_000 },
+      { id: 'none', firstName: 'Ahmad', lastName: 'Rahman', company: '', balance: 10_000 },
+    ],
+    openItems: [
+      { clientId: 'saebom', openAmount: 330_000, reference: '' },
+      { clientId: 'hanbit', openAmount: 90_000, reference: '' },
+      { clientId: 'person', openAmount: 90_000, reference: '' },
+    ],
+    rules: [],
+  };
+  const matchCompanies = buildMatcher(companies);
+
+  it('matches a line naming the company, as folded as names are', () => {
+    expect(matchCompanies(line('새봄출판', 330_000))[0]).toEqual({
+      clientId: 'saebom',
+      reason: 'name',
+      confidence: 'high',
+    });
+    // Upper case, spaced, with the bank's own words around it; the amount alone fits two.
+    expect(matchCompanies(line('IBG HANBIT TRADING 0312', 90_000))[0]).toEqual({
+      clientId: 'hanbit',
+      reason: 'name',
+      confidence: 'high',
+    });
+  });
+
+  it('still matches the contact person by name, and a company name never names a person', () => {
+    expect(matchCompanies(line('박지우', 330_000))[0]?.clientId).toBe('saebom');
+    const person = matchCompanies(line('SITI AMINAH', 90_000));
+    expect(person[0]).toEqual({ clientId: 'person', reason: 'name', confidence: 'high' });
+  });
+
+  it('is not high when the company is named but the amount fits nothing of it', () => {
+    expect(matchCompanies(line('HANBIT TRADING', 12_345))[0]).toMatchObject({
+      clientId: 'hanbit',
+      reason: 'name',
+      confidence: 'medium',
+    });
+  });
+});

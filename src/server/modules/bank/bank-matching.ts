@@ -18,7 +18,14 @@ import { referenceNumber, withoutLegalForms, writtenReferences } from './written
 
 export interface MatchBook {
   /** The owner's clients in the statement's currency. */
-  clients: readonly { id: string; firstName: string; lastName: string; balance: number }[];
+  clients: readonly {
+    id: string;
+    firstName: string;
+    lastName: string;
+    /** A business client's company ('' or left out for a person): one more name it pays under. */
+    company?: string | undefined;
+    balance: number;
+  }[];
   /** What is still unpaid of their charges and openings. */
   openItems: readonly { clientId: string; openAmount: number; reference: string }[];
   /** Payers the owner has confirmed before, with where each was learned when known. */
@@ -225,6 +232,11 @@ export function buildMatchIndex(book: MatchBook) {
       if (longEnoughName(name)) push(byName, name, client.id);
     const given = givenNameAlone(client.firstName);
     if (given !== null) push(byGivenName, given, client.id);
+    // A business pays under its company's name, folded as names are, with or without its legal
+    // form: "HANBIT TRADING" is Hanbit Trading Sdn Bhd's; a line's runs of up to four words reach it.
+    const company = client.company ?? '';
+    for (const name of [compact(company), ...formlessNames(company, '')])
+      if (longEnoughName(name)) push(byName, name, client.id);
   }
   const byRule = new Map<string, { clientId: string; learned: RuleLearned | null }>();
   for (const rule of book.rules)

@@ -47,7 +47,7 @@ export async function previewLines(
   );
   const clients = rows.clients.flatMap((row) =>
     suggested.has(row.id)
-      ? [{ id: row.id, firstName: row.first_name, lastName: row.last_name }]
+      ? [{ id: row.id, firstName: row.first_name, lastName: row.last_name, company: row.company }]
       : [],
   );
   return { lines: previewed, clients };
@@ -179,7 +179,7 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
   const [clients, openItems, rules] = await Promise.all([
     db
       .selectFrom('clients')
-      .select(['id', 'first_name', 'last_name', 'balance'])
+      .select(['id', 'first_name', 'last_name', 'company', 'balance'])
       .where('owner_id', '=', ownerId)
       .where('currency', '=', currency)
       .execute(),
@@ -234,6 +234,7 @@ export function matchBookOf(rows: Awaited<ReturnType<typeof matchBookRows>>): Ma
       id: row.id,
       firstName: row.first_name,
       lastName: row.last_name,
+      company: row.company,
       balance: Number(row.balance),
     })),
     openItems: rows.openItems.map((row) => ({

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Locale } from '../../../shared/locales.ts';
 import { currencyLabel } from '../../../shared/money.ts';
-import { displayName } from '../../../shared/names.ts';
+import { statementRecipient } from '../../../shared/names.ts';
 import { overdueSince, type Statement } from '../../../shared/schemas/statement.ts';
 import {
   activityColumns,
@@ -190,9 +190,17 @@ export function statementLinkPage(
   )}</p><p class="small">${escapeHtml(
     say('Statement in {currency}', { currency: currencyLabel[client.currency] }),
   )}</p></div></header>`;
-  const clientBlock = `<p class="strong">${escapeHtml(displayName(client))}</p>${
-    client.email ? `<p class="small">${escapeHtml(client.email)}</p>` : ''
-  }${client.phone ? `<p class="small">${escapeHtml(client.phone)}</p>` : ''}`;
+  // Whom the statement is to: company, contact person, address, tax id (never private notes).
+  const recipient = statementRecipient(client);
+  const smallLine = (text: string) => `<p class="small">${escapeHtml(text)}</p>`;
+  const clientBlock = [
+    `<p class="strong">${escapeHtml(recipient.name)}</p>`,
+    recipient.contact ? `<p>${escapeHtml(recipient.contact)}</p>` : '',
+    ...recipient.address.map(smallLine),
+    recipient.taxId ? smallLine(say('Tax ID: {taxId}', { taxId: recipient.taxId })) : '',
+    client.email ? smallLine(client.email) : '',
+    client.phone ? smallLine(client.phone) : '',
+  ].join('');
 
   let dueText: string;
   if (owed === 0n)

@@ -1,6 +1,13 @@
 import { utcDay } from '../../../shared/dates.ts';
 import { currencyLabel } from '../../../shared/money.ts';
-import type { Client, ClientInput, ClientUpdate } from '../../../shared/schemas/clients.ts';
+import {
+  businessFields,
+  noBusiness,
+  type BusinessDetails,
+  type Client,
+  type ClientInput,
+  type ClientUpdate,
+} from '../../../shared/schemas/clients.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import { currencyCanChange } from '../../../shared/schemas/ledger.ts';
 import type { Locale } from '../../../shared/locales.ts';
@@ -30,7 +37,7 @@ import {
   updateClientLanguage,
 } from './clients.repository.ts';
 import { clientNotFound, conflict, currentClient } from './current-client.ts';
-import { toSnapshot, type ClientValues } from './clients.queries.ts';
+import { toSnapshot, withNotes, type ClientValues } from './clients.queries.ts';
 
 // Every change of a client's own record (added, edited, deleted, imported): each one a command
 // on the one write path (rows and event in one transaction, live streams woken after the commit).
@@ -44,6 +51,19 @@ const sumsPartOf = (client: Client): ClientPart => ({
   oldestDue: client.oldestDueDate,
 });
 
+/**
+ * The business fields a request gives, over `base` for those it leaves out: '' on a new client,
+ * what is stored on an edit (so a caller that does not know them does not clear them).
+ */
+function businessOf(
+  given: Partial<Record<keyof BusinessDetails, string | undefined>>,
+  base: BusinessDetails,
+): BusinessDetails {
+  const details = { ...noBusiness };
+  for (const field of businessFields) details[field] = given[field] ?? base[field];
+  return details;
+}
+
 /** A new client; a balance other than 0 is its opening balance. */
 export const addClient = command(
   async ({ trx, record, now }, ownerId, input: ClientInput): Promise<Client> => {
@@ -53,6 +73,7 @@ export const addClient = command(
     const terms = openingOf(input, now);
     const client = await insertClient(trx, {
       ...input,
+      ...businessOf(input, noBusiness),
       balance: opening,
       id: newId(),
       openingDueDay: terms.dueDay,
@@ -112,6 +133,7 @@ export const editClient = command(
     const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
     const next: ClientValues = {
       ...values,
+      ...businessOf(values, current),
       // With the preference on, the edit form has no balance: both stay as stored, since minor
       // units mean something only in their currency.
       balance: disableBalanceOnEdit ? current.balance : values.balance,
@@ -195,8 +217,8 @@ export const editClient = command(
       clientId: id,
       action: 'edited',
       version: updated.version,
-      before: toSnapshot(current),
-      after: toSnapshot(updated),
+      before: withNotes(current),
+      after: withNotes(updated),
       // The ledger shows a new entry; an opening given new terms is named in the history.
       entry: entry ?? opening,
     });
@@ -239,6 +261,7 @@ export async function addImportedClients(
   const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
   const clients = rows.map((row) => ({
     ...row,
+    ...businessOf(row, noBusiness),
     balance: disableBalanceOnAdd ? 0 : (row.balance ?? 0),
     id: newId(),
     openingDueDay: openingOf(row, now).dueDay,

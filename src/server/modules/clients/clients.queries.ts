@@ -3,6 +3,7 @@
 import { sql, type Selectable } from 'kysely';
 import { type Currency, currencies } from '../../../shared/money.ts';
 import type {
+  BusinessDetails,
   Client,
   ClientSnapshot,
   ClientSort,
@@ -16,7 +17,7 @@ import type { ClientsTable } from './clients.table.ts';
 
 type ClientRow = Selectable<ClientsTable>;
 
-export interface ClientValues {
+export interface ClientValues extends BusinessDetails {
   firstName: string;
   lastName: string;
   email: string;
@@ -34,6 +35,14 @@ export function toClient(row: ClientRow): Client {
     phone: row.phone,
     balance: row.balance,
     currency: row.currency,
+    company: row.company,
+    addressLine1: row.address_line1,
+    addressLine2: row.address_line2,
+    city: row.city,
+    postcode: row.postcode,
+    country: row.country,
+    taxId: row.tax_id,
+    notes: row.notes,
     version: row.version,
     oldestDueDate: row.oldest_due_on,
     createdAt: new Date(row.created_at).toISOString(),
@@ -41,14 +50,40 @@ export function toClient(row: ClientRow): Client {
   };
 }
 
-export function toSnapshot(client: ClientValues): ClientSnapshot {
+const snapshotBusinessFields = [
+  'company',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'postcode',
+  'country',
+  'taxId',
+] as const;
+
+/**
+ * What the history keeps of a client: its name, contact and balance, and a business's company,
+ * address and tax id, each only when not empty. Not the notes: every event would copy them
+ * (an edit adds them itself, `withNotes`).
+ */
+export function toSnapshot(client: ClientSnapshot): ClientSnapshot {
   const { firstName, lastName, email, phone, balance, currency } = client;
-  return { firstName, lastName, email, phone, balance, currency };
+  const snapshot: ClientSnapshot = { firstName, lastName, email, phone, balance, currency };
+  for (const field of snapshotBusinessFields) {
+    const value = client[field];
+    if (value) snapshot[field] = value;
+  }
+  return snapshot;
+}
+
+/** An edit's snapshot, with the private notes when there are any: so the History says they changed. */
+export function withNotes(client: ClientSnapshot): ClientSnapshot {
+  const snapshot = toSnapshot(client);
+  return client.notes ? { ...snapshot, notes: client.notes } : snapshot;
 }
 
 export interface ClientFilter {
   ownerId: string;
-  /** Part of a name, an e-mail or a phone number. */
+  /** Part of a name (a company's or a person's), an e-mail or a phone number. */
   search?: string | undefined;
   currency?: Currency | undefined;
   /** Only balances above 0. */

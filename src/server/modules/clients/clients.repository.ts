@@ -37,6 +37,14 @@ function columnsOf(values: ClientValues) {
     phone: values.phone,
     balance: values.balance,
     currency: values.currency,
+    company: values.company,
+    address_line1: values.addressLine1,
+    address_line2: values.addressLine2,
+    city: values.city,
+    postcode: values.postcode,
+    country: values.country,
+    tax_id: values.taxId,
+    notes: values.notes,
   };
 }
 

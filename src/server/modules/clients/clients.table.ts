@@ -6,7 +6,10 @@ export interface ClientsTable {
   owner_id: string;
   first_name: string;
   last_name: string;
-  /** The name as shown, folded (`nameSortKey`): the list's sort order and its name search on both databases. */
+  /**
+   * The name as shown, folded (`nameSortKey`), after the company's name when there is one: the
+   * list's sort order and its name search on both databases.
+   */
   name_key: string;
   email: string;
   phone: string;
@@ -20,6 +23,16 @@ export interface ClientsTable {
   oldest_due_on: Generated<string | null>;
   /** en, ko or ms: the language the client reads their link's page in; null: the owner's. */
   language: Generated<string | null>;
+  /** A business client's company, billing address and tax id; '' when not given (migration 0040). */
+  company: Generated<string>;
+  address_line1: Generated<string>;
+  address_line2: Generated<string>;
+  city: Generated<string>;
+  postcode: Generated<string>;
+  country: Generated<string>;
+  tax_id: Generated<string>;
+  /** The owner's private notes: never shown to the client. */
+  notes: Generated<string>;
 }
 
 export interface ClientTables {

@@ -1,5 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { pdfText } from '../../../../tests/pdf-text.ts';
+import { noBusiness } from '../../../shared/schemas/clients.ts';
 import type { Statement } from '../../../shared/schemas/statement.ts';
 import { PdfRenderer } from './statement-pdf-renderer.ts';
 
@@ -32,6 +33,7 @@ function statementOf(count: number, reference: string): Statement {
       email: 'ada@example.com',
       phone: '+1 555 0100',
       currency: 'USD',
+      ...noBusiness,
     },
     business: { name: 'Analytical Engines', address: '', paymentDetails: '', taxId: '' },
     date: '2026-03-31',

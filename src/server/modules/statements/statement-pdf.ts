@@ -11,7 +11,7 @@ import {
   type OpenItemColumnKey,
   type StatementColumn,
 } from '../../../shared/statement-columns.ts';
-import { displayName } from '../../../shared/names.ts';
+import { statementRecipient } from '../../../shared/names.ts';
 import { translate } from '../../i18n.ts';
 import { fontFiles, fontRuns, readFont, type Family, type Weight } from './statement-fonts.ts';
 import { statementWriting } from './statement-writing.ts';
@@ -79,7 +79,8 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
     from: day(period.from),
     to: day(period.to),
   });
-  const clientName = displayName(client);
+  const recipient = statementRecipient(client);
+  const clientName = recipient.name;
 
   const doc = new PDFDocument({
     size: 'A4',
@@ -183,7 +184,14 @@ export async function statementPdf(statement: Statement, locale: Locale = 'en'):
   doc.y = Math.max(leftBottom, doc.y) + 14;
   use('bold', 11);
   write(clientName, { width }, margin, doc.y);
+  if (recipient.contact) {
+    use('regular', 10);
+    write(recipient.contact, { width });
+  }
   use('regular', 9);
+  for (const line of recipient.address) write(line, { width });
+  if (recipient.taxId)
+    write(translate(locale, 'Tax ID: {taxId}', { taxId: recipient.taxId }), { width });
   if (client.email) write(client.email, { width });
   if (client.phone) write(client.phone, { width });
   doc.moveDown(1);

@@ -277,6 +277,15 @@ export function readExportFile(body: unknown): RestorePlan {
     openingsFromBalances: fromBalances ? entries.length : 0,
     clients: file.clients.map(({ createdAt, updatedAt, language, reminders, ...client }) => ({
       ...client,
+      // Version 6 on; '' for what a file leaves out.
+      company: client.company ?? '',
+      addressLine1: client.addressLine1 ?? '',
+      addressLine2: client.addressLine2 ?? '',
+      city: client.city ?? '',
+      postcode: client.postcode ?? '',
+      country: client.country ?? '',
+      taxId: client.taxId ?? '',
+      notes: client.notes ?? '',
       createdAt: time(createdAt),
       updatedAt: time(updatedAt),
       language: language ?? null,

@@ -1,4 +1,4 @@
-import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
+import type { BusinessDetails, ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
@@ -22,15 +22,16 @@ export interface RestorePlan {
   exportedAt: string | null;
   exportedFrom: string | null;
   openingsFromBalances: number;
-  clients: (ClientSnapshot & {
-    id: string;
-    version: number;
-    createdAt: number;
-    updatedAt: number;
-    /** Null: the owner's. */
-    language: Locale | null;
-    reminders: boolean;
-  })[];
+  clients: (ClientSnapshot &
+    BusinessDetails & {
+      id: string;
+      version: number;
+      createdAt: number;
+      updatedAt: number;
+      /** Null: the owner's. */
+      language: Locale | null;
+      reminders: boolean;
+    })[];
   entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
   history: {
     clientId: string | null;

@@ -220,7 +220,7 @@ describe('restoring an export into an account', () => {
     const preview = await restore(fresh, target.cookie, exported, true);
     expect(preview.statusCode, preview.body).toBe(200);
     expect(preview.json<RestoreSummary>()).toEqual({
-      version: 6,
+      version: exportVersion,
       exportedAt: exported.exportedAt,
       exportedFrom: owner.email,
       clients: 3,

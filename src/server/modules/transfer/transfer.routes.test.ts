@@ -54,11 +54,14 @@ describe('CSV export', () => {
       /^attachment; filename="balance-clients-\d{4}-\d{2}-\d{2}\.csv"$/,
     );
     const lines = all.body.split('\n');
-    expect(lines[0]).toBe('\uFEFFFirst name,Last name,Email,Phone,Balance,Currency');
+    // SPEC's six columns first, then a business client's (empty for a person).
+    expect(lines[0]).toBe(
+      '\uFEFFFirst name,Last name,Email,Phone,Balance,Currency,Company,Address line 1,Address line 2,City,Postcode,Country,Tax ID,Notes',
+    );
     expect(lines.slice(1, 4)).toEqual([
-      expect.stringMatching(/^Min,Kim,.*,3000000,KRW$/),
-      expect.stringMatching(/^Siti,Aziz,.*,-0\.05,MYR$/),
-      expect.stringMatching(/^Zoë,"Quote ""Q"", Esq\.",.*,1234\.50,USD$/),
+      expect.stringMatching(/^Min,Kim,.*,3000000,KRW,,,,,,,,$/),
+      expect.stringMatching(/^Siti,Aziz,.*,-0\.05,MYR,,,,,,,,$/),
+      expect.stringMatching(/^Zoë,"Quote ""Q"", Esq\.",.*,1234\.50,USD,,,,,,,,$/),
     ]);
     expect(all.body).not.toContain('Stranger');
     // A spreadsheet would run "+44 …" as a formula: it leaves with a protecting apostrophe.

@@ -21,7 +21,23 @@ import { readAllEvents } from '../events/events.queries.ts';
 import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';
 
-const csvColumns = ['First name', 'Last name', 'Email', 'Phone', 'Balance', 'Currency'] as const;
+// The business columns follow SPEC's six, so a file made before them reads the same way.
+const csvColumns = [
+  'First name',
+  'Last name',
+  'Email',
+  'Phone',
+  'Balance',
+  'Currency',
+  'Company',
+  'Address line 1',
+  'Address line 2',
+  'City',
+  'Postcode',
+  'Country',
+  'Tax ID',
+  'Notes',
+] as const;
 
 const entryCsvColumns = [
   'First name',
@@ -136,6 +152,14 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
           protectCell(client.phone),
           toDecimalText(client.balance, client.currency),
           client.currency,
+          protectCell(client.company),
+          protectCell(client.addressLine1),
+          protectCell(client.addressLine2),
+          protectCell(client.city),
+          protectCell(client.postcode),
+          protectCell(client.country),
+          protectCell(client.taxId),
+          protectCell(client.notes),
         ]),
       ),
     );

@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import type { Currency } from '../../../../shared/money.ts';
 import type { Suggestion } from '../../../../shared/schemas/bank.ts';
 import type { Client } from '../../../../shared/schemas/clients.ts';
-import { displayName } from '../../../../shared/names.ts';
+import { clientName } from '../../../../shared/names.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientSearch } from '../api/payer-clients.ts';
 import { useBankTexts } from './bank-texts.ts';
@@ -46,7 +46,7 @@ export function ClientPicker({
   // The preview names every client it suggests; a search names the one it finds.
   const nameOf = (clientId: string) => {
     const client = clients.get(clientId);
-    return client ? displayName(client) : clientId;
+    return client ? clientName(client) : clientId;
   };
   const suggested = new Set(suggestions.map((suggestion) => suggestion.clientId));
   const close = () => {
@@ -128,7 +128,7 @@ export function ClientPicker({
                       close();
                     }}
                   >
-                    {displayName(client)}
+                    {clientName(client)}
                     {client.email && <span className="text-body-secondary"> · {client.email}</span>}
                   </button>
                 </li>

@@ -1,7 +1,7 @@
 import type { Currency } from '../../../../shared/money.ts';
 import { toDecimalText } from '../../../../shared/money.ts';
 import type { PreviewLine } from '../../../../shared/schemas/bank.ts';
-import { displayName } from '../../../../shared/names.ts';
+import { clientName } from '../../../../shared/names.ts';
 import { dayText } from '../../../components/formats.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import type { ClientName } from '../bank-import-state.ts';
@@ -38,7 +38,7 @@ export function ReviewRow({
   const money = (minor: number) => format.money(minor, currency);
   const nameOf = (clientId: string | undefined) => {
     const client = clientId === undefined ? undefined : clients.get(clientId);
-    return client ? displayName(client) : '';
+    return client ? clientName(client) : '';
   };
   const rowId = `${id}-line-${line.line}`;
   const chosenSuggestion = line.suggestions.find(

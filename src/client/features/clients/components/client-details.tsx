@@ -1,6 +1,7 @@
-import { displayName } from '../../../../shared/names.ts';
+import { clientName } from '../../../../shared/names.ts';
 import { useRef, useState, type ReactNode } from 'react';
 import { Link, useNavigate } from 'react-router';
+import { BusinessDetails } from './business-details.tsx';
 import { ArrowLeft, FileText, Mail, Pencil, Phone, Trash2 } from 'lucide-react';
 import type { Client } from '../../../../shared/schemas/clients.ts';
 import { useFlash } from '../../../components/flash.tsx';
@@ -59,7 +60,8 @@ export function ClientDetails({
     return <PageLoadError error={client.error} onRetry={() => void client.refetch()} />;
   }
   const current = client.data;
-  const fullName = displayName(current);
+  // A business by its company (its contact person is named in its details below).
+  const fullName = clientName(current);
   const balanceText = format.money(current.balance, current.currency);
 
   const confirmDelete = async () => {
@@ -156,6 +158,7 @@ export function ClientDetails({
               {t('clients.details.contact-phone')}{' '}
               <a href={`tel:${current.phone.replace(/[^\d+]/g, '')}`}>{current.phone}</a>
             </p>
+            <BusinessDetails client={current} />
           </div>
         </div>
         {sections(current)}

@@ -4,7 +4,9 @@ import { Link } from 'react-router';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { currencies, currencyLabel, parseAmount } from '../../../../shared/money.ts';
 import {
+  businessFields,
   clientFormSchema,
+  noBusiness,
   entryReferenceMaxLength,
   type ClientForm as ClientFormValues,
   type ClientInput,
@@ -13,6 +15,7 @@ import { localToday } from '../../../../shared/dates.ts';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
+import { BusinessFields } from './business-fields.tsx';
 
 export type { ClientFormValues };
 
@@ -26,6 +29,7 @@ export const emptyClientForm: ClientFormValues = {
   openingDate: '',
   openingDueDate: '',
   openingReference: '',
+  ...noBusiness,
 };
 
 interface ClientFormProps {
@@ -57,6 +61,7 @@ const fieldNames = [
   'openingDate',
   'openingDueDate',
   'openingReference',
+  ...businessFields,
 ] as const;
 type FieldName = (typeof fieldNames)[number];
 
@@ -173,6 +178,12 @@ export function ClientForm({
                 type="tel"
                 autoComplete="off"
                 {...field('phone')}
+              />
+              <BusinessFields
+                register={register}
+                errors={errors}
+                shows={shows}
+                initiallyOpen={businessFields.some((name) => (initialValues[name] ?? '') !== '')}
               />
               <div className="row">
                 {balanceDisabled ? (

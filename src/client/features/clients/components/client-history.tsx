@@ -16,14 +16,36 @@ function fieldLabels(t: Texts['t']): Record<keyof ClientSnapshot, string> {
     phone: t('clients.field.phone'),
     balance: t('clients.field.balance'),
     currency: t('clients.field.currency'),
+    company: t('clients.field.company'),
+    addressLine1: t('clients.field.address-line1'),
+    addressLine2: t('clients.field.address-line2'),
+    city: t('clients.field.city'),
+    postcode: t('clients.field.postcode'),
+    country: t('clients.field.country'),
+    taxId: t('clients.field.tax-id'),
+    notes: t('clients.field.notes'),
   };
 }
 
 /** What an edit may change that the ledger does not show: its balance and currency are entries. */
-const detailFields = ['firstName', 'lastName', 'email', 'phone'] as const;
+const detailFields = [
+  'firstName',
+  'lastName',
+  'email',
+  'phone',
+  'company',
+  'addressLine1',
+  'addressLine2',
+  'city',
+  'postcode',
+  'country',
+  'taxId',
+  'notes',
+] as const;
 
+// An event recorded before clients could be businesses has no company: none.
 const changedDetails = (before: ClientSnapshot, after: ClientSnapshot) =>
-  detailFields.filter((field) => before[field] !== after[field]);
+  detailFields.filter((field) => (before[field] ?? '') !== (after[field] ?? ''));
 
 /**
  * An edit that gave the opening balance new terms (its date, due date or reference): the ledger
@@ -190,11 +212,14 @@ function describe(
             });
       if (changed.length === 0) return openingText ?? t('clients.history.saved-unchanged');
       const changes = changed.map((field) =>
-        t('clients.history.field-changed', {
-          field: labels[field],
-          before: before[field],
-          after: after[field],
-        }),
+        // Notes may be long: said to have changed, not quoted.
+        field === 'notes'
+          ? t('clients.history.notes-changed')
+          : t('clients.history.field-changed', {
+              field: labels[field],
+              before: before[field] ?? '',
+              after: after[field] ?? '',
+            }),
       );
       if (openingText) changes.push(openingText);
       return t('clients.history.edited-fields', { changes: changes.join('; ') });

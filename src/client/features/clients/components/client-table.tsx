@@ -104,8 +104,12 @@ export function ClientTable(props: ClientTableProps) {
                 {/* A long name wraps rather than pushing the balance off a phone's screen. */}
                 <td className="text-break">
                   <Link to={`/client/${client.id}`} className="fw-semibold">
-                    {displayName(client)}
+                    {client.company || displayName(client)}
                   </Link>
+                  {/* A business's contact person, under its company: SPEC's first and last name. */}
+                  {client.company && (
+                    <div className="small text-body-secondary">{displayName(client)}</div>
+                  )}
                 </td>
                 {/* A phone has room for the name and the balance; the e-mail is one tap away. */}
                 <td className="cell-ellipsis d-none d-md-table-cell">

@@ -2,7 +2,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { MemoryRouter } from 'react-router';
 import { render, screen } from '@testing-library/react';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Client } from '../../../../shared/schemas/clients.ts';
+import { noBusiness, type Client } from '../../../../shared/schemas/clients.ts';
 import type { ReminderPlan } from '../../../../shared/schemas/reminders.ts';
 import { loadLocale } from '../../../i18n/i18n.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -18,6 +18,7 @@ const client: Client = {
   phone: '',
   balance: 120_000,
   currency: 'MYR',
+  ...noBusiness,
   version: 1,
   oldestDueDate: '2026-11-01',
   createdAt: '2026-10-01T00:00:00.000Z',

@@ -1,5 +1,5 @@
 import { currencyLabel } from '../../../../shared/money.ts';
-import { displayName } from '../../../../shared/names.ts';
+import { statementRecipient } from '../../../../shared/names.ts';
 import { overdueSince, type Statement } from '../../../../shared/schemas/statement.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { Activity, AgeingTable, OpenItems } from './statement-tables.tsx';
@@ -15,6 +15,7 @@ export function StatementBody({ statement }: { statement: Statement }) {
   const { t, format } = useI18n();
   const day = (isoDay: string) => format.day(isoDay);
   const { client, business, period, amountDue } = statement;
+  const recipient = statementRecipient(client);
   const money = (minor: number | string | bigint) => format.money(BigInt(minor), client.currency);
   const owed = BigInt(amountDue.amount);
   const overdue = BigInt(amountDue.overdue);
@@ -53,9 +54,20 @@ export function StatementBody({ statement }: { statement: Statement }) {
             </p>
           </div>
         </header>
-        <p className="mb-0 fw-semibold">{displayName(client)}</p>
-        {client.email && <p className="mb-0 small">{client.email}</p>}
-        {client.phone && <p className="small">{client.phone}</p>}
+        <div className="statement-to mb-3" data-testid="statement-to">
+          <p className="mb-0 fw-semibold">{recipient.name}</p>
+          {recipient.contact && <p className="mb-0">{recipient.contact}</p>}
+          {recipient.address.map((line) => (
+            <p key={line} className="mb-0 small">
+              {line}
+            </p>
+          ))}
+          {recipient.taxId && (
+            <p className="mb-0 small">{t('statement.tax-id', { taxId: recipient.taxId })}</p>
+          )}
+          {client.email && <p className="mb-0 small">{client.email}</p>}
+          {client.phone && <p className="mb-0 small">{client.phone}</p>}
+        </div>
 
         <section
           className="statement-due border border-dark rounded-1 p-3 my-3 d-flex flex-wrap gap-3"

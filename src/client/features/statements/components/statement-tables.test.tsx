@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { noBusiness } from '../../../../shared/schemas/clients.ts';
 import type { Statement } from '../../../../shared/schemas/statement.ts';
 import { i18n, loadLocale } from '../../../i18n/i18n.ts';
 import { Activity } from './statement-tables.tsx';
@@ -17,6 +18,7 @@ const settledInMay: Statement = {
     email: 'nil@example.com',
     phone: '',
     currency: 'USD',
+    ...noBusiness,
   },
   business: { name: '', address: '', paymentDetails: '', taxId: '' },
   date: '2025-05-31',

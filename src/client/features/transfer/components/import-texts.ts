@@ -15,6 +15,14 @@ export function useImportTexts() {
     openingDate: t('transfer.field.opening-date'),
     openingDueDate: t('transfer.field.opening-due-date'),
     openingReference: t('transfer.field.opening-reference'),
+    company: t('transfer.field.company'),
+    addressLine1: t('transfer.field.address-line1'),
+    addressLine2: t('transfer.field.address-line2'),
+    city: t('transfer.field.city'),
+    postcode: t('transfer.field.postcode'),
+    country: t('transfer.field.country'),
+    taxId: t('transfer.field.tax-id'),
+    notes: t('transfer.field.notes'),
   };
   const errorText = (error: ImportError): string => {
     switch (error.kind) {

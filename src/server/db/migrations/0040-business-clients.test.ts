@@ -1,0 +1,102 @@
+import { Migrator } from 'kysely/migration';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
+import { listClientsPage } from '../../modules/clients/clients.queries.ts';
+import { createDb, type Db } from '../database.ts';
+import { migrations } from './index.ts';
+
+let database: TestDatabase | undefined;
+let db: Db | undefined;
+
+afterEach(async () => {
+  await db?.kysely.destroy();
+  await database?.drop();
+});
+
+describe('the business clients migration', () => {
+  it('keeps every client made before as a person, with empty business fields, in its place', async () => {
+    database = await createTestDatabase();
+    db = createDb(database.config);
+    const migrator = new Migrator({
+      db: db.kysely,
+      provider: { getMigrations: () => Promise.resolve(migrations) },
+    });
+    expect((await migrator.migrateTo('0039-reminder-next-run')).error).toBeUndefined();
+    const kysely = db.kysely;
+    await kysely
+      .insertInto('users')
+      .values({
+        id: 'owner',
+        email: 'owner@example.com',
+        email_key: 'owner@example.com',
+        password_hash: 'x',
+        is_admin: 0,
+        created_at: 0,
+      })
+      .execute();
+    // Written as the code before 0040 wrote a client's row (no business columns yet).
+    await kysely
+      .insertInto('clients')
+      .values(
+        [
+          ['b', 'Saebom', 'Publishing', 'saebom publishing'],
+          ['a', '민준', '김', '김민준'],
+        ].map(([id, first, last, key]) => ({
+          id: id!,
+          owner_id: 'owner',
+          first_name: first!,
+          last_name: last!,
+          name_key: key!,
+          email: `${id}@example.com`,
+          phone: '+82 10 1234 5678',
+          balance: 5_000,
+          currency: 'KRW',
+          version: 1,
+          created_at: 0,
+          updated_at: 0,
+        })) as never,
+      )
+      .execute();
+
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+
+    const rows = await kysely
+      .selectFrom('clients')
+      .select([
+        'id',
+        'company',
+        'address_line1',
+        'address_line2',
+        'city',
+        'postcode',
+        'country',
+        'tax_id',
+        'notes',
+        'name_key',
+      ])
+      .orderBy('id')
+      .execute();
+    const empty = {
+      company: '',
+      address_line1: '',
+      address_line2: '',
+      city: '',
+      postcode: '',
+      country: '',
+      tax_id: '',
+      notes: '',
+    };
+    expect(rows).toEqual([
+      { id: 'a', ...empty, name_key: '김민준' },
+      { id: 'b', ...empty, name_key: 'saebom publishing' },
+    ]);
+    const page = await listClientsPage(
+      kysely,
+      { ownerId: 'owner', search: 'saebom', dialect: database.config.dialect },
+      { sort: 'name', dir: 'asc', limit: 10 },
+    );
+    expect(page.clients.map((client) => [client.id, client.company, client.notes])).toEqual([
+      ['b', '', ''],
+    ]);
+  });
+});
