@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../tests/app.ts';
 import { joinAs } from '../../tests/auth.ts';
 import { buildClient, buildExportFile } from '../../tests/factories.ts';
+import { exportVersion } from '../shared/schemas/restore.ts';
 
 describe('errors in the language of the request', () => {
   let testApp: TestApp;
@@ -71,11 +72,11 @@ describe('errors in the language of the request', () => {
   it.each([
     [
       undefined,
-      'This file cannot be restored: version: the file is export version 99, written by a newer Balance; this one reads up to version 5.',
+      `This file cannot be restored: version: the file is export version 99, written by a newer Balance; this one reads up to version ${exportVersion}.`,
     ],
     [
       'ko',
-      '이 파일은 복원할 수 없습니다: version: 이 파일은 더 새로운 Balance에서 만든 내보내기 버전 99입니다. 이 Balance는 버전 5까지 읽을 수 있습니다.',
+      `이 파일은 복원할 수 없습니다: version: 이 파일은 더 새로운 Balance에서 만든 내보내기 버전 99입니다. 이 Balance는 버전 ${exportVersion}까지 읽을 수 있습니다.`,
     ],
   ])(
     'a message with values filled in after translating, asked in %s',

@@ -104,8 +104,8 @@ describe('bank statement import', () => {
     const suggested = new Set(lines.flatMap((line) => line.suggestions.map((s) => s.clientId)));
     expect(clients.map((client) => client.id).sort()).toEqual([...suggested].sort());
     expect([...clients].sort((a, b) => a.firstName.localeCompare(b.firstName))).toEqual([
-      { id: acme.id, firstName: 'Acme', lastName: 'Supplies' },
-      { id: zoe.id, firstName: 'Zoé', lastName: 'Müller' },
+      { id: acme.id, firstName: 'Acme', lastName: 'Supplies', company: '' },
+      { id: zoe.id, firstName: 'Zoé', lastName: 'Müller', company: '' },
     ]);
 
     const recorded = await confirm(cookie, confirmBody(lines, [zoe.id, acme.id]));
