@@ -168,7 +168,7 @@ async function seedOwner(page: Page): Promise<Seeded> {
   for (const data of [
     { kind: 'charge', amount: 250_000_00, date: monthsAgo(5), note: 'Website redesign' },
     { kind: 'charge', amount: 40_000_00, date: monthsAgo(2), note: 'Hosting for the year' },
-    { kind: 'payment', amount: 10_000, note: 'Bank transfer' },
+    { kind: 'payment', amount: 10_000, method: 'bank_transfer', note: 'Retainer 07' },
   ]) {
     const entry = await page.request.post(`/api/clients/${clientId}/entries`, { data });
     expect(entry.status()).toBe(201);

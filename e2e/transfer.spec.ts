@@ -31,17 +31,21 @@ test('export, change the file, import it back with a bad row and a duplicate, pr
   const download = await downloading;
   expect(download.suggestedFilename()).toMatch(/^balance-clients-\d{4}-\d{2}-\d{2}\.csv$/);
   const exported = await readFile((await download.path()) ?? '', 'utf8');
-  expect(exported.startsWith('\uFEFFFirst name,Last name,Email,Phone,Balance,Currency\n')).toBe(
-    true,
-  );
+  // SPEC.md's six columns first, then a business client's (issue 56).
+  expect(
+    exported.startsWith(
+      '\uFEFFFirst name,Last name,Email,Phone,Balance,Currency,' +
+        'Company,Address line 1,Address line 2,City,Postcode,Country,Tax ID,Notes\n',
+    ),
+  ).toBe(true);
   expect(exported).toContain("Ada,Lovelace,ada@engines.example,'+44 20 7946 0018,1234.50,USD");
   expect(exported).toContain("Siti,Aziz,siti@kl.example,'+60 3 1234 5678,50.00,MYR");
 
   const changed =
     exported +
-    'Grace,Hopper,grace@navy.example,+1 202 555 0147,"1,250.75",USD\n' +
-    'Bad,Row,not-an-email,123,12.345,USD\n' +
-    'Ada,Again,ADA@engines.example,+44 20 7946 0018,5,RM\n';
+    'Grace,Hopper,grace@navy.example,+1 202 555 0147,"1,250.75",USD,,,,,,,,\n' +
+    'Bad,Row,not-an-email,123,12.345,USD,,,,,,,,\n' +
+    'Ada,Again,ADA@engines.example,+44 20 7946 0018,5,RM,,,,,,,,\n';
 
   await page.getByRole('link', { name: 'Import CSV' }).click();
   await page

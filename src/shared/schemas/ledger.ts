@@ -40,8 +40,8 @@ export const paymentMethods = ['cash', 'bank_transfer', 'card', 'cheque', 'other
 export type PaymentMethod = (typeof paymentMethods)[number];
 
 /**
- * What a new payment is when nobody says: a bank transfer, how a business is paid nearly always
- * (and how the bank import records every payment). docs/api.md says so for the API.
+ * The method the entry form chooses to start with: a bank transfer, how a business is paid nearly
+ * always (and how the bank import records every payment). The API records none when none is sent.
  */
 export const defaultPaymentMethod: PaymentMethod = 'bank_transfer';
 
@@ -97,7 +97,7 @@ export const entryInputSchema = z
     note: z.optional(noteField),
     /** An invoice number or the like. */
     reference: z.optional(referenceField),
-    /** Only a payment has one; a payment without one is a bank transfer (`defaultPaymentMethod`). */
+    /** Only a payment has one; a payment sent without one has none recorded (`null`). */
     method: z.optional(paymentMethodField),
   })
   .check(

@@ -8,7 +8,6 @@ import {
 } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import {
-  defaultPaymentMethod,
   recordedSign,
   type EntryInput,
   type EntryKind,
@@ -304,7 +303,9 @@ export const recordEntry = command(
         dueDate: input.kind === 'charge' ? (input.dueDate ?? null) : null,
         note: input.note ?? '',
         reference: input.reference ?? '',
-        method: input.kind === 'payment' ? (input.method ?? defaultPaymentMethod) : null,
+        // Not said, not written: a statement must not tell a client a payment came by a way
+        // nobody recorded (the form preselects one, in sight; the bank import says its own).
+        method: input.kind === 'payment' ? (input.method ?? null) : null,
       },
       now,
     );

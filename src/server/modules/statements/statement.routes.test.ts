@@ -70,8 +70,8 @@ describe('a client statement', () => {
       ['2025-04-15', -5_000, '22000', 'Payment (cash): thanks'],
       // A reference is written before the note: an invoice's number, a bank's reference.
       ['2025-05-20', 8_000, '30000', 'Charge: INV-2025-05'],
-      // A payment recorded without a method is a bank transfer.
-      ['2025-06-10', -1_234, '28766', 'Payment (bank transfer)'],
+      // A payment recorded without a method says none.
+      ['2025-06-10', -1_234, '28766', 'Payment'],
       ['2025-06-25', 4_000, '32766', 'Charge'],
     ]);
     expect(statement.closingBalance).toBe('32766');
@@ -420,7 +420,7 @@ describe('a statement to download', () => {
     );
     const text = oneLine((await pdfText(response.rawPayload)).text);
     expect(text).toContain('May 1, 2025 Balance brought forward 0.00 ');
-    expect(text).toContain('May 9, 2025 Payment (bank transfer) (123.45) 0.00 ');
+    expect(text).toContain('May 9, 2025 Payment (123.45) 0.00 ');
     expect(text).toContain('May 31, 2025 Closing balance 0.00 ');
   });
 
