@@ -1,40 +1,15 @@
-import { Migrator } from 'kysely/migration';
 import { sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, testDialect, type TestDatabase } from '../../../../tests/db.ts';
-import { createDb, type Db } from '../database.ts';
+import { describe, expect, it } from 'vitest';
+import { testDialect } from '../../../../tests/db.ts';
+import { oldDatabases } from '../../../../tests/old-database.ts';
 import { migrateToLatest } from '../migrate.ts';
-import { migrations } from './index.ts';
 
-let database: TestDatabase | undefined;
-let db: Db | undefined;
-
-afterEach(async () => {
-  await db?.kysely.destroy();
-  await database?.drop();
-});
+const databaseAt = oldDatabases();
 
 describe('the folded name keys migration', () => {
   it('works out again the key of every client made before it, beyond one batch', async () => {
-    database = await createTestDatabase();
-    db = createDb(database.config);
-    const migrator = new Migrator({
-      db: db.kysely,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    expect((await migrator.migrateTo('0026-ledger-months')).error).toBeUndefined();
+    const { db } = await databaseAt('0026-ledger-months', { isAdmin: true });
     const kysely = db.kysely;
-    await kysely
-      .insertInto('users')
-      .values({
-        id: 'owner',
-        email: 'owner@example.com',
-        email_key: 'owner@example.com',
-        password_hash: 'x',
-        is_admin: 1,
-        created_at: 0,
-      })
-      .execute();
     const named: [string, string][] = [
       ['Zoë', 'Saldaña'],
       ['Émilie', 'Dubois'],

@@ -1,39 +1,13 @@
-import { Migrator } from 'kysely/migration';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
+import { describe, expect, it } from 'vitest';
+import { oldDatabases } from '../../../../tests/old-database.ts';
 import { listClientsPage } from '../../modules/clients/clients.queries.ts';
-import { createDb, type Db } from '../database.ts';
-import { migrations } from './index.ts';
 
-let database: TestDatabase | undefined;
-let db: Db | undefined;
-
-afterEach(async () => {
-  await db?.kysely.destroy();
-  await database?.drop();
-});
+const databaseAt = oldDatabases();
 
 describe('the business clients migration', () => {
   it('keeps every client made before as a person, with empty business fields, in its place', async () => {
-    database = await createTestDatabase();
-    db = createDb(database.config);
-    const migrator = new Migrator({
-      db: db.kysely,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    expect((await migrator.migrateTo('0039-reminder-next-run')).error).toBeUndefined();
+    const { database, db, migrateToLatest } = await databaseAt('0039-reminder-next-run');
     const kysely = db.kysely;
-    await kysely
-      .insertInto('users')
-      .values({
-        id: 'owner',
-        email: 'owner@example.com',
-        email_key: 'owner@example.com',
-        password_hash: 'x',
-        is_admin: 0,
-        created_at: 0,
-      })
-      .execute();
     // Written as the code before 0040 wrote a client's row (no business columns yet).
     await kysely
       .insertInto('clients')
@@ -58,7 +32,7 @@ describe('the business clients migration', () => {
       )
       .execute();
 
-    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await migrateToLatest();
 
     const rows = await kysely
       .selectFrom('clients')

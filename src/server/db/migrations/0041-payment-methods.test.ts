@@ -1,38 +1,12 @@
-import { Migrator } from 'kysely/migration';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
-import { createDb, type Db } from '../database.ts';
-import { migrations } from './index.ts';
+import { describe, expect, it } from 'vitest';
+import { oldDatabases } from '../../../../tests/old-database.ts';
 
-let database: TestDatabase | undefined;
-let db: Db | undefined;
-
-afterEach(async () => {
-  await db?.kysely.destroy();
-  await database?.drop();
-});
+const databaseAt = oldDatabases();
 
 describe('the payment methods migration', () => {
   it('leaves the payments made before it without a method, but a bank statement’s a transfer', async () => {
-    database = await createTestDatabase();
-    db = createDb(database.config);
-    const migrator = new Migrator({
-      db: db.kysely,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    expect((await migrator.migrateTo('0039-reminder-next-run')).error).toBeUndefined();
+    const { db, migrateTo } = await databaseAt('0039-reminder-next-run');
     const kysely = db.kysely;
-    await kysely
-      .insertInto('users')
-      .values({
-        id: 'owner',
-        email: 'owner@example.com',
-        email_key: 'owner@example.com',
-        password_hash: 'x',
-        is_admin: 0,
-        created_at: 0,
-      })
-      .execute();
     await kysely
       .insertInto('clients')
       .values({
@@ -90,7 +64,7 @@ describe('the payment methods migration', () => {
       ])
       .execute();
 
-    expect((await migrator.migrateTo('0041-payment-methods')).error).toBeUndefined();
+    await migrateTo('0041-payment-methods');
 
     const rows = await kysely
       .selectFrom('entries')

@@ -1,39 +1,13 @@
-import { Migrator } from 'kysely/migration';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
+import { describe, expect, it } from 'vitest';
+import { oldDatabases } from '../../../../tests/old-database.ts';
 import { readBusiness } from '../../modules/settings/settings.queries.ts';
-import { createDb, type Db } from '../database.ts';
-import { migrations } from './index.ts';
 
-let database: TestDatabase | undefined;
-let db: Db | undefined;
-
-afterEach(async () => {
-  await db?.kysely.destroy();
-  await database?.drop();
-});
+const databaseAt = oldDatabases();
 
 describe('the business tax id migration', () => {
   it('keeps the business as it was, with no tax id', async () => {
-    database = await createTestDatabase();
-    db = createDb(database.config);
-    const migrator = new Migrator({
-      db: db.kysely,
-      provider: { getMigrations: () => Promise.resolve(migrations) },
-    });
-    expect((await migrator.migrateTo('0041-payment-methods')).error).toBeUndefined();
+    const { db, migrateTo } = await databaseAt('0041-payment-methods');
     const kysely = db.kysely;
-    await kysely
-      .insertInto('users')
-      .values({
-        id: 'owner',
-        email: 'owner@example.com',
-        email_key: 'owner@example.com',
-        password_hash: 'x',
-        is_admin: 0,
-        created_at: 0,
-      })
-      .execute();
     await kysely
       .insertInto('user_preferences')
       .values({
@@ -47,7 +21,7 @@ describe('the business tax id migration', () => {
       })
       .execute();
 
-    expect((await migrator.migrateTo('0042-business-tax-id')).error).toBeUndefined();
+    await migrateTo('0042-business-tax-id');
 
     expect(await readBusiness(kysely, 'owner')).toEqual({
       name: '한빛 상사',
