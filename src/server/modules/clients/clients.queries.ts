@@ -2,12 +2,14 @@
 // through clients.commands.ts; their SQL is in clients.repository.ts.
 import { sql, type Selectable } from 'kysely';
 import { type Currency, currencies } from '../../../shared/money.ts';
-import type {
-  BusinessDetails,
-  Client,
-  ClientSnapshot,
-  ClientSort,
-  CurrencyTotal,
+import {
+  businessFields,
+  type BusinessDetails,
+  type BusinessField,
+  type Client,
+  type ClientSnapshot,
+  type ClientSort,
+  type CurrencyTotal,
 } from '../../../shared/schemas/clients.ts';
 import { foldText } from '../../../shared/names.ts';
 import { isLocale, type Locale } from '../../../shared/locales.ts';
@@ -50,15 +52,9 @@ export function toClient(row: ClientRow): Client {
   };
 }
 
-const snapshotBusinessFields = [
-  'company',
-  'addressLine1',
-  'addressLine2',
-  'city',
-  'postcode',
-  'country',
-  'taxId',
-] as const;
+const snapshotBusinessFields = businessFields.filter(
+  (field): field is Exclude<BusinessField, 'notes'> => field !== 'notes',
+);
 
 /**
  * What the history keeps of a client: its name, contact and balance, and a business's company,
