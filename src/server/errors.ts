@@ -93,3 +93,42 @@ export const fieldError = (field: string, message: string, status = 400) =>
   });
 export const unauthenticated = () =>
   new AppError(401, 'unauthenticated', 'You are not signed in, or your session has ended');
+
+/** The text a body's key gets when the body may not carry it (decision 043). */
+export const unknownFieldMessage = 'This field is not one this request takes.';
+
+interface SchemaIssue {
+  path: readonly PropertyKey[];
+  message: string;
+  code?: string;
+  keys?: readonly string[];
+}
+
+/**
+ * A body's schema problems by field, the first for each: a key the body may not carry (a misspelt
+ * field) is named itself, where the schema would name only the object holding it.
+ */
+export function issueFields(
+  issues: readonly SchemaIssue[],
+  whole = 'body',
+): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const issue of issues) {
+    const path = issue.path.map(String).join('.');
+    if (issue.code === 'unrecognized_keys' && issue.keys) {
+      for (const key of issue.keys) fields[path ? `${path}.${key}` : key] ??= unknownFieldMessage;
+    } else {
+      fields[path || whole] ??= issue.message;
+    }
+  }
+  return fields;
+}
+
+/** 400 naming every field a body's schema refused. */
+export function invalidBody(issues: readonly SchemaIssue[]): AppError {
+  const fields = issueFields(issues);
+  return new AppError(400, 'validation', 'Invalid {names}', {
+    values: { names: Object.keys(fields).join(', ') },
+    fields,
+  });
+}

@@ -397,7 +397,7 @@ export const apiRoutes = {
     method: 'PUT',
     path: '/api/reminders/plan',
     schemas: (s) => ({
-      body: s.reminders.reminderPlanSchema,
+      body: s.reminders.reminderPlanBodySchema,
       answer: s.reminders.reminderPlanSchema,
     }),
   },
@@ -414,7 +414,7 @@ export const apiRoutes = {
     path: '/api/clients/:id/reminders',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
-      body: s.reminders.clientRemindersSchema,
+      body: s.reminders.clientRemindersBodySchema,
       answer: s.reminders.clientRemindersSchema,
     }),
   },

@@ -106,7 +106,11 @@ describe('the ledger invariant', () => {
 
         for (const step of commands) {
           if (step.type === 'add') {
-            const response = await send('POST', '/api/clients', buildClient(step));
+            const response = await send(
+              'POST',
+              '/api/clients',
+              buildClient({ balance: step.balance, currency: step.currency }),
+            );
             expect(response.statusCode).toBe(201);
             expected.set(response.json<Client>().id, step.balance);
           } else if (step.type === 'import') {

@@ -10,7 +10,7 @@ import {
 import type { Config } from '../config.ts';
 import { limitConnections } from '../connection-limits.ts';
 import { databaseFault } from '../db/errors.ts';
-import { AppError } from '../errors.ts';
+import { AppError, unknownFieldMessage } from '../errors.ts';
 import { requestLocale, translate, translateIssue, type MessageValues } from '../i18n.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { checkJsonShape } from '../json-shape.ts';
@@ -77,10 +77,22 @@ function validationFields(
 ) {
   const fields: Record<string, string> = {};
   for (const issue of error.validation) {
-    const name =
-      issue.instancePath.replace(/^\//, '').replaceAll('/', '.') ||
-      (error.validationContext ?? 'body');
-    fields[name] ??= translateIssue(locale, issue, 'This value is invalid.');
+    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+    // A key the body may not carry (a misspelt field) is named itself: answered 200 and left
+    // out, what it held would be lost without a word (decision 043).
+    if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params?.keys)) {
+      for (const key of issue.params.keys as unknown[])
+        fields[path ? `${path}.${String(key)}` : String(key)] ??= translate(
+          locale,
+          unknownFieldMessage,
+        );
+      continue;
+    }
+    fields[path || (error.validationContext ?? 'body')] ??= translateIssue(
+      locale,
+      issue,
+      'This value is invalid.',
+    );
   }
   return fields;
 }

@@ -22,7 +22,7 @@ const tokenNameField = z
   );
 const tokenAccessField = z.enum(tokenAccesses, 'Choose read or read-write.');
 
-export const accessTokenInputSchema = z.object({
+export const accessTokenInputSchema = z.strictObject({
   name: tokenNameField,
   access: tokenAccessField,
   /** The moment the token stops working (ISO 8601 with a time zone); null or absent: never. */

@@ -29,16 +29,19 @@ export const newPasswordField = z.string().check(
   ),
 );
 
-export const changePasswordBodySchema = z.object({
+export const changePasswordBodySchema = z.strictObject({
   currentPassword,
   newPassword: newPasswordField,
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>;
 
-export const changeEmailBodySchema = z.object({ email: emailField, password: currentPassword });
+export const changeEmailBodySchema = z.strictObject({
+  email: emailField,
+  password: currentPassword,
+});
 export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>;
 
-export const deleteAccountBodySchema = z.object({ password: currentPassword });
+export const deleteAccountBodySchema = z.strictObject({ password: currentPassword });
 export type DeleteAccountBody = z.infer<typeof deleteAccountBodySchema>;
 
 const accountSessionSchema = z.object({
@@ -59,7 +62,10 @@ export const sessionIdParamsSchema = z.object({ id: z.string().check(z.regex(/^[
 /** Tokens of one-time links are 43 base64url characters. */
 const linkToken = z.string().check(z.regex(/^[\w-]{43}$/, 'is not a valid link'));
 
-export const passwordResetBodySchema = z.object({ token: linkToken, password: newPasswordField });
+export const passwordResetBodySchema = z.strictObject({
+  token: linkToken,
+  password: newPasswordField,
+});
 export type PasswordResetBody = z.infer<typeof passwordResetBodySchema>;
 
 const adminUserSchema = z.object({
@@ -81,7 +87,7 @@ export const userIdParamsSchema = z.object({ id: z.string().check(z.regex(/^[\w-
 export const oneTimeLinkSchema = z.object({ path: z.string(), expiresAt: z.string() });
 export type OneTimeLink = z.infer<typeof oneTimeLinkSchema>;
 
-export const invitationBodySchema = z.object({ email: emailField });
+export const invitationBodySchema = z.strictObject({ email: emailField });
 export type InvitationBody = z.infer<typeof invitationBodySchema>;
 
 export const passwordResetValidity = 24 * 60 * 60_000;

@@ -28,7 +28,7 @@ export const passwordLength = (password: string) => [...password].length;
 
 const passwordRequired = z.string().check(z.minLength(1, 'Enter a password.'));
 
-export const loginBodySchema = z.object({
+export const loginBodySchema = z.strictObject({
   email: emailField,
   password: passwordRequired.check(
     z.refine(
@@ -38,7 +38,7 @@ export const loginBodySchema = z.object({
   ),
 });
 
-export const joinBodySchema = z.object({
+export const joinBodySchema = z.strictObject({
   email: emailField,
   password: passwordRequired.check(
     z.refine(
@@ -58,7 +58,7 @@ export type LoginBody = z.infer<typeof loginBodySchema>;
 export type JoinBody = z.infer<typeof joinBodySchema>;
 
 /** Asks for a password reset link by e-mail; the answer is the same whoever the e-mail belongs to. */
-export const forgotPasswordBodySchema = z.object({ email: emailField });
+export const forgotPasswordBodySchema = z.strictObject({ email: emailField });
 export type ForgotPasswordBody = z.infer<typeof forgotPasswordBodySchema>;
 export const forgotPasswordResponseSchema = z.object({ message: z.string() });
 

@@ -58,7 +58,7 @@ const mappingForCsv = z.superRefine<{ format: BankFormat; mapping?: BankMapping 
 );
 
 export const bankPreviewBodySchema = z
-  .object({
+  .strictObject({
     accountLabel,
     currency: currencyField,
     format: z._default(z.enum(bankFormats, 'Choose csv, xlsx, ofx or camt053.'), 'csv'),
@@ -243,7 +243,7 @@ const bankLayoutSchema = z.object({
 });
 export type BankLayout = z.infer<typeof bankLayoutSchema>;
 
-export const bankConfirmBodySchema = z.object({
+export const bankConfirmBodySchema = z.strictObject({
   accountLabel,
   currency: currencyField,
   lines: z.array(confirmLineSchema).check(z.minLength(1), z.maxLength(bankConfirmMaxLines)),

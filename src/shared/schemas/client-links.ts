@@ -5,7 +5,7 @@ import { locales } from '../locales.ts';
 export const clientLinkExpiryDays = [7, 30, 90] as const;
 
 /** POST /api/clients/:id/link: a new link, replacing the client's current one. */
-export const clientLinkInputSchema = z.object({
+export const clientLinkInputSchema = z.strictObject({
   expiresInDays: z.optional(
     z.nullable(z.literal(clientLinkExpiryDays, 'Choose 7, 30 or 90 days, or null for no expiry.')),
   ),
@@ -45,7 +45,7 @@ export const createdClientLinkSchema = z.object({
 export type CreatedClientLink = z.infer<typeof createdClientLinkSchema>;
 
 /** PUT /api/clients/:id/language, and its answer. */
-export const clientLanguageUpdateSchema = z.object({ language: clientLanguageSchema });
+export const clientLanguageUpdateSchema = z.strictObject({ language: clientLanguageSchema });
 
 /** Who made a link: a session (its device), an API token (its name), a reminder, or unknown. */
 const linkMakerSchema = z.object({
@@ -83,7 +83,7 @@ export type AccountClientLinks = z.infer<typeof accountClientLinksSchema>;
 const maxLinksRevokedAtOnce = 1000;
 
 /** POST /api/account/client-links/revoke */
-export const revokeClientLinksBodySchema = z.object({
+export const revokeClientLinksBodySchema = z.strictObject({
   ids: z
     .array(z.string().check(z.regex(/^[\w-]{22}$/, 'is not a link id')))
     .check(

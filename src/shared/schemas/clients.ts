@@ -202,7 +202,7 @@ const openingDueNotBeforeDate = z.superRefine<{
 });
 
 export const clientInputSchema = z
-  .object({
+  .strictObject({
     ...contactShape,
     balance: z.optional(balanceMinorField),
     ...openingShape,
@@ -234,7 +234,7 @@ export function openingDateProblems(
  * terms for its opening balance (each left out stays as it is), checked as on creation.
  */
 export const clientUpdateSchema = z
-  .object({
+  .strictObject({
     ...contactShape,
     balance: balanceMinorField,
     version: z.int().check(z.positive()),
@@ -250,7 +250,7 @@ export type ClientUpdate = z.infer<typeof clientUpdateSchema>;
  * read. If the client no longer matches, the change is refused as a conflict rather than applied.
  */
 export const balanceUpdateSchema = z
-  .object({
+  .strictObject({
     balance: balanceMinorField,
     previousBalance: z.optional(balanceMinorField),
     version: z.optional(z.int().check(z.positive())),
@@ -437,7 +437,7 @@ export type Ageing = z.infer<typeof ageingSchema>;
 export const importMaxRows = 20_000;
 
 /** POST /api/clients/import: rows as the form would send them; checked row by row on the server. */
-export const importBodySchema = z.object({
+export const importBodySchema = z.strictObject({
   rows: z
     .array(z.unknown())
     .check(z.maxLength(importMaxRows, `Send at most ${importMaxRows} rows at a time.`)),

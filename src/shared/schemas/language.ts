@@ -7,4 +7,4 @@ export const accountLanguageSchema = z.nullable(
 );
 
 /** PUT /api/settings/language, and its answer. */
-export const languageUpdateSchema = z.object({ language: accountLanguageSchema });
+export const languageUpdateSchema = z.strictObject({ language: accountLanguageSchema });

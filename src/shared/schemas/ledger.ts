@@ -82,7 +82,7 @@ const noteField = z
 
 /** POST /api/clients/:id/entries: a positive amount in minor units of the client's currency. */
 export const entryInputSchema = z
-  .object({
+  .strictObject({
     kind: z.enum(recordedKinds, 'Choose charge, payment or credit.'),
     amount: z
       .int('Send a whole number of minor units.')
@@ -129,7 +129,7 @@ export const entryInputSchema = z
 export type EntryInput = z.infer<typeof entryInputSchema>;
 
 /** POST /api/clients/:id/entries/:entryId/void */
-export const voidInputSchema = z.object({
+export const voidInputSchema = z.strictObject({
   reason: z
     .string('Enter a reason.')
     .check(

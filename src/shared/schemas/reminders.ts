@@ -41,8 +41,11 @@ export const reminderPlanSchema = z.object({
     .check(z.trim(), z.refine(isTimeZone, 'Enter a time zone by its name, such as Asia/Seoul.')),
 });
 export type ReminderPlan = z.infer<typeof reminderPlanSchema>;
+/** PUT /api/reminders/plan: the plan, and no key it does not know (decision 043). */
+export const reminderPlanBodySchema = z.strictObject(reminderPlanSchema.shape);
 
 export const clientRemindersSchema = z.object({ enabled: z.boolean('Use true or false.') });
+export const clientRemindersBodySchema = z.strictObject(clientRemindersSchema.shape);
 
 const reminderSchema = z.object({
   id: z.number(),
@@ -100,7 +103,7 @@ export const dueRemindersSchema = z.object({
 });
 export type DueReminders = z.infer<typeof dueRemindersSchema>;
 
-export const markSentBodySchema = z.object({
+export const markSentBodySchema = z.strictObject({
   charges: z
     .array(z.object({ entryId: z.int('Unknown charge.'), step: reminderStepSchema }))
     .check(

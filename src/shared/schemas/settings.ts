@@ -114,7 +114,7 @@ export type Settings = z.infer<typeof settingsSchema>;
  * PUT /api/settings: one section of the screen or all of it; a part left out stays as it is.
  * `allowRegistration` may only come from the administrator.
  */
-export const settingsUpdateSchema = z.object({
+export const settingsUpdateSchema = z.strictObject({
   preferences: z.optional(preferencesSchema),
   allowRegistration: z.optional(z.boolean('Use true or false.')),
   /** Left out: the business details stay as they are. */
@@ -144,7 +144,7 @@ export type PublicSettings = z.infer<typeof publicSettingsSchema>;
  * PUT /api/settings/language, the moment it is chosen.
  */
 export const setupSchema = z
-  .object({
+  .strictObject({
     outcome: z.enum(['done', 'skipped'], 'Choose done or skipped.'),
     businessName: z.optional(businessNameField),
     mainCurrency: z.optional(currencyField),

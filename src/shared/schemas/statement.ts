@@ -276,7 +276,7 @@ const messageField = z
   );
 
 /** POST /api/clients/:id/statement/send */
-export const statementSendSchema = z.object({
+export const statementSendSchema = z.strictObject({
   from: z.optional(dayField),
   to: z.optional(dayField),
   subject: subjectField,

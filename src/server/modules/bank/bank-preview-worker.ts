@@ -3,7 +3,7 @@
 // upload in blocks no other request could come between (decision 036).
 import type { Currency } from '../../../shared/money.ts';
 import { bankPreviewBodySchema } from '../../../shared/schemas/bank.ts';
-import { AppError } from '../../errors.ts';
+import { AppError, invalidBody } from '../../errors.ts';
 import { checkJsonShape } from '../../json-shape.ts';
 import { answerJobs } from '../../worker-pool.ts';
 import { parseJsonWhole } from '../transfer/chunked-json-body.ts';
@@ -17,16 +17,6 @@ export interface PreviewRead {
   accountLabel: string;
   currency: Currency;
   statement: ParsedStatement & { twins: number };
-}
-
-// The answer Fastify's schema check gives, which the route leaves to this worker.
-function invalidBody(issues: readonly { path: readonly PropertyKey[]; message: string }[]) {
-  const fields: Record<string, string> = {};
-  for (const issue of issues) fields[issue.path.join('.') || 'body'] ??= issue.message;
-  return new AppError(400, 'validation', 'Invalid {names}', {
-    values: { names: Object.keys(fields).join(', ') },
-    fields,
-  });
 }
 
 answerJobs(async (body: PreviewBody): Promise<{ result: PreviewRead }> => {

@@ -251,10 +251,19 @@ describe('editing', () => {
   it('changes only the balance through the balance route', async () => {
     const { cookie } = await joinAs(testApp.app);
     const client = await addClient(cookie, { balance: 100 });
-    const response = await call('PATCH', `/api/clients/${client.id}/balance`, cookie, {
+    // A name sent along is refused, naming it, not quietly dropped (decision 043).
+    const sneaky = await call('PATCH', `/api/clients/${client.id}/balance`, cookie, {
       balance: -2_000,
       version: 1,
       firstName: 'Sneaky',
+    });
+    expect(sneaky.statusCode).toBe(400);
+    expect(sneaky.json()).toMatchObject({
+      error: { fields: { firstName: 'This field is not one this request takes.' } },
+    });
+    const response = await call('PATCH', `/api/clients/${client.id}/balance`, cookie, {
+      balance: -2_000,
+      version: 1,
     });
     expect(response.statusCode).toBe(200);
     const { updatedAt: _updatedAt, ...unchanged } = client;

@@ -34,6 +34,21 @@ function countedRows(count: number) {
 }
 
 describe("an import's rows", () => {
+  it('name a key no client has (a misspelt column) instead of dropping what it held', async () => {
+    const kept = await checkImportRows([{ ...row(1), emial: 'typo@example.com' }], {
+      existing: new Set(),
+      skipDuplicates: false,
+    });
+    expect(kept.results).toEqual([
+      {
+        row: 0,
+        status: 'invalid',
+        errors: { emial: 'This field is not one this request takes.' },
+      },
+    ]);
+    expect(kept.accepted).toEqual([]);
+  });
+
   it('are checked with the form’s rules, and duplicates of the list and of the file flagged', async () => {
     const rows = [row(1), { ...row(2), email: 'not an e-mail' }, row(3), row(1), row(4)];
     const existing = new Set(['imported.3@example.com']);

@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { issueFields } from '../../errors.ts';
 import { utcDay } from '../../../shared/dates.ts';
 import {
   clientInputSchema,
@@ -30,9 +31,10 @@ export async function checkRowsAsForm(
       );
       continue;
     }
+    // A row's problems by its top-level field; a key no client has (a misspelt column) by itself.
     const errors: Record<string, string> = {};
-    for (const issue of parsed.error.issues)
-      errors[String(issue.path[0] ?? 'row')] ??= issue.message;
+    for (const [field, message] of Object.entries(issueFields(parsed.error.issues, 'row')))
+      errors[field.split('.')[0]!] ??= message;
     checked.push({ errors });
   }
   return checked;

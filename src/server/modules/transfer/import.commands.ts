@@ -1,7 +1,7 @@
 // Bytes in, so on SQLite all an import costs runs in the writer's thread; only what needs the
 // owner's clients runs in the transaction (decision 023).
 import { importBodySchema, type ImportResult } from '../../../shared/schemas/clients.ts';
-import { AppError } from '../../errors.ts';
+import { invalidBody } from '../../errors.ts';
 import { addImportedClients } from '../clients/clients.commands.ts';
 import { ownerEmailKeys } from '../clients/clients.queries.ts';
 import { readingCommand, unchanged, type Unchanged } from '../events/write-path.ts';
@@ -16,12 +16,7 @@ export interface ImportAnswer extends Omit<ImportResult, 'results'> {
 async function readImportBody(bytes: Uint8Array) {
   const parsed = importBodySchema.safeParse(await parseJsonBody(bytes));
   if (parsed.success) return { ...parsed.data, rows: await checkRowsAsForm(parsed.data.rows) };
-  const fields: Record<string, string> = {};
-  for (const issue of parsed.error.issues) fields[issue.path.join('.') || 'body'] ??= issue.message;
-  throw new AppError(400, 'validation', 'Invalid {names}', {
-    values: { names: Object.keys(fields).join(', ') },
-    fields,
-  });
+  throw invalidBody(parsed.error.issues);
 }
 
 export const importFile = readingCommand(
