@@ -31,7 +31,7 @@ import { isStagingOf } from './staging.queries.ts';
 /** Rows a slice writes: about 20-50 ms of SQLite's writer here (decision 042). */
 export const rowsPerSlice = 250;
 
-export interface ImportAnswer extends Omit<ImportResult, 'results'> {
+interface ImportAnswer extends Omit<ImportResult, 'results'> {
   resultsJson: string;
 }
 
