@@ -15,6 +15,7 @@ import {
   stageImportSlice,
 } from '../src/server/modules/transfer/import.commands.ts';
 import type { NewEvent } from '../src/server/modules/events/write-path.ts';
+import { importRows } from './bench/blocking.ts';
 import { buildMeasuredApp } from './measured-app.ts';
 import { joinAs } from '../tests/auth.ts';
 
@@ -34,16 +35,7 @@ try {
   const { app } = testApp;
   const { userId } = await joinAs(app);
   for (let round = 0; round < rounds; round += 1) {
-    const clients = Array.from({ length: rows }, (_, i) =>
-      clientInputSchema.parse({
-        firstName: 'Imported',
-        lastName: `Client${round}x${i}`,
-        email: `imported.${round}.${i}@example.com`,
-        phone: '+1 555 0100100',
-        balance: (i % 5000) - 1000,
-        currency: (['KRW', 'USD', 'CAD', 'MYR'] as const)[i % 4],
-      }),
-    );
+    const clients = importRows(rows, round).map((row) => clientInputSchema.parse(row));
     const stagingId = await app.writes.run(openImportStaging, userId);
     const sliceMs: number[] = [];
     const events: NewEvent[] = [];

@@ -3,12 +3,13 @@
 // nothing visible, other owners' writes pass between its slices, and the live feed hears of it
 // once. Interleaving is proved by the order of what committed, never by timing.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { createTestDatabase, testDialect } from '../../../../tests/db.ts';
 import { buildClient } from '../../../../tests/factories.ts';
+import { refuseClientInsert } from '../../../../tests/refused-insert.ts';
 import { openStream } from '../../../../tests/sse.ts';
 import { buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
@@ -204,29 +205,12 @@ describe('a large import, written in slices', () => {
     const owner = await joinAs(testApp.app);
     const db = testApp.app.db.kysely;
     const email = `refused.${Math.random()}@example.com`;
-    if (testApp.app.db.dialect === 'sqlite') {
-      await sql`create trigger refuse_slice before insert on clients
-        when new.email = ${sql.lit(email)}
-        begin select raise(abort, 'refused late'); end`.execute(db);
-    } else {
-      await sql`create function refuse_slice() returns trigger language plpgsql as $$
-        begin raise exception 'refused late'; end $$`.execute(db);
-      await sql`create trigger refuse_slice before insert on clients for each row
-        when (new.email = ${sql.lit(email)}) execute function refuse_slice()`.execute(db);
-    }
+    const allow = await refuseClientInsert(db, testApp.app.db.dialect, email);
     try {
       const rows = rowsOf(2_000, (i) => (i === 1_800 ? email : `slice${i}.${Math.random()}@x.com`));
-      const response = await post('/api/clients/import', owner.cookie, {
-        rows,
-        dryRun: false,
-        skipDuplicates: true,
-      });
-      expect(response.statusCode).toBe(500);
+      expect((await importing(owner.cookie, rows).answer).statusCode).toBe(500);
     } finally {
-      await sql`drop trigger refuse_slice${sql.raw(testApp.app.db.dialect === 'sqlite' ? '' : ' on clients')}`.execute(
-        db,
-      );
-      if (testApp.app.db.dialect === 'postgres') await sql`drop function refuse_slice`.execute(db);
+      await allow();
     }
     expect(await listCount(owner.cookie)).toBe('0 []');
     expect(await leftOver(db)).toEqual(nothingLeft);
