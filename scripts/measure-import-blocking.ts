@@ -6,7 +6,7 @@
 //   node scripts/measure-import-blocking.ts [--rounds N] [--rows N]   (npm run measure:import-blocking)
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import { buildTestApp } from '../tests/app.ts';
+import { buildMeasuredApp } from './measured-app.ts';
 import { joinAs } from '../tests/auth.ts';
 import { importBody } from './bench/blocking.ts';
 
@@ -18,7 +18,7 @@ const rows = Number(flags.rows);
 if (!Number.isInteger(rounds) || rounds < 1 || !Number.isInteger(rows) || rows < 1 || rows > 20000)
   throw new Error('--rounds must be a whole number above 0, --rows one from 1 to 20000');
 
-const testApp = await buildTestApp();
+const testApp = await buildMeasuredApp();
 try {
   const { cookie } = await joinAs(testApp.app);
   for (let round = 0; round < rounds; round += 1) {

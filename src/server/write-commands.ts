@@ -25,7 +25,13 @@ import {
   setClientReminders,
 } from './modules/reminders/reminders.commands.ts';
 import { finishSetup, saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
-import { importFile } from './modules/transfer/import.commands.ts';
+import {
+  discardImportStaging,
+  importFile,
+  openImportStaging,
+  publishImport,
+  stageImportSlice,
+} from './modules/transfer/import.commands.ts';
 import { restoreFile } from './modules/transfer/restore.commands.ts';
 
 export const writeCommands = {
@@ -50,7 +56,11 @@ export const writeCommands = {
   'settings.finishSetup': finishSetup,
   'settings.saveLanguage': saveLanguage,
   'settings.saveSettings': saveSettings,
+  'transfer.discardImportStaging': discardImportStaging,
   'transfer.importFile': importFile,
+  'transfer.openImportStaging': openImportStaging,
+  'transfer.publishImport': publishImport,
+  'transfer.stageImportSlice': stageImportSlice,
   'transfer.restoreFile': restoreFile,
 } as const satisfies CommandTable;
 

@@ -11,6 +11,7 @@ import type { LedgerTables } from '../modules/ledger/ledger.table.ts';
 import type { ReminderTables } from '../modules/reminders/reminders.table.ts';
 import type { SettingsTables } from '../modules/settings/settings.table.ts';
 import type { TokenTables } from '../modules/tokens/tokens.table.ts';
+import type { StagingTables } from '../modules/transfer/staging.table.ts';
 import { SqliteWorkerDialect } from './sqlite/dialect.ts';
 
 export type Database = AccountTables &
@@ -22,6 +23,7 @@ export type Database = AccountTables &
   LedgerTables &
   ReminderTables &
   SettingsTables &
+  StagingTables &
   TokenTables;
 
 /** What a query runs on: the database, or a transaction its caller opened and passes down. */

@@ -1,7 +1,7 @@
 // What the auth module's routes, commands, sessions and throttle read of accounts, sessions and
 // attempts. Changes go through accounts.commands.ts (and session.ts, throttle.ts), with the SQL
 // of auth.repository.ts and account.repository.ts.
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { SessionWithUser, UsersTable } from './auth.table.ts';
@@ -89,10 +89,19 @@ export async function listSessionsOfUser(db: Executor, userId: string) {
     .execute();
 }
 
+/** A large import's staging account (decision 042) is nobody's: no list or count has it. */
+const notStaging = (eb: ExpressionBuilder<Database, 'users'>) =>
+  eb.not(
+    eb.exists(
+      eb.selectFrom('staged_imports').select('id').whereRef('staged_imports.id', '=', 'users.id'),
+    ),
+  );
+
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where(notStaging)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -113,6 +122,7 @@ export async function listUsers(db: Executor) {
         .whereRef('clients.owner_id', '=', 'users.id')
         .as('clients'),
     ])
+    .where(notStaging)
     .orderBy('users.created_at')
     .orderBy('users.id')
     .execute();

@@ -14,13 +14,14 @@ import type { Locale } from '../../../shared/locales.ts';
 import { fieldError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { clientBankLines, freeUnpaidLines } from '../bank/bank-lines.commands.ts';
-import { command, type ChangeContext } from '../events/write-path.ts';
+import { command, type ChangeContext, type NewEvent } from '../events/write-path.ts';
 import {
   addEntry,
   addOpenings,
   changeOpeningTerms,
   keepClientTotals,
   openingOf,
+  publishStagedLedger,
   reallocate,
   removeClientFigures,
   settleChange,
@@ -30,9 +31,11 @@ import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
   deleteClient as deleteClientRow,
+  deleteSomeClients,
   insertClient,
   insertClients,
   insertRestoredClients,
+  moveClients,
   updateClientIfVersion,
   updateClientLanguage,
 } from './clients.repository.ts';
@@ -259,26 +262,61 @@ export async function addImportedClients(
   rows: readonly ClientInput[],
 ): Promise<{ balancesZeroed: boolean }> {
   const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
+  await record(await writeImportedClients(trx, ownerId, rows, disableBalanceOnAdd, now));
+  return { balancesZeroed: disableBalanceOnAdd };
+}
+
+/** The rows written under `scopeId`, the owner or a staging account; answers their events. */
+async function writeImportedClients(
+  trx: ChangeContext['trx'],
+  scopeId: string,
+  rows: readonly ClientInput[],
+  zeroBalances: boolean,
+  now: number,
+): Promise<NewEvent[]> {
   const clients = rows.map((row) => ({
     ...row,
     ...businessOf(row, noBusiness),
-    balance: disableBalanceOnAdd ? 0 : (row.balance ?? 0),
+    balance: zeroBalances ? 0 : (row.balance ?? 0),
     id: newId(),
     openingDueDay: openingOf(row, now).dueDay,
   }));
-  await keepClientTotals(trx, ownerId, [], await insertClients(trx, ownerId, clients, now));
-  await addOpenings(trx, ownerId, clients, now);
-  await record(
-    clients.map((client) => ({
-      clientId: client.id,
-      action: 'imported' as const,
-      version: 1,
-      before: null,
-      after: toSnapshot(client),
-    })),
-  );
-  return { balancesZeroed: disableBalanceOnAdd };
+  await keepClientTotals(trx, scopeId, [], await insertClients(trx, scopeId, clients, now));
+  await addOpenings(trx, scopeId, clients, now);
+  return clients.map((client) => ({
+    clientId: client.id,
+    action: 'imported' as const,
+    version: 1,
+    before: null,
+    after: toSnapshot(client),
+  }));
 }
+
+/**
+ * One slice of a large import, written under its staging account, where no owner's read sees it
+ * (decision 042); answers the events its publishing records.
+ */
+export async function stageImportedClients(
+  trx: ChangeContext['trx'],
+  stagingId: string,
+  rows: readonly ClientInput[],
+  { zeroBalances, now }: { zeroBalances: boolean; now: number },
+): Promise<NewEvent[]> {
+  return writeImportedClients(trx, stagingId, rows, zeroBalances, now);
+}
+
+/** A large import's staged clients, their ledgers and sums, made the owner's in one statement each. */
+export async function publishStagedClients(
+  trx: ChangeContext['trx'],
+  stagingId: string,
+  ownerId: string,
+): Promise<void> {
+  await moveClients(trx, stagingId, ownerId);
+  await publishStagedLedger(trx, stagingId, ownerId);
+}
+
+/** Throws away up to `limit` of a staging account's clients; answers how many went. */
+export const discardStagedClients = deleteSomeClients;
 
 /** An export file's clients, with their ids; part of a restore (transfer/restore-plan.ts). */
 export async function addRestoredClients(

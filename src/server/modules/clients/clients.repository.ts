@@ -168,3 +168,27 @@ export async function insertRestoredClients(
   }
   return rows.map(sumsPartOf);
 }
+
+/** The clients written under a staging account, made `to`'s (decision 042). */
+export async function moveClients(
+  trx: Transaction<Database>,
+  from: string,
+  to: string,
+): Promise<void> {
+  await trx.updateTable('clients').set({ owner_id: to }).where('owner_id', '=', from).execute();
+}
+
+/** Deletes up to `limit` of a staging account's clients (their entries go with them). */
+export async function deleteSomeClients(
+  trx: Transaction<Database>,
+  scopeId: string,
+  limit: number,
+): Promise<number> {
+  const some = trx.selectFrom('clients').select('id').where('owner_id', '=', scopeId).limit(limit);
+  const result = await trx
+    .deleteFrom('clients')
+    .where('owner_id', '=', scopeId)
+    .where('id', 'in', some)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -53,7 +53,11 @@ export type AfterChange = (
   actions: ReadonlySet<EventAction>,
 ) => Promise<void>;
 
-/** A change without an event is refused: the live streams and the history rely on one. */
+/**
+ * A change without an event is refused: the live streams and the history rely on one. A staging
+ * write (`stagingCommand`) is the exception: it writes only under a staging account no owner
+ * reads, so it records no event, runs no `afterChange` and wakes nobody (decision 042).
+ */
 async function runChange<T>(
   kysely: Kysely<Database>,
   dialect: Dialect,
@@ -61,6 +65,7 @@ async function runChange<T>(
   work: Work<T>,
   afterChange: AfterChange,
   announce: (trx: Transaction<Database>, ownerId: string) => Promise<void> = async () => {},
+  staging = false,
 ): Promise<ChangeOutcome<T>> {
   const now = Date.now();
   const outcome = await kysely
@@ -76,6 +81,7 @@ async function runChange<T>(
       let recorded = 0;
       const actions = new Set<EventAction>();
       const record: RecordEvents = async (events) => {
+        if (staging) throw new Error('a staging write records no event: its publishing does');
         const list: readonly NewEvent[] = Array.isArray(events) ? events : [events as NewEvent];
         // Taken as late as possible: a command refused on what it read never waits its turn.
         if (recorded === 0) await lockOwnerLog(trx, dialect, ownerId);
@@ -85,6 +91,7 @@ async function runChange<T>(
       };
       const result = await work({ trx, record, now });
       if (result instanceof Unchanged) throw result;
+      if (staging) return result;
       if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
       // After the owner's log is locked (by the first event), as every change takes its locks.
       await afterChange(trx, ownerId, actions);
@@ -113,6 +120,8 @@ export type CommandWork<A extends unknown[], T> = (
 export interface Command<A extends unknown[], T> {
   /** A method, so that a table may hold commands of any arguments. */
   prepare(ownerId: string, ...args: A): Promise<Work<T>>;
+  /** Writes only under a staging account: no event, nobody woken (`stagingCommand`). */
+  readonly staging?: true;
 }
 
 export type AnyCommand = Command<unknown[], unknown>;
@@ -130,6 +139,17 @@ export function command<A extends unknown[], T>(work: CommandWork<A, T>): Comman
       (context) =>
         work(context, ownerId, ...args),
   };
+}
+
+/**
+ * One slice of a large change, written under a staging account that no owner's read sees and
+ * queued in the owner's turn, so other owners' writes run between slices; a command of the
+ * write path (`command`) makes the slices the owner's and records their events (decision 042).
+ */
+export function stagingCommand<A extends unknown[], T>(
+  work: (context: Omit<ChangeContext, 'record'>, ownerId: string, ...args: A) => Promise<T>,
+): Command<A, T> {
+  return { ...command(work), staging: true };
 }
 
 export type ReadWork<I, T> = (
@@ -157,7 +177,8 @@ export function runnerOf(table: CommandTable, afterChange: AfterChange): Prepare
     const found = Object.hasOwn(table, name) ? table[name as keyof CommandTable] : undefined;
     if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
     const work = await found.prepare(ownerId, ...args);
-    return (kysely) => runChange(kysely, 'sqlite', ownerId, work, afterChange);
+    return (kysely) =>
+      runChange(kysely, 'sqlite', ownerId, work, afterChange, undefined, found.staging);
   };
 }
 
@@ -197,14 +218,21 @@ export class WritePath<Commands extends AnyCommand> {
     this.#afterChange = afterChange;
   }
 
-  async change<T>(ownerId: string, work: Work<T>): Promise<T> {
+  async change<T>(ownerId: string, work: Work<T>, staging = false): Promise<T> {
     const run = () =>
-      runChange(this.#db.kysely, this.#db.dialect, ownerId, work, this.#afterChange, (trx, owner) =>
-        this.#feed.announce(trx, owner),
+      runChange(
+        this.#db.kysely,
+        this.#db.dialect,
+        ownerId,
+        work,
+        this.#afterChange,
+        (trx, owner) => this.#feed.announce(trx, owner),
+        staging,
       );
     return this.#ended(
       ownerId,
       this.#db.dialect === 'postgres' ? this.#changesPerOwner.run(ownerId, run) : run(),
+      staging,
     );
   }
 
@@ -216,12 +244,19 @@ export class WritePath<Commands extends AnyCommand> {
     const name = this.#names.get(command);
     if (name === undefined) throw new Error('this command is not in the table of write commands');
     const sqlite = this.#db.sqlite;
-    if (sqlite) return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(name, ownerId, args));
+    const staging = command.staging === true;
+    if (sqlite) {
+      return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(name, ownerId, args), staging);
+    }
     const work = (await command.prepare(ownerId, ...args)) as Work<ValueOf<C>>;
-    return this.change(ownerId, work);
+    return this.change(ownerId, work, staging);
   }
 
-  async #ended<T>(ownerId: string, change: Promise<ChangeOutcome<T>>): Promise<T> {
+  async #ended<T>(
+    ownerId: string,
+    change: Promise<ChangeOutcome<T>>,
+    staging: boolean,
+  ): Promise<T> {
     let changed = false;
     try {
       const outcome = await change;
@@ -229,7 +264,7 @@ export class WritePath<Commands extends AnyCommand> {
       return outcome.value;
     } finally {
       // After the answer's turn: the write never waits for the fan-out.
-      if (changed) this.#feed.committed(ownerId);
+      if (changed && !staging) this.#feed.committed(ownerId);
     }
   }
 

@@ -219,3 +219,52 @@ export async function keepOpenSums(
   }
   await addToDueSums(trx, ownerId, days);
 }
+
+/**
+ * Adds the kept sums written under `from` (a large import's staging account) to `to`'s, and
+ * takes them from `from`: a few rows per currency and day, whatever the rows staged (decision 042).
+ */
+export async function moveKeptSums(
+  trx: Transaction<Database>,
+  from: string,
+  to: string,
+): Promise<void> {
+  await holdOwnerSums(trx, to);
+  await addRowsOf(trx, 'client_sums', ['currency'], clientSumColumns, from, to);
+  await addRowsOf(trx, 'due_sums', ['currency', 'day'], dueSumColumns, from, to);
+}
+
+const clientSumColumns = [
+  'clients',
+  'owing',
+  'owed_high',
+  'owed_low',
+  'in_credit',
+  'credit_high',
+  'credit_low',
+] as const;
+const dueSumColumns = ['open_high', 'open_low', 'clients', 'balance_high', 'balance_low'] as const;
+
+/**
+ * `from`'s rows of a table of kept sums, added to `to`'s rows of the same key (or made theirs),
+ * then deleted. The names are this module's constants, never input.
+ */
+export async function addRowsOf(
+  trx: Transaction<Database>,
+  table: 'client_sums' | 'due_sums' | 'ledger_months',
+  keys: readonly string[],
+  sums: readonly string[],
+  from: string,
+  to: string,
+): Promise<void> {
+  const columns = sql.raw([...keys, ...sums].join(', '));
+  const added = sql.raw(
+    sums.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(', '),
+  );
+  await sql`
+    insert into ${sql.table(table)} (owner_id, ${columns})
+    select ${to}, ${columns} from ${sql.table(table)} where owner_id = ${from}
+    on conflict (owner_id, ${sql.raw(keys.join(', '))}) do update set ${added}
+  `.execute(trx);
+  await trx.deleteFrom(table).where('owner_id', '=', from).execute();
+}

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Currency } from '../../../shared/money.ts';
 import type { Database } from '../../db/database.ts';
-import { holdOwnerSums, keepOpenSums } from './kept-sums.repository.ts';
+import { addRowsOf, holdOwnerSums, keepOpenSums } from './kept-sums.repository.ts';
 import { half } from './ledger.queries.ts';
 
 /** What of an entry the month figures need. */
@@ -95,4 +95,14 @@ export async function removeClientFromLedgerFigures(
       amount: -Number(entry.open_amount),
     })),
   );
+}
+
+/** The month figures written under a staging account, made `to`'s (decision 042). */
+export async function moveLedgerMonths(
+  trx: Transaction<Database>,
+  from: string,
+  to: string,
+): Promise<void> {
+  await holdOwnerSums(trx, to);
+  await addRowsOf(trx, 'ledger_months', ['currency', 'month'], ['high', 'low'], from, to);
 }

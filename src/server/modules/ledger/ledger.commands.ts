@@ -22,13 +22,18 @@ import { toSnapshot } from '../clients/clients.queries.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import { allocate, dueDay } from './ageing.ts';
-import { keepClientSums, keepOpenSums } from './kept-sums.repository.ts';
-import { addToLedgerMonths, removeClientFromLedgerFigures } from './ledger-months.repository.ts';
+import { keepClientSums, keepOpenSums, moveKeptSums } from './kept-sums.repository.ts';
+import {
+  addToLedgerMonths,
+  moveLedgerMonths,
+  removeClientFromLedgerFigures,
+} from './ledger-months.repository.ts';
 import {
   applyToBalance,
   insertEntries,
   insertEntry,
   insertRestoredEntry,
+  moveEntries,
   openPartOf,
   setEntryTerms,
   setOldestDue,
@@ -484,3 +489,13 @@ export const removeClientFigures = removeClientFromLedgerFigures;
 export const keepClientTotals = keepClientSums;
 export type { ClientPart } from './kept-sums.repository.ts';
 export type { NewEntry };
+
+/**
+ * A large import's entries and what they added to the kept sums and month figures, written under
+ * its staging account, made the owner's: part of the import's publishing (decision 042).
+ */
+export async function publishStagedLedger(trx: Trx, stagingId: string, ownerId: string) {
+  await moveEntries(trx, stagingId, ownerId);
+  await moveKeptSums(trx, stagingId, ownerId);
+  await moveLedgerMonths(trx, stagingId, ownerId);
+}

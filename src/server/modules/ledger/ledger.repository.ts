@@ -257,3 +257,16 @@ export async function setOldestDue(
     [{ ...client, oldestDue: day }],
   );
 }
+
+/** The entries written under a staging account, made `to`'s, who is then their author too. */
+export async function moveEntries(
+  trx: Transaction<Database>,
+  from: string,
+  to: string,
+): Promise<void> {
+  await trx
+    .updateTable('entries')
+    .set({ owner_id: to, created_by: to })
+    .where('owner_id', '=', from)
+    .execute();
+}

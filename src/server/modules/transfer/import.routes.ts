@@ -4,6 +4,7 @@ import { handle } from '../../described-route.ts';
 import { currentUser, requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { importFile } from './import.commands.ts';
+import { importInSlices } from './import-slices.ts';
 import { withParseSlot } from './parse-slots.ts';
 
 const importBodyLimitBytes = 8 * 1024 * 1024;
@@ -24,9 +25,12 @@ export const importRoutes: FastifyPluginAsync = async (app) => {
     async (request, reply) => {
       const bytes = request.body as unknown as Buffer;
       const ownerId = currentUser(request).id;
-      const { resultsJson, ...rest } = await withParseSlot(() =>
-        app.writes.run(importFile, ownerId, bytes),
-      );
+      // The slot is held while the slices are written too: their rows and events are in memory.
+      const { resultsJson, ...rest } = await withParseSlot(async () => {
+        const { toStage, ...answer } = await app.writes.run(importFile, ownerId, bytes);
+        if (toStage) await importInSlices(app, ownerId, toStage);
+        return answer;
+      });
       const body = `{"results":${resultsJson},${JSON.stringify(rest).slice(1)}`;
       return reply.type('application/json; charset=utf-8').send(body);
     },

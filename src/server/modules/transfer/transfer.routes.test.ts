@@ -1,8 +1,8 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
+import { refuseClientInsert } from '../../../../tests/refused-insert.ts';
 import type { ClientList, ImportResult } from '../../../shared/schemas/clients.ts';
 
 let testApp: TestApp;
@@ -305,16 +305,7 @@ describe('CSV import', () => {
     const before = await snapshot();
     const entriesBefore = await entryIds();
     // The database refuses one row well after the first batch of inserts has been written.
-    if (testApp.app.db.dialect === 'sqlite') {
-      await sql`create trigger refuse_late before insert on clients
-        when new.email = 'refused.late@example.com'
-        begin select raise(abort, 'refused late'); end`.execute(db);
-    } else {
-      await sql`create function refuse_late() returns trigger language plpgsql as $$
-        begin raise exception 'refused late'; end $$`.execute(db);
-      await sql`create trigger refuse_late before insert on clients for each row
-        when (new.email = 'refused.late@example.com') execute function refuse_late()`.execute(db);
-    }
+    const allow = await refuseClientInsert(db, testApp.app.db.dialect, 'refused.late@example.com');
     try {
       const rows = Array.from({ length: 2_000 }, (_, i) =>
         buildClient({ email: i === 1_500 ? 'refused.late@example.com' : `late${i}@example.com` }),
@@ -326,10 +317,7 @@ describe('CSV import', () => {
       });
       expect(response.statusCode).toBe(500);
     } finally {
-      await sql`drop trigger refuse_late${sql.raw(testApp.app.db.dialect === 'sqlite' ? '' : ' on clients')}`.execute(
-        db,
-      );
-      if (testApp.app.db.dialect === 'postgres') await sql`drop function refuse_late`.execute(db);
+      await allow();
     }
     expect(await snapshot()).toEqual(before);
     expect(await entryIds()).toEqual(entriesBefore);
