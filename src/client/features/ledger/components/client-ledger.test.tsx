@@ -40,6 +40,9 @@ const entries: Entry[] = Array.from({ length: 100 }, (_, index) => ({
   runningBalance: String((index + 31) * 100),
   bank: null,
   method: null,
+  pays: [],
+  paidBy: [],
+  open: 100,
 }));
 
 describe('a long ledger', () => {
