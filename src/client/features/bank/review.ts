@@ -27,7 +27,7 @@ export interface Allocation {
  * The charges a line paid whole by one client pays: those its suggestion for that client named,
  * less those the owner unchecked. A split names none: each part settles the oldest first.
  */
-export function chargesKept(line: PreviewLine, choice: LineChoice) {
+function chargesKept(line: PreviewLine, choice: LineChoice) {
   if (choice.split) return [];
   const clientId = choice.parts[0]?.clientId;
   const named = line.suggestions.find((each) => each.clientId === clientId)?.pays ?? [];

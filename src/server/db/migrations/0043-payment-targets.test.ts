@@ -49,20 +49,7 @@ describe('the payment targets migration', () => {
 
     expect(await kysely.selectFrom('entries').selectAll().orderBy('id').execute()).toEqual(before);
     const [, charge, payment] = before.map((row) => row.id);
-    await kysely
-      .insertInto('payment_targets')
-      .values({
-        owner_id: 'owner',
-        client_id: 'client',
-        payment_id: payment as number,
-        charge_id: charge as number,
-        amount: 300,
-      })
-      .execute();
-    const rows = await kysely.selectFrom('payment_targets').selectAll().execute();
-    expect(rows.map((row) => Number(row.amount))).toEqual([300]);
-    // The same pair twice is refused.
-    await expect(
+    const target = (amount: number) =>
       kysely
         .insertInto('payment_targets')
         .values({
@@ -70,10 +57,14 @@ describe('the payment targets migration', () => {
           client_id: 'client',
           payment_id: payment as number,
           charge_id: charge as number,
-          amount: 1,
+          amount,
         })
-        .execute(),
-    ).rejects.toThrow();
+        .execute();
+    await target(300);
+    const rows = await kysely.selectFrom('payment_targets').selectAll().execute();
+    expect(rows.map((row) => Number(row.amount))).toEqual([300]);
+    // The same pair twice is refused.
+    await expect(target(1)).rejects.toThrow();
     // A client's targets go with the client.
     await kysely.deleteFrom('entries').execute();
     await kysely.deleteFrom('clients').execute();

@@ -162,7 +162,8 @@ export function ReviewRow({
                   />
                   <label className="form-check-label" htmlFor={checkId}>
                     {[
-                      charge.reference || charge.note,
+                      charge.reference,
+                      charge.note,
                       dayText(charge.date, format),
                       money(charge.openAmount),
                     ]
