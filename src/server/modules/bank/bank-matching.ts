@@ -239,7 +239,9 @@ export function buildMatchIndex(book: MatchBook) {
   const itemsOf = new Map<string, OpenItem[]>();
   for (const item of book.openItems) {
     openOf.set(item.clientId, [...(openOf.get(item.clientId) ?? []), item.openAmount]);
-    itemsOf.set(item.clientId, [...(itemsOf.get(item.clientId) ?? []), item]);
+    const items = itemsOf.get(item.clientId);
+    if (items) items.push(item);
+    else itemsOf.set(item.clientId, [item]);
   }
   for (const [clientId, amounts] of openOf) {
     if (amounts.length < 2 || amounts.length > sumItemsLimit) continue;
@@ -376,6 +378,26 @@ export function buildMatchIndex(book: MatchBook) {
     found.summed ||
     (found.references.length > 0 && found.referenced === amount);
 
+  /** The charges of a client a line pays, as the preview names them (`chargesPaid`). */
+  const namedCharges = (clientId: string, referenced: Set<OpenItem>, amount: number) =>
+    chargesPaid(
+      itemsOf.get(clientId) ?? [],
+      [...referenced].filter((item) => item.clientId === clientId),
+      amount,
+    ).flatMap((item) =>
+      item.id === undefined
+        ? []
+        : [
+            {
+              entryId: item.id,
+              reference: item.reference,
+              note: item.note ?? '',
+              date: item.date ?? '',
+              openAmount: item.openAmount,
+            },
+          ],
+    );
+
   function match(line: BankLine): Suggestion[] {
     const { evidence, named, namesakes, rule, referencedItems } = read(line);
     const referencing = [...evidence].filter(([, found]) => found.references.length > 0);
@@ -444,28 +466,10 @@ export function buildMatchIndex(book: MatchBook) {
         (found.given ? (namesake ? 1 : 2) : 0) +
         (found.near ? 2.5 : 0) +
         (fit ? (owing <= 1 ? 2 : 1.5) : 0);
-      const pays = chargesPaid(
-        itemsOf.get(clientId) ?? [],
-        [...referencedItems].filter((item) => item.clientId === clientId),
-        line.amount,
-      ).flatMap((item) =>
-        item.id === undefined
-          ? []
-          : [
-              {
-                entryId: item.id,
-                reference: item.reference,
-                note: item.note ?? '',
-                date: item.date ?? '',
-                openAmount: item.openAmount,
-              },
-            ],
-      );
       suggestions.push({
         clientId,
         reason,
         confidence,
-        ...(pays.length > 0 && { pays }),
         ...(caution && { caution }),
         ...(reason === 'rule' && found.rule && { learned: found.rule }),
         weight,
@@ -477,7 +481,11 @@ export function buildMatchIndex(book: MatchBook) {
         reasonRank[a.reason] - reasonRank[b.reason] ||
         (order.get(a.clientId) ?? 0) - (order.get(b.clientId) ?? 0),
     );
-    return suggestions.slice(0, 5).map(({ weight: _weight, ...suggestion }) => suggestion);
+    // The charges each line pays, for the suggestions shown only.
+    return suggestions.slice(0, 5).map(({ weight: _weight, ...suggestion }) => {
+      const pays = namedCharges(suggestion.clientId, referencedItems, line.amount);
+      return pays.length > 0 ? { ...suggestion, pays } : suggestion;
+    });
   }
 
   /**
