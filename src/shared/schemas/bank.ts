@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { bankLayoutKeyPattern } from '../bank-layout.ts';
 import { maxAmountMinor } from '../money.ts';
 import { currencyField, dateField } from './clients.ts';
+import { paysMax } from './ledger.ts';
 
 export { entryReferenceMaxLength } from './clients.ts';
 
@@ -188,6 +189,21 @@ const suggestionSchema = z.object({
   caution: z.optional(cautionSchema),
   /** For a `rule`: where it was learned. */
   learned: z.optional(ruleLearnedSchema),
+  /**
+   * The open charges of this client the line pays (issue 57): its references, one charge of the
+   * amount, or the one pair or triple adding up to it. Left out: it settles the oldest first.
+   */
+  pays: z.optional(
+    z.array(
+      z.object({
+        entryId: z.int(),
+        reference: z.string(),
+        note: z.string(),
+        date: z.string(),
+        openAmount: z.int(),
+      }),
+    ),
+  ),
 });
 export type Suggestion = z.infer<typeof suggestionSchema>;
 
@@ -231,6 +247,8 @@ const confirmLineSchema = z.extend(bankLineSchema, {
       z.object({
         clientId: z.string().check(z.minLength(1), z.maxLength(64)),
         amount: z.int().check(z.positive(), z.maximum(maxAmountMinor)),
+        /** The charges this part pays, as the preview named them (and the person kept). */
+        pays: z.optional(z.array(z.int().check(z.positive())).check(z.maxLength(paysMax))),
       }),
     )
     .check(z.minLength(1, 'Choose a client.'), z.maxLength(20)),

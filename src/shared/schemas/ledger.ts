@@ -80,6 +80,9 @@ const noteField = z
     z.maxLength(entryNoteMaxLength, `Use at most ${entryNoteMaxLength} characters.`),
   );
 
+/** The most charges one payment may name. */
+export const paysMax = 20;
+
 /** POST /api/clients/:id/entries: a positive amount in minor units of the client's currency. */
 export const entryInputSchema = z
   .strictObject({
@@ -99,9 +102,32 @@ export const entryInputSchema = z
     reference: z.optional(referenceField),
     /** Only a payment has one; a payment sent without one has none recorded (`null`). */
     method: z.optional(paymentMethodField),
+    /**
+     * A payment's or credit's: the ids of the open charges it pays, in the order they are paid
+     * (what is left settles the oldest first). Left out: the oldest first, as always.
+     */
+    pays: z.optional(
+      z
+        .array(z.int('Send the ids of charges.').check(z.positive('Send the ids of charges.')))
+        .check(z.maxLength(paysMax, `Name at most ${paysMax} charges.`)),
+    ),
   })
   .check(
     z.superRefine((entry, context) => {
+      if (entry.pays !== undefined && entry.kind === 'charge')
+        context.addIssue({
+          code: 'custom',
+          path: ['pays'],
+          message: 'Only a payment or a credit pays charges.',
+          input: entry.pays,
+        });
+      else if (entry.pays && new Set(entry.pays).size !== entry.pays.length)
+        context.addIssue({
+          code: 'custom',
+          path: ['pays'],
+          message: 'Name each charge once.',
+          input: entry.pays,
+        });
       if (entry.method !== undefined && entry.kind !== 'payment')
         context.addIssue({
           code: 'custom',
@@ -172,6 +198,14 @@ const entrySchema = z.object({
   bank: z.nullable(z.object({ account: z.nullable(z.string()) })),
   /** How a payment came; null for any other entry, and for a payment recorded before 0041. */
   method: z.nullable(z.enum(paymentMethods)),
+  /** A payment's or credit's: the charges it names as the ones it pays (none: oldest first). */
+  pays: z.array(
+    z.object({ id: z.number(), date: z.string(), amount: z.number(), label: z.string() }),
+  ),
+  /** An amount owed's: the payments and credits (not voided) that name it, with their amounts. */
+  paidBy: z.array(z.object({ id: z.number(), date: z.string(), amount: z.number() })),
+  /** What of it is still unpaid (an amount owed); 0 on anything else. */
+  open: z.number(),
 });
 export type Entry = z.infer<typeof entrySchema>;
 

@@ -32,13 +32,14 @@ import {
 // each client's language and reminders switch, and the reminder plan; version 5 added the
 // payments from bank statements (each entry's bank line, the imports, their lines, the learned
 // payers and the remembered CSV layouts); version 6 added each client's company, billing address,
-// tax id and private notes, and each payment's method. The checks are about the
+// tax id and private notes, and each payment's method; version 7 added the charges payments
+// and credits name as the ones they pay (`paymentTargets`). The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 6;
+export const exportVersion = 7;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -107,6 +108,13 @@ const exportedEntrySchema = z.object({
   // Version 6 on: a payment's method. Left out by other entries, and by older files, whose
   // payments come back without one ("not recorded"), but a bank statement's as a bank transfer.
   method: z.optional(z.nullable(paymentMethodField)),
+});
+
+/** Part of a payment or credit put on a charge it names, by the entries' ids (version 7 on). */
+const exportedPaymentTargetSchema = z.object({
+  paymentId: z.int('Use a whole number.'),
+  chargeId: z.int('Use a whole number.'),
+  amount: z.int('Use a whole number.').check(z.positive('Use 1 or more.')),
 });
 
 /** A confirmed bank import (version 5 on). */
@@ -190,6 +198,8 @@ export const exportFileSchema = z.object({
   clients: z.array(exportedClientSchema),
   /** Left out by version 1 only. */
   entries: z.optional(z.array(exportedEntrySchema)),
+  /** Left out before version 7. */
+  paymentTargets: z.optional(z.array(exportedPaymentTargetSchema)),
   history: z.array(exportedEventSchema),
   /** Left out before version 5. */
   bankBatches: z.optional(z.array(exportedBankBatchSchema)),

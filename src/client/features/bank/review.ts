@@ -12,6 +12,26 @@ export interface LineChoice {
   selected: boolean;
   split: boolean;
   parts: Part[];
+  /** The charges the suggestion named that the owner unchecked: those settle oldest first. */
+  dropped?: readonly number[];
+}
+
+/** A part's payment: who and how much, and the charges it pays when the preview named some. */
+export interface Allocation {
+  clientId: string;
+  amount: number;
+  pays?: number[];
+}
+
+/**
+ * The charges a line paid whole by one client pays: those its suggestion for that client named,
+ * less those the owner unchecked. A split names none: each part settles the oldest first.
+ */
+function chargesKept(line: PreviewLine, choice: LineChoice) {
+  if (choice.split) return [];
+  const clientId = choice.parts[0]?.clientId;
+  const named = line.suggestions.find((each) => each.clientId === clientId)?.pays ?? [];
+  return named.filter((charge) => !(choice.dropped ?? []).includes(charge.entryId));
 }
 
 export const confidenceFilters = ['all', 'high', 'medium', 'low', 'unmatched'] as const;
@@ -50,13 +70,15 @@ export function allocationsOf(
   line: PreviewLine,
   choice: LineChoice,
   currency: Currency,
-):
-  | { ok: true; allocations: { clientId: string; amount: number }[] }
-  | { ok: false; problem: ChoiceProblem } {
+): { ok: true; allocations: Allocation[] } | { ok: false; problem: ChoiceProblem } {
   if (!choice.split) {
     const clientId = choice.parts[0]?.clientId ?? null;
     if (clientId === null) return { ok: false, problem: { kind: 'no-client' } };
-    return { ok: true, allocations: [{ clientId, amount: line.amount }] };
+    const pays = chargesKept(line, choice).map((charge) => charge.entryId);
+    return {
+      ok: true,
+      allocations: [{ clientId, amount: line.amount, ...(pays.length > 0 && { pays }) }],
+    };
   }
   const allocations: { clientId: string; amount: number }[] = [];
   let total = 0;
@@ -77,10 +99,7 @@ export function allocationsOf(
 }
 
 /** The line as previewed (every field the server gave, untouched) with who paid it. */
-export function confirmedLine(
-  line: PreviewLine,
-  allocations: { clientId: string; amount: number }[],
-) {
+export function confirmedLine(line: PreviewLine, allocations: Allocation[]) {
   const { suggestions: _suggestions, alreadyRecorded: _recorded, ...fields } = line;
   return { ...fields, allocations };
 }

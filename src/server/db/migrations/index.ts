@@ -31,6 +31,7 @@ import * as reminderNextRun from './0039-reminder-next-run.ts';
 import * as businessClients from './0040-business-clients.ts';
 import * as paymentMethods from './0041-payment-methods.ts';
 import * as businessTaxId from './0042-business-tax-id.ts';
+import * as paymentTargets from './0043-payment-targets.ts';
 import * as stagedImports from './0044-staged-imports.ts';
 
 /** The key is its permanent name. */
@@ -67,5 +68,6 @@ export const migrations: Record<string, Migration> = {
   '0040-business-clients': businessClients,
   '0041-payment-methods': paymentMethods,
   '0042-business-tax-id': businessTaxId,
+  '0043-payment-targets': paymentTargets,
   '0044-staged-imports': stagedImports,
 };

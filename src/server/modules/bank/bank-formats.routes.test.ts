@@ -131,6 +131,7 @@ describe('bank statements in OFX and camt.053', () => {
       clientId: zoe.id,
       reason: 'name',
       confidence: 'high',
+      pays: [expect.objectContaining({ openAmount: 15_000 })],
     });
     // Two equal payments on one day, told apart by their FITIDs.
     expect(new Set(lines.map((line) => line.id)).size).toBe(5);

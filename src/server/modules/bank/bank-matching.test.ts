@@ -374,6 +374,57 @@ describe('buildMatcher on a transfer paying several charges', () => {
   });
 });
 
+describe('the charges a suggestion names (issue 57)', () => {
+  const item = (clientId: string, id: number, openAmount: number, reference = '') => ({
+    clientId,
+    id,
+    openAmount,
+    reference,
+    date: `2026-01-${String(id).padStart(2, '0')}`,
+    note: '',
+  });
+  const named = buildMatcher({
+    clients: [
+      { id: 'a', firstName: 'Ahmad Faiz', lastName: 'Rahman', balance: 1_050 },
+      { id: 'b', firstName: 'Mei Ling', lastName: 'Wong', balance: 1_200 },
+    ],
+    openItems: [
+      item('a', 1, 100, 'INV-2210'),
+      item('a', 2, 250, 'INV-2214'),
+      item('a', 3, 400),
+      item('a', 4, 300),
+      item('b', 5, 500),
+      item('b', 6, 500),
+      item('b', 7, 200),
+    ],
+    rules: [],
+  });
+  const paysOf = (description: string, amount: number) =>
+    named(line(description, amount))[0]?.pays?.map((charge) => charge.entryId) ?? [];
+
+  it('names the charges the text refers to when they add up to the amount', () => {
+    expect(paysOf('INV-2210/2214', 350)).toEqual([1, 2]);
+    // One reference that is not the whole amount: named by the amount, 100 + 250 + 400 alone.
+    expect(paysOf('INV-2210 AHMAD FAIZ RAHMAN', 750)).toEqual([1, 2, 3]);
+  });
+
+  it('names the charge of the amount, then the one pair or triple that adds up to it', () => {
+    expect(paysOf('AHMAD FAIZ RAHMAN', 400)).toEqual([3]);
+    // 100 + 250 + 300 or 250 + 400: two ways, so none named; the payment settles oldest first.
+    expect(paysOf('AHMAD FAIZ RAHMAN', 650)).toEqual([]);
+    expect(paysOf('AHMAD FAIZ RAHMAN', 950)).toEqual([2, 3, 4]);
+    // All four of them: more than three charges are not tried together.
+    expect(paysOf('AHMAD FAIZ RAHMAN', 1_050)).toEqual([]);
+    // Of two charges of one amount, the older; 500 + 200 is 5 + 7 or 6 + 7: none.
+    expect(paysOf('MEI LING WONG', 500)).toEqual([5]);
+    expect(paysOf('MEI LING WONG', 700)).toEqual([]);
+  });
+
+  it('names every open charge of a client with three or fewer when they add up to the amount', () => {
+    expect(paysOf('MEI LING WONG', 1_200)).toEqual([5, 6, 7]);
+  });
+});
+
 describe('a business client by its company name', () => {
   const companies: MatchBook = {
     clients: [

@@ -26,8 +26,11 @@ export interface MatchBook {
     company?: string | undefined;
     balance: number;
   }[];
-  /** What is still unpaid of their charges and openings. */
-  openItems: readonly { clientId: string; openAmount: number; reference: string }[];
+  /**
+   * What is still unpaid of their charges and openings, oldest first; with the entry's id, day and
+   * note the preview names the charges a line pays.
+   */
+  openItems: readonly OpenItem[];
   /** Payers the owner has confirmed before, with where each was learned when known. */
   rules: readonly { payerKey: string; clientId: string; learned?: RuleLearned | null }[];
 }
@@ -135,6 +138,48 @@ interface OpenItem {
   clientId: string;
   openAmount: number;
   reference: string;
+  id?: number;
+  date?: string;
+  note?: string;
+}
+
+/**
+ * The charges a line of `amount` from a client pays (issue 57), first of these that names some:
+ * the charges its text refers to when they add up to the amount; the open charge of exactly the
+ * amount (the oldest, when several); the one pair or triple of its open charges that adds up to
+ * it; all its open charges, when there are at most three and they add up to it. Otherwise none:
+ * the payment settles the oldest first.
+ */
+function chargesPaid(
+  items: readonly OpenItem[],
+  referenced: readonly OpenItem[],
+  amount: number,
+): OpenItem[] {
+  const total = (list: readonly OpenItem[]) => list.reduce((sum, item) => sum + item.openAmount, 0);
+  if (referenced.length > 0 && total(referenced) === amount) return [...referenced];
+  const exact = items.find((item) => item.openAmount === amount);
+  if (exact) return [exact];
+  if (items.length <= sumItemsLimit) {
+    let found: OpenItem[] | null = null;
+    let count = 0;
+    for (let a = 0; a < items.length && count < 2; a++)
+      for (let b = a + 1; b < items.length && count < 2; b++) {
+        const [first, second] = [items[a] as OpenItem, items[b] as OpenItem];
+        const pair = first.openAmount + second.openAmount;
+        if (pair === amount) {
+          count++;
+          found = [first, second];
+        }
+        for (let c = b + 1; c < items.length && count < 2; c++)
+          if (pair + (items[c] as OpenItem).openAmount === amount) {
+            count++;
+            found = [first, second, items[c] as OpenItem];
+          }
+      }
+    if (count === 1 && found) return found;
+  }
+  if (items.length <= 3 && total(items) === amount) return [...items];
+  return [];
 }
 
 /** What a line says of one client it may be from. */
@@ -191,8 +236,13 @@ export function buildMatchIndex(book: MatchBook) {
   const bySum = new Map<number, string[]>();
   const openOf = new Map<string, number[]>();
   // Not `push`: two items of one amount are two items.
-  for (const item of book.openItems)
+  const itemsOf = new Map<string, OpenItem[]>();
+  for (const item of book.openItems) {
     openOf.set(item.clientId, [...(openOf.get(item.clientId) ?? []), item.openAmount]);
+    const items = itemsOf.get(item.clientId);
+    if (items) items.push(item);
+    else itemsOf.set(item.clientId, [item]);
+  }
   for (const [clientId, amounts] of openOf) {
     if (amounts.length < 2 || amounts.length > sumItemsLimit) continue;
     for (let a = 0; a < amounts.length; a++)
@@ -319,7 +369,7 @@ export function buildMatchIndex(book: MatchBook) {
       )
         of(item.clientId).near = item.reference;
     }
-    return { evidence, named, namesakes, rule };
+    return { evidence, named, namesakes, rule, referencedItems };
   }
 
   const fits = (found: Evidence, amount: number) =>
@@ -328,8 +378,28 @@ export function buildMatchIndex(book: MatchBook) {
     found.summed ||
     (found.references.length > 0 && found.referenced === amount);
 
+  /** The charges of a client a line pays, as the preview names them (`chargesPaid`). */
+  const namedCharges = (clientId: string, referenced: Set<OpenItem>, amount: number) =>
+    chargesPaid(
+      itemsOf.get(clientId) ?? [],
+      [...referenced].filter((item) => item.clientId === clientId),
+      amount,
+    ).flatMap((item) =>
+      item.id === undefined
+        ? []
+        : [
+            {
+              entryId: item.id,
+              reference: item.reference,
+              note: item.note ?? '',
+              date: item.date ?? '',
+              openAmount: item.openAmount,
+            },
+          ],
+    );
+
   function match(line: BankLine): Suggestion[] {
-    const { evidence, named, namesakes, rule } = read(line);
+    const { evidence, named, namesakes, rule, referencedItems } = read(line);
     const referencing = [...evidence].filter(([, found]) => found.references.length > 0);
     const owing = [...evidence].filter(
       ([, found]) => found.item || found.balance || found.summed,
@@ -411,7 +481,11 @@ export function buildMatchIndex(book: MatchBook) {
         reasonRank[a.reason] - reasonRank[b.reason] ||
         (order.get(a.clientId) ?? 0) - (order.get(b.clientId) ?? 0),
     );
-    return suggestions.slice(0, 5).map(({ weight: _weight, ...suggestion }) => suggestion);
+    // The charges each line pays, for the suggestions shown only.
+    return suggestions.slice(0, 5).map(({ weight: _weight, ...suggestion }) => {
+      const pays = namedCharges(suggestion.clientId, referencedItems, line.amount);
+      return pays.length > 0 ? { ...suggestion, pays } : suggestion;
+    });
   }
 
   /**

@@ -125,6 +125,7 @@ describe('an Excel statement (XLSX)', () => {
         clientId: minjun.id,
         reason: 'reference',
         confidence: 'high',
+        pays: [expect.objectContaining({ reference: '청구-2026-118', openAmount: 150_000 })],
       });
       expect(first(lines[1])).toMatchObject({ clientId: hanbit.id, reason: 'name' });
     }

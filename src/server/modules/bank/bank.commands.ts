@@ -9,6 +9,7 @@ import { newId } from '../../ids.ts';
 import { currentClient } from '../clients/current-client.ts';
 import { command, unchanged, type ChangeContext, type Command } from '../events/write-path.ts';
 import { recordEntry, voidEntry } from '../ledger/ledger.commands.ts';
+import { openCharges } from '../ledger/ledger.queries.ts';
 import { buildMatchIndex, payerKey, payerRuleId, payerText } from './bank-matching.ts';
 import { bankLineId, numberTwins } from './bank-statement.ts';
 import {
@@ -96,8 +97,13 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
           `lines.${index}.allocations`,
           'This client keeps their balance in another currency.',
         );
+      // A charge named by the preview but paid since (by a line before this one, maybe) is left
+      // out: this part then settles the oldest first, as a line without named charges does.
+      const open = part.pays?.length ? await openCharges(trx, ownerId, client.id) : [];
+      const pays = (part.pays ?? []).filter((id) => open.some((charge) => charge.id === id));
       const { entry } = await within(context, ownerId, recordEntry, client.id, {
         kind: 'payment',
+        ...(pays.length > 0 && { pays }),
         method: 'bank_transfer',
         amount: part.amount,
         date: line.date,

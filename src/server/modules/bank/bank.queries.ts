@@ -185,10 +185,13 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
       .execute(),
     db
       .selectFrom('entries')
-      .select(['client_id', 'open_amount', 'reference'])
+      .select(['id', 'client_id', 'open_amount', 'reference', 'occurred_on', 'note'])
       .where('owner_id', '=', ownerId)
       .where('currency', '=', currency)
       .where('open_amount', '>', 0)
+      // Oldest first: of two charges of one amount, the preview names the older.
+      .orderBy('occurred_on')
+      .orderBy('id')
       .execute(),
     db
       .selectFrom('bank_payer_rules as r')
@@ -241,6 +244,9 @@ export function matchBookOf(rows: Awaited<ReturnType<typeof matchBookRows>>): Ma
       clientId: row.client_id,
       openAmount: Number(row.open_amount),
       reference: row.reference,
+      id: row.id,
+      date: row.occurred_on,
+      note: row.note,
     })),
     rules: rows.rules.flatMap((row) =>
       row.client_id === null

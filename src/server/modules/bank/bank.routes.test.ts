@@ -96,9 +96,25 @@ describe('bank statement import', () => {
     expect(first.statusCode, first.body).toBe(200);
     const { lines, clients, skipped } = first.json<BankPreview>();
     expect(skipped).toBe(1);
+    // Each pays its client's opening balance, which the preview names (issue 57).
+    const opening = (amount: number) => ({
+      entryId: expect.any(Number) as number,
+      reference: '',
+      note: '',
+      date: expect.any(String) as string,
+      openAmount: amount,
+    });
     expect(lines.map((line) => [line.amount, line.alreadyRecorded, line.suggestions[0]])).toEqual([
-      [15_000, false, { clientId: zoe.id, reason: 'name', confidence: 'high' }],
-      [8_000, false, { clientId: acme.id, reason: 'amount', confidence: 'medium' }],
+      [
+        15_000,
+        false,
+        { clientId: zoe.id, reason: 'name', confidence: 'high', pays: [opening(15_000)] },
+      ],
+      [
+        8_000,
+        false,
+        { clientId: acme.id, reason: 'amount', confidence: 'medium', pays: [opening(8_000)] },
+      ],
     ]);
     // Every client suggested comes named, once; no other client (the MYR one) is sent.
     const suggested = new Set(lines.flatMap((line) => line.suggestions.map((s) => s.clientId)));
@@ -135,6 +151,69 @@ describe('bank statement import', () => {
     expect((await read(cookie, acme.id)).balance).toBe(0);
   });
 
+  it('records a payment against the charges the preview named, as the owner kept them (issue 57)', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const rahman = await add(cookie, { firstName: 'Ahmad', lastName: 'Rahman', balance: 0 });
+    const charge = async (amount: number, date: string, reference: string) =>
+      (
+        await injectOk(testApp.app, 'POST', `/api/clients/${rahman.id}/entries`, cookie, {
+          kind: 'charge',
+          amount,
+          date,
+          reference,
+        })
+      ).json<{ entry: { entryId: number } }>().entry.entryId;
+    const old = await charge(10_000, '2026-01-05', 'INV-2201');
+    const march = await charge(4_000, '2026-03-01', 'INV-2210');
+    const april = await charge(2_500, '2026-03-20', 'INV-2214');
+    const csv = [
+      'Date,Description,Amount,Balance',
+      // Two of the newer charges, by their references.
+      '2026-04-02,AHMAD RAHMAN INV-2210/2214,65.00,100.00',
+    ].join('\n');
+    const { lines } = (await preview(cookie, csv)).json<BankPreview>();
+    const [line] = lines;
+    expect(line?.suggestions[0]?.pays?.map((paid) => paid.entryId)).toEqual([march, april]);
+    const body = confirmBody(lines, [rahman.id]);
+    body.lines[0]?.allocations.forEach((part) => Object.assign(part, { pays: [march, april] }));
+    expect((await confirm(cookie, body)).statusCode).toBe(200);
+    const open = Object.fromEntries(
+      (await entriesOf(cookie, rahman.id))
+        .filter((entry) => entry.kind === 'charge')
+        .map((entry) => [entry.id, entry.open]),
+    );
+    // Oldest first would have left 3,500 of the oldest unpaid; the named ones are paid instead.
+    expect(open).toEqual({ [old]: 10_000, [march]: 0, [april]: 0 });
+    const payment = (await entriesOf(cookie, rahman.id)).find((entry) => entry.kind === 'payment');
+    expect(payment?.pays.map((paid) => paid.label)).toEqual(['INV-2210', 'INV-2214']);
+  });
+
+  it('settles oldest first a line whose named charges were paid since', async () => {
+    const { cookie } = await joinAs(testApp.app);
+    const client = await add(cookie, { firstName: 'Ahmad', lastName: 'Rahman', balance: 3_000 });
+    const named = (
+      await injectOk(testApp.app, 'POST', `/api/clients/${client.id}/entries`, cookie, {
+        kind: 'charge',
+        amount: 2_000,
+        reference: 'INV-9',
+      })
+    ).json<{ entry: { entryId: number } }>().entry.entryId;
+    const csv = [
+      'Date,Description,Amount,Balance',
+      '2026-04-02,AHMAD RAHMAN INV-9,20.00,100.00',
+      '2026-04-03,AHMAD RAHMAN INV-9,20.00,120.00',
+    ].join('\n');
+    const { lines } = (await preview(cookie, csv)).json<BankPreview>();
+    const body = confirmBody(lines, [client.id, client.id]);
+    body.lines.forEach((each) =>
+      each.allocations.forEach((part) => Object.assign(part, { pays: [named] })),
+    );
+    expect((await confirm(cookie, body)).statusCode).toBe(200);
+    const payments = (await entriesOf(cookie, client.id)).filter((e) => e.kind === 'payment');
+    expect(payments.map((payment) => payment.pays.map((paid) => paid.id))).toEqual([[named], []]);
+    expect((await read(cookie, client.id)).balance).toBe(1_000);
+  });
+
   it('remembers a confirmed payer for the next statement', async () => {
     const { cookie, acme } = await seeded();
     const csv = 'Date,Description,Amount,Balance\n2026-03-05,HANBIT TRADING CO 0305,12.34,10.00\n';
@@ -155,6 +234,16 @@ describe('bank statement import', () => {
       reason: 'rule',
       confidence: 'high',
       learned: { at: anyText, accountLabel: 'Main account', line: 2, from: 'manual' },
+      // What is left of the opening balance.
+      pays: [
+        {
+          entryId: expect.any(Number) as number,
+          reference: '',
+          note: '',
+          date: expect.any(String) as string,
+          openAmount: 6_766,
+        },
+      ],
     });
     // An amount Acme owes nothing of: still Acme, not certain.
     const other =

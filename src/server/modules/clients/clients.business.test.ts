@@ -367,6 +367,8 @@ describe("a bank statement's line naming a business", () => {
       clientId: hanbit.id,
       reason: 'name',
       confidence: 'high',
+      // Its opening balance, which the transfer pays whole (issue 57).
+      pays: [expect.objectContaining({ openAmount: 90_000 })],
     });
     expect(preview.clients.find((client) => client.id === hanbit.id)?.company).toBe(
       'Hanbit Trading Sdn Bhd',

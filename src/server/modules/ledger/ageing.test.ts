@@ -51,4 +51,23 @@ describe('allocate', () => {
     expect([...open.values()].reduce((sum, value) => sum + value, 0)).toBe(balance);
     expect(open.get(lines[0]?.id ?? 0)).toBe(450);
   });
+
+  it('pays the charges a payment names first, and the rest oldest first', () => {
+    const old = line(10_000, '2026-01-01');
+    const newer = line(5_000, '2026-02-01');
+    const payment = line(-7_000, '2026-03-01');
+    const targets = [{ paymentId: payment.id, chargeId: newer.id, amount: 5_000 }];
+    expect(allocate([old, newer, payment], targets).open).toEqual(new Map([[old.id, 8_000]]));
+    // A target takes at most what is still unpaid of its charge, and leaves out voided entries.
+    const second = line(-1_000, '2026-03-02');
+    const both = [...targets, { paymentId: second.id, chargeId: newer.id, amount: 1_000 }];
+    expect(allocate([old, newer, payment, second], both).open).toEqual(new Map([[old.id, 7_000]]));
+    const voidOfPayment = line(7_000, '2026-03-03', { voidOf: payment.id });
+    expect(allocate([old, newer, payment, voidOfPayment], targets).open).toEqual(
+      new Map([
+        [old.id, 10_000],
+        [newer.id, 5_000],
+      ]),
+    );
+  });
 });

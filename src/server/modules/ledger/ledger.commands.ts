@@ -21,7 +21,7 @@ import { conflict, currentClient } from '../clients/current-client.ts';
 import { toSnapshot } from '../clients/clients.queries.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
-import { allocate, dueDay } from './ageing.ts';
+import { allocate, dueDay, type PaymentTarget } from './ageing.ts';
 import { keepClientSums, keepOpenSums, moveKeptSums } from './kept-sums.repository.ts';
 import {
   addToLedgerMonths,
@@ -32,6 +32,7 @@ import {
   applyToBalance,
   insertEntries,
   insertEntry,
+  insertPaymentTargets,
   insertRestoredEntry,
   moveEntries,
   openPartOf,
@@ -42,11 +43,13 @@ import {
 } from './ledger.repository.ts';
 import {
   findEntry,
+  hasPaymentTargets,
   ledgerLines,
   ledgerPage,
   ledgerPageSizes,
   liveOpenings,
   newestEnd,
+  paymentTargets,
   toEntryDetail,
 } from './ledger.queries.ts';
 
@@ -109,8 +112,12 @@ async function applyEntry(
  */
 export async function reallocate(trx: Trx, ownerId: string, client: Client): Promise<Client> {
   const lines = await ledgerLines(trx, ownerId, client.id);
+  const targets = await paymentTargets(trx, ownerId, client.id);
   // Entries left in an earlier currency (an opening and its void) are owed by nobody.
-  const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
+  const { open, oldestDue } = allocate(
+    lines.filter((line) => line.currency === client.currency),
+    targets,
+  );
   for (const line of lines) {
     const openAmount = open.get(line.id) ?? 0;
     if (openAmount !== line.openAmount) await setOpenAmount(trx, ownerId, line.id, openAmount);
@@ -133,6 +140,9 @@ export async function reallocate(trx: Trx, ownerId: string, client: Client): Pro
  * read to the end with something left to place (stored amounts that do not add up), or the
  * oldest unpaid day be undecidable from what was read, the whole ledger is worked out again.
  * Stored amounts that are wrong in entries the walk does not reach stay as they are.
+ *
+ * A client any of whose payments names the charges it pays (migration 0043) has its whole ledger
+ * worked out again: a named charge is paid out of date order, which the walk does not follow.
  */
 export async function settleChange(
   trx: Trx,
@@ -140,6 +150,7 @@ export async function settleChange(
   client: Client,
   entry: EntryDetail,
 ): Promise<Client> {
+  if (await hasPaymentTargets(trx, ownerId, client.id)) return reallocate(trx, ownerId, client);
   let toPlace = Math.max(client.balance, 0);
   let toPlaceBefore = Math.max(client.balance - entry.amount, 0);
   /** The earliest due day of the entries read that are unpaid, and of those paid by this change. */
@@ -279,6 +290,49 @@ export const setBalance = command(
   },
 );
 
+/**
+ * The charges a new payment or credit names (`pays`), each with the part of it that goes there:
+ * what is unpaid of it, in the order named, while the payment lasts. Each must be an amount the
+ * client owes in their currency, not voided and not yet paid; refused with the field named.
+ */
+const paysError = (text: string, id: number) =>
+  new AppError(400, 'validation', 'Invalid {names}', {
+    values: { names: 'pays' },
+    fields: { pays: { text, values: { id } } },
+  });
+
+async function targetsOf(
+  trx: Trx,
+  ownerId: string,
+  client: Client,
+  input: Pick<EntryInput, 'kind' | 'amount' | 'pays'>,
+): Promise<{ chargeId: number; amount: number }[]> {
+  if (input.pays === undefined || input.pays.length === 0) return [];
+  if (input.kind === 'charge') throw fieldError('pays', 'Only a payment or a credit pays charges.');
+  if (new Set(input.pays).size !== input.pays.length)
+    throw fieldError('pays', 'Name each charge once.');
+  let left = input.amount;
+  const targets: { chargeId: number; amount: number }[] = [];
+  for (const chargeId of input.pays) {
+    const charge = await findEntry(trx, ownerId, client.id, chargeId);
+    if (
+      !charge ||
+      charge.amount <= 0 ||
+      charge.void_of !== null ||
+      charge.voided_by !== null ||
+      charge.currency !== client.currency
+    )
+      throw paysError('Entry {id} is not an amount this client owes.', chargeId);
+    const open = Number(charge.open_amount);
+    if (open === 0) throw paysError('Entry {id} is already paid.', chargeId);
+    if (left === 0) throw paysError('The amount is used up before entry {id}.', chargeId);
+    const put = Math.min(open, left);
+    targets.push({ chargeId, amount: put });
+    left -= put;
+  }
+  return targets;
+}
+
 /** A charge, payment or credit; appends never conflict with each other. */
 export const recordEntry = command(
   async (
@@ -296,6 +350,7 @@ export const recordEntry = command(
       throw fieldError('method', 'Only a payment has a method.');
     const current = await currentClient(trx, ownerId, id);
     const amount = recordedSign[input.kind] * input.amount;
+    const targets = await targetsOf(trx, ownerId, current, input);
     const entry = await addEntry(
       trx,
       ownerId,
@@ -314,6 +369,7 @@ export const recordEntry = command(
       },
       now,
     );
+    await insertPaymentTargets(trx, ownerId, id, entry.entryId, targets);
     const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_recorded' });
     return { client, entry };
   },
@@ -460,6 +516,16 @@ export async function addOpenings(
         ],
   );
   await insertEntries(trx, openings, now);
+}
+
+/** The charges a restore's payments name, by the entries' new ids. */
+export async function addRestoredTargets(
+  trx: Trx,
+  ownerId: string,
+  targets: readonly (PaymentTarget & { clientId: string })[],
+): Promise<void> {
+  for (const target of targets)
+    await insertPaymentTargets(trx, ownerId, target.clientId, target.paymentId, [target]);
 }
 
 /** One entry of an export file, as it was (restore); answers its new id. */

@@ -6,7 +6,7 @@ import { type Currency, currencies } from '../../../shared/money.ts';
 import type { EntryDetail } from '../../../shared/schemas/events.ts';
 import type { Entry, EntryKind } from '../../../shared/schemas/ledger.ts';
 import type { Executor } from '../../db/database.ts';
-import { type LedgerLine, bucketBounds, type AgeingBucket } from './ageing.ts';
+import { type LedgerLine, type PaymentTarget, bucketBounds, type AgeingBucket } from './ageing.ts';
 import type { EntriesTable } from './ledger.table.ts';
 import type { CurrencyTotal } from '../../../shared/schemas/clients.ts';
 
@@ -85,6 +85,56 @@ export async function ledgerLines(db: Executor, ownerId: string, clientId: strin
     .where('client_id', '=', clientId)
     .where('owner_id', '=', ownerId)
     .execute();
+}
+
+/** The charges the client's payments and credits name (migration 0043), as entered. */
+export async function paymentTargets(
+  db: Executor,
+  ownerId: string,
+  clientId: string,
+): Promise<PaymentTarget[]> {
+  const rows = await db
+    .selectFrom('payment_targets')
+    .select(['payment_id as paymentId', 'charge_id as chargeId', 'amount'])
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .orderBy('payment_id')
+    .orderBy('charge_id')
+    .execute();
+  return rows.map((row) => ({ ...row, amount: Number(row.amount) }));
+}
+
+/** Every charge the owner's payments and credits name, by entry ids, a page at a time (export). */
+export async function* readPaymentTargets(db: Executor, ownerId: string) {
+  let after = { paymentId: 0, chargeId: 0 };
+  for (;;) {
+    const rows = await db
+      .selectFrom('payment_targets')
+      .select(['payment_id as paymentId', 'charge_id as chargeId', 'amount'])
+      .where('owner_id', '=', ownerId)
+      .where((eb) =>
+        eb(eb.refTuple('payment_id', 'charge_id'), '>', eb.tuple(after.paymentId, after.chargeId)),
+      )
+      .orderBy('payment_id')
+      .orderBy('charge_id')
+      .limit(exportBatch)
+      .execute();
+    for (const row of rows) yield { ...row, amount: Number(row.amount) };
+    if (rows.length < exportBatch) return;
+    after = rows[rows.length - 1] as (typeof rows)[number];
+  }
+}
+
+/** Whether any payment or credit of the client names the charges it pays. */
+export async function hasPaymentTargets(db: Executor, ownerId: string, clientId: string) {
+  const row = await db
+    .selectFrom('payment_targets')
+    .select('payment_id')
+    .where('client_id', '=', clientId)
+    .where('owner_id', '=', ownerId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /** What a walk of the ageing needs of an entry, and whether a void has reversed it. */
@@ -248,8 +298,82 @@ export async function listEntries(
           : BigInt(row.running_balance).toString(),
       bank: row.bank_line_id === null ? null : { account: row.bank_account },
       method: row.payment_method,
+      open: row.amount > 0 ? Number(row.open_amount) : 0,
     }));
-  return { entries, earlier };
+  return { entries: await withTargets(db, ownerId, entries), earlier };
+}
+
+/**
+ * A page of entries with the charges its payments name and the payments that name its charges
+ * (migration 0043), read in two statements. A voided payment names nothing: its targets count
+ * for nothing (ageing.ts `allocate`).
+ */
+async function withTargets(
+  db: Executor,
+  ownerId: string,
+  entries: readonly Omit<Entry, 'pays' | 'paidBy'>[],
+): Promise<Entry[]> {
+  const live = (entry: Omit<Entry, 'pays' | 'paidBy'>) =>
+    entry.voidOf === null && entry.voidedBy === null;
+  const payers = entries.filter((entry) => entry.amount < 0 && live(entry)).map((e) => e.id);
+  const owed = entries.filter((entry) => entry.amount > 0 && live(entry)).map((e) => e.id);
+  const pays = new Map<number, Entry['pays']>();
+  const paidBy = new Map<number, Entry['paidBy']>();
+  if (payers.length > 0) {
+    const rows = await db
+      .selectFrom('payment_targets as t')
+      .innerJoin('entries as c', 'c.id', 't.charge_id')
+      // A voided charge is paid by nobody: the payment's money went oldest first.
+      .leftJoin('entries as v', 'v.void_of', 'c.id')
+      .select([
+        't.payment_id as paymentId',
+        'c.id',
+        'c.occurred_on as date',
+        'c.amount',
+        'c.reference',
+        'c.note',
+      ])
+      .where('t.owner_id', '=', ownerId)
+      .where('t.payment_id', 'in', payers)
+      .where('v.id', 'is', null)
+      .orderBy('t.payment_id')
+      .orderBy('c.occurred_on')
+      .orderBy('c.id')
+      .execute();
+    for (const row of rows)
+      pays.set(row.paymentId, [
+        ...(pays.get(row.paymentId) ?? []),
+        {
+          id: row.id,
+          date: row.date,
+          amount: row.amount,
+          label: [row.reference, row.note].filter((text) => text !== '').join(' / '),
+        },
+      ]);
+  }
+  if (owed.length > 0) {
+    const rows = await db
+      .selectFrom('payment_targets as t')
+      .innerJoin('entries as p', 'p.id', 't.payment_id')
+      .leftJoin('entries as v', 'v.void_of', 'p.id')
+      .select(['t.charge_id as chargeId', 'p.id', 'p.occurred_on as date', 'p.amount'])
+      .where('t.owner_id', '=', ownerId)
+      .where('t.charge_id', 'in', owed)
+      .where('v.id', 'is', null)
+      .orderBy('p.occurred_on')
+      .orderBy('p.id')
+      .execute();
+    for (const row of rows)
+      paidBy.set(row.chargeId, [
+        ...(paidBy.get(row.chargeId) ?? []),
+        { id: row.id, date: row.date, amount: row.amount },
+      ]);
+  }
+  return entries.map((entry) => ({
+    ...entry,
+    pays: pays.get(entry.id) ?? [],
+    paidBy: paidBy.get(entry.id) ?? [],
+  }));
 }
 
 /**

@@ -153,6 +153,29 @@ export async function insertEntries(
   await keepOpenSums(trx, ownerId, entries.map(openPartOf));
 }
 
+/** The charges a new payment or credit names, each with the most of it that goes there. */
+export async function insertPaymentTargets(
+  trx: Transaction<Database>,
+  ownerId: string,
+  clientId: string,
+  paymentId: number,
+  targets: readonly { chargeId: number; amount: number }[],
+): Promise<void> {
+  if (targets.length === 0) return;
+  await trx
+    .insertInto('payment_targets')
+    .values(
+      targets.map((target) => ({
+        owner_id: ownerId,
+        client_id: clientId,
+        payment_id: paymentId,
+        charge_id: target.chargeId,
+        amount: target.amount,
+      })),
+    )
+    .execute();
+}
+
 /** Sets what of an entry is unpaid, and moves its due day's kept sum by the difference. */
 export async function setOpenAmount(
   trx: Transaction<Database>,

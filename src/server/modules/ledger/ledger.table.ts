@@ -78,8 +78,21 @@ interface DueSumsTable {
   balance_low: Count;
 }
 
+/**
+ * The charges a payment or credit names as the ones it pays (migration 0043): up to `amount` of
+ * the payment goes to the charge before anything settles oldest first (ageing.ts `allocate`).
+ */
+interface PaymentTargetsTable {
+  owner_id: string;
+  client_id: string;
+  payment_id: number;
+  charge_id: number;
+  amount: number;
+}
+
 export interface LedgerTables {
   entries: EntriesTable;
+  payment_targets: PaymentTargetsTable;
   ledger_months: LedgerMonthsTable;
   client_sums: ClientSumsTable;
   due_sums: DueSumsTable;

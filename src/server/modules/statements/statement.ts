@@ -11,7 +11,7 @@ import type { Database } from '../../db/database.ts';
 import { readBusiness } from '../settings/settings.queries.ts';
 import { allocate, bucketBounds, dueDay, type AgeingBucket } from '../ledger/ageing.ts';
 import { findClient } from '../clients/clients.queries.ts';
-import { statementLines } from '../ledger/ledger.queries.ts';
+import { paymentTargets, statementLines } from '../ledger/ledger.queries.ts';
 
 /** Crockford's base 32: no I, L, O or U, so a number read aloud or typed back is not misread. */
 const codeAlphabet = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
@@ -57,8 +57,9 @@ export async function readStatement(
 ): Promise<Statement | null> {
   const client = await findClient(db, ownerId, clientId);
   if (!client) return null;
-  const [ledger, business] = await Promise.all([
+  const [ledger, targets, business] = await Promise.all([
     statementLines(db, ownerId, clientId, client.currency, period.to),
+    paymentTargets(db, ownerId, clientId),
     readBusiness(db, ownerId),
   ]);
 
@@ -87,7 +88,8 @@ export async function readStatement(
       });
   }
 
-  const { open } = allocate(lines);
+  // A payment after the period's end is not among the lines: the charges it names were open then.
+  const { open } = allocate(lines, targets);
   const buckets: Record<AgeingBucket, bigint> = {
     current: 0n,
     days1to30: 0n,

@@ -4,7 +4,7 @@ import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
-import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
+import { exportVersion, type RestoreSummary } from '../../../shared/schemas/restore.ts';
 
 // Export version 6 carries a business client's company, address, tax id and notes; a version-5
 // file (made before) restores its clients as people, each of those fields empty.
@@ -52,7 +52,7 @@ async function clientsOf(cookie: string): Promise<Client[]> {
     .clients;
 }
 
-describe('export version 6', () => {
+describe('export version 6 on', () => {
   it('carries the business fields there and back', async () => {
     const owner = await joinAs(testApp.app);
     await injectOk(
@@ -64,13 +64,13 @@ describe('export version 6', () => {
     );
     await injectOk(testApp.app, 'POST', '/api/clients', owner.cookie, buildClient());
     const file = await exportOf(owner.cookie);
-    expect(file.version).toBe(6);
+    expect(file.version).toBe(exportVersion);
     expect(file.clients.find((client) => client.company !== '')).toMatchObject(business);
 
     const target = await joinAs(testApp.app);
     const done = await restore(target.cookie, file);
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json<RestoreSummary>()).toMatchObject({ version: 6, clients: 2 });
+    expect(done.json<RestoreSummary>()).toMatchObject({ version: exportVersion, clients: 2 });
     const restored = await clientsOf(target.cookie);
     expect(restored.find((client) => client.company !== '')).toMatchObject({
       firstName: 'Mei Ling',

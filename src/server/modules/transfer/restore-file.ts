@@ -138,6 +138,21 @@ function crossCheck(file: ExportFile): Problem[] {
         );
     }
   });
+  const pairs = new Set<string>();
+  (file.paymentTargets ?? []).forEach((target, index) => {
+    const where = `paymentTargets[${index}]`;
+    const pair = `${target.paymentId} ${target.chargeId}`;
+    if (pairs.has(pair)) problems.push(problem(where, 'appears twice in the file'));
+    pairs.add(pair);
+    const payment = entries.get(target.paymentId);
+    const charge = entries.get(target.chargeId);
+    if (!payment || payment.amount >= 0 || payment.kind === 'void')
+      problems.push(problem(`${where}.paymentId`, 'must name a payment or credit of the file'));
+    if (!charge || charge.amount <= 0 || charge.kind === 'void')
+      problems.push(problem(`${where}.chargeId`, 'must name an amount owed of the file'));
+    else if (payment && payment.clientId !== charge.clientId)
+      problems.push(problem(`${where}.chargeId`, "names an entry of another client's"));
+  });
   const batches = new Set<string>();
   (file.bankBatches ?? []).forEach((batch, index) => {
     if (batches.has(batch.id))
@@ -292,6 +307,8 @@ export function readExportFile(body: unknown): RestorePlan {
       reminders: reminders ?? true,
     })),
     entries,
+    // Version 7 on; before it every payment settled the oldest first.
+    targets: file.paymentTargets ?? [],
     history: file.history.map((event) => ({
       clientId: event.clientId,
       action: event.action,

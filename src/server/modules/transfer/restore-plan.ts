@@ -13,8 +13,13 @@ import { writeOwnerSettings } from '../settings/settings.commands.ts';
 import { addRestoredClients, setRestoredClientLanguages } from '../clients/clients.commands.ts';
 import { restoreReminderSettings } from '../reminders/reminders.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
-import { allocate, type Allocation } from '../ledger/ageing.ts';
-import { addRestoredEntry, addRestoredFigures, type NewEntry } from '../ledger/ledger.commands.ts';
+import { allocate, type Allocation, type PaymentTarget } from '../ledger/ageing.ts';
+import {
+  addRestoredEntry,
+  addRestoredFigures,
+  addRestoredTargets,
+  type NewEntry,
+} from '../ledger/ledger.commands.ts';
 import { addRestoredBank } from '../bank/bank.commands.ts';
 
 export interface RestorePlan {
@@ -33,6 +38,8 @@ export interface RestorePlan {
       reminders: boolean;
     })[];
   entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
+  /** The charges payments name, by the file's entry ids (version 7 on; empty before). */
+  targets: PaymentTarget[];
   history: {
     clientId: string | null;
     action: EventAction;
@@ -81,7 +88,13 @@ function ageingOf(plan: RestorePlan): Map<string, Allocation> {
     lines.push({ ...entry, id: entry.fileId });
     linesOf.set(entry.clientId, lines);
   }
-  return new Map([...linesOf].map(([id, lines]) => [id, allocate(lines)]));
+  const clientOf = new Map(plan.entries.map((entry) => [entry.fileId, entry.clientId]));
+  const targetsOf = new Map<string, PaymentTarget[]>();
+  for (const target of plan.targets) {
+    const clientId = clientOf.get(target.paymentId) ?? '';
+    targetsOf.set(clientId, [...(targetsOf.get(clientId) ?? []), target]);
+  }
+  return new Map([...linesOf].map(([id, lines]) => [id, allocate(lines, targetsOf.get(id) ?? [])]));
 }
 
 function summary(plan: RestorePlan, renumbered: number, restored: boolean): RestoreSummary {
@@ -144,6 +157,17 @@ export async function restoreInto(
     });
     entryIds.set(entry.fileId, id);
   }
+  const clientOfEntry = new Map(plan.entries.map((entry) => [entry.fileId, entry.clientId]));
+  await addRestoredTargets(
+    trx,
+    ownerId,
+    plan.targets.map((target) => ({
+      clientId: clientId(clientOfEntry.get(target.paymentId) ?? ''),
+      paymentId: entryIds.get(target.paymentId) ?? 0,
+      chargeId: entryIds.get(target.chargeId) ?? 0,
+      amount: target.amount,
+    })),
+  );
   // An import's id is the instance's own, like an entry's; a line's and a payer's are the owner's.
   const batchIds = new Map(plan.bank.batches.map((batch) => [batch.id, newId()]));
   await addRestoredBank(trx, ownerId, {

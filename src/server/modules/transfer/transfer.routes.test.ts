@@ -165,6 +165,7 @@ describe('CSV export', () => {
       'settings',
       'clients',
       'entries',
+      'paymentTargets',
       'history',
       'bankBatches',
       'bankLines',

@@ -16,7 +16,7 @@ import {
   readBankLines,
   readPayerRules,
 } from '../bank/bank.queries.ts';
-import { readOwnerEntries } from '../ledger/ledger.queries.ts';
+import { readOwnerEntries, readPaymentTargets } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
 import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';
@@ -212,6 +212,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
       ['settings', { preferences, rates, business, reminderPlan }],
       ['clients', exportedClients(db, user.id)],
       ['entries', exportedEntries(readOwnerEntries(db, user.id))],
+      ['paymentTargets', readPaymentTargets(db, user.id)],
       ['history', readAllEvents(db, user.id)],
       ['bankBatches', readBankBatches(db, user.id)],
       ['bankLines', readBankLines(db, user.id)],

@@ -136,6 +136,48 @@ export function ReviewRow({
             </button>
           </div>
         )}
+        {!line.alreadyRecorded && chosenSuggestion?.pays && (
+          <fieldset className="small mt-1 mb-0">
+            <legend className="small fw-normal text-body-secondary mb-0">
+              {t('bank.review.pays')}
+            </legend>
+            {chosenSuggestion.pays.map((charge) => {
+              const checkId = `${rowId}-pays-${charge.entryId}`;
+              const dropped = choice.dropped ?? [];
+              return (
+                <div key={charge.entryId} className="form-check mb-0">
+                  <input
+                    type="checkbox"
+                    className="form-check-input"
+                    id={checkId}
+                    checked={!dropped.includes(charge.entryId)}
+                    onChange={(event) =>
+                      onChoice(line.id, {
+                        ...choice,
+                        dropped: event.target.checked
+                          ? dropped.filter((id) => id !== charge.entryId)
+                          : [...dropped, charge.entryId],
+                      })
+                    }
+                  />
+                  <label className="form-check-label" htmlFor={checkId}>
+                    {[
+                      charge.reference,
+                      charge.note,
+                      dayText(charge.date, format),
+                      money(charge.openAmount),
+                    ]
+                      .filter((part) => part !== '')
+                      .join(' · ')}
+                  </label>
+                </div>
+              );
+            })}
+            {(choice.dropped ?? []).length > 0 && (
+              <span className="d-block text-body-secondary">{t('bank.review.pays-rest')}</span>
+            )}
+          </fieldset>
+        )}
         {problem && !choice.split && (
           <p id={`${rowId}-problem`} className="small text-danger mb-0 mt-1">
             {problemText(line, problem)}

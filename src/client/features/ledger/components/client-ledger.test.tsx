@@ -40,6 +40,9 @@ const entries: Entry[] = Array.from({ length: 100 }, (_, index) => ({
   runningBalance: String((index + 31) * 100),
   bank: null,
   method: null,
+  pays: [],
+  paidBy: [],
+  open: 100,
 }));
 
 describe('a long ledger', () => {
@@ -81,5 +84,47 @@ describe('a payment from a bank statement', () => {
     const rows = screen.getAllByTestId('ledger-entry');
     expect(rows[0]).toHaveTextContent('Payment · Bank: Maybank 4410 · FT24061XYZ · IBG ZOE MULLER');
     expect(rows[1]).toHaveTextContent('Payment · From a bank import · FT24061XYZ');
+  });
+});
+
+describe('a payment that names the charges it pays (issue 57)', () => {
+  it('says what it pays, and shows those charges paid and by what', () => {
+    const base = entries[0] as Entry;
+    const charge = (id: number, reference: string, note: string): Entry => ({
+      ...base,
+      id,
+      reference,
+      note,
+      open: 0,
+      paidBy: [{ id: 9, date: '2026-04-03', amount: -6_500 }],
+    });
+    const payment: Entry = {
+      ...base,
+      id: 9,
+      kind: 'payment',
+      amount: -6_500,
+      date: '2026-04-03',
+      note: '',
+      open: 0,
+      pays: [
+        { id: 1, date: '2026-03-01', amount: 4_000, label: 'INV-2210 / Design work' },
+        { id: 2, date: '2026-03-20', amount: 2_500, label: '' },
+      ],
+    };
+    const open: Entry = { ...base, id: 3, note: 'Engine plans', open: 100 };
+    render(
+      <ClientLedger
+        client={client}
+        entries={[open, charge(1, 'INV-2210', 'Design work'), charge(2, '', ''), payment]}
+      />,
+    );
+    const rows = screen.getAllByTestId('ledger-entry');
+    expect(rows[0]).not.toHaveTextContent('Paid');
+    expect(rows[1]).toHaveTextContent('Paid');
+    expect(rows[1]).toHaveTextContent('Paid by the payment of Apr 3, 2026');
+    // A charge with neither reference nor note is named by its date and amount.
+    expect(rows[3]).toHaveTextContent(
+      'Pays INV-2210 / Design work; the charge of Mar 20, 2026 ($25.00)',
+    );
   });
 });

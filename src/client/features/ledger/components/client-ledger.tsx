@@ -43,6 +43,36 @@ function describeEntry(entry: Entry, byId: Map<number, Entry>, { t, format }: Te
   return parts.join(' · ');
 }
 
+/**
+ * What a payment pays and what paid a charge (issue 57): "Pays INV-2 / Design work" under a payment
+ * that names its charges, "Paid by the payment of 3 Nov" under a charge a payment named. A charge
+ * without a reference or note is named by its date and amount.
+ */
+function settlementOf(entry: Entry, byId: Map<number, Entry>, { t, format }: Texts): string[] {
+  const kinds = entryKindTexts(t);
+  if (entry.pays.length > 0)
+    return [
+      t('clients.ledger.pays', {
+        charges: entry.pays
+          .map(
+            (charge) =>
+              charge.label ||
+              t('clients.ledger.charge-of', {
+                date: format.day(charge.date),
+                amount: format.money(charge.amount, entry.currency),
+              }),
+          )
+          .join('; '),
+      }),
+    ];
+  return entry.paidBy.map((payment) =>
+    t('clients.ledger.paid-by', {
+      kind: kinds[byId.get(payment.id)?.kind ?? 'payment'].inSentence,
+      date: format.day(payment.date),
+    }),
+  );
+}
+
 function VoidDialog({
   client,
   entry,
@@ -199,6 +229,20 @@ export function ClientLedger({
                   <td className={`text-break${grey}${entry.kind === 'void' ? ' ps-3' : ''}`}>
                     <div className="d-sm-none text-body-secondary">{format.day(entry.date)}</div>
                     {describeEntry(entry, byId, texts)}
+                    {!voidedPair &&
+                      entry.amount > 0 &&
+                      entry.kind !== 'void' &&
+                      entry.open === 0 && (
+                        <span className="badge text-bg-success ms-2">
+                          {t('clients.ledger.paid')}
+                        </span>
+                      )}
+                    {!voidedPair &&
+                      settlementOf(entry, byId, texts).map((text) => (
+                        <div key={text} className="text-body-secondary" data-testid="settlement">
+                          {text}
+                        </div>
+                      ))}
                     {voided && (
                       <span className="badge text-bg-secondary ms-2">
                         {t('clients.ledger.voided')}

@@ -16,6 +16,9 @@ const entry = (
   enteredAt: '2026-11-03T10:00:00.000Z',
   bank: null,
   method: null,
+  pays: [],
+  paidBy: [],
+  open: 0,
   ...overrides,
 });
 
