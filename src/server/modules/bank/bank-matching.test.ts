@@ -477,3 +477,24 @@ describe('a business client by its company name', () => {
     });
   });
 });
+
+describe('what a confirmed line teaches', () => {
+  it('learns nothing from a given name alone that other clients share', () => {
+    const { learnedFrom } = buildMatchIndex({
+      clients: [
+        { id: 'kumar', firstName: 'Siti Nora', lastName: 'Kumar', balance: 0 },
+        { id: 'wong', firstName: 'Siti Nora', lastName: 'Wong', balance: 0 },
+        { id: 'devi', firstName: 'Nurul Aisyah', lastName: 'Devi', balance: 0 },
+      ],
+      openItems: [
+        { clientId: 'kumar', openAmount: 110_950, reference: '' },
+        { clientId: 'devi', openAmount: 20_000, reference: '' },
+      ],
+      rules: [],
+    });
+    // Learned, "SITI NORA" would take the next statement's line to Kumar for a payment of Wong's.
+    expect(learnedFrom(line('SITI NORA', 110_950), 'kumar')).toBeNull();
+    // Nobody else is Nurul Aisyah: learned.
+    expect(learnedFrom(line('NURUL AISYAH', 20_000), 'devi')).toBe('amount');
+  });
+});

@@ -495,8 +495,10 @@ export function buildMatchIndex(book: MatchBook) {
    * reference in it is another client's. Else what found the client, or `manual`.
    */
   function learnedFrom(line: BankLine, clientId: string): LearnedFrom | null {
-    const { evidence, named } = read(line);
+    const { evidence, named, namesakes } = read(line);
     if ([...named].some((id) => id !== clientId)) return null;
+    // A given name alone that other clients share ("SITI NORA"): it names them as much.
+    if (evidence.get(clientId)?.given && namesakes.has(clientId)) return null;
     if ([...evidence.values()].some((found) => found.references.length > 0)) return null;
     const found = evidence.get(clientId);
     if (found?.rule !== undefined) return null;
