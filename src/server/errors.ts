@@ -106,17 +106,19 @@ interface SchemaIssue {
 
 /**
  * A body's schema problems by field, the first for each: a key the body may not carry (a misspelt
- * field) is named itself, where the schema would name only the object holding it.
+ * field) is named itself, where the schema would name only the object holding it. `whole` names
+ * a problem of the whole body; `unknownField` is the text an unknown key gets (translated by the
+ * caller that answers in the request's language).
  */
 export function issueFields(
   issues: readonly SchemaIssue[],
-  whole = 'body',
+  { whole = 'body', unknownField = unknownFieldMessage } = {},
 ): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const issue of issues) {
     const path = issue.path.map(String).join('.');
     if (issue.code === 'unrecognized_keys' && issue.keys) {
-      for (const key of issue.keys) fields[path ? `${path}.${key}` : key] ??= unknownFieldMessage;
+      for (const key of issue.keys) fields[path ? `${path}.${key}` : key] ??= unknownField;
     } else {
       fields[path || whole] ??= issue.message;
     }

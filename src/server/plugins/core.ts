@@ -10,7 +10,7 @@ import {
 import type { Config } from '../config.ts';
 import { limitConnections } from '../connection-limits.ts';
 import { databaseFault } from '../db/errors.ts';
-import { AppError, unknownFieldMessage } from '../errors.ts';
+import { AppError, issueFields, unknownFieldMessage } from '../errors.ts';
 import { requestLocale, translate, translateIssue, type MessageValues } from '../i18n.ts';
 import type { Locale } from '../../shared/locales.ts';
 import { checkJsonShape } from '../json-shape.ts';
@@ -75,26 +75,18 @@ function validationFields(
   },
   locale: Locale,
 ) {
-  const fields: Record<string, string> = {};
-  for (const issue of error.validation) {
-    const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    // A key the body may not carry (a misspelt field) is named itself: answered 200 and left
-    // out, what it held would be lost without a word (decision 043).
-    if (issue.keyword === 'unrecognized_keys' && Array.isArray(issue.params?.keys)) {
-      for (const key of issue.params.keys as unknown[])
-        fields[path ? `${path}.${String(key)}` : String(key)] ??= translate(
-          locale,
-          unknownFieldMessage,
-        );
-      continue;
-    }
-    fields[path || (error.validationContext ?? 'body')] ??= translateIssue(
-      locale,
-      issue,
-      'This value is invalid.',
-    );
-  }
-  return fields;
+  // A key the body may not carry (a misspelt field) is named itself: answered 200 and left out,
+  // what it held would be lost without a word (decision 043).
+  const issues = error.validation.map((issue) => ({
+    path: issue.instancePath.split('/').filter((part) => part !== ''),
+    message: translateIssue(locale, issue, 'This value is invalid.'),
+    code: issue.keyword,
+    keys: Array.isArray(issue.params?.keys) ? issue.params.keys.map(String) : undefined,
+  }));
+  return issueFields(issues, {
+    whole: error.validationContext ?? 'body',
+    unknownField: translate(locale, unknownFieldMessage),
+  });
 }
 
 /** What Fastify itself is built with: logging, limits, timeouts, and its own errors' answers. */

@@ -33,7 +33,9 @@ export async function checkRowsAsForm(
     }
     // A row's problems by its top-level field; a key no client has (a misspelt column) by itself.
     const errors: Record<string, string> = {};
-    for (const [field, message] of Object.entries(issueFields(parsed.error.issues, 'row')))
+    for (const [field, message] of Object.entries(
+      issueFields(parsed.error.issues, { whole: 'row' }),
+    ))
       errors[field.split('.')[0]!] ??= message;
     checked.push({ errors });
   }
