@@ -290,17 +290,18 @@ export const setBalance = command(
   },
 );
 
-/**
- * The charges a new payment or credit names (`pays`), each with the part of it that goes there:
- * what is unpaid of it, in the order named, while the payment lasts. Each must be an amount the
- * client owes in their currency, not voided and not yet paid; refused with the field named.
- */
+/** A charge named in `pays` that cannot be paid, named by its id. */
 const paysError = (text: string, id: number) =>
   new AppError(400, 'validation', 'Invalid {names}', {
     values: { names: 'pays' },
     fields: { pays: { text, values: { id } } },
   });
 
+/**
+ * The charges a new payment or credit names (`pays`), each with the part of it that goes there:
+ * what is unpaid of it, in the order named, while the payment lasts. Each must be an amount the
+ * client owes in their currency, not voided and not yet paid; refused with the field named.
+ */
 async function targetsOf(
   trx: Trx,
   ownerId: string,
