@@ -81,7 +81,7 @@ describe.runIf(testDialect === 'sqlite')('the bench seed (SQLite only)', () => {
   let testApp: TestApp;
   let file: string;
   let cookie: string;
-  let ownerId: string;
+  let bookId: string;
   let seeded: Client[];
 
   beforeAll(async () => {
@@ -90,8 +90,8 @@ describe.runIf(testDialect === 'sqlite')('the bench seed (SQLite only)', () => {
     file = testApp.database.config.file;
     const owner = await joinAs(testApp.app);
     cookie = owner.cookie;
-    ownerId = owner.userId;
-    const ids = seedClients({ file, ownerId, count: 24, random: seededRandom(11) });
+    bookId = owner.userId;
+    const ids = seedClients({ file, bookId, count: 24, random: seededRandom(11) });
     seeded = await Promise.all(
       ids.map(async (id) => {
         const response = await testApp.app.inject({
@@ -110,8 +110,8 @@ describe.runIf(testDialect === 'sqlite')('the bench seed (SQLite only)', () => {
 
   it('keeps the owner’s sums as the write path does', async () => {
     const db = testApp.app.db.kysely;
-    expect(await keptSums(db, ownerId)).toEqual(await recomputedSums(db, ownerId));
-    expect((await keptSums(db, ownerId)).clients.length).toBeGreaterThan(0);
+    expect(await keptSums(db, bookId)).toEqual(await recomputedSums(db, bookId));
+    expect((await keptSums(db, bookId)).clients.length).toBeGreaterThan(0);
   });
 
   it('seeds balances owed, in credit and settled', () => {

@@ -49,13 +49,13 @@ export function buildExportFile(client: Partial<ClientInput> & { id?: string } =
 
 /** A row of the owner's log with no snapshots, for a test that writes the log by hand. */
 export function buildEventRow(
-  ownerId: string,
+  bookId: string,
   clientId: string | null,
   action: EventAction,
   overrides: Partial<Insertable<EventsTable>> = {},
 ): Insertable<EventsTable> {
   return {
-    owner_id: ownerId,
+    book_id: bookId,
     client_id: clientId,
     action,
     at: Date.now(),

@@ -34,18 +34,18 @@ function tidy(clients: SumsRows['clients'], days: SumsRows['days']): SumsRows {
 }
 
 /** What the write path keeps for the owner. */
-export async function keptSums(db: Kysely<Database>, ownerId: string): Promise<SumsRows> {
+export async function keptSums(db: Kysely<Database>, bookId: string): Promise<SumsRows> {
   const clients = await sql<Record<string, string>>`
     select currency, ${text('clients')} as clients, ${text('owing')} as owing,
       ${text('owed_high')} as owed_high, ${text('owed_low')} as owed_low,
       ${text('in_credit')} as in_credit, ${text('credit_high')} as credit_high,
       ${text('credit_low')} as credit_low
-    from client_sums where owner_id = ${ownerId}`.execute(db);
+    from client_sums where book_id = ${bookId}`.execute(db);
   const days = await sql<Record<string, string>>`
     select currency, day, ${text('open_high')} as open_high, ${text('open_low')} as open_low,
       ${text('clients')} as clients, ${text('balance_high')} as balance_high,
       ${text('balance_low')} as balance_low
-    from due_sums where owner_id = ${ownerId}`.execute(db);
+    from due_sums where book_id = ${bookId}`.execute(db);
   return tidy(
     clients.rows.map((row) => ({
       currency: String(row.currency),
@@ -66,12 +66,12 @@ export async function keptSums(db: Kysely<Database>, ownerId: string): Promise<S
 }
 
 /** The same sums worked out from the owner's clients and entries, in JavaScript. */
-export async function recomputedSums(db: Kysely<Database>, ownerId: string): Promise<SumsRows> {
+export async function recomputedSums(db: Kysely<Database>, bookId: string): Promise<SumsRows> {
   // Amounts as text: a test may write balances past 2^53 straight into the table.
   const clients = await db
     .selectFrom('clients')
     .select(['currency', sql<string>`cast(balance as text)`.as('balance'), 'oldest_due_on'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   const entries = await db
     .selectFrom('entries')
@@ -81,7 +81,7 @@ export async function recomputedSums(db: Kysely<Database>, ownerId: string): Pro
       'due_on',
       sql<string>`cast(open_amount as text)`.as('open_amount'),
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('open_amount', '!=', 0)
     .execute();
   const perCurrency = new Map<
@@ -152,24 +152,24 @@ export async function recomputedSums(db: Kysely<Database>, ownerId: string): Pro
  */
 export async function keepSumsOfRowsWrittenByHand(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
 ): Promise<void> {
-  const fresh = await recomputedSums(db, ownerId);
+  const fresh = await recomputedSums(db, bookId);
   const halves = (value: string) => {
     const amount = BigInt(value);
     const high = amount >> 32n;
     return { high: Number(high), low: Number(amount - (high << 32n)) };
   };
   await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('client_sums').where('owner_id', '=', ownerId).execute();
-    await trx.deleteFrom('due_sums').where('owner_id', '=', ownerId).execute();
+    await trx.deleteFrom('client_sums').where('book_id', '=', bookId).execute();
+    await trx.deleteFrom('due_sums').where('book_id', '=', bookId).execute();
     for (const row of fresh.clients) {
       const owed = halves(row.owed);
       const credit = halves(row.credit);
       await trx
         .insertInto('client_sums')
         .values({
-          owner_id: ownerId,
+          book_id: bookId,
           currency: row.currency as never,
           clients: Number(row.clients),
           owing: Number(row.owing),
@@ -187,7 +187,7 @@ export async function keepSumsOfRowsWrittenByHand(
       await trx
         .insertInto('due_sums')
         .values({
-          owner_id: ownerId,
+          book_id: bookId,
           currency: row.currency as never,
           day: row.day,
           open_high: open.high,

@@ -48,9 +48,9 @@ try {
     '/api/health',
     serverNodeFlags,
   );
-  const { cookie, ownerId } = await joinOwner(server.url);
+  const { cookie, bookId } = await joinOwner(server.url);
   const seedStarted = performance.now();
-  seedClients({ file: dbFile, ownerId, count: clientCount, random: seededRandom(7) });
+  seedClients({ file: dbFile, bookId, count: clientCount, random: seededRandom(7) });
   log(`seeded ${clientCount} clients in ${ms(performance.now() - seedStarted)}`);
 
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: chromiumArgs });

@@ -44,7 +44,7 @@ export interface FeltLatencyOptions {
   ledgerEntries: number;
 }
 
-type Owner = { cookie: string; ownerId: string };
+type Owner = { cookie: string; bookId: string };
 
 async function ok(request: Promise<Response>, what: string): Promise<Response> {
   const response = await request;
@@ -91,7 +91,7 @@ export async function longLedgerFile(options: {
 }): Promise<string> {
   const { baseUrl, dbFile, entries, random } = options;
   const owner = await joinOwner(baseUrl);
-  seedLedgers({ file: dbFile, ownerId: owner.ownerId, clients: 1, entries, random });
+  seedLedgers({ file: dbFile, bookId: owner.bookId, clients: 1, entries, random });
   const response = await ok(
     fetch(`${baseUrl}/api/export.json`, { headers: { cookie: owner.cookie } }),
     'export',

@@ -56,7 +56,7 @@ export async function largeOwner(options: {
   let seedMs = performance.now();
   seedLedgers({
     file: options.dbFile,
-    ownerId: owner.ownerId,
+    bookId: owner.bookId,
     clients: options.clients,
     entries: options.entries,
     random: options.random,

@@ -70,7 +70,7 @@ export async function longLedger(options: {
   log(`seeding one client with ${options.entries} ledger entries`);
   const [longId] = seedLedgers({
     file: dbFile,
-    ownerId: owner.ownerId,
+    bookId: owner.bookId,
     clients: 1,
     entries: options.entries,
     random,
@@ -88,7 +88,7 @@ export async function longLedger(options: {
     }),
   ) as { id: string };
   const other = await joinOwner(baseUrl);
-  const otherIds = seedClients({ file: dbFile, ownerId: other.ownerId, count: 50, random });
+  const otherIds = seedClients({ file: dbFile, bookId: other.bookId, count: 50, random });
 
   const database = new DatabaseSync(dbFile, { readOnly: true });
   try {

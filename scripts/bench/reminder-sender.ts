@@ -43,30 +43,36 @@ export async function reminderSenderMinute(options: {
     await app.ready();
     await app.databaseReady;
     log(`reminder sender: seeding ${owners} owners with ${entriesPerOwner} entries each, plans on`);
-    const ownerIds = Array.from({ length: owners }, (_, index) => `reminder-owner-${index}`);
+    const bookIds = Array.from({ length: owners }, (_, index) => `reminder-owner-${index}`);
     const seed = new DatabaseSync(file, { timeout: 30_000 });
     try {
       const addOwner = seed.prepare(
         `insert into users (id, email, email_key, password_hash, is_admin, created_at)
          values (?, ?, ?, 'not a hash', 0, ?)`,
       );
+      const addBook = seed.prepare(`insert into books (id, created_at) values (?, ?)`);
+      const addMember = seed.prepare(
+        `insert into book_members (book_id, user_id, role, created_at) values (?, ?, 'owner', ?)`,
+      );
       // The plan most owners would pick, in UTC (the table's other columns keep their defaults).
       const addPlan = seed.prepare(
-        `insert into reminder_plans (owner_id, enabled, days_before, on_due, overdue_every_days,
+        `insert into reminder_plans (book_id, enabled, days_before, on_due, overdue_every_days,
            overdue_max, attach_pdf, time_zone, updated_at)
          values (?, 1, 3, 1, 7, 3, 0, 'UTC', ?)`,
       );
       seed.exec('BEGIN');
-      for (const id of ownerIds) {
+      for (const id of bookIds) {
         addOwner.run(id, `${id}@example.com`, `${id}@example.com`, Date.now());
+        addBook.run(id, Date.now());
+        addMember.run(id, id, Date.now());
         addPlan.run(id, Date.now());
       }
       seed.exec('COMMIT');
     } finally {
       seed.close();
     }
-    for (const ownerId of ownerIds)
-      seedLedgers({ file, ownerId, clients: 10, entries: entriesPerOwner, random });
+    for (const bookId of bookIds)
+      seedLedgers({ file, bookId, clients: 10, entries: entriesPerOwner, random });
 
     // seedLedgers dates its entries over the last 200 days, due 30 days later: 300 days ago
     // none has a step due; the first comes some 130 days after.

@@ -308,11 +308,11 @@ async function main(): Promise<void> {
     afterMb: null,
   };
   log(`idle: server ${fmt(memory.idleMb, 1)} MB, baseline ${fmt(memory.baselineIdleMb, 1)} MB`);
-  const { cookie, ownerId } = await joinOwner(server.url);
+  const { cookie, bookId } = await joinOwner(server.url);
 
   const random = seededRandom(20261121);
   let seedMs = performance.now();
-  const seeded = seedClients({ file: dbFile, ownerId, count: clientCount, random });
+  const seeded = seedClients({ file: dbFile, bookId, count: clientCount, random });
   seedMs = performance.now() - seedMs;
   log(
     `seeded ${clientCount} clients (with opening entries and events) in ${Math.round(seedMs)} ms`,
@@ -438,7 +438,7 @@ async function main(): Promise<void> {
     Math.max(500, balance.answersPerSecond) * (load.durationSeconds + load.warmupSeconds) * 2 + 500,
   );
   const deletePool = new Fifo<string>(
-    seedClients({ file: dbFile, ownerId, count: deletePoolSize, random, offset: clientCount }),
+    seedClients({ file: dbFile, bookId, count: deletePoolSize, random, offset: clientCount }),
   );
   await run('delete: DELETE /api/clients/:id', server.url, {
     requests: [
@@ -458,7 +458,7 @@ async function main(): Promise<void> {
   );
   const baselineOkPerSecond = baselineRuns.reduce((a, b) => a + b, 0) / baselineRuns.length;
 
-  const versus = await measureJsonServer({ dbFile, ownerId, dir: tmp, load, log });
+  const versus = await measureJsonServer({ dbFile, bookId, dir: tmp, load, log });
 
   // Live updates on one instance.
   const fileLimits = { bench: openFileLimit('self'), server: openFileLimit(server.pid) };
@@ -634,7 +634,7 @@ async function heavyRequests(
 
   const exporter = await joinOwner(baseUrl);
   log(`seeding ${fmt(exportClientCount)} clients for the exports`);
-  seedClients({ file: dbFile, ownerId: exporter.ownerId, count: exportClientCount, random });
+  seedClients({ file: dbFile, bookId: exporter.bookId, count: exportClientCount, random });
   for (const [name, path] of [
     ['CSV export', '/api/clients/export.csv'],
     ['JSON export', '/api/export.json'],
@@ -1632,8 +1632,8 @@ async function runOnly(
   }
   /** A new owner with the bench's clients, and Balance's balance changes over them. */
   const newOwner = async () => {
-    const { cookie, ownerId } = await joinOwner(server.url);
-    const seeded = seedClients({ file: dbFile, ownerId, count: clientCount, random });
+    const { cookie, bookId } = await joinOwner(server.url);
+    const seeded = seedClients({ file: dbFile, bookId, count: clientCount, random });
     const queue = new Fifo<TrackedClient>(seeded.map((id) => ({ id, version: 1 })));
     const json = { cookie, 'content-type': 'application/json' };
     const runBalance = async () => {
@@ -1641,7 +1641,7 @@ async function runOnly(
       const requests = balanceChanges(queue, json);
       return requireSuccess('balance change', await measure(server.url, { requests }, load));
     };
-    return { cookie, ownerId, runBalance };
+    return { cookie, bookId, runBalance };
   };
   if (parts.includes('felt')) {
     const felt = await feltRuns(server, dbFile, random);
@@ -1677,7 +1677,7 @@ async function runOnly(
     targets.push(durableTarget(balance, ceiling));
   }
   if (parts.includes('json-server')) {
-    const { cookie, ownerId, runBalance } = await newOwner();
+    const { cookie, bookId, runBalance } = await newOwner();
     log('load: Balance list');
     const list = requireSuccess(
       'list',
@@ -1686,7 +1686,7 @@ async function runOnly(
     const balance = await runBalance();
     const versus = await measureJsonServer({
       dbFile,
-      ownerId,
+      bookId,
       dir: path.dirname(dbFile),
       load,
       log,
@@ -1706,8 +1706,8 @@ async function runOnly(
     );
   }
   if (parts.includes('live')) {
-    const { cookie, ownerId } = await joinOwner(server.url);
-    const seeded = seedClients({ file: dbFile, ownerId, count: liveChanges, random });
+    const { cookie, bookId } = await joinOwner(server.url);
+    const seeded = seedClients({ file: dbFile, bookId, count: liveChanges, random });
     const clients = seeded.map((id) => ({ id, version: 1 }));
     const fileLimits = { bench: openFileLimit('self'), server: openFileLimit(server.pid) };
     const live = await liveOneInstance(server, cookie, clients, fileLimits);

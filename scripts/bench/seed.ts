@@ -80,50 +80,50 @@ function rowInserter(db: DatabaseSync, table: string) {
  * The owner's month figures made again from the entries, as the ledger's write path keeps them
  * beside each entry (migration 0026 fills them the same way).
  */
-function keepLedgerMonths(db: DatabaseSync, ownerId: string): void {
-  db.prepare('delete from ledger_months where owner_id = ?').run(ownerId);
+function keepLedgerMonths(db: DatabaseSync, bookId: string): void {
+  db.prepare('delete from ledger_months where book_id = ?').run(bookId);
   db.prepare(
-    `insert into ledger_months (owner_id, currency, month, high, low)
-     select owner_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
-     from entries where owner_id = ? group by owner_id, currency, substr(occurred_on, 1, 7)`,
-  ).run(ownerId);
+    `insert into ledger_months (book_id, currency, month, high, low)
+     select book_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
+     from entries where book_id = ? group by book_id, currency, substr(occurred_on, 1, 7)`,
+  ).run(bookId);
 }
 
 /**
  * The owner's kept sums made again from the clients and entries, as the write path keeps them
  * beside each change (migration 0038 fills them the same way).
  */
-function keepOwnerSums(db: DatabaseSync, ownerId: string): void {
-  db.prepare('delete from client_sums where owner_id = ?').run(ownerId);
-  db.prepare('delete from due_sums where owner_id = ?').run(ownerId);
+function keepOwnerSums(db: DatabaseSync, bookId: string): void {
+  db.prepare('delete from client_sums where book_id = ?').run(bookId);
+  db.prepare('delete from due_sums where book_id = ?').run(bookId);
   const owed = 'case when balance > 0 then balance else 0 end';
   const credit = 'case when balance < 0 then -balance else 0 end';
   db.prepare(
     `insert into client_sums
-       (owner_id, currency, clients, owing, owed_high, owed_low, in_credit, credit_high, credit_low)
-     select owner_id, currency, count(*), sum(balance > 0), sum((${owed}) >> 32),
+       (book_id, currency, clients, owing, owed_high, owed_low, in_credit, credit_high, credit_low)
+     select book_id, currency, count(*), sum(balance > 0), sum((${owed}) >> 32),
        sum((${owed}) & 4294967295), sum(balance < 0), sum((${credit}) >> 32),
        sum((${credit}) & 4294967295)
-     from clients where owner_id = ? group by owner_id, currency`,
-  ).run(ownerId);
+     from clients where book_id = ? group by book_id, currency`,
+  ).run(bookId);
   db.prepare(
     `insert into due_sums
-       (owner_id, currency, day, open_high, open_low, clients, balance_high, balance_low)
-     select owner_id, currency, coalesce(due_on, occurred_on), sum(open_amount >> 32),
+       (book_id, currency, day, open_high, open_low, clients, balance_high, balance_low)
+     select book_id, currency, coalesce(due_on, occurred_on), sum(open_amount >> 32),
        sum(open_amount & 4294967295), 0, 0, 0
-     from entries where owner_id = ? and open_amount > 0
-     group by owner_id, currency, coalesce(due_on, occurred_on)`,
-  ).run(ownerId);
+     from entries where book_id = ? and open_amount > 0
+     group by book_id, currency, coalesce(due_on, occurred_on)`,
+  ).run(bookId);
   db.prepare(
     `insert into due_sums
-       (owner_id, currency, day, open_high, open_low, clients, balance_high, balance_low)
-     select owner_id, currency, oldest_due_on, 0, 0, count(*), sum(balance >> 32),
+       (book_id, currency, day, open_high, open_low, clients, balance_high, balance_low)
+     select book_id, currency, oldest_due_on, 0, 0, count(*), sum(balance >> 32),
        sum(balance & 4294967295)
-     from clients where owner_id = ? and oldest_due_on is not null
-     group by owner_id, currency, oldest_due_on
-     on conflict (owner_id, currency, day) do update set clients = excluded.clients,
+     from clients where book_id = ? and oldest_due_on is not null
+     group by book_id, currency, oldest_due_on
+     on conflict (book_id, currency, day) do update set clients = excluded.clients,
        balance_high = excluded.balance_high, balance_low = excluded.balance_low`,
-  ).run(ownerId);
+  ).run(bookId);
 }
 
 /** The history's record of a client added with `entry` as its opening, as `clients.add` makes it. */
@@ -147,7 +147,7 @@ function balanceFor(random: () => number, currency: Currency): number {
 
 export interface SeedOptions {
   file: string;
-  ownerId: string;
+  bookId: string;
   count: number;
   random: () => number;
   /** Added to the running number in names and e-mails, so later batches do not repeat them. */
@@ -160,7 +160,7 @@ export interface SeedOptions {
  * balance, so a change's ledger read and a statement start where the app's would. Returns the
  * new ids in insertion order.
  */
-export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOptions): string[] {
+export function seedClients({ file, bookId, count, random, offset = 0 }: SeedOptions): string[] {
   const db = new DatabaseSync(file, { timeout: 30_000 });
   const ids: string[] = [];
   try {
@@ -189,12 +189,12 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
         };
         // Oldest first, so event ids increase with created_at as they would have in real use.
         const createdAt = now - yearMs + Math.floor((yearMs * i) / Math.max(1, count));
-        insertClient(newClientRow(client, ownerId, createdAt));
+        insertClient(newClientRow(client, bookId, createdAt));
         let entry: EntryDetail | null = null;
         if (client.balance !== 0) {
           const opening = toEntryRow(
             {
-              ownerId,
+              bookId,
               clientId: client.id,
               kind: 'opening',
               amount: client.balance,
@@ -203,7 +203,7 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
               dueDate: null,
               note: '',
               voidOf: null,
-              createdBy: ownerId,
+              createdBy: bookId,
               // As adding a client records it: unpaid as far as it is owed.
               openAmount: Math.max(client.balance, 0),
             },
@@ -212,11 +212,11 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
           const { lastInsertRowid } = insertOpening(opening);
           entry = toEntryDetail({ id: Number(lastInsertRowid), ...opening, bank_line_id: null });
         }
-        insertEvent(toEventRow(ownerId, createdAt, createdEvent(client, entry)));
+        insertEvent(toEventRow(bookId, createdAt, createdEvent(client, entry)));
         ids.push(client.id);
       }
-      keepLedgerMonths(db, ownerId);
-      keepOwnerSums(db, ownerId);
+      keepLedgerMonths(db, bookId);
+      keepOwnerSums(db, bookId);
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');
@@ -231,7 +231,7 @@ export function seedClients({ file, ownerId, count, random, offset = 0 }: SeedOp
 }
 
 /** A new owner, joined through the API: the session cookie and the owner's id, to seed for. */
-export async function joinOwner(baseUrl: string): Promise<{ cookie: string; ownerId: string }> {
+export async function joinOwner(baseUrl: string): Promise<{ cookie: string; bookId: string }> {
   const email = `bench-${Date.now()}@example.com`;
   const response = await fetch(`${baseUrl}/api/auth/join`, {
     method: 'POST',
@@ -247,12 +247,12 @@ export async function joinOwner(baseUrl: string): Promise<{ cookie: string; owne
     .map((header) => header.split(';')[0] ?? '')
     .find((pair) => pair.startsWith('balance_session='));
   if (!cookie) throw new Error('join set no session cookie');
-  return { cookie, ownerId: user.id };
+  return { cookie, bookId: user.id };
 }
 
 export interface LedgerSeedOptions {
   file: string;
-  ownerId: string;
+  bookId: string;
   clients: number;
   /** Entries in all, spread over the clients (charges with due dates, and payments). */
   entries: number;
@@ -270,7 +270,7 @@ export interface LedgerSeedOptions {
  */
 export function seedLedgers({
   file,
-  ownerId,
+  bookId,
   clients,
   entries,
   random,
@@ -326,13 +326,13 @@ export function seedLedgers({
         };
         const createdAt = now - 200 * 86_400_000;
         // Its oldest unpaid due day is the ledger's, not the day it was added.
-        insertClient({ ...newClientRow(client, ownerId, createdAt), oldest_due_on: oldestDue });
-        insertEvent(toEventRow(ownerId, createdAt, createdEvent(client)));
+        insertClient({ ...newClientRow(client, bookId, createdAt), oldest_due_on: oldestDue });
+        insertEvent(toEventRow(bookId, createdAt, createdEvent(client)));
         ids.push(client.id);
         for (const line of lines) {
           const row = toEntryRow(
             {
-              ownerId,
+              bookId,
               clientId: client.id,
               kind: line.amount > 0 ? 'charge' : 'payment',
               amount: line.amount,
@@ -341,7 +341,7 @@ export function seedLedgers({
               dueDate: line.dueDate,
               note: '',
               voidOf: null,
-              createdBy: ownerId,
+              createdBy: bookId,
               openAmount: open.get(line.id) ?? 0,
             },
             createdAt,
@@ -350,8 +350,8 @@ export function seedLedgers({
           insertEntry({ id: line.id, ...row });
         }
       }
-      keepLedgerMonths(db, ownerId);
-      keepOwnerSums(db, ownerId);
+      keepLedgerMonths(db, bookId);
+      keepOwnerSums(db, bookId);
       db.exec('COMMIT');
     } catch (error) {
       db.exec('ROLLBACK');

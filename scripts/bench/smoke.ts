@@ -56,8 +56,8 @@ async function main(): Promise<void> {
     );
     started.push(server);
 
-    const { cookie, ownerId } = await joinOwner(server.url);
-    const seeded = seedClients({ file, ownerId, count: seededCount, random: seededRandom(1) });
+    const { cookie, bookId } = await joinOwner(server.url);
+    const seeded = seedClients({ file, bookId, count: seededCount, random: seededRandom(1) });
     const queue = new Fifo<TrackedClient>(seeded.map((id) => ({ id, version: 1 })));
     const scenarios: [string, string, Scenario][] = [
       ['baseline', baseline.url, { path: '/baseline' }],

@@ -77,7 +77,7 @@ export async function statementPdfs(options: {
   log(`seeding one client with ${entries} ledger entries for its statement`);
   const [largeClientId] = seedLedgers({
     file: dbFile,
-    ownerId: large.ownerId,
+    bookId: large.bookId,
     clients: 1,
     entries,
     random,

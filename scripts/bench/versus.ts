@@ -16,15 +16,15 @@ export interface VersusResult {
 }
 
 /** The owner's clients as json-server keeps them: one array in one JSON file. */
-function writeJsonDb(dbFile: string, ownerId: string, jsonFile: string): string[] {
+function writeJsonDb(dbFile: string, bookId: string, jsonFile: string): string[] {
   const db = new DatabaseSync(dbFile, { readOnly: true });
   try {
     const rows = db
       .prepare(
         `select id, first_name, last_name, email, phone, balance, currency, version, created_at
-         from clients where owner_id = ? order by name_key, id`,
+         from clients where book_id = ? order by name_key, id`,
       )
-      .all(ownerId) as {
+      .all(bookId) as {
       id: string;
       first_name: string;
       last_name: string;
@@ -55,13 +55,13 @@ function writeJsonDb(dbFile: string, ownerId: string, jsonFile: string): string[
 
 export async function measureJsonServer(options: {
   dbFile: string;
-  ownerId: string;
+  bookId: string;
   dir: string;
   load: LoadSettings;
   log: (line: string) => void;
 }): Promise<VersusResult> {
   const jsonFile = path.join(options.dir, 'json-server-db.json');
-  const ids = writeJsonDb(options.dbFile, options.ownerId, jsonFile);
+  const ids = writeJsonDb(options.dbFile, options.bookId, jsonFile);
   const { size } = await import('node:fs/promises').then((fs) => fs.stat(jsonFile));
   const server = await startNode(
     'json-server',

@@ -17,7 +17,7 @@ type JobReply<Result> =
 
 type Job<Request, Result> = {
   id: number;
-  ownerId: string;
+  bookId: string;
   request: Request;
   transfer: Transferable[];
   resolve: (result: Result) => void;
@@ -88,14 +88,14 @@ export class WorkerPool<Request, Result> {
   }
 
   /** What `transfer` lists is handed to the worker, no longer usable here. */
-  run(ownerId: string, request: Request, transfer: Transferable[] = []): Promise<Result> {
+  run(bookId: string, request: Request, transfer: Transferable[] = []): Promise<Result> {
     if (this.#closed) return Promise.reject(this.#closedError());
     return new Promise((resolve, reject) => {
       const id = this.#nextId++;
-      const job: Job<Request, Result> = { id, ownerId, request, transfer, resolve, reject };
-      const queue = this.#waiting.get(ownerId);
+      const job: Job<Request, Result> = { id, bookId, request, transfer, resolve, reject };
+      const queue = this.#waiting.get(bookId);
       if (queue) queue.push(job);
-      else this.#waiting.set(ownerId, [job]);
+      else this.#waiting.set(bookId, [job]);
       this.#dispatch();
     });
   }
@@ -119,16 +119,16 @@ export class WorkerPool<Request, Result> {
   }
 
   #dispatch() {
-    for (const [ownerId, queue] of this.#waiting) {
-      if (this.#busyOwners.has(ownerId)) continue;
+    for (const [bookId, queue] of this.#waiting) {
+      if (this.#busyOwners.has(bookId)) continue;
       const slot = this.#freeSlot();
       if (!slot) return;
       const job = queue.shift();
       // The owner goes to the back of the line; it leaves it when nothing of its waits.
-      this.#waiting.delete(ownerId);
-      if (queue.length > 0) this.#waiting.set(ownerId, queue);
+      this.#waiting.delete(bookId);
+      if (queue.length > 0) this.#waiting.set(bookId, queue);
       if (!job) continue;
-      this.#busyOwners.add(ownerId);
+      this.#busyOwners.add(bookId);
       if (slot.idleTimer) clearTimeout(slot.idleTimer);
       slot.idleTimer = null;
       slot.job = job;
@@ -175,7 +175,7 @@ export class WorkerPool<Request, Result> {
   }
 
   #finish(slot: Slot<Request, Result>) {
-    if (slot.job) this.#busyOwners.delete(slot.job.ownerId);
+    if (slot.job) this.#busyOwners.delete(slot.job.bookId);
     slot.job = null;
     slot.worker.hold(false);
   }

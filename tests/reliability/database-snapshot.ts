@@ -9,7 +9,7 @@ const dataTables = [
   'clients',
   'entries',
   'events',
-  'user_preferences',
+  'book_settings',
   'exchange_rates',
   'instance_settings',
 ] as const;

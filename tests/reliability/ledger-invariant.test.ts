@@ -20,15 +20,15 @@ import { ledgerLines } from '../../src/server/modules/ledger/ledger.queries.ts';
 let testApp: TestApp;
 
 /** Each client's stored unpaid amounts and oldest unpaid day, against the rule on its whole ledger. */
-async function expectAgeingOfWholeLedgers(ownerId: string) {
+async function expectAgeingOfWholeLedgers(bookId: string) {
   const db = testApp.app.db.kysely;
   const clients = await db
     .selectFrom('clients')
     .select(['id', 'currency', 'oldest_due_on'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   for (const client of clients) {
-    const lines = await ledgerLines(db, ownerId, client.id);
+    const lines = await ledgerLines(db, bookId, client.id);
     const { open, oldestDue } = allocate(lines.filter((line) => line.currency === client.currency));
     const stored = Object.fromEntries(lines.map((line) => [line.id, line.openAmount]));
     const ruled = Object.fromEntries(lines.map((line) => [line.id, open.get(line.id) ?? 0]));
@@ -189,7 +189,7 @@ describe('the ledger invariant', () => {
               where e.client_id = c.id and e.currency = c.currency) as in_currency,
             (select cast(sum(e.amount) as text) from entries e
               where e.client_id = c.id and e.currency <> c.currency) as elsewhere
-          from clients c where c.owner_id = ${owner.userId}
+          from clients c where c.book_id = ${owner.userId}
         `.execute(app.db.kysely);
         for (const row of rows) {
           expect(BigInt(row.in_currency ?? 0)).toBe(BigInt(row.balance));

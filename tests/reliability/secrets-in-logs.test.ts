@@ -185,11 +185,11 @@ describe.each(['info', 'trace'] as const)('the log at level %s', (logLevel) => {
     );
 
     // The administrator's reset link, opened, used, and used again (refused).
-    const ownerId = (await send('GET', '/api/auth/session', { cookie: owner })).json<{
+    const bookId = (await send('GET', '/api/auth/session', { cookie: owner })).json<{
       user: { id: string };
     }>().user.id;
     const adminLink = (
-      await send('POST', `/api/admin/users/${ownerId}/password-reset`, { cookie: admin })
+      await send('POST', `/api/admin/users/${bookId}/password-reset`, { cookie: admin })
     ).json<{ path: string }>().path;
     const adminToken = keep('the administrator reset token', adminLink.split('/').pop() ?? '');
     await send('GET', adminLink);

@@ -3,6 +3,7 @@ import pg from 'pg';
 import type { DatabaseConfig, DatabaseTimeouts } from '../config.ts';
 import type { AccountTables } from '../modules/auth/auth.table.ts';
 import type { BankTables } from '../modules/bank/bank.table.ts';
+import type { BookTables } from '../modules/books/books.table.ts';
 import type { ClientLinkTables } from '../modules/client-links/client-links.table.ts';
 import type { ClientTables } from '../modules/clients/clients.table.ts';
 import type { EventTables } from '../modules/events/events.table.ts';
@@ -16,6 +17,7 @@ import { SqliteWorkerDialect } from './sqlite/dialect.ts';
 
 export type Database = AccountTables &
   BankTables &
+  BookTables &
   ClientLinkTables &
   ClientTables &
   EventTables &

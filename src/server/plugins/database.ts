@@ -5,9 +5,9 @@ import type { Config } from '../config.ts';
 import { createDb, type Db } from '../db/database.ts';
 import { migrateWhenReachable } from '../db/database-start.ts';
 import { AppError } from '../errors.ts';
-import { liveSessionUsers } from '../modules/auth/session.ts';
+import { liveSessionBooks } from '../modules/auth/session.ts';
 import { ChangeFeed } from '../modules/events/feed.ts';
-import { isTokenStreamKey, liveTokenOwners } from '../modules/tokens/tokens.ts';
+import { isTokenStreamKey, liveTokenBooks } from '../modules/tokens/tokens.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,8 +71,8 @@ export const database = fp<DatabaseOptions>(
         const tokenKeys = keys.filter(isTokenStreamKey);
         const sessionKeys = keys.filter((key) => !isTokenStreamKey(key));
         const [sessions, tokens] = await Promise.all([
-          liveSessionUsers(db.kysely, config, sessionKeys),
-          liveTokenOwners(db.kysely, tokenKeys),
+          liveSessionBooks(db.kysely, config, sessionKeys),
+          liveTokenBooks(db.kysely, tokenKeys),
         ]);
         return new Map([...sessions, ...tokens]);
       },

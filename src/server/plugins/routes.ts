@@ -43,6 +43,7 @@ export const routes = fp<RoutesOptions>(
   async (app: FastifyInstance, { clientDir }) => {
     app.decorateRequest('user', null);
     app.decorateRequest('sessionTokenHash', null);
+    app.decorateRequest('book', null);
     app.addHook('onRequest', rejectCrossSite);
     idempotency(app);
     // Before the routes: it collects them as they are registered.

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
@@ -6,6 +7,35 @@ import { migrations } from './index.ts';
 
 let database: TestDatabase | undefined;
 let db: Db | undefined;
+
+/**
+ * The tables as this migration left them, under their names of the time: the settings were the
+ * account's (`user_preferences`), the clients their owner's.
+ */
+interface OldTables {
+  user_preferences: {
+    user_id: string;
+    disable_balance_on_add: number;
+    disable_balance_on_edit: number;
+    updated_at: number;
+    main_currency?: string;
+    setup_outcome?: string | null;
+  };
+  clients: {
+    id: string;
+    owner_id: string;
+    first_name: string;
+    last_name: string;
+    name_key: string;
+    email: string;
+    phone: string;
+    balance: number;
+    currency: string;
+    version: number;
+    created_at: number;
+    updated_at: number;
+  };
+}
 
 afterEach(async () => {
   await db?.kysely.destroy();
@@ -36,7 +66,8 @@ describe('the first-run setup migration', () => {
         })),
       )
       .execute();
-    await kysely
+    const old = kysely as unknown as Kysely<OldTables>;
+    await old
       .insertInto('user_preferences')
       .values(
         ['with-settings', 'no-clients'].map((user_id) => ({
@@ -47,7 +78,7 @@ describe('the first-run setup migration', () => {
         })),
       )
       .execute();
-    await kysely
+    await old
       .insertInto('clients')
       .values(
         ['with-settings', 'without-settings', 'without-settings'].map((owner, index) => ({
@@ -69,7 +100,7 @@ describe('the first-run setup migration', () => {
 
     expect((await migrator.migrateTo('0029-first-run-setup')).error).toBeUndefined();
 
-    const rows = await kysely
+    const rows = await old
       .selectFrom('user_preferences')
       .select(['user_id', 'setup_outcome', 'main_currency', 'disable_balance_on_add'])
       .orderBy('user_id')

@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { Migrator } from 'kysely/migration';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../../tests/db.ts';
@@ -7,6 +8,21 @@ import { migrations } from './index.ts';
 
 let database: TestDatabase | undefined;
 let db: Db | undefined;
+
+/** The plans as the code before this migration wrote them: each its owner's, not a book's. */
+interface OldTables {
+  reminder_plans: {
+    owner_id: string;
+    enabled: number;
+    days_before: number;
+    on_due: number;
+    overdue_every_days: number;
+    overdue_max: number;
+    attach_pdf: number;
+    time_zone: string;
+    updated_at: number;
+  };
+}
 
 afterEach(async () => {
   await db?.kysely.destroy();
@@ -37,7 +53,7 @@ describe("the reminder sender's next-run migration", () => {
         })),
       )
       .execute();
-    await kysely
+    await (kysely as unknown as Kysely<OldTables>)
       .insertInto('reminder_plans')
       .values(
         owners.map((owner) => ({
@@ -54,20 +70,21 @@ describe("the reminder sender's next-run migration", () => {
       )
       .execute();
 
+    // To the latest: the sender's query below reads the tables as they are now (each plan a book's).
     expect((await migrator.migrateToLatest()).error).toBeUndefined();
 
     const rows = await kysely
       .selectFrom('reminder_plans')
-      .select(['owner_id', 'next_run_at', 'book_changes'])
-      .orderBy('owner_id')
+      .select(['book_id', 'next_run_at', 'book_changes'])
+      .orderBy('book_id')
       .execute();
     expect(rows).toEqual([
-      { owner_id: 'off', next_run_at: 0, book_changes: 0 },
-      { owner_id: 'on', next_run_at: 0, book_changes: 0 },
+      { book_id: 'off', next_run_at: 0, book_changes: 0 },
+      { book_id: 'on', next_run_at: 0, book_changes: 0 },
     ]);
     const due = await plansToLookAt(kysely, 1);
     expect(
-      due.map(({ ownerId, plan, bookChanges }) => [ownerId, plan.timeZone, bookChanges]),
+      due.map(({ bookId, plan, bookChanges }) => [bookId, plan.timeZone, bookChanges]),
     ).toEqual([['on', 'Asia/Seoul', 0]]);
   });
 });

@@ -1,12 +1,57 @@
+import type { Generated, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { oldDatabases } from '../../../../tests/old-database.ts';
 
 const databaseAt = oldDatabases();
 
+/** The rows as the code before this migration wrote them: the owner's, not a book's. */
+interface OldTables {
+  clients: {
+    id: string;
+    owner_id: string;
+    first_name: string;
+    last_name: string;
+    name_key: string;
+    email: string;
+    phone: string;
+    balance: number;
+    currency: string;
+    version: number;
+    created_at: number;
+    updated_at: number;
+    oldest_due_on?: string | null;
+  };
+  bank_batches: {
+    id: string;
+    owner_id: string;
+    account_label: string;
+    currency: string;
+    created_at: number;
+    undone_at: number | null;
+  };
+  bank_lines: { owner_id: string; line_id: string; batch_id: string; created_at: number };
+  entries: {
+    id: Generated<number>;
+    owner_id: string;
+    client_id: string;
+    kind: string;
+    amount: number;
+    currency: string;
+    occurred_on: string;
+    due_on: string | null;
+    note: string;
+    void_of: number | null;
+    created_by: string | null;
+    created_at: number;
+    bank_line_id?: string | null;
+    payment_method?: string | null;
+  };
+}
+
 describe('the payment methods migration', () => {
   it('leaves the payments made before it without a method, but a bank statement’s a transfer', async () => {
     const { db, migrateTo } = await databaseAt('0039-reminder-next-run');
-    const kysely = db.kysely;
+    const kysely = db.kysely as unknown as Kysely<OldTables>;
     await kysely
       .insertInto('clients')
       .values({

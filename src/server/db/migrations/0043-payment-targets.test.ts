@@ -1,12 +1,54 @@
+import type { Generated, Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { oldDatabases } from '../../../../tests/old-database.ts';
 
 const databaseAt = oldDatabases();
 
+/** The rows as the code of this migration's time wrote them: the owner's, not a book's. */
+interface OldTables {
+  clients: {
+    id: string;
+    owner_id: string;
+    first_name: string;
+    last_name: string;
+    name_key: string;
+    email: string;
+    phone: string;
+    balance: number;
+    currency: string;
+    version: number;
+    created_at: number;
+    updated_at: number;
+    oldest_due_on?: string | null;
+  };
+  entries: {
+    id: Generated<number>;
+    owner_id: string;
+    client_id: string;
+    kind: string;
+    amount: number;
+    currency: string;
+    occurred_on: string;
+    due_on: string | null;
+    note: string;
+    void_of: number | null;
+    created_by: string | null;
+    created_at: number;
+    open_amount: number;
+  };
+  payment_targets: {
+    owner_id: string;
+    client_id: string;
+    payment_id: number;
+    charge_id: number;
+    amount: number | string;
+  };
+}
+
 describe('the payment targets migration', () => {
   it('leaves the ledger as it was, and takes targets that go with their entries', async () => {
     const { db, migrateTo } = await databaseAt('0042-business-tax-id');
-    const kysely = db.kysely;
+    const kysely = db.kysely as unknown as Kysely<OldTables>;
     await kysely
       .insertInto('clients')
       .values({

@@ -33,6 +33,7 @@ import * as paymentMethods from './0041-payment-methods.ts';
 import * as businessTaxId from './0042-business-tax-id.ts';
 import * as paymentTargets from './0043-payment-targets.ts';
 import * as stagedImports from './0044-staged-imports.ts';
+import * as books from './0045-books.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0042-business-tax-id': businessTaxId,
   '0043-payment-targets': paymentTargets,
   '0044-staged-imports': stagedImports,
+  '0045-books': books,
 };

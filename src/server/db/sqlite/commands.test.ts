@@ -10,11 +10,11 @@ import { AppError } from '../../errors.ts';
 // thread, and the same commands run on the request thread, tested by every route's tests.
 describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite only)', () => {
   let testApp: TestApp;
-  let ownerId: string;
+  let bookId: string;
 
   beforeAll(async () => {
     testApp = await buildTestApp();
-    ownerId = (await joinAs(testApp.app)).userId;
+    bookId = (await joinAs(testApp.app)).userId;
   });
 
   afterAll(async () => {
@@ -31,26 +31,26 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
     testApp.app.db.kysely
       .selectFrom('clients')
       .select(['email', 'balance'])
-      .where('owner_id', '=', owner)
+      .where('book_id', '=', owner)
       .orderBy('email')
       .execute();
 
   it('answers the value of a command once committed, and says it changed something', async () => {
     const input = buildClient({ email: 'first.command@example.com', balance: 500 });
-    const { value, changed } = await writer().runCommand<Client>('clients.addClient', ownerId, [
+    const { value, changed } = await writer().runCommand<Client>('clients.addClient', bookId, [
       input,
     ]);
     expect(changed).toBe(true);
     expect(value).toMatchObject({ email: input.email, balance: 500, version: 1 });
     // Read on a reader, which sees only what is committed.
-    expect(await clientsOf(ownerId)).toContainEqual({ email: input.email, balance: 500 });
+    expect(await clientsOf(bookId)).toContainEqual({ email: input.email, balance: 500 });
   });
 
   it('throws the AppError a command threw, whole: status, code, message and fields', async () => {
     const client = (
-      await writer().runCommand<Client>('clients.addClient', ownerId, [buildClient({ balance: 0 })])
+      await writer().runCommand<Client>('clients.addClient', bookId, [buildClient({ balance: 0 })])
     ).value;
-    const refused = writer().runCommand('ledger.recordEntry', ownerId, [
+    const refused = writer().runCommand('ledger.recordEntry', bookId, [
       client.id,
       { kind: 'charge', amount: 100, date: '2999-01-01' },
     ]);
@@ -188,10 +188,10 @@ describe.skipIf(testDialect !== 'sqlite')('commands in the SQLite writer (SQLite
   });
 
   it('refuses a command it does not know, and goes on running the others', async () => {
-    await expect(writer().runCommand('clients.noSuchCommand', ownerId, [])).rejects.toThrow(
+    await expect(writer().runCommand('clients.noSuchCommand', bookId, [])).rejects.toThrow(
       'knows no command named clients.noSuchCommand',
     );
-    const { changed } = await writer().runCommand('clients.addClient', ownerId, [buildClient()]);
+    const { changed } = await writer().runCommand('clients.addClient', bookId, [buildClient()]);
     expect(changed).toBe(true);
   });
 });

@@ -7,6 +7,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import type { Actor } from '../actor.ts';
 import { AppError, type AppErrorData } from '../../errors.ts';
 import type { Database } from '../database.ts';
 import { runStatement, type SqliteConnection } from './connection.ts';
@@ -25,8 +26,9 @@ export type ReadyCommand = (
 /** Reads the arguments outside any transaction, as on PostgreSQL. */
 export type PrepareCommand = (
   name: string,
-  ownerId: string,
+  bookId: string,
   args: unknown[],
+  actor: Actor | null,
 ) => Promise<ReadyCommand>;
 
 export type LoadCommands = () => Promise<PrepareCommand>;
@@ -34,7 +36,12 @@ export type LoadCommands = () => Promise<PrepareCommand>;
 export type PreparedCommand = ReadyCommand | { ok: false; app: AppErrorData };
 
 export interface CommandRunner {
-  prepare(name: string, ownerId: string, args: unknown[]): Promise<PreparedCommand>;
+  prepare(
+    name: string,
+    bookId: string,
+    args: unknown[],
+    actor: Actor | null,
+  ): Promise<PreparedCommand>;
   run(command: PreparedCommand, place: CommandPlace): Promise<CommandResult>;
 }
 
@@ -115,7 +122,7 @@ export function commandRunner(db: SqliteConnection, prepare: PrepareCommand): Co
   const driver = new InThreadDriver(db);
   const kysely = new Kysely<Database>({ dialect: new InThreadDialect(driver) });
   return {
-    prepare: (name, ownerId, args) => prepare(name, ownerId, args).catch(refusal),
+    prepare: (name, bookId, args, actor) => prepare(name, bookId, args, actor).catch(refusal),
     run: async (command, place) => {
       if (typeof command !== 'function') return command;
       driver.place = place;

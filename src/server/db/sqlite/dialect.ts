@@ -9,6 +9,7 @@ import {
   type Driver,
   type QueryResult,
 } from 'kysely';
+import type { Actor } from '../actor.ts';
 import { AppError, type AppErrorData } from '../../errors.ts';
 import { SqliteConnectionBase, SqliteDialectBase, toQueryResult } from './dialect-base.ts';
 import {
@@ -344,13 +345,14 @@ export class SqliteWorkerDialect extends SqliteDialectBase {
 
   async runCommand<T>(
     name: string,
-    ownerId: string,
+    bookId: string,
     args: unknown[],
+    actor: Actor | null = null,
   ): Promise<{ value: T; changed: boolean }> {
     if (!this.#driver) throw new Error('the SQLite driver is not initialised');
     try {
       const outcome = await this.#driver.writer.request(
-        { op: 'command', name, ownerId, args },
+        { op: 'command', name, bookId, args, actor },
         args.flatMap(movableMemory),
       );
       return outcome as { value: T; changed: boolean };

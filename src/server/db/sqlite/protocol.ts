@@ -1,5 +1,6 @@
 // The messages between the request thread (dialect.ts) and an SQLite thread (worker.ts), and
 // nothing else: both sides import this file, neither imports the other.
+import type { Actor } from '../actor.ts';
 import type { AppErrorData } from '../../errors.ts';
 
 export type WorkerRole = 'writer' | 'reader';
@@ -25,7 +26,14 @@ export type WorkerRequest =
   | { id: number; op: 'query'; sql: string; parameters: unknown[]; tx?: number }
   | { id: number; op: 'begin' | 'commit' | 'rollback'; tx: number }
   /** `name`: a key of the write commands' table (src/server/write-commands.ts). */
-  | { id: number; op: 'command'; name: string; ownerId: string; args: unknown[] }
+  | {
+      id: number;
+      op: 'command';
+      name: string;
+      bookId: string;
+      args: unknown[];
+      actor: Actor | null;
+    }
   | { id: number; op: 'close' };
 
 export interface QueryOutcome {

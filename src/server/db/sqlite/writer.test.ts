@@ -31,7 +31,7 @@ const writesThenRefuses = command(async ({ trx }) => {
 });
 
 /** Writes the note it is given, and records the change. */
-const writesNote = command(async ({ trx, record }, _ownerId, text: string) => {
+const writesNote = command(async ({ trx, record }, _bookId, text: string) => {
   await sql`insert into notes (text) values (${text})`.execute(trx);
   await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
   return text;
@@ -52,7 +52,7 @@ const carriesOnAfterDiskFull = command(async ({ trx }) => {
 const timeline: string[] = [];
 
 /** Takes `ms` of the writer's time (as a payment on a long ledger does), then writes its note. */
-const slowNote = command(async ({ trx, record }, _ownerId, text: string, ms: number) => {
+const slowNote = command(async ({ trx, record }, _bookId, text: string, ms: number) => {
   const until = performance.now() + ms;
   while (performance.now() < until) {
     // Busy: the writer's thread is held, as by a long read.
@@ -78,7 +78,7 @@ const readsBody = readingCommand(
     timeline.push(`read ${text}`);
     return text;
   },
-  async ({ trx, record }, _ownerId, text: string) => {
+  async ({ trx, record }, _bookId, text: string) => {
     timeline.push(`ran ${text}`);
     await sql`insert into notes (text) values (${text})`.execute(trx);
     await record({ clientId: null, action: 'created', version: 1, before: null, after: null });
@@ -95,10 +95,10 @@ const testCommands = {
   'test.slowNote': slowNote,
 };
 
-const ownerId = 'SomeOwnerId00000000000';
-const otherOwnerId = 'OtherOwnerId0000000000';
+const bookId = 'SomeBookId00000000000';
+const otherBookId = 'OtherBookId0000000000';
 /** Neither served nor timed before a test's own work: the turns and the times start afresh. */
-const firstOwnerId = 'FirstOwnerId0000000000';
+const firstBookId = 'FirstBookId0000000000';
 
 /** What the request thread sends to write a note in its transaction `tx`. */
 const insertNote = (id: number, tx: number, text: string): WorkerRequest => ({
@@ -152,11 +152,11 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     connection = openSqlite(file());
     connection.exec('create table notes (text text not null)');
     // What recording a change writes (events.repository.ts).
-    connection.exec(`create table events (id integer primary key, owner_id text, client_id text,
+    connection.exec(`create table events (id integer primary key, book_id text, client_id text,
       action text, at integer, version integer, before text, after text, detail text)`);
     // Every change first finds its owner (events.repository.ts `holdOwner`).
     connection.exec(`create table users (id text primary key);
-      insert into users (id) values ('${ownerId}'), ('${otherOwnerId}'), ('${firstOwnerId}')`);
+      insert into users (id) values ('${bookId}'), ('${otherBookId}'), ('${firstBookId}')`);
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
     // A group may stay open for a minute: each test decides when work arrives.
@@ -176,7 +176,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     );
     // The command modules load when the first command arrives, and the group is committed
     // meanwhile: loaded here, so the tests below see groups form as they do once running.
-    handle({ id: 1, op: 'command', name: 'test.commandPlace', ownerId, args: [] });
+    handle({ id: 1, op: 'command', name: 'test.commandPlace', bookId, args: [], actor: null });
     await answered(1);
     timeline.length = 0;
   }
@@ -195,7 +195,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   it('runs a command that joins an open group in a savepoint after the work before it', async () => {
     await begin(2, 1);
     handle(
-      { id: 3, op: 'command', name: 'test.commandPlace', ownerId, args: [] },
+      { id: 3, op: 'command', name: 'test.commandPlace', bookId, args: [], actor: null },
       insertNote(4, 1, 'first'),
       { id: 5, op: 'commit', tx: 1 },
     );
@@ -216,8 +216,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
           id: 6,
           op: 'command',
           name: 'test.commandPlace',
-          ownerId,
-          args: [argument],
+          bookId,
+          args: [argument], actor: null,
         },
       );
       await answered(6);
@@ -230,7 +230,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   );
 
   it('ends the group when a command at its top is refused, keeping nothing of it', async () => {
-    handle({ id: 2, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] });
+    handle({ id: 2, op: 'command', name: 'test.writesThenRefuses', bookId, args: [], actor: null });
     await answered(2);
     expect(reply(2)).toMatchObject({
       ok: false,
@@ -247,7 +247,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
 
   it('answers a change at the top of its group with the commit, whatever the work after it', async () => {
     handle(
-      { id: 2, op: 'command', name: 'test.writesNote', ownerId, args: ['first'] },
+      { id: 2, op: 'command', name: 'test.writesNote', bookId, args: ['first'], actor: null },
       { id: 3, op: 'begin', tx: 1 },
     );
     // The transaction begins once the command is done, in the same group.
@@ -256,7 +256,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     handle(
       insertNote(4, 1, 'undone'),
       { id: 5, op: 'rollback', tx: 1 },
-      { id: 6, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
+      { id: 6, op: 'command', name: 'test.writesThenRefuses', bookId, args: [], actor: null },
     );
     await answered(2);
     expect(valueOf(2)).toBe('first');
@@ -272,14 +272,14 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       page_count: number;
     };
     connection.exec(`pragma max_page_count = ${pages + 2}`);
-    handle({ id: 2, op: 'command', name: 'test.carriesOnAfterDiskFull', ownerId, args: [] });
+    handle({ id: 2, op: 'command', name: 'test.carriesOnAfterDiskFull', bookId, args: [], actor: null });
     await answered(2);
     const lost = reply(2);
     expect(lost?.ok).toBe(false);
     expect(lost?.ok === false && lost.error.message).toContain('the transaction was lost');
     expect(notes()).toEqual([]);
     connection.exec('pragma max_page_count = 1073741823');
-    handle({ id: 3, op: 'command', name: 'test.writesNote', ownerId, args: ['next'] });
+    handle({ id: 3, op: 'command', name: 'test.writesNote', bookId, args: ['next'], actor: null });
     await answered(3);
     expect(notes()).toEqual(['next']);
   });
@@ -287,7 +287,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   it('keeps the work before a refused command that joined its group', async () => {
     await begin(2, 1);
     handle(
-      { id: 3, op: 'command', name: 'test.writesThenRefuses', ownerId, args: [] },
+      { id: 3, op: 'command', name: 'test.writesThenRefuses', bookId, args: [], actor: null },
       insertNote(4, 1, 'kept'),
       { id: 5, op: 'commit', tx: 1 },
     );
@@ -299,26 +299,26 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   /**
-   * A command of the write path, for the writer: `firstOwnerId`'s, or another owner's; given
+   * A command of the write path, for the writer: `firstBookId`'s, or another owner's; given
    * `ms`, it takes that long and says when it ran (`timeline`).
    */
-  const note = (id: number, text: string, owner = firstOwnerId, ms?: number): WorkerRequest =>
+  const note = (id: number, text: string, owner = firstBookId, ms?: number): WorkerRequest =>
     ms === undefined
-      ? { id, op: 'command', name: 'test.writesNote', ownerId: owner, args: [text] }
-      : { id, op: 'command', name: 'test.slowNote', ownerId: owner, args: [text, ms] };
+      ? { id, op: 'command', name: 'test.writesNote', bookId: owner, args: [text], actor: null }
+      : { id, op: 'command', name: 'test.slowNote', bookId: owner, args: [text, ms], actor: null };
 
   it('runs another owner’s write while a large command’s body is still being read', async () => {
     handle({
       id: 10,
       op: 'command',
       name: 'test.readsBody',
-      ownerId: firstOwnerId,
-      args: [Buffer.from('imported')],
+      bookId: firstBookId,
+      args: [Buffer.from('imported')], actor: null,
     });
     // Sent once the large command has started: held for its whole reading before, this waited
     // for the reading to end, which waits for this answer.
     await new Promise((resolve) => setImmediate(resolve));
-    handle(note(20, 'payment', otherOwnerId));
+    handle(note(20, 'payment', otherBookId));
     await answered(20);
     expect(notes()).toEqual(['payment']);
     endReading();
@@ -333,8 +333,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       id: 10,
       op: 'command',
       name: 'test.readsBody',
-      ownerId: firstOwnerId,
-      args: [Buffer.from('not json')],
+      bookId: firstBookId,
+      args: [Buffer.from('not json')], actor: null,
     });
     await answered(10);
     expect(reply(10)).toMatchObject({ ok: false, error: { app: { status: 400 } } });
@@ -349,8 +349,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       note(10, 'a1'),
       note(11, 'a2'),
       note(12, 'a3'),
-      note(20, 'b1', otherOwnerId),
-      note(21, 'b2', otherOwnerId),
+      note(20, 'b1', otherBookId),
+      note(21, 'b2', otherBookId),
       { id: 3, op: 'commit', tx: 1 },
     );
     await Promise.all([12, 21].map(answered));
@@ -364,10 +364,10 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     port2.on('message', (requests: WorkerRequest[]) => handle(...requests));
     try {
       for (const request of [
-        note(10, 'a1', firstOwnerId, 25),
-        note(11, 'a2', firstOwnerId, 25),
-        note(12, 'a3', firstOwnerId, 25),
-        note(20, 'b1', otherOwnerId),
+        note(10, 'a1', firstBookId, 25),
+        note(11, 'a2', firstBookId, 25),
+        note(12, 'a3', firstBookId, 25),
+        note(20, 'b1', otherBookId),
       ])
         port1.postMessage([request]);
       await Promise.all([12, 20].map(answered));
@@ -382,12 +382,12 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     port2.on('message', (requests: WorkerRequest[]) => handle(...requests));
     try {
       handle(
-        note(10, 'a1', firstOwnerId, 25),
-        note(11, 'a2', firstOwnerId, 25),
-        note(12, 'a3', firstOwnerId, 25),
+        note(10, 'a1', firstBookId, 25),
+        note(11, 'a2', firstBookId, 25),
+        note(12, 'a3', firstBookId, 25),
       );
       // Arrives while a1 runs: it waits for a1 alone.
-      setTimeout(() => port1.postMessage([note(20, 'b1', otherOwnerId)]), 5);
+      setTimeout(() => port1.postMessage([note(20, 'b1', otherBookId)]), 5);
       await Promise.all([12, 20].map(answered));
     } finally {
       port1.close();
@@ -416,10 +416,10 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     // The app's limit on a group's age, at a scale the slow commands below pass at once.
     await startWriter({ units: 64, ms: 20 });
     handle(
-      note(10, 'a1', firstOwnerId, 50),
-      note(11, 'a2', firstOwnerId, 50),
-      note(12, 'a3', firstOwnerId, 50),
-      note(20, 'b1', otherOwnerId),
+      note(10, 'a1', firstBookId, 50),
+      note(11, 'a2', firstBookId, 50),
+      note(12, 'a3', firstBookId, 50),
+      note(20, 'b1', otherBookId),
     );
     await Promise.all([12, 20].map(answered));
     expect(notes()).toEqual(['a1', 'b1', 'a2', 'a3']);

@@ -1,4 +1,5 @@
 // Group commit: each answered only once its group's COMMIT is on disk (decision 008).
+import type { Actor } from '../actor.ts';
 import type { CommandPlace, CommandRunner, LoadCommands, PreparedCommand } from './commands.ts';
 import { runStatement, type SqliteConnection } from './connection.ts';
 import {
@@ -18,15 +19,16 @@ type Unit =
       kind: 'command';
       id: number;
       name: string;
-      ownerId: string;
+      bookId: string;
       args: unknown[];
+      actor: Actor | null;
       prepared?: PreparedCommand;
     }
   | { kind: 'statement'; id: number; sql: string; parameters: unknown[] };
 
 const commandRunning = -1;
 
-const ownerOf = (unit: Unit): string => (unit.kind === 'command' ? unit.ownerId : '');
+const ownerOf = (unit: Unit): string => (unit.kind === 'command' ? unit.bookId : '');
 
 const closingError: WorkerError = { message: 'the database is closing' };
 
@@ -294,7 +296,7 @@ export class Writer {
   #prepareAside(unit: Extract<Unit, { kind: 'command' }>): void {
     const runner = this.#runner;
     if (!runner) throw new Error('the commands are not loaded');
-    runner.prepare(unit.name, unit.ownerId, unit.args).then(
+    runner.prepare(unit.name, unit.bookId, unit.args, unit.actor).then(
       (prepared) => {
         if (this.#closed) {
           this.#send({ id: unit.id, ok: false, error: closingError });
@@ -323,7 +325,8 @@ export class Writer {
     try {
       const runner = this.#runner;
       if (!runner) throw new Error('the commands are not loaded');
-      const prepared = unit.prepared ?? (await runner.prepare(unit.name, unit.ownerId, unit.args));
+      const prepared =
+        unit.prepared ?? (await runner.prepare(unit.name, unit.bookId, unit.args, unit.actor));
       const result = await runner.run(prepared, place);
       changed = result.ok && result.changed;
       reply = result.ok

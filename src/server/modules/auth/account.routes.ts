@@ -85,7 +85,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   handle(app, apiRoutes.deleteAccount, { onRequest: requireSession }, async (request, reply) => {
     const user = currentUser(request);
     const row = await confirmPassword(request, user.id, request.body.password);
-    await deleteAccount(app.writes, user, row);
+    await deleteAccount(app.db.kysely, app.writes, user, row);
     clearSessionCookie(request, reply);
     return reply.status(204).send();
   });

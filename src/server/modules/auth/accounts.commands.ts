@@ -26,6 +26,8 @@ import {
 } from './account.repository.ts';
 import { deleteSession, insertUser, updatePasswordHash } from './auth.repository.ts';
 import { hashPassword, needsRehash } from './password.ts';
+import { findBooksOwnedAlone } from '../books/books.queries.ts';
+import { deleteBooks, insertBook } from '../books/books.repository.ts';
 import { hashToken, startSession } from './session.ts';
 import { findUserByEmail, hasAnyUser, countUsers, findUserById } from './accounts.queries.ts';
 
@@ -55,6 +57,8 @@ export async function signUp(
         now,
       };
       await insertUser(trx, user);
+      // Every new account keeps its own book, as its owner (decision 044).
+      await insertBook(trx, { id: user.id, ownerId: user.id, now });
       const token = await startSession(trx, user.id, now, input.userAgent);
       return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
     });
@@ -170,13 +174,23 @@ export async function changeEmail(
   }
 }
 
-// Through the owner's write path, whose lock order keeps it from deadlocking (decision 020).
+/**
+ * Through the write path, whose lock order keeps it from deadlocking (decision 020). The books the
+ * person alone owns go with the account; of the others they only leave.
+ */
 export async function deleteAccount(
-  writes: Pick<WritePath<AnyCommand>, 'removeOwner'>,
+  db: Kysely<Database>,
+  writes: Pick<WritePath<AnyCommand>, 'removeBooks'>,
   user: SessionUser,
   row: { id: string; email_key: string },
 ): Promise<void> {
-  await writes.removeOwner(user.id, async (trx) => {
+  const ownedAlone = await findBooksOwnedAlone(db, user.id);
+  await writes.removeBooks(ownedAlone, async (trx) => {
+    // Checked again inside: an owner may have been added or have left since.
+    const stillAlone = await findBooksOwnedAlone(trx, user.id);
+    if (stillAlone.some((bookId) => !ownedAlone.includes(bookId))) {
+      throw new AppError(409, 'conflict', 'The books of this account changed; try again');
+    }
     // Checked inside the transaction: someone may have joined since the page was loaded.
     if (user.isAdmin && (await countUsers(trx)) > 1) {
       throw new AppError(
@@ -186,6 +200,7 @@ export async function deleteAccount(
       );
     }
     await deleteSessionsOfUser(trx, user.id);
+    await deleteBooks(trx, stillAlone);
     await deleteUser(trx, row);
   });
 }

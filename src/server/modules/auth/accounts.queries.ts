@@ -1,7 +1,7 @@
 // What the auth module's routes, commands, sessions and throttle read of accounts, sessions and
 // attempts. Changes go through accounts.commands.ts (and session.ts, throttle.ts), with the SQL
 // of auth.repository.ts and account.repository.ts.
-import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/database.ts';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
 import type { SessionWithUser, UsersTable } from './auth.table.ts';
@@ -38,6 +38,7 @@ export async function findSessionWithUser(
       'sessions.token_hash',
       'sessions.created_at',
       'sessions.last_seen_at',
+      'sessions.book_id',
       'users.id',
       'users.email',
       'users.is_admin',
@@ -51,12 +52,18 @@ export async function findLiveSessions(
   db: Kysely<Database>,
   tokenHashes: readonly string[],
   limits: { lastSeenSince: number; createdSince: number },
-): Promise<{ token_hash: string; user_id: string }[]> {
+): Promise<{ token_hash: string; book_id: string }[]> {
   return (
     db
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.token_hash', 'sessions.user_id'])
+      // A stream is of the session's book, while its person is a member of it.
+      .innerJoin('book_members', (join) =>
+        join
+          .onRef('book_members.book_id', '=', 'sessions.book_id')
+          .onRef('book_members.user_id', '=', 'sessions.user_id'),
+      )
+      .select(['sessions.token_hash', 'book_members.book_id'])
       .where('sessions.token_hash', 'in', tokenHashes)
       // A disabled account's sessions are deleted when it is disabled; this also ends any left.
       .where('users.disabled_at', 'is', null)
@@ -89,19 +96,10 @@ export async function listSessionsOfUser(db: Executor, userId: string) {
     .execute();
 }
 
-/** A large import's staging account (decision 042) is nobody's: no list or count has it. */
-const notStaging = (eb: ExpressionBuilder<Database, 'users'>) =>
-  eb.not(
-    eb.exists(
-      eb.selectFrom('staged_imports').select('id').whereRef('staged_imports.id', '=', 'users.id'),
-    ),
-  );
-
 export async function countUsers(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where(notStaging)
     .executeTakeFirstOrThrow();
   return Number(row.count);
 }
@@ -119,10 +117,9 @@ export async function listUsers(db: Executor) {
       eb
         .selectFrom('clients')
         .select((inner) => inner.fn.countAll<number>().as('count'))
-        .whereRef('clients.owner_id', '=', 'users.id')
+        .whereRef('clients.book_id', '=', 'users.id')
         .as('clients'),
     ])
-    .where(notStaging)
     .orderBy('users.created_at')
     .orderBy('users.id')
     .execute();

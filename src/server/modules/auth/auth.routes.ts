@@ -1,8 +1,13 @@
+import { sessionBook } from '../books/current-book.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
-import { readAllowRegistration, readFirstRun, readLanguage } from '../settings/settings.queries.ts';
+import {
+  readAllowRegistration,
+  readFirstRun,
+  readPersonLanguage,
+} from '../settings/settings.queries.ts';
 import { AppError } from '../../errors.ts';
 import {
   endSession,
@@ -13,7 +18,13 @@ import {
 import { emailKey, findUserByEmail, toSessionUser } from './accounts.queries.ts';
 import { hashForUnknownUser, hashPassword, isCommonPassword, verifyPassword } from './password.ts';
 import { scheduleHousekeeping } from './housekeeping.ts';
-import { clearSessionCookie, readSession, setSessionCookie, startSession } from './session.ts';
+import {
+  clearSessionCookie,
+  hashToken,
+  readSession,
+  setSessionCookie,
+  startSession,
+} from './session.ts';
 import { countLoginAttempt, countSignUp, forgiveLoginAttempt, throttleKeys } from './throttle.ts';
 
 const invalidCredentials = () =>
@@ -27,11 +38,20 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
   scheduleHousekeeping(app);
 
   handle(app, apiRoutes.session, { security: [] }, async (request) => {
-    const user = request.accessToken ? request.user : ((await readSession(request))?.user ?? null);
+    const session = request.accessToken ? null : await readSession(request);
+    const user = request.accessToken ? request.user : (session?.user ?? null);
     if (!user) return { user: null };
+    const book =
+      request.accessToken || !session
+        ? request.book
+        : await sessionBook(db, {
+            tokenHash: session.tokenHash,
+            bookId: session.bookId,
+            userId: user.id,
+          });
     const [language, firstRun] = await Promise.all([
-      readLanguage(db, user.id),
-      readFirstRun(db, user.id),
+      readPersonLanguage(db, user.id),
+      readFirstRun(db, book?.id ?? null),
     ]);
     return { user, language, firstRun };
   });
@@ -89,9 +109,14 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     if (previous) await endSession(db, previous.tokenHash);
     const token = await startSession(db, user.id, Date.now(), request.headers['user-agent']);
     setSessionCookie(request, reply, token);
+    const book = await sessionBook(db, {
+      tokenHash: hashToken(token),
+      bookId: null,
+      userId: user.id,
+    });
     const [language, firstRun] = await Promise.all([
-      readLanguage(db, user.id),
-      readFirstRun(db, user.id),
+      readPersonLanguage(db, user.id),
+      readFirstRun(db, book?.id ?? null),
     ]);
     return reply.status(200).send({ user: toSessionUser(user), language, firstRun });
   });

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 export interface UsersTable {
   id: string;
   email: string;
@@ -8,6 +10,8 @@ export interface UsersTable {
   /** Written when a session starts or is seen (at most once a minute per session). */
   last_seen_at: number | null;
   disabled_at: number | null;
+  /** The person's language: their screens and the e-mails to them; null follows the browser. */
+  language: Generated<string | null>;
 }
 
 interface SessionsTable {
@@ -17,9 +21,14 @@ interface SessionsTable {
   created_at: number;
   last_seen_at: number;
   user_agent: string | null;
+  /** The book the session acts in; null until one is chosen (or after it was deleted). */
+  book_id: string | null;
 }
 
-export type SessionWithUser = Pick<SessionsTable, 'token_hash' | 'created_at' | 'last_seen_at'> &
+export type SessionWithUser = Pick<
+  SessionsTable,
+  'token_hash' | 'created_at' | 'last_seen_at' | 'book_id'
+> &
   Pick<UsersTable, 'id' | 'email' | 'is_admin' | 'disabled_at'>;
 
 interface PasswordResetsTable {

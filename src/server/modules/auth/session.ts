@@ -6,6 +6,7 @@ import { deleteSession, insertSession, touchSession } from './auth.repository.ts
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { findLiveSessions, findSessionWithUser, toSessionUser } from './accounts.queries.ts';
+import { sessionBook } from '../books/current-book.ts';
 
 export const sessionCookieName = 'balance_session';
 
@@ -72,7 +73,7 @@ function sessionToken(request: FastifyRequest): string | null {
 export async function readSession(
   request: FastifyRequest,
   { touch = true }: { touch?: boolean } = {},
-): Promise<{ user: SessionUser; tokenHash: string } | null> {
+): Promise<{ user: SessionUser; tokenHash: string; bookId: string | null } | null> {
   const token = sessionToken(request);
   if (!token) return null;
   const { db, config } = request.server;
@@ -87,12 +88,12 @@ export async function readSession(
   }
   if (touch && now - row.last_seen_at > touchIntervalMs)
     await touchSession(db.kysely, tokenHash, row.id, now);
-  return { user: toSessionUser(row), tokenHash };
+  return { user: toSessionUser(row), tokenHash, bookId: row.book_id };
 }
 
 const liveSessionsBatch = 1000;
 
-export async function liveSessionUsers(
+export async function liveSessionBooks(
   db: Kysely<Database>,
   limits: { sessionIdleMs: number; sessionMaxMs: number },
   tokenHashes: readonly string[],
@@ -104,7 +105,7 @@ export async function liveSessionUsers(
       lastSeenSince: now - limits.sessionIdleMs,
       createdSince: now - limits.sessionMaxMs,
     });
-    for (const row of rows) users.set(row.token_hash, row.user_id);
+    for (const row of rows) users.set(row.token_hash, row.book_id);
   }
   return users;
 }
@@ -116,6 +117,11 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
   if (!session) throw unauthenticated();
   request.user = session.user;
   request.sessionTokenHash = session.tokenHash;
+  request.book = await sessionBook(request.server.db.kysely, {
+    tokenHash: session.tokenHash,
+    bookId: session.bookId,
+    userId: session.user.id,
+  });
 }
 
 export function currentUser(request: FastifyRequest): SessionUser {

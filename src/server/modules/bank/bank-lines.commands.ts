@@ -8,9 +8,9 @@ import { clientLineIds, releaseUnpaidLines } from './bank.repository.ts';
 // inside the command that removed the payments, which records its event.
 
 /** The bank lines of a client's payments, read before the client and its ledger are deleted. */
-export const clientBankLines = (trx: Executor, ownerId: string, clientId: string) =>
-  clientLineIds(trx, ownerId, clientId);
+export const clientBankLines = (trx: Executor, bookId: string, clientId: string) =>
+  clientLineIds(trx, bookId, clientId);
 
 /** Frees those of the lines that no standing payment holds any more. */
-export const freeUnpaidLines = (trx: Executor, ownerId: string, lineIds: readonly string[]) =>
-  releaseUnpaidLines(trx, ownerId, lineIds);
+export const freeUnpaidLines = (trx: Executor, bookId: string, lineIds: readonly string[]) =>
+  releaseUnpaidLines(trx, bookId, lineIds);

@@ -285,13 +285,13 @@ describe('the lines left recorded before', () => {
     await testApp.app.db.kysely
       .insertInto('bank_lines')
       .values({
-        owner_id: (
+        book_id: (
           await testApp.app.db.kysely
             .selectFrom('clients')
-            .select('owner_id')
+            .select('book_id')
             .where('id', '=', client.id)
             .executeTakeFirstOrThrow()
-        ).owner_id,
+        ).book_id,
         line_id: 'left-behind-by-a-deleted-client',
         batch_id: batchId as string,
         created_at: 0,

@@ -34,11 +34,11 @@ const bankUndoReason = 'bank import undone';
 /** Another command of the write path, run inside this one's transaction. */
 async function within<A extends unknown[], T>(
   context: ChangeContext,
-  ownerId: string,
+  bookId: string,
   inner: Command<A, T>,
   ...args: A
 ): Promise<T> {
-  const outcome = await (await inner.prepare(ownerId, ...args))(context);
+  const outcome = await (await inner.prepare(bookId, ...args))(context);
   if (outcome instanceof Error) throw new Error('a command inside a bank batch changed nothing');
   return outcome;
 }
@@ -55,7 +55,7 @@ const noteOf = (description: string) =>
  * between) through the ledger's own command, in one transaction. A line recorded before, here
  * or by another tab at the same moment, records nothing and is answered as already recorded.
  */
-export const confirmBankLines = command(async (context, ownerId, body: BankConfirmBody) => {
+export const confirmBankLines = command(async (context, bookId, body: BankConfirmBody) => {
   const { trx, now } = context;
   // Lines sent without their occurrence (a script's) are counted among those confirmed.
   numberTwins(body.lines, true);
@@ -70,11 +70,11 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
   // import's payments: read once, and only when a line may teach something.
   let index: ReturnType<typeof buildMatchIndex> | undefined;
   const learning = async () =>
-    (index ??= buildMatchIndex(matchBookOf(await matchBookRows(trx, ownerId, body.currency))));
-  await insertBatch(trx, { id: batchId, ownerId, ...body, now });
+    (index ??= buildMatchIndex(matchBookOf(await matchBookRows(trx, bookId, body.currency))));
+  await insertBatch(trx, { id: batchId, bookId, ...body, now });
   const taken = await claimLines(
     trx,
-    ownerId,
+    bookId,
     batchId,
     lines.map((line) => line.id),
     now,
@@ -87,7 +87,7 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
     }
     const entryIds: number[] = [];
     for (const part of line.allocations) {
-      const client = await currentClient(trx, ownerId, part.clientId).catch((error: unknown) => {
+      const client = await currentClient(trx, bookId, part.clientId).catch((error: unknown) => {
         if (error instanceof AppError && error.status === 404)
           throw fieldError(`lines.${index}.allocations`, 'Client not found');
         throw error;
@@ -99,9 +99,9 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
         );
       // A charge named by the preview but paid since (by a line before this one, maybe) is left
       // out: this part then settles the oldest first, as a line without named charges does.
-      const open = part.pays?.length ? await openCharges(trx, ownerId, client.id) : [];
+      const open = part.pays?.length ? await openCharges(trx, bookId, client.id) : [];
       const pays = (part.pays ?? []).filter((id) => open.some((charge) => charge.id === id));
-      const { entry } = await within(context, ownerId, recordEntry, client.id, {
+      const { entry } = await within(context, bookId, recordEntry, client.id, {
         kind: 'payment',
         ...(pays.length > 0 && { pays }),
         method: 'bank_transfer',
@@ -112,7 +112,7 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
         ),
         ...(line.reference && { reference: line.reference.slice(0, entryReferenceMaxLength) }),
       });
-      await setEntryBankLine(trx, ownerId, entry.entryId, line.id);
+      await setEntryBankLine(trx, bookId, entry.entryId, line.id);
       entryIds.push(entry.entryId);
     }
     const payer = payerKey(payerText(line));
@@ -123,7 +123,7 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
         : null;
     if (only && learnedFrom !== null)
       await saveRule(trx, {
-        ownerId,
+        bookId,
         payerKey: payer,
         clientId: only.clientId,
         now,
@@ -135,7 +135,7 @@ export const confirmBankLines = command(async (context, ownerId, body: BankConfi
   }
   if (body.layout)
     await saveLayout(trx, {
-      ownerId,
+      bookId,
       key: body.layout.key,
       mapping: JSON.stringify(body.layout.mapping),
       now,
@@ -150,18 +150,18 @@ export const batchNotFound = () => notFound('Bank import not found');
 export const payerRuleNotFound = () => notFound('Learned payer not found');
 
 /** Voids every payment of a confirmed batch still standing; its lines may be recorded again. */
-export const undoBankBatch = command(async (context, ownerId, batchId: string) => {
+export const undoBankBatch = command(async (context, bookId, batchId: string) => {
   const { trx, now } = context;
-  if (!(await markBatchUndone(trx, ownerId, batchId, now))) {
-    if (!(await batchExists(trx, ownerId, batchId))) throw batchNotFound();
+  if (!(await markBatchUndone(trx, bookId, batchId, now))) {
+    if (!(await batchExists(trx, bookId, batchId))) throw batchNotFound();
     throw new AppError(409, 'conflict', 'This bank import has already been undone');
   }
-  const payments = await batchPayments(trx, ownerId, batchId);
+  const payments = await batchPayments(trx, bookId, batchId);
   for (const payment of payments)
-    await within(context, ownerId, voidEntry, payment.client_id, payment.id, bankUndoReason);
-  await releaseLines(trx, ownerId, batchId);
+    await within(context, bookId, voidEntry, payment.client_id, payment.id, bankUndoReason);
+  await releaseLines(trx, bookId, batchId);
   // The payers it taught are forgotten, those it changed given back (docs/decisions/030).
-  await forgetBatchRules(trx, ownerId, batchId);
+  await forgetBatchRules(trx, bookId, batchId);
   // Every payment was voided by hand already: nothing to record, the batch stays as it was.
   if (payments.length === 0) return unchanged({ voided: 0 });
   return { voided: payments.length };
@@ -172,9 +172,9 @@ export const undoBankBatch = command(async (context, ownerId, batchId: string) =
  * clients (which names nobody) may be learned again. An owner's setting, not a client's change.
  */
 export const forgetPayerRule = command(
-  async ({ trx, record }, ownerId, ruleId: string): Promise<void> => {
-    const key = (await payerKeys(trx, ownerId)).find((each) => payerRuleId(each) === ruleId);
-    if (key === undefined || !(await deleteRule(trx, ownerId, key))) throw payerRuleNotFound();
+  async ({ trx, record }, bookId, ruleId: string): Promise<void> => {
+    const key = (await payerKeys(trx, bookId)).find((each) => payerRuleId(each) === ruleId);
+    if (key === undefined || !(await deleteRule(trx, bookId, key))) throw payerRuleNotFound();
     await record({
       clientId: null,
       action: 'settings_changed',

@@ -20,15 +20,15 @@ import { bankLineId } from './bank-statement.ts';
  */
 export async function previewLines(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   accountLabel: string,
   currency: Currency,
   lines: readonly BankLine[],
 ): Promise<{ lines: PreviewLine[]; clients: SuggestedClient[] }> {
   const ids = lines.map((line) => bankLineId(accountLabel, currency, line));
   const [rows, recorded] = await Promise.all([
-    matchBookRows(db, ownerId, currency),
-    recordedLineIds(db, ownerId, ids),
+    matchBookRows(db, bookId, currency),
+    recordedLineIds(db, bookId, ids),
   ]);
   const match = buildMatcher(matchBookOf(rows));
   const previewed = lines.map((line, index) => {
@@ -54,8 +54,8 @@ export async function previewLines(
 }
 
 /** The payers the owner has confirmed, by their text. */
-export async function listPayerRules(db: Kysely<Database>, ownerId: string): Promise<BankRule[]> {
-  const rows = await payerRules(db, ownerId);
+export async function listPayerRules(db: Kysely<Database>, bookId: string): Promise<BankRule[]> {
+  const rows = await payerRules(db, bookId);
   return rows.map((row) => ({
     id: payerRuleId(row.payer_key),
     payerKey: row.payer_key,
@@ -71,9 +71,9 @@ export async function listPayerRules(db: Kysely<Database>, ownerId: string): Pro
 // The owner's bank imports as the JSON export writes them (docs/backup.md).
 const iso = (time: number | string) => new Date(Number(time)).toISOString();
 
-export async function* readBankBatches(db: Kysely<Database>, ownerId: string) {
+export async function* readBankBatches(db: Kysely<Database>, bookId: string) {
   const rows = pagesOf(
-    (after) => bankBatchesAfter(db, ownerId, after),
+    (after) => bankBatchesAfter(db, bookId, after),
     (row) => row.id,
   );
   for await (const row of rows)
@@ -86,18 +86,18 @@ export async function* readBankBatches(db: Kysely<Database>, ownerId: string) {
     };
 }
 
-export async function* readBankLines(db: Kysely<Database>, ownerId: string) {
+export async function* readBankLines(db: Kysely<Database>, bookId: string) {
   const rows = pagesOf(
-    (after) => bankLinesAfter(db, ownerId, after),
+    (after) => bankLinesAfter(db, bookId, after),
     (row) => row.line_id,
   );
   for await (const row of rows)
     yield { lineId: row.line_id, batchId: row.batch_id, createdAt: iso(row.created_at) };
 }
 
-export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
+export async function* readPayerRules(db: Kysely<Database>, bookId: string) {
   const rows = pagesOf(
-    (after) => payerRulesAfter(db, ownerId, after),
+    (after) => payerRulesAfter(db, bookId, after),
     (row) => row.payer_key,
   );
   for await (const row of rows) {
@@ -112,9 +112,9 @@ export async function* readPayerRules(db: Kysely<Database>, ownerId: string) {
   }
 }
 
-export async function* readBankLayouts(db: Kysely<Database>, ownerId: string) {
+export async function* readBankLayouts(db: Kysely<Database>, bookId: string) {
   const rows = pagesOf(
-    (after) => layoutsAfter(db, ownerId, after),
+    (after) => layoutsAfter(db, bookId, after),
     (row) => row.layout_key,
   );
   for await (const row of rows) {
@@ -126,11 +126,8 @@ export async function* readBankLayouts(db: Kysely<Database>, ownerId: string) {
 }
 
 /** The CSV layouts remembered and the accounts imported before, newest first. */
-export async function bankLayouts(db: Kysely<Database>, ownerId: string): Promise<BankLayouts> {
-  const [layouts, accounts] = await Promise.all([
-    layoutRows(db, ownerId),
-    accountRows(db, ownerId),
-  ]);
+export async function bankLayouts(db: Kysely<Database>, bookId: string): Promise<BankLayouts> {
+  const [layouts, accounts] = await Promise.all([layoutRows(db, bookId), accountRows(db, bookId)]);
   return {
     layouts: layouts.flatMap((row) => {
       // Written from a checked body; one that no longer reads (a later schema) is left out.
@@ -159,7 +156,7 @@ export const chunks = <T>(list: readonly T[]) =>
 
 async function recordedLineIds(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   lineIds: readonly string[],
 ): Promise<Set<string>> {
   const recorded = new Set<string>();
@@ -167,7 +164,7 @@ async function recordedLineIds(
     const rows = await db
       .selectFrom('bank_lines')
       .select('line_id')
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('line_id', 'in', chunk)
       .execute();
     for (const row of rows) recorded.add(row.line_id);
@@ -175,18 +172,18 @@ async function recordedLineIds(
   return recorded;
 }
 
-export async function matchBookRows(db: Executor, ownerId: string, currency: Currency) {
+export async function matchBookRows(db: Executor, bookId: string, currency: Currency) {
   const [clients, openItems, rules] = await Promise.all([
     db
       .selectFrom('clients')
       .select(['id', 'first_name', 'last_name', 'company', 'balance'])
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('currency', '=', currency)
       .execute(),
     db
       .selectFrom('entries')
       .select(['id', 'client_id', 'open_amount', 'reference', 'occurred_on', 'note'])
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('currency', '=', currency)
       .where('open_amount', '>', 0)
       // Oldest first: of two charges of one amount, the preview names the older.
@@ -197,7 +194,7 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
       .selectFrom('bank_payer_rules as r')
       .innerJoin('clients as c', 'c.id', 'r.client_id')
       .leftJoin('bank_batches as b', (join) =>
-        join.onRef('b.id', '=', 'r.batch_id').onRef('b.owner_id', '=', 'r.owner_id'),
+        join.onRef('b.id', '=', 'r.batch_id').onRef('b.book_id', '=', 'r.book_id'),
       )
       .select([
         'r.payer_key',
@@ -207,7 +204,7 @@ export async function matchBookRows(db: Executor, ownerId: string, currency: Cur
         'r.learned_from',
         'b.account_label',
       ])
-      .where('r.owner_id', '=', ownerId)
+      .where('r.book_id', '=', bookId)
       .where('c.currency', '=', currency)
       .execute(),
   ]);
@@ -257,12 +254,12 @@ export function matchBookOf(rows: Awaited<ReturnType<typeof matchBookRows>>): Ma
 }
 
 /** The owner's learned payers, by their text, with the client each names. */
-async function payerRules(db: Executor, ownerId: string) {
+async function payerRules(db: Executor, bookId: string) {
   return db
     .selectFrom('bank_payer_rules as r')
     .leftJoin('clients as c', 'c.id', 'r.client_id')
     .leftJoin('bank_batches as b', (join) =>
-      join.onRef('b.id', '=', 'r.batch_id').onRef('b.owner_id', '=', 'r.owner_id'),
+      join.onRef('b.id', '=', 'r.batch_id').onRef('b.book_id', '=', 'r.book_id'),
     )
     .select([
       'r.payer_key',
@@ -274,7 +271,7 @@ async function payerRules(db: Executor, ownerId: string) {
       'r.learned_from',
       'b.account_label',
     ])
-    .where('r.owner_id', '=', ownerId)
+    .where('r.book_id', '=', bookId)
     .orderBy('r.payer_key')
     .execute();
 }
@@ -283,38 +280,38 @@ async function payerRules(db: Executor, ownerId: string) {
 
 const exportPage = 500;
 
-async function bankBatchesAfter(db: Executor, ownerId: string, after: string | null) {
+async function bankBatchesAfter(db: Executor, bookId: string, after: string | null) {
   let query = db
     .selectFrom('bank_batches')
     .select(['id', 'account_label', 'currency', 'created_at', 'undone_at'])
-    .where('owner_id', '=', ownerId);
+    .where('book_id', '=', bookId);
   if (after !== null) query = query.where('id', '>', after);
   return query.orderBy('id').limit(exportPage).execute();
 }
 
-async function bankLinesAfter(db: Executor, ownerId: string, after: string | null) {
+async function bankLinesAfter(db: Executor, bookId: string, after: string | null) {
   let query = db
     .selectFrom('bank_lines')
     .select(['line_id', 'batch_id', 'created_at'])
-    .where('owner_id', '=', ownerId);
+    .where('book_id', '=', bookId);
   if (after !== null) query = query.where('line_id', '>', after);
   return query.orderBy('line_id').limit(exportPage).execute();
 }
 
-async function payerRulesAfter(db: Executor, ownerId: string, after: string | null) {
+async function payerRulesAfter(db: Executor, bookId: string, after: string | null) {
   let query = db
     .selectFrom('bank_payer_rules')
     .select(['payer_key', 'client_id', 'updated_at', 'batch_id', 'line', 'learned_from'])
-    .where('owner_id', '=', ownerId);
+    .where('book_id', '=', bookId);
   if (after !== null) query = query.where('payer_key', '>', after);
   return query.orderBy('payer_key').limit(exportPage).execute();
 }
 
-async function layoutsAfter(db: Executor, ownerId: string, after: string | null) {
+async function layoutsAfter(db: Executor, bookId: string, after: string | null) {
   let query = db
     .selectFrom('bank_layouts')
     .select(['layout_key', 'mapping', 'updated_at'])
-    .where('owner_id', '=', ownerId);
+    .where('book_id', '=', bookId);
   if (after !== null) query = query.where('layout_key', '>', after);
   return query.orderBy('layout_key').limit(exportPage).execute();
 }
@@ -337,11 +334,11 @@ async function* pagesOf<Row>(
 // Enough for any owner's banks; an owner with more sees the ones used last.
 const listedLayouts = 100;
 
-async function layoutRows(db: Executor, ownerId: string) {
+async function layoutRows(db: Executor, bookId: string) {
   return db
     .selectFrom('bank_layouts')
     .select(['layout_key', 'mapping', 'updated_at'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .orderBy('updated_at', 'desc')
     .orderBy('layout_key')
     .limit(listedLayouts)
@@ -349,11 +346,11 @@ async function layoutRows(db: Executor, ownerId: string) {
 }
 
 /** Each account label imported under, with the currency of its latest batch, latest first. */
-async function accountRows(db: Executor, ownerId: string) {
+async function accountRows(db: Executor, bookId: string) {
   const rows = await db
     .selectFrom('bank_batches')
     .select(['account_label', 'currency', 'created_at'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .orderBy('created_at', 'desc')
     .orderBy('id')
     .limit(1000)

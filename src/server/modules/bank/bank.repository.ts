@@ -4,13 +4,13 @@ import { chunks } from './bank.queries.ts';
 
 export async function insertBatch(
   trx: Executor,
-  batch: { id: string; ownerId: string; accountLabel: string; currency: Currency; now: number },
+  batch: { id: string; bookId: string; accountLabel: string; currency: Currency; now: number },
 ): Promise<void> {
   await trx
     .insertInto('bank_batches')
     .values({
       id: batch.id,
-      owner_id: batch.ownerId,
+      book_id: batch.bookId,
       account_label: batch.accountLabel,
       currency: batch.currency,
       created_at: batch.now,
@@ -25,7 +25,7 @@ export async function insertBatch(
  */
 export async function claimLines(
   trx: Executor,
-  ownerId: string,
+  bookId: string,
   batchId: string,
   lineIds: readonly string[],
   now: number,
@@ -37,13 +37,13 @@ export async function claimLines(
       .insertInto('bank_lines')
       .values(
         chunk.map((lineId) => ({
-          owner_id: ownerId,
+          book_id: bookId,
           line_id: lineId,
           batch_id: batchId,
           created_at: now,
         })),
       )
-      .onConflict((conflict) => conflict.columns(['owner_id', 'line_id']).doNothing())
+      .onConflict((conflict) => conflict.columns(['book_id', 'line_id']).doNothing())
       .returning('line_id')
       .execute();
     for (const row of rows) taken.add(row.line_id);
@@ -53,7 +53,7 @@ export async function claimLines(
 
 export async function setEntryBankLine(
   trx: Executor,
-  ownerId: string,
+  bookId: string,
   entryId: number,
   lineId: string,
 ): Promise<void> {
@@ -61,7 +61,7 @@ export async function setEntryBankLine(
     .updateTable('entries')
     .set({ bank_line_id: lineId })
     .where('id', '=', entryId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
 }
 
@@ -82,7 +82,7 @@ interface PreviousRule {
 export async function saveRule(
   trx: Executor,
   rule: {
-    ownerId: string;
+    bookId: string;
     payerKey: string;
     clientId: string;
     now: number;
@@ -95,7 +95,7 @@ export async function saveRule(
   const inserted = await trx
     .insertInto('bank_payer_rules')
     .values({
-      owner_id: rule.ownerId,
+      book_id: rule.bookId,
       payer_key: rule.payerKey,
       client_id: rule.clientId,
       updated_at: rule.now,
@@ -103,14 +103,14 @@ export async function saveRule(
       previous: null,
     })
     // PostgreSQL waits here for another import learning the same text, then reads its rule.
-    .onConflict((conflict) => conflict.columns(['owner_id', 'payer_key']).doNothing())
+    .onConflict((conflict) => conflict.columns(['book_id', 'payer_key']).doNothing())
     .returning('payer_key')
     .executeTakeFirst();
   if (inserted) return;
   const existing = await trx
     .selectFrom('bank_payer_rules')
     .select(['client_id', 'updated_at', 'batch_id', 'line', 'learned_from', 'previous'])
-    .where('owner_id', '=', rule.ownerId)
+    .where('book_id', '=', rule.bookId)
     .where('payer_key', '=', rule.payerKey)
     .executeTakeFirstOrThrow();
   const clientId = existing.client_id === rule.clientId ? rule.clientId : null;
@@ -134,7 +134,7 @@ export async function saveRule(
             previous: JSON.stringify(previous),
           },
     )
-    .where('owner_id', '=', rule.ownerId)
+    .where('book_id', '=', rule.bookId)
     .where('payer_key', '=', rule.payerKey)
     .execute();
 }
@@ -144,11 +144,11 @@ export async function saveRule(
  * given back as it was (unless the client it named is gone: then deleted). A rule changed again
  * by a later import stays as that import left it, but no longer gives this one's state back.
  */
-export async function forgetBatchRules(trx: Executor, ownerId: string, batchId: string) {
+export async function forgetBatchRules(trx: Executor, bookId: string, batchId: string) {
   const taught = await trx
     .selectFrom('bank_payer_rules')
     .select(['payer_key', 'previous'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('batch_id', '=', batchId)
     .execute();
   for (const rule of taught) {
@@ -160,16 +160,16 @@ export async function forgetBatchRules(trx: Executor, ownerId: string, batchId: 
         .selectFrom('clients')
         .select('id')
         .where('id', '=', previous.clientId)
-        .where('owner_id', '=', ownerId)
+        .where('book_id', '=', bookId)
         .executeTakeFirst()) === undefined;
     const where = trx
       .updateTable('bank_payer_rules')
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('payer_key', '=', rule.payer_key);
     if (previous === null || clientGone)
       await trx
         .deleteFrom('bank_payer_rules')
-        .where('owner_id', '=', ownerId)
+        .where('book_id', '=', bookId)
         .where('payer_key', '=', rule.payer_key)
         .execute();
     else
@@ -187,7 +187,7 @@ export async function forgetBatchRules(trx: Executor, ownerId: string, batchId: 
   const later = await trx
     .selectFrom('bank_payer_rules')
     .select(['payer_key', 'previous'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('previous', 'like', `%${batchId}%`)
     .execute();
   for (const rule of later)
@@ -195,7 +195,7 @@ export async function forgetBatchRules(trx: Executor, ownerId: string, batchId: 
       await trx
         .updateTable('bank_payer_rules')
         .set({ previous: null })
-        .where('owner_id', '=', ownerId)
+        .where('book_id', '=', bookId)
         .where('payer_key', '=', rule.payer_key)
         .execute();
 }
@@ -203,7 +203,7 @@ export async function forgetBatchRules(trx: Executor, ownerId: string, batchId: 
 /** Marks the batch undone; false when it is not there or was undone already. */
 export async function markBatchUndone(
   trx: Executor,
-  ownerId: string,
+  bookId: string,
   batchId: string,
   now: number,
 ): Promise<boolean> {
@@ -211,33 +211,33 @@ export async function markBatchUndone(
     .updateTable('bank_batches')
     .set({ undone_at: now })
     .where('id', '=', batchId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('undone_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-export async function batchExists(db: Executor, ownerId: string, batchId: string) {
+export async function batchExists(db: Executor, bookId: string, batchId: string) {
   const row = await db
     .selectFrom('bank_batches')
     .select('id')
     .where('id', '=', batchId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return row !== undefined;
 }
 
 /** The batch's payments not voided yet. */
-export async function batchPayments(trx: Executor, ownerId: string, batchId: string) {
+export async function batchPayments(trx: Executor, bookId: string, batchId: string) {
   return trx
     .selectFrom('bank_lines as l')
     .innerJoin('entries as e', (join) =>
-      join.onRef('e.owner_id', '=', 'l.owner_id').onRef('e.bank_line_id', '=', 'l.line_id'),
+      join.onRef('e.book_id', '=', 'l.book_id').onRef('e.bank_line_id', '=', 'l.line_id'),
     )
     .leftJoin('entries as v', 'v.void_of', 'e.id')
     .select(['e.id', 'e.client_id'])
     .where('l.batch_id', '=', batchId)
-    .where('l.owner_id', '=', ownerId)
+    .where('l.book_id', '=', bookId)
     .where('e.kind', '=', 'payment')
     .where('v.id', 'is', null)
     .orderBy('e.id')
@@ -245,10 +245,10 @@ export async function batchPayments(trx: Executor, ownerId: string, batchId: str
 }
 
 /** The batch's lines may be recorded again. */
-export async function releaseLines(trx: Executor, ownerId: string, batchId: string) {
+export async function releaseLines(trx: Executor, bookId: string, batchId: string) {
   await trx
     .deleteFrom('bank_lines')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('batch_id', '=', batchId)
     .execute();
 }
@@ -256,14 +256,14 @@ export async function releaseLines(trx: Executor, ownerId: string, batchId: stri
 /** The lines a client's payments (standing or voided) came from. */
 export async function clientLineIds(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<string[]> {
   const rows = await db
     .selectFrom('entries')
     .select('bank_line_id')
     .distinct()
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('client_id', '=', clientId)
     .where('bank_line_id', 'is not', null)
     .execute();
@@ -273,13 +273,13 @@ export async function clientLineIds(
 /** Of these lines, those no standing payment holds any more may be recorded again. */
 export async function releaseUnpaidLines(
   trx: Executor,
-  ownerId: string,
+  bookId: string,
   lineIds: readonly string[],
 ): Promise<void> {
   for (const chunk of chunks(lineIds))
     await trx
       .deleteFrom('bank_lines')
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('line_id', 'in', chunk)
       .where((outer) =>
         outer.not(
@@ -287,7 +287,7 @@ export async function releaseUnpaidLines(
             outer
               .selectFrom('entries as e')
               .select('e.id')
-              .whereRef('e.owner_id', '=', 'bank_lines.owner_id')
+              .whereRef('e.book_id', '=', 'bank_lines.book_id')
               .whereRef('e.bank_line_id', '=', 'bank_lines.line_id')
               .where('e.kind', '=', 'payment')
               .where((inner) =>
@@ -307,11 +307,11 @@ export async function releaseUnpaidLines(
 }
 
 /** The texts of the owner's learned payers. */
-export async function payerKeys(db: Executor, ownerId: string): Promise<string[]> {
+export async function payerKeys(db: Executor, bookId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('bank_payer_rules')
     .select('payer_key')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   return rows.map((row) => row.payer_key);
 }
@@ -319,12 +319,12 @@ export async function payerKeys(db: Executor, ownerId: string): Promise<string[]
 /** Forgets one learned payer; answers the client it named (null for none), undefined if absent. */
 export async function deleteRule(
   trx: Executor,
-  ownerId: string,
+  bookId: string,
   payerKey: string,
 ): Promise<{ client_id: string | null } | undefined> {
   return trx
     .deleteFrom('bank_payer_rules')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('payer_key', '=', payerKey)
     .returning('client_id')
     .executeTakeFirst();
@@ -333,7 +333,7 @@ export async function deleteRule(
 /** A restore's bank imports, lines, learned payers and CSV layouts, under the new owner. */
 export async function insertRestoredBank(
   trx: Executor,
-  ownerId: string,
+  bookId: string,
   bank: {
     batches: readonly {
       id: string;
@@ -361,7 +361,7 @@ export async function insertRestoredBank(
       .values(
         chunk.map((batch) => ({
           id: batch.id,
-          owner_id: ownerId,
+          book_id: bookId,
           account_label: batch.accountLabel,
           currency: batch.currency,
           created_at: batch.createdAt,
@@ -374,7 +374,7 @@ export async function insertRestoredBank(
       .insertInto('bank_lines')
       .values(
         chunk.map((line) => ({
-          owner_id: ownerId,
+          book_id: bookId,
           line_id: line.lineId,
           batch_id: line.batchId,
           created_at: line.createdAt,
@@ -386,7 +386,7 @@ export async function insertRestoredBank(
       .insertInto('bank_payer_rules')
       .values(
         chunk.map((rule) => ({
-          owner_id: ownerId,
+          book_id: bookId,
           payer_key: rule.payerKey,
           client_id: rule.clientId,
           updated_at: rule.updatedAt,
@@ -402,7 +402,7 @@ export async function insertRestoredBank(
       .insertInto('bank_layouts')
       .values(
         chunk.map((layout) => ({
-          owner_id: ownerId,
+          book_id: bookId,
           layout_key: layout.key,
           mapping: layout.mapping,
           updated_at: layout.updatedAt,
@@ -414,19 +414,19 @@ export async function insertRestoredBank(
 /** Remembers the mapping of a CSV layout, replacing the one remembered before. */
 export async function saveLayout(
   trx: Executor,
-  layout: { ownerId: string; key: string; mapping: string; now: number },
+  layout: { bookId: string; key: string; mapping: string; now: number },
 ): Promise<void> {
   await trx
     .insertInto('bank_layouts')
     .values({
-      owner_id: layout.ownerId,
+      book_id: layout.bookId,
       layout_key: layout.key,
       mapping: layout.mapping,
       updated_at: layout.now,
     })
     .onConflict((conflict) =>
       conflict
-        .columns(['owner_id', 'layout_key'])
+        .columns(['book_id', 'layout_key'])
         .doUpdateSet({ mapping: layout.mapping, updated_at: layout.now }),
     )
     .execute();

@@ -329,7 +329,7 @@ describe('bank statement import', () => {
       testApp.app.db.kysely
         .selectFrom('events')
         .select('action')
-        .where('owner_id', '=', userId)
+        .where('book_id', '=', userId)
         .where('action', '=', 'settings_changed')
         .execute();
     const before = (await events()).length;

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -59,7 +60,7 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
         validatorCompiler: () => (bytes: unknown) => ({ value: bytes }),
       },
       async (request) => {
-        const ownerId = currentUser(request).id;
+        const bookId = currentBook(request).id;
         // Bytes, or nothing when no body was sent: the worker refuses anything but JSON.
         const body: unknown = request.body;
         return withParseSlot(async () => {
@@ -70,13 +71,13 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
             body.byteOffset === 0 &&
             body.byteLength === body.buffer.byteLength;
           const { accountLabel, currency, statement } = await previewReaders.run(
-            ownerId,
+            bookId,
             body,
             owned ? [body.buffer] : [],
           );
           const { lines, clients } = await previewLines(
             app.db.kysely,
-            ownerId,
+            bookId,
             accountLabel,
             currency,
             statement.lines,
@@ -89,29 +90,29 @@ export const bankRoutes: FastifyPluginAsync = async (app) => {
   await app.register(previewRoute);
 
   handle(app, apiRoutes.bankConfirm, { bodyLimit: bankConfirmBodyLimitBytes }, async (request) =>
-    app.writes.run(confirmBankLines, currentUser(request).id, request.body),
+    app.writes.run(confirmBankLines, currentBook(request), request.body),
   );
 
   handle(app, apiRoutes.bankLayouts, async (request) =>
-    bankLayouts(app.db.kysely, currentUser(request).id),
+    bankLayouts(app.db.kysely, currentBook(request).id),
   );
 
   handle(app, apiRoutes.bankUndo, async (request) =>
     app.writes.run(
       undoBankBatch,
-      currentUser(request).id,
+      currentBook(request),
       checkedId(request.params.id, batchNotFound),
     ),
   );
 
   // The payers the owner has confirmed, and forgetting one.
   handle(app, apiRoutes.bankRules, async (request) => ({
-    rules: await listPayerRules(app.db.kysely, currentUser(request).id),
+    rules: await listPayerRules(app.db.kysely, currentBook(request).id),
   }));
 
   handle(app, apiRoutes.forgetBankRule, async (request, reply) => {
     const id = checkedId(request.params.id, payerRuleNotFound);
-    await app.writes.run(forgetPayerRule, currentUser(request).id, id);
+    await app.writes.run(forgetPayerRule, currentBook(request), id);
     return reply.status(204).send(null);
   });
 };

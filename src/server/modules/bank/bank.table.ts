@@ -2,7 +2,7 @@ import type { Currency } from '../../../shared/money.ts';
 
 interface BankBatchesTable {
   id: string;
-  owner_id: string;
+  book_id: string;
   account_label: string;
   currency: Currency;
   created_at: number;
@@ -11,14 +11,14 @@ interface BankBatchesTable {
 
 /** One row per statement line recorded: its key is the one arbiter of "recorded once". */
 interface BankLinesTable {
-  owner_id: string;
+  book_id: string;
   line_id: string;
   batch_id: string;
   created_at: number;
 }
 
 interface BankPayerRulesTable {
-  owner_id: string;
+  book_id: string;
   /** `payerKey` of a description the owner confirmed. */
   payer_key: string;
   /** Null once the text was confirmed for two different clients: a bank's generic wording. */
@@ -36,7 +36,7 @@ interface BankPayerRulesTable {
 
 /** A CSV layout's column mapping, under the key of its header row (migration 0033). */
 interface BankLayoutsTable {
-  owner_id: string;
+  book_id: string;
   layout_key: string;
   /** The mapping as JSON text. */
   mapping: string;

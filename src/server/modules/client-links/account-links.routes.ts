@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -105,7 +106,7 @@ export const accountLinksRoutes: FastifyPluginAsync = async (app) => {
     async (request) => {
       const revoked = await app.writes.run(
         revokeClientLinks,
-        currentUser(request).id,
+        currentBook(request),
         request.body.ids,
       );
       return { revoked };

@@ -95,7 +95,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     }
     if (linkState(link, now) !== 'live') {
       const [business, locale] = await Promise.all([
-        readBusiness(db, link.owner_id),
+        readBusiness(db, link.book_id),
         languageOf(request, link),
       ]);
       await plain(reply, 410, locale, 'ended', business.name);
@@ -106,14 +106,14 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
 
   async function languageOf(request: FastifyRequest, link: ClientLinkRow): Promise<Locale> {
     const [own, owners] = await Promise.all([
-      readClientLanguage(db, link.owner_id, link.client_id),
-      readLanguage(db, link.owner_id),
+      readClientLanguage(db, link.book_id, link.client_id),
+      readLanguage(db, link.book_id),
     ]);
     return own ?? owners ?? requestLocale(request);
   }
 
   async function statementOf(link: ClientLinkRow) {
-    return readStatement(db, link.owner_id, link.client_id, defaultPeriod(utcDay()), false);
+    return readStatement(db, link.book_id, link.client_id, defaultPeriod(utcDay()), false);
   }
 
   const hidden = { hide: true };
@@ -126,7 +126,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     const now = Date.now();
     try {
       await noteLinkOpened(db, link.id, now);
-      await app.writes.run(recordLinkOpened, link.owner_id, link.id, link.client_id);
+      await app.writes.run(recordLinkOpened, link.book_id, link.id, link.client_id);
     } catch (error) {
       // The page is the client's; a history line that could not be written is the log's business.
       request.log.warn({ err: error }, 'a client link was opened but could not be recorded');
@@ -145,7 +145,7 @@ export const clientLinkPageRoutes: FastifyPluginAsync = async (app) => {
     if (!link) return reply;
     const [statement, locale] = await Promise.all([statementOf(link), languageOf(request, link)]);
     if (!statement) return plain(reply, 404, requestLocale(request), 'unknown');
-    const pdf = await pdfs.render(link.owner_id, statement, locale);
+    const pdf = await pdfs.render(link.book_id, statement, locale);
     return reply
       .header('content-type', 'application/pdf')
       .header('content-disposition', attachmentHeader(statementFileName(statement, 'pdf')))

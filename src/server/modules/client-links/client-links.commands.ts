@@ -46,17 +46,17 @@ export const reminderMaker: LinkMaker = {
  */
 export async function replaceClientLink(
   trx: ChangeContext['trx'],
-  ownerId: string,
+  bookId: string,
   clientId: string,
   secretHash: string,
   expiresAt: number | null,
   now: number,
   maker: LinkMaker,
 ): Promise<ClientLink> {
-  await revokeCurrentLink(trx, ownerId, clientId, now);
+  await revokeCurrentLink(trx, bookId, clientId, now);
   const row = {
     id: newId(),
-    owner_id: ownerId,
+    book_id: bookId,
     client_id: clientId,
     secret_hash: secretHash,
     created_at: now,
@@ -77,14 +77,14 @@ export async function replaceClientLink(
 export const createClientLink = command(
   async (
     { trx, record, now },
-    ownerId,
+    bookId,
     clientId: string,
     secretHash: string,
     expiresAt: number | null,
     maker: LinkMaker,
   ): Promise<ClientLink> => {
-    const client = await currentClient(trx, ownerId, clientId);
-    const link = await replaceClientLink(trx, ownerId, clientId, secretHash, expiresAt, now, maker);
+    const client = await currentClient(trx, bookId, clientId);
+    const link = await replaceClientLink(trx, bookId, clientId, secretHash, expiresAt, now, maker);
     const snapshot = toSnapshot(client);
     await record({
       clientId,
@@ -98,9 +98,9 @@ export const createClientLink = command(
 );
 
 export const revokeClientLink = command(
-  async ({ trx, record, now }, ownerId, clientId: string): Promise<void> => {
-    const client = await currentClient(trx, ownerId, clientId);
-    if (!(await revokeCurrentLink(trx, ownerId, clientId, now)))
+  async ({ trx, record, now }, bookId, clientId: string): Promise<void> => {
+    const client = await currentClient(trx, bookId, clientId);
+    if (!(await revokeCurrentLink(trx, bookId, clientId, now)))
       throw notFound('This client has no link');
     const snapshot = toSnapshot(client);
     await record({
@@ -119,20 +119,20 @@ export const revokeClientLink = command(
  * link already revoked is passed over.
  */
 export const revokeClientLinks = command(
-  async ({ trx, record, now }, ownerId, ids: string[]): Promise<number | Unchanged<number>> => {
+  async ({ trx, record, now }, bookId, ids: string[]): Promise<number | Unchanged<number>> => {
     const unique = [...new Set(ids)];
-    const links = await findLinksOfOwner(trx, ownerId, unique);
+    const links = await findLinksOfOwner(trx, bookId, unique);
     if (links.length < unique.length) throw notFound('No such link');
     const live = links.filter((link) => link.revoked_at === null);
     if (live.length === 0) return unchanged(0);
     await revokeLinks(
       trx,
-      ownerId,
+      bookId,
       live.map((link) => link.id),
       now,
     );
     for (const link of live) {
-      const client = await currentClient(trx, ownerId, link.client_id);
+      const client = await currentClient(trx, bookId, link.client_id);
       const snapshot = toSnapshot(client);
       await record({
         clientId: link.client_id,
@@ -148,9 +148,9 @@ export const revokeClientLinks = command(
 
 /** One event an hour per link at most, however often the client reloads the page. */
 export const recordLinkOpened = command(
-  async ({ trx, record, now }, ownerId, linkId: string, clientId: string) => {
+  async ({ trx, record, now }, bookId, linkId: string, clientId: string) => {
     if (!(await claimOpenedEvent(trx, linkId, now, openedEventEveryMs))) return unchanged(false);
-    const client = await currentClient(trx, ownerId, clientId);
+    const client = await currentClient(trx, bookId, clientId);
     const snapshot = toSnapshot(client);
     await record({
       clientId,

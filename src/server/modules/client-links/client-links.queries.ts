@@ -9,13 +9,13 @@ export type ClientLinkRow = Selectable<ClientLinksTable>;
 /** The client's link that is not revoked (expired or not). */
 export async function findCurrentLink(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<ClientLinkRow | undefined> {
   return db
     .selectFrom('client_links')
     .selectAll()
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('client_id', '=', clientId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
@@ -28,7 +28,7 @@ export async function findLinkBySecretHash(
 ): Promise<ClientLinkRow | undefined> {
   return db
     .selectFrom('client_links')
-    .innerJoin('users', 'users.id', 'client_links.owner_id')
+    .innerJoin('users', 'users.id', 'client_links.book_id')
     .selectAll('client_links')
     .where('client_links.secret_hash', '=', secretHash)
     .where('users.disabled_at', 'is', null)
@@ -36,13 +36,13 @@ export async function findLinkBySecretHash(
 }
 
 /** The owner's live links made since `since`, newest first, with their client's name. */
-export async function listRecentLinks(db: Executor, ownerId: string, since: number, now: number) {
+export async function listRecentLinks(db: Executor, bookId: string, since: number, now: number) {
   return db
     .selectFrom('client_links')
     .innerJoin('clients', (join) =>
       join
         .onRef('clients.id', '=', 'client_links.client_id')
-        .onRef('clients.owner_id', '=', 'client_links.owner_id'),
+        .onRef('clients.book_id', '=', 'client_links.book_id'),
     )
     .select([
       'client_links.id',
@@ -57,7 +57,7 @@ export async function listRecentLinks(db: Executor, ownerId: string, since: numb
       'clients.first_name',
       'clients.last_name',
     ])
-    .where('client_links.owner_id', '=', ownerId)
+    .where('client_links.book_id', '=', bookId)
     .where('client_links.created_at', '>=', since)
     .where('client_links.revoked_at', 'is', null)
     .where((where) =>
@@ -74,13 +74,13 @@ export async function listRecentLinks(db: Executor, ownerId: string, since: numb
 /** The owner's links among `ids` (another owner's are not found), revoked or not. */
 export async function findLinksOfOwner(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   ids: readonly string[],
 ): Promise<Pick<ClientLinkRow, 'id' | 'client_id' | 'revoked_at'>[]> {
   return db
     .selectFrom('client_links')
     .select(['id', 'client_id', 'revoked_at'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('id', 'in', ids)
     .execute();
 }

@@ -4,14 +4,14 @@ import type { Executor } from '../../db/database.ts';
 /** Revokes the client's current link, if any; true when there was one. */
 export async function revokeCurrentLink(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   now: number,
 ): Promise<boolean> {
   const result = await db
     .updateTable('client_links')
     .set({ revoked_at: now })
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('client_id', '=', clientId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
@@ -63,14 +63,14 @@ export async function claimOpenedEvent(
 
 export async function revokeLinks(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   ids: readonly string[],
   now: number,
 ): Promise<void> {
   await db
     .updateTable('client_links')
     .set({ revoked_at: now })
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('id', 'in', ids)
     .where('revoked_at', 'is', null)
     .execute();

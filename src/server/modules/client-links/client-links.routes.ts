@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import { randomBytes } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsync } from 'fastify';
@@ -39,11 +40,11 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
     apiRoutes.clientLink,
     { summary: "The client's private link (never its secret) and the client's language" },
     async (request) => {
-      const ownerId = currentUser(request).id;
+      const bookId = currentBook(request).id;
       const id = checkedClientId(request.params.id);
-      const language = await readClientLanguage(db, ownerId, id);
+      const language = await readClientLanguage(db, bookId, id);
       if (language === undefined) throw clientNotFound();
-      const link = await findCurrentLink(db, ownerId, id);
+      const link = await findCurrentLink(db, bookId, id);
       return { link: link ? toClientLink(link, Date.now()) : null, language };
     },
   );
@@ -63,7 +64,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
       const days = request.body.expiresInDays ?? null;
       const link = await app.writes.run(
         createClientLink,
-        currentUser(request).id,
+        currentBook(request),
         id,
         hashToken(secret),
         days === null ? null : Date.now() + days * dayMs,
@@ -79,7 +80,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
     { summary: "Revoke the client's link at once" },
     async (request, reply) => {
       const id = checkedClientId(request.params.id);
-      await app.writes.run(revokeClientLink, currentUser(request).id, id);
+      await app.writes.run(revokeClientLink, currentBook(request), id);
       return reply.status(204).send();
     },
   );
@@ -92,7 +93,7 @@ export const clientLinksRoutes: FastifyPluginAsync = async (app) => {
       const id = checkedClientId(request.params.id);
       const language = await app.writes.run(
         setClientLanguage,
-        currentUser(request).id,
+        currentBook(request),
         id,
         request.body.language,
       );

@@ -1,6 +1,6 @@
 export interface ClientLinksTable {
   id: string;
-  owner_id: string;
+  book_id: string;
   client_id: string;
   /** SHA-256 of the secret in the link's address: the table alone opens no page. */
   secret_hash: string;

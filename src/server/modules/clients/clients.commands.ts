@@ -69,9 +69,9 @@ function businessOf(
 
 /** A new client; a balance other than 0 is its opening balance. */
 export const addClient = command(
-  async ({ trx, record, now }, ownerId, input: ClientInput): Promise<Client> => {
+  async ({ trx, record, now }, bookId, input: ClientInput): Promise<Client> => {
     // With the preference on, the form has no balance and a hand-made request cannot add one.
-    const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
+    const { disableBalanceOnAdd } = await readPreferences(trx, bookId);
     const opening = disableBalanceOnAdd ? 0 : (input.balance ?? 0);
     const terms = openingOf(input, now);
     const client = await insertClient(trx, {
@@ -80,16 +80,16 @@ export const addClient = command(
       balance: opening,
       id: newId(),
       openingDueDay: terms.dueDay,
-      ownerId,
+      bookId,
       now,
     });
-    await keepClientTotals(trx, ownerId, [], [sumsPartOf(client)]);
+    await keepClientTotals(trx, bookId, [], [sumsPartOf(client)]);
     const entry =
       opening === 0
         ? null
         : await addEntry(
             trx,
-            ownerId,
+            bookId,
             client.id,
             {
               kind: 'opening',
@@ -121,19 +121,19 @@ export const addClient = command(
  * but opening balances: the old opening is voided and the balance opens again in the new one.
  */
 export const editClient = command(
-  async ({ trx, record, now }, ownerId, id: string, update: ClientUpdate): Promise<Client> => {
+  async ({ trx, record, now }, bookId, id: string, update: ClientUpdate): Promise<Client> => {
     const { version, openingDate, openingDueDate, openingReference, ...values } = update;
-    const current = await currentClient(trx, ownerId, id);
+    const current = await currentClient(trx, bookId, id);
     if (current.version !== version) throw conflict();
     // First, so that a change of currency opens the balance again on the new terms.
     const opening = await changeOpeningTerms(
       trx,
-      ownerId,
+      bookId,
       current,
       { openingDate, openingDueDate, openingReference },
       now,
     );
-    const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
+    const { disableBalanceOnEdit } = await readPreferences(trx, bookId);
     const next: ClientValues = {
       ...values,
       ...businessOf(values, current),
@@ -145,17 +145,17 @@ export const editClient = command(
     const today = utcDay(now);
     let entry: EntryDetail | null = null;
     if (next.currency !== current.currency) {
-      if (!currencyCanChange(await ledgerShape(trx, ownerId, id)))
+      if (!currencyCanChange(await ledgerShape(trx, bookId, id)))
         throw fieldError(
           'currency',
           'cannot change once payments, charges, credits or adjustments are recorded',
         );
       const reason = `Currency changed to ${currencyLabel[next.currency]}`;
-      const openings = await liveOpenings(trx, ownerId, id);
+      const openings = await liveOpenings(trx, bookId, id);
       for (const opening of openings) {
         await addEntry(
           trx,
-          ownerId,
+          bookId,
           id,
           {
             kind: 'void',
@@ -173,7 +173,7 @@ export const editClient = command(
       if (next.balance !== 0)
         entry = await addEntry(
           trx,
-          ownerId,
+          bookId,
           id,
           {
             kind: 'opening',
@@ -188,7 +188,7 @@ export const editClient = command(
     } else if (next.balance !== current.balance) {
       entry = await addEntry(
         trx,
-        ownerId,
+        bookId,
         id,
         {
           kind: 'adjustment',
@@ -200,22 +200,22 @@ export const editClient = command(
         now,
       );
     }
-    const saved = await updateClientIfVersion(trx, ownerId, id, version, next, now);
+    const saved = await updateClientIfVersion(trx, bookId, id, version, next, now);
     if (!saved) throw conflict();
     // Unchanged since `current` (the version says so) but for its oldest unpaid day, which only
     // the ledger's writers move and keep.
     await keepClientTotals(
       trx,
-      ownerId,
+      bookId,
       [{ ...sumsPartOf(current), oldestDue: saved.oldestDueDate }],
       [sumsPartOf(saved)],
     );
     const updated =
       next.currency !== current.currency || opening !== null
-        ? await reallocate(trx, ownerId, saved)
+        ? await reallocate(trx, bookId, saved)
         : entry === null
           ? saved
-          : await settleChange(trx, ownerId, saved, entry);
+          : await settleChange(trx, bookId, saved, entry);
     await record({
       clientId: id,
       action: 'edited',
@@ -233,15 +233,15 @@ export const editClient = command(
  * Deletes a client with its ledger; its history stays in the log. The bank lines its payments
  * came from are freed (unless another client's payment holds one).
  */
-export const deleteClient = command(async ({ trx, record }, ownerId, id: string): Promise<void> => {
-  const current = await currentClient(trx, ownerId, id);
-  const bankLines = await clientBankLines(trx, ownerId, id);
-  await removeClientFigures(trx, ownerId, id);
-  const removed = await deleteClientRow(trx, ownerId, id);
+export const deleteClient = command(async ({ trx, record }, bookId, id: string): Promise<void> => {
+  const current = await currentClient(trx, bookId, id);
+  const bankLines = await clientBankLines(trx, bookId, id);
+  await removeClientFigures(trx, bookId, id);
+  const removed = await deleteClientRow(trx, bookId, id);
   if (!removed) throw clientNotFound();
-  await keepClientTotals(trx, ownerId, [sumsPartOf(removed)], []);
+  await keepClientTotals(trx, bookId, [sumsPartOf(removed)], []);
   // Its payments are gone with it: their statement lines may be recorded again.
-  await freeUnpaidLines(trx, ownerId, bankLines);
+  await freeUnpaidLines(trx, bookId, bankLines);
   await record({
     clientId: id,
     action: 'deleted',
@@ -258,11 +258,11 @@ export const deleteClient = command(async ({ trx, record }, ownerId, id: string)
  */
 export async function addImportedClients(
   { trx, record, now }: ChangeContext,
-  ownerId: string,
+  bookId: string,
   rows: readonly ClientInput[],
 ): Promise<{ balancesZeroed: boolean }> {
-  const { disableBalanceOnAdd } = await readPreferences(trx, ownerId);
-  await record(await writeImportedClients(trx, ownerId, rows, disableBalanceOnAdd, now));
+  const { disableBalanceOnAdd } = await readPreferences(trx, bookId);
+  await record(await writeImportedClients(trx, bookId, rows, disableBalanceOnAdd, now));
   return { balancesZeroed: disableBalanceOnAdd };
 }
 
@@ -309,10 +309,10 @@ export async function stageImportedClients(
 export async function publishStagedClients(
   trx: ChangeContext['trx'],
   stagingId: string,
-  ownerId: string,
+  bookId: string,
 ): Promise<void> {
-  await moveClients(trx, stagingId, ownerId);
-  await publishStagedLedger(trx, stagingId, ownerId);
+  await moveClients(trx, stagingId, bookId);
+  await publishStagedLedger(trx, stagingId, bookId);
 }
 
 /** Throws away up to `limit` of a staging account's clients; answers how many went. */
@@ -320,25 +320,25 @@ export const discardStagedClients = deleteSomeClients;
 
 /** An export file's clients, with their ids; part of a restore (transfer/restore-plan.ts). */
 export async function addRestoredClients(
-  ...[trx, ownerId, clients]: Parameters<typeof insertRestoredClients>
+  ...[trx, bookId, clients]: Parameters<typeof insertRestoredClients>
 ): Promise<void> {
-  await keepClientTotals(trx, ownerId, [], await insertRestoredClients(trx, ownerId, clients));
+  await keepClientTotals(trx, bookId, [], await insertRestoredClients(trx, bookId, clients));
 }
 
 /** Restored clients' own languages; part of a restore, whose `restored` events record them. */
 export async function setRestoredClientLanguages(
   trx: ChangeContext['trx'],
-  ownerId: string,
+  bookId: string,
   languages: readonly { id: string; language: Locale }[],
 ): Promise<void> {
-  for (const { id, language } of languages) await updateClientLanguage(trx, ownerId, id, language);
+  for (const { id, language } of languages) await updateClientLanguage(trx, bookId, id, language);
 }
 
 /** The language the client reads their link's page (and later reminders) in; null: the owner's. */
 export const setClientLanguage = command(
-  async ({ trx, record }, ownerId, id: string, language: Locale | null): Promise<Locale | null> => {
-    const client = await currentClient(trx, ownerId, id);
-    await updateClientLanguage(trx, ownerId, id, language);
+  async ({ trx, record }, bookId, id: string, language: Locale | null): Promise<Locale | null> => {
+    const client = await currentClient(trx, bookId, id);
+    await updateClientLanguage(trx, bookId, id, language);
     const snapshot = toSnapshot(client);
     await record({
       clientId: id,

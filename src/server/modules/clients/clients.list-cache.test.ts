@@ -106,7 +106,7 @@ describe('the client list answered again', () => {
       .insertInto('clients')
       .values({
         id: 'SecondOwnersOwnClient1',
-        owner_id: second.userId,
+        book_id: second.userId,
         first_name: 'Only',
         last_name: 'Mine',
         name_key: 'only mine',
@@ -179,7 +179,7 @@ describe('the list and a change made outside the write path', () => {
         .insertInto('clients')
         .values({
           id: 'WrittenStraightIntoIt01',
-          owner_id: userId,
+          book_id: userId,
           first_name: 'Straight',
           last_name: 'In',
           name_key: 'straight in',

@@ -7,7 +7,7 @@ import { listClientsPage, type ClientFilter } from './clients.queries.ts';
 
 let testApp: TestApp;
 let cookie: string;
-let ownerId: string;
+let bookId: string;
 let otherCookie: string;
 
 const people: ClientInput[] = [
@@ -63,7 +63,7 @@ const people: ClientInput[] = [
 
 beforeAll(async () => {
   testApp = await buildTestApp();
-  ({ cookie, userId: ownerId } = await joinAs(testApp.app));
+  ({ cookie, userId: bookId } = await joinAs(testApp.app));
   ({ cookie: otherCookie } = await joinAs(testApp.app));
   for (const person of people) {
     const response = await testApp.app.inject({
@@ -197,7 +197,7 @@ describe('the client list', () => {
   it('pages the overdue filter the same whichever index it reads, many matches or few', async () => {
     // Everyone owing since today is overdue by a day far ahead.
     const filter: ClientFilter = {
-      ownerId,
+      bookId,
       overdueOn: '2999-01-01',
       dialect: testApp.app.db.dialect,
     };

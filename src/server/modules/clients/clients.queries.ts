@@ -78,7 +78,7 @@ export function withNotes(client: ClientSnapshot): ClientSnapshot {
 }
 
 export interface ClientFilter {
-  ownerId: string;
+  bookId: string;
   /** Part of a name (a company's or a person's), an e-mail or a phone number. */
   search?: string | undefined;
   currency?: Currency | undefined;
@@ -127,7 +127,7 @@ function searchTrigrams(typed: string, folded: string): string | null {
 }
 
 function filtered(db: Executor, filter: ClientFilter, manyMatches = false) {
-  let query = db.selectFrom('clients').where('owner_id', '=', filter.ownerId);
+  let query = db.selectFrom('clients').where('book_id', '=', filter.bookId);
   if (filter.currency) query = query.where('currency', '=', filter.currency);
   if (filter.owes) query = query.where('balance', '>', 0);
   if (filter.overdueOn && manyMatches && filter.dialect === 'sqlite') {
@@ -229,11 +229,11 @@ export async function listClientsPage(
 }
 
 /** Whether the owner keeps any client at all: one row read, however many there are. */
-export async function hasClients(db: Executor, ownerId: string): Promise<boolean> {
+export async function hasClients(db: Executor, bookId: string): Promise<boolean> {
   const row = await db
     .selectFrom('clients')
     .select('id')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -278,14 +278,14 @@ export async function summarizeClients(
 
 export async function findClient(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   id: string,
 ): Promise<Client | undefined> {
   const row = await db
     .selectFrom('clients')
     .selectAll()
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return row && toClient(row);
 }
@@ -293,7 +293,7 @@ export async function findClient(
 /** The owner's clients among `ids` (in pieces, well inside both databases' parameter limits). */
 export async function clientsByIds(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   ids: readonly string[],
 ): Promise<Client[]> {
   const found: Client[] = [];
@@ -301,7 +301,7 @@ export async function clientsByIds(
     const rows = await db
       .selectFrom('clients')
       .selectAll()
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('id', 'in', ids.slice(start, start + 500))
       .execute();
     found.push(...rows.map(toClient));
@@ -312,14 +312,14 @@ export async function clientsByIds(
 /** The client's own language (null: the owner's); undefined when the owner has no such client. */
 export async function readClientLanguage(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   id: string,
 ): Promise<Locale | null | undefined> {
   const row = await db
     .selectFrom('clients')
     .select('language')
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   if (!row) return undefined;
   return isLocale(row.language) ? row.language : null;
@@ -328,7 +328,7 @@ export async function readClientLanguage(
 /** The clients' own languages, for those who have one (the others read the owner's). */
 export async function clientLanguages(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   ids: readonly string[],
 ): Promise<Map<string, Locale>> {
   const languages = new Map<string, Locale>();
@@ -336,7 +336,7 @@ export async function clientLanguages(
     const rows = await db
       .selectFrom('clients')
       .select(['id', 'language'])
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('id', 'in', ids.slice(start, start + 500))
       .where('language', 'is not', null)
       .execute();
@@ -355,13 +355,13 @@ const emailPage = 2000;
  */
 export async function ownerEmailKeys(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   pageSize = emailPage,
 ): Promise<Set<string>> {
   const keys = new Set<string>();
   let after: string | undefined;
   for (;;) {
-    let query = db.selectFrom('clients').select('email').where('owner_id', '=', ownerId);
+    let query = db.selectFrom('clients').select('email').where('book_id', '=', bookId);
     // Past the last e-mail seen: any more clients with that very e-mail add no key.
     if (after !== undefined) query = query.where('email', '>', after);
     const rows = await query.orderBy('email').limit(pageSize).execute();

@@ -16,10 +16,10 @@ export type NewClient = ClientValues & { id: string; openingDueDay?: string };
  * A new client's row: version 1, created and updated now. Its only entry is its opening balance:
  * if it is owed, it is owed from its due day (today when none is given).
  */
-export function newClientRow(client: NewClient, ownerId: string, now: number) {
+export function newClientRow(client: NewClient, bookId: string, now: number) {
   return {
     id: client.id,
-    owner_id: ownerId,
+    book_id: bookId,
     ...columnsOf(client),
     version: 1,
     created_at: now,
@@ -50,11 +50,11 @@ function columnsOf(values: ClientValues) {
 
 export async function insertClient(
   db: Executor,
-  client: NewClient & { ownerId: string; now: number },
+  client: NewClient & { bookId: string; now: number },
 ): Promise<Client> {
   const row = await db
     .insertInto('clients')
-    .values(newClientRow(client, client.ownerId, client.now))
+    .values(newClientRow(client, client.bookId, client.now))
     .returningAll()
     .executeTakeFirstOrThrow();
   return toClient(row);
@@ -63,7 +63,7 @@ export async function insertClient(
 /** Writes the new values only if the client is still at `expectedVersion`; undefined otherwise. */
 export async function updateClientIfVersion(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   id: string,
   expectedVersion: number,
   values: ClientValues,
@@ -73,7 +73,7 @@ export async function updateClientIfVersion(
     .updateTable('clients')
     .set({ ...columnsOf(values), version: expectedVersion + 1, updated_at: now })
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('version', '=', expectedVersion)
     .returningAll()
     .executeTakeFirst();
@@ -82,7 +82,7 @@ export async function updateClientIfVersion(
 
 export async function updateClientLanguage(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   id: string,
   language: Locale | null,
 ): Promise<void> {
@@ -90,20 +90,20 @@ export async function updateClientLanguage(
     .updateTable('clients')
     .set({ language })
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
 }
 
 /** Answers the client as it was, for the kept sums; undefined when there was none. */
 export async function deleteClient(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   id: string,
 ): Promise<Client | undefined> {
   const row = await db
     .deleteFrom('clients')
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .returningAll()
     .executeTakeFirst();
   return row && toClient(row);
@@ -122,11 +122,11 @@ const sumsPartOf = (row: ReturnType<typeof newClientRow>) => ({
  */
 export async function insertClients(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   clients: NewClient[],
   now: number,
 ) {
-  const rows = clients.map((client) => newClientRow(client, ownerId, now));
+  const rows = clients.map((client) => newClientRow(client, bookId, now));
   for (let start = 0; start < rows.length; start += insertBatch) {
     await trx
       .insertInto('clients')
@@ -142,7 +142,7 @@ export async function insertClients(
  */
 export async function insertRestoredClients(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   clients: readonly (ClientValues & {
     id: string;
     version: number;
@@ -153,7 +153,7 @@ export async function insertRestoredClients(
 ) {
   const rows = clients.map((client) => ({
     id: client.id,
-    owner_id: ownerId,
+    book_id: bookId,
     ...columnsOf(client),
     version: client.version,
     created_at: client.createdAt,
@@ -175,7 +175,7 @@ export async function moveClients(
   from: string,
   to: string,
 ): Promise<void> {
-  await trx.updateTable('clients').set({ owner_id: to }).where('owner_id', '=', from).execute();
+  await trx.updateTable('clients').set({ book_id: to }).where('book_id', '=', from).execute();
 }
 
 /** Deletes up to `limit` of a staging account's clients (their entries go with them). */
@@ -184,10 +184,10 @@ export async function deleteSomeClients(
   scopeId: string,
   limit: number,
 ): Promise<number> {
-  const some = trx.selectFrom('clients').select('id').where('owner_id', '=', scopeId).limit(limit);
+  const some = trx.selectFrom('clients').select('id').where('book_id', '=', scopeId).limit(limit);
   const result = await trx
     .deleteFrom('clients')
-    .where('owner_id', '=', scopeId)
+    .where('book_id', '=', scopeId)
     .where('id', 'in', some)
     .executeTakeFirst();
   return Number(result.numDeletedRows);

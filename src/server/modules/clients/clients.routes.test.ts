@@ -182,7 +182,7 @@ describe('the list', () => {
     // Written straight into the table, 200 rows a statement, with the sums the write path keeps.
     const rows = Array.from({ length: 1000 }, (_, i) => ({
       id: `bulk${String(i).padStart(18, '0')}`,
-      owner_id: userId,
+      book_id: userId,
       first_name: 'Big',
       last_name: 'Spender',
       name_key: 'big spender',

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { clientListSchema, type ClientList } from '../../../shared/schemas/clients.ts';
@@ -49,7 +50,7 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
   async function summarize(filter: ClientFilter): Promise<ListSummary> {
     const [{ count, totals }, rates] = await Promise.all([
       countAndTotals(filter),
-      readRates(db, filter.ownerId),
+      readRates(db, filter.bookId),
     ]);
     const converted = convertToUsd(
       totals.map(({ currency: code, total }) => ({ currency: code, total: BigInt(total) })),
@@ -71,7 +72,7 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
     const { q, currency, owes, overdue, sort = 'name', dir = 'asc', cursor, limit } = request.query;
     const asOf = utcDay();
     const filter: ClientFilter = {
-      ownerId: owner.id,
+      bookId: owner.id,
       search: q,
       currency,
       owes: owes === 'true',
@@ -104,30 +105,30 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
   });
 
   handle(app, apiRoutes.client, async (request) => {
-    const client = await findClient(db, currentUser(request).id, clientId(request.params.id));
+    const client = await findClient(db, currentBook(request).id, clientId(request.params.id));
     if (!client) throw clientNotFound();
     return client;
   });
 
   handle(app, apiRoutes.clientHistory, async (request) => {
-    const ownerId = currentUser(request).id;
-    const entries = await readClientHistory(db, ownerId, clientId(request.params.id));
+    const bookId = currentBook(request).id;
+    const entries = await readClientHistory(db, bookId, clientId(request.params.id));
     // A deleted client's history stays readable from its own entries; a foreign id has none.
     if (entries.length === 0) throw clientNotFound();
     return { entries };
   });
 
   handle(app, apiRoutes.addClient, async (request, reply) => {
-    const client = await writes.run(addClient, currentUser(request).id, request.body);
+    const client = await writes.run(addClient, currentBook(request), request.body);
     return reply.status(201).send(client);
   });
 
   handle(app, apiRoutes.updateClient, async (request) =>
-    writes.run(editClient, currentUser(request).id, clientId(request.params.id), request.body),
+    writes.run(editClient, currentBook(request), clientId(request.params.id), request.body),
   );
 
   handle(app, apiRoutes.deleteClient, async (request, reply) => {
-    await writes.run(deleteClient, currentUser(request).id, clientId(request.params.id));
+    await writes.run(deleteClient, currentBook(request), clientId(request.params.id));
     return reply.status(204).send(null);
   });
 };

@@ -3,7 +3,7 @@ import type { Currency } from '../../../shared/money.ts';
 
 export interface ClientsTable {
   id: string;
-  owner_id: string;
+  book_id: string;
   first_name: string;
   last_name: string;
   /**

@@ -34,7 +34,7 @@ beforeAll(async () => {
   // Written straight into the table: the routes refuse balances this large one by one.
   for (const [index, [currency, balance]] of balances.entries()) {
     await sql`
-      insert into clients (id, owner_id, first_name, last_name, name_key, email, phone, balance,
+      insert into clients (id, book_id, first_name, last_name, name_key, email, phone, balance,
         currency, version, created_at, updated_at)
       values (${`huge-${index}`}, ${owner.userId}, 'Big', ${`Owed${index}`}, ${`big owed${index}`},
         ${`big${index}@example.com`}, '1', ${sql.raw(balance.toString())}, ${currency}, 1, 0, 0)

@@ -22,10 +22,10 @@ export const checkedClientId = (id: string) => checkedId(id, clientNotFound);
 
 export async function currentClient(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   id: string,
 ): Promise<Client> {
-  const client = await findClient(trx, ownerId, id);
+  const client = await findClient(trx, bookId, id);
   if (!client) throw clientNotFound();
   return client;
 }

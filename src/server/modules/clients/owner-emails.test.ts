@@ -26,7 +26,7 @@ describe('the import’s read of every e-mail of the owner', () => {
     expect(read?.sql).toMatch(/^select "email" from "clients" .* limit \?$/);
     expect(read?.sql.endsWith(slowReadLaneMark)).toBe(false);
     expect(read?.plan).toEqual([
-      'SEARCH clients USING COVERING INDEX clients_owner_email (owner_id=?)',
+      'SEARCH clients USING COVERING INDEX clients_owner_email (book_id=?)',
     ]);
   });
 

@@ -9,7 +9,7 @@ describe("one client's history (SQLite's plan)", () => {
     await readClientHistory(plans.current.recorder, 'owner', 'client');
     const [read] = plans.current.take();
     expect(read?.plan.join(' | ')).toMatch(
-      /SEARCH events USING INDEX events_client \(client_id=\? AND owner_id=\?\)/,
+      /SEARCH events USING INDEX events_client \(client_id=\? AND book_id=\?\)/,
     );
   });
 });

@@ -7,36 +7,36 @@ import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
 
-export async function hasClientHistory(db: Executor, ownerId: string): Promise<boolean> {
+export async function hasClientHistory(db: Executor, bookId: string): Promise<boolean> {
   const row = await db
     .selectFrom('events')
     .select('id')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('action', '!=', 'settings_changed')
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
 }
 
-export async function latestEventId(db: Kysely<Database>, ownerId: string): Promise<number> {
+export async function latestEventId(db: Kysely<Database>, bookId: string): Promise<number> {
   const row = await db
     .selectFrom('events')
     .select((eb) => eb.fn.max('id').as('id'))
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return Number(row?.id ?? 0);
 }
 
 export async function countEventsAfter(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   afterId: number,
   cap: number,
 ): Promise<number> {
   const rows = await db
     .selectFrom('events')
     .select('id')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('id', '>', afterId)
     .limit(cap)
     .execute();
@@ -45,14 +45,14 @@ export async function countEventsAfter(
 
 export async function readEventsAfter(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   afterId: number,
   limit: number,
 ): Promise<ChangeEvent[]> {
   const rows = await db
     .selectFrom('events')
     .select(['id', 'action', 'client_id'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
@@ -84,14 +84,14 @@ function detailOf(text: string | null): Pick<HistoryEntry, 'entry' | 'reminder'>
 
 export async function readClientHistory(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<HistoryEntry[]> {
   const rows = await db
     .selectFrom('events')
     .selectAll()
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .orderBy('id', 'desc')
     .execute();
   return rows.map(toHistoryEntry);
@@ -100,13 +100,13 @@ export async function readClientHistory(
 /** One chunk of export text: a larger page makes V8 grow its young generation (decision 016). */
 const exportBatch = 100;
 
-export async function* readAllEvents(db: Executor, ownerId: string) {
+export async function* readAllEvents(db: Executor, bookId: string) {
   let afterId = 0;
   for (;;) {
     const rows = await db
       .selectFrom('events')
       .selectAll()
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('id', '>', afterId)
       .orderBy('id')
       .limit(exportBatch)

@@ -2,6 +2,7 @@ import { sql, type Transaction } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
+import type { Actor } from '../../db/actor.ts';
 import type { Database, Dialect } from '../../db/database.ts';
 
 /** Well inside both databases' limits on bound parameters. */
@@ -23,36 +24,43 @@ export interface NewEvent {
 export async function lockOwnerLog(
   trx: Transaction<Database>,
   dialect: Dialect,
-  ownerId: string,
+  bookId: string,
 ): Promise<void> {
   if (dialect === 'postgres') {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${ownerId}, 0))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${bookId}, 0))`.execute(trx);
   }
 }
 
 /** Taken before any other lock, as the deletion does, so the two cannot deadlock. */
-export async function holdOwner(
+export async function holdBook(
   trx: Transaction<Database>,
   dialect: Dialect,
-  ownerId: string,
+  bookId: string,
 ): Promise<boolean> {
-  const owner = trx.selectFrom('users').select('id').where('id', '=', ownerId);
-  const row = await (dialect === 'postgres' ? owner.forKeyShare() : owner).executeTakeFirst();
+  const book = trx.selectFrom('books').select('id').where('id', '=', bookId);
+  const row = await (dialect === 'postgres' ? book.forKeyShare() : book).executeTakeFirst();
   return row !== undefined;
 }
 
-export async function lockOwnerForRemoval(
+export async function lockBookForRemoval(
   trx: Transaction<Database>,
   dialect: Dialect,
-  ownerId: string,
+  bookId: string,
 ): Promise<void> {
   if (dialect === 'postgres') {
-    await trx.selectFrom('users').select('id').where('id', '=', ownerId).forUpdate().execute();
+    await trx.selectFrom('books').select('id').where('id', '=', bookId).forUpdate().execute();
   }
 }
 
-export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
-  owner_id: ownerId,
+export const toEventRow = (
+  bookId: string,
+  at: number,
+  event: NewEvent,
+  actor: Actor | null = null,
+) => ({
+  book_id: bookId,
+  actor_id: actor?.userId ?? null,
+  actor_token_id: actor?.tokenId ?? null,
   client_id: event.clientId,
   action: event.action,
   at: event.at ?? at,
@@ -68,15 +76,18 @@ export const toEventRow = (ownerId: string, at: number, event: NewEvent) => ({
 
 export async function insertEvents(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   at: number,
   events: readonly NewEvent[],
+  actor: Actor | null = null,
 ): Promise<void> {
   for (let start = 0; start < events.length; start += insertBatch) {
     await trx
       .insertInto('events')
       .values(
-        events.slice(start, start + insertBatch).map((event) => toEventRow(ownerId, at, event)),
+        events
+          .slice(start, start + insertBatch)
+          .map((event) => toEventRow(bookId, at, event, actor)),
       )
       .execute();
   }

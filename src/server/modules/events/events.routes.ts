@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -19,7 +20,7 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
   handle(app, apiRoutes.liveEvents, { onRequest: requireUser }, async (request, reply) => {
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     // The heartbeat rechecks a token as it does a session: revoked or expired, the stream ends.
     const { accessToken } = request;
     const streamKey = accessToken
@@ -28,12 +29,12 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
     // The app passes it in the query when it opens a new stream after being offline.
     const { query } = request;
     const resumeFrom = parseLastEventId(request.headers['last-event-id'] ?? query.lastEventId);
-    const latest = await latestEventId(db, ownerId);
+    const latest = await latestEventId(db, bookId);
     const behind =
-      resumeFrom === null ? 0 : await countEventsAfter(db, ownerId, resumeFrom, maxReplay + 1);
+      resumeFrom === null ? 0 : await countEventsAfter(db, bookId, resumeFrom, maxReplay + 1);
 
     // No wait before the stream joins, so streams opened at once cannot all slip under the limits.
-    const open = app.feed.openStreams(ownerId, streamKey);
+    const open = app.feed.openStreams(bookId, streamKey);
     if (
       open.session >= app.config.liveStreamsPerSession ||
       open.owner >= app.config.liveStreamsPerOwner
@@ -63,13 +64,13 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       backedUp = true;
       raw.once('drain', () => {
         backedUp = false;
-        app.feed.wake(ownerId);
+        app.feed.wake(bookId);
       });
     };
 
     let closed = false;
     const subscriber: Subscriber = {
-      ownerId,
+      bookId,
       sessionTokenHash: streamKey,
       lastId: latest,
       summarize: query.summarize === 'true',
@@ -97,6 +98,6 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
 
     request.raw.once('close', () => subscriber.close());
     app.feed.subscribe(subscriber);
-    app.feed.wake(ownerId);
+    app.feed.wake(bookId);
   });
 };

@@ -3,7 +3,7 @@ import type { EventAction } from '../../../shared/schemas/events.ts';
 
 export interface EventsTable {
   id: Generated<number>;
-  owner_id: string;
+  book_id: string;
   client_id: string | null;
   action: EventAction;
   at: number;
@@ -11,6 +11,9 @@ export interface EventsTable {
   before: string | null;
   after: string | null;
   detail: string | null;
+  /** Who acted (migration 0045): the person's id, and the access token's if one was used. */
+  actor_id: Generated<string | null>;
+  actor_token_id: Generated<string | null>;
 }
 
 export interface EventTables {

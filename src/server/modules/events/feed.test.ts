@@ -3,11 +3,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildEventRow } from '../../../../tests/factories.ts';
-import { hashToken, liveSessionUsers, sessionCookieName } from '../auth/session.ts';
+import { hashToken, liveSessionBooks, sessionCookieName } from '../auth/session.ts';
 import { ChangeFeed, changesFrame, type Subscriber } from './feed.ts';
 
 /** A stream as the feed sees it, keeping what it was sent and how it ended. */
-function recordingStream(ownerId: string, cookie: string, summarize = false) {
+function recordingStream(bookId: string, cookie: string, summarize = false) {
   const stream = {
     frames: [] as string[],
     /** What was handed to the stream, as it was handed. */
@@ -16,7 +16,7 @@ function recordingStream(ownerId: string, cookie: string, summarize = false) {
     subscriber: null as unknown as Subscriber,
   };
   stream.subscriber = {
-    ownerId,
+    bookId,
     sessionTokenHash: hashToken(cookie.slice(`${sessionCookieName}=`.length)),
     lastId: 0,
     summarize,
@@ -58,11 +58,11 @@ async function addClient(
 }
 
 /** The ids of the owner's events, oldest first. */
-async function eventIds(app: FastifyInstance, ownerId: string): Promise<number[]> {
+async function eventIds(app: FastifyInstance, bookId: string): Promise<number[]> {
   const events = await app.db.kysely
     .selectFrom('events')
     .select('id')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .orderBy('id')
     .execute();
   return events.map((event) => event.id);
@@ -81,7 +81,7 @@ function messageData<T>(frames: readonly string[], event: 'change' | 'changes'):
 async function startFeed(app: FastifyInstance): Promise<ChangeFeed> {
   const feed = new ChangeFeed(app.db, app.log, {
     heartbeatMs: 3_600_000,
-    liveSessions: (tokenHashes) => liveSessionUsers(app.db.kysely, app.config, tokenHashes),
+    liveSessions: (tokenHashes) => liveSessionBooks(app.db.kysely, app.config, tokenHashes),
   });
   await feed.start();
   return feed;
@@ -107,7 +107,7 @@ describe('the live feed heartbeat', () => {
       heartbeatMs: 3_600_000,
       liveSessions: (tokenHashes) => {
         queries.push(tokenHashes.length);
-        return liveSessionUsers(app.db.kysely, app.config, tokenHashes);
+        return liveSessionBooks(app.db.kysely, app.config, tokenHashes);
       },
     });
     await feed.start();

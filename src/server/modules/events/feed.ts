@@ -7,7 +7,7 @@ import type { Database, Db } from '../../db/database.ts';
 import { readEventsAfter } from './events.queries.ts';
 
 export interface Subscriber {
-  ownerId: string;
+  bookId: string;
   sessionTokenHash: string;
   lastId: number;
   /** The web app only needs to know what to fetch again: one `changes` frame for several. */
@@ -108,13 +108,13 @@ export class ChangeFeed {
       this.#log.warn({ err: error }, 'live stream session check failed');
     }
     let written = 0;
-    for (const [ownerId, set] of [...this.#subscribers]) {
+    for (const [bookId, set] of [...this.#subscribers]) {
       for (const subscriber of [...set]) {
         // A stream opened while the query ran was checked when it opened.
         const ended =
           users !== null &&
           checked.has(subscriber.sessionTokenHash) &&
-          users.get(subscriber.sessionTokenHash) !== ownerId;
+          users.get(subscriber.sessionTokenHash) !== bookId;
         if (ended) subscriber.close(true);
         else if (!subscriber.backedUp) subscriber.write(heartbeatFrame);
         written += 1;
@@ -125,17 +125,17 @@ export class ChangeFeed {
   }
 
   /** NOTIFY in the transaction: sent only on commit, and no round trip of its own after it. */
-  async announce(trx: Transaction<Database>, ownerId: string): Promise<void> {
+  async announce(trx: Transaction<Database>, bookId: string): Promise<void> {
     if (this.#dialect === 'postgres')
-      await sql`select pg_notify(${channel}, ${ownerId})`.execute(trx);
+      await sql`select pg_notify(${channel}, ${bookId})`.execute(trx);
   }
 
-  committed(ownerId: string): void {
-    if (this.#dialect !== 'postgres') this.wake(ownerId);
+  committed(bookId: string): void {
+    if (this.#dialect !== 'postgres') this.wake(bookId);
   }
 
-  openStreams(ownerId: string, sessionTokenHash: string): { owner: number; session: number } {
-    const set = this.#subscribers.get(ownerId);
+  openStreams(bookId: string, sessionTokenHash: string): { owner: number; session: number } {
+    const set = this.#subscribers.get(bookId);
     let session = 0;
     for (const subscriber of set ?? [])
       if (subscriber.sessionTokenHash === sessionTokenHash) session += 1;
@@ -143,25 +143,25 @@ export class ChangeFeed {
   }
 
   subscribe(subscriber: Subscriber): void {
-    let set = this.#subscribers.get(subscriber.ownerId);
-    if (!set) this.#subscribers.set(subscriber.ownerId, (set = new Set()));
+    let set = this.#subscribers.get(subscriber.bookId);
+    if (!set) this.#subscribers.set(subscriber.bookId, (set = new Set()));
     set.add(subscriber);
   }
 
   unsubscribe(subscriber: Subscriber): void {
-    const set = this.#subscribers.get(subscriber.ownerId);
+    const set = this.#subscribers.get(subscriber.bookId);
     set?.delete(subscriber);
-    if (set?.size === 0) this.#subscribers.delete(subscriber.ownerId);
+    if (set?.size === 0) this.#subscribers.delete(subscriber.bookId);
   }
 
-  endSession(ownerId: string, sessionTokenHash: string): void {
-    for (const subscriber of [...(this.#subscribers.get(ownerId) ?? [])]) {
+  endSession(bookId: string, sessionTokenHash: string): void {
+    for (const subscriber of [...(this.#subscribers.get(bookId) ?? [])]) {
       if (subscriber.sessionTokenHash === sessionTokenHash) subscriber.close(true);
     }
   }
 
-  endOwner(ownerId: string): void {
-    for (const subscriber of [...(this.#subscribers.get(ownerId) ?? [])]) subscriber.close(true);
+  endOwner(bookId: string): void {
+    for (const subscriber of [...(this.#subscribers.get(bookId) ?? [])]) subscriber.close(true);
   }
 
   get subscriberCount(): number {
@@ -170,38 +170,38 @@ export class ChangeFeed {
     return count;
   }
 
-  wake(ownerId: string): void {
-    if (!this.#subscribers.has(ownerId)) return;
-    if (this.#pumping.has(ownerId)) {
-      this.#again.add(ownerId);
+  wake(bookId: string): void {
+    if (!this.#subscribers.has(bookId)) return;
+    if (this.#pumping.has(bookId)) {
+      this.#again.add(bookId);
       return;
     }
-    const run = this.#pumpAndRest(ownerId)
+    const run = this.#pumpAndRest(bookId)
       .catch((error: unknown) => this.#log.error({ err: error }, 'live update delivery failed'))
       .finally(() => {
-        this.#pumping.delete(ownerId);
-        if (this.#again.delete(ownerId)) this.wake(ownerId);
+        this.#pumping.delete(bookId);
+        if (this.#again.delete(bookId)) this.wake(bookId);
       });
-    this.#pumping.set(ownerId, run);
+    this.#pumping.set(bookId, run);
   }
 
   /** Resting as long as it took keeps the fan-out to about half of the request thread. */
-  async #pumpAndRest(ownerId: string): Promise<void> {
+  async #pumpAndRest(bookId: string): Promise<void> {
     const started = performance.now();
-    await this.#pump(ownerId);
+    await this.#pump(bookId);
     const rest = Math.min(performance.now() - started, maxRestMs);
     if (rest >= 1 && !this.#closed) await sleep(rest);
   }
 
-  async #pump(ownerId: string): Promise<void> {
+  async #pump(bookId: string): Promise<void> {
     for (;;) {
-      const subscribers = [...(this.#subscribers.get(ownerId) ?? [])].filter(
+      const subscribers = [...(this.#subscribers.get(bookId) ?? [])].filter(
         (subscriber) => !subscriber.backedUp,
       );
       if (subscribers.length === 0) return;
       let from = Infinity;
       for (const subscriber of subscribers) from = Math.min(from, subscriber.lastId);
-      const events = await readEventsAfter(this.#db, ownerId, from, batchSize);
+      const events = await readEventsAfter(this.#db, bookId, from, batchSize);
       if (events.length === 0) return;
       const last = events[events.length - 1]?.id ?? from;
       // Encoded once per starting point and kind of stream, not once per stream.
@@ -231,7 +231,7 @@ export class ChangeFeed {
   }
 
   #wakeAll(): void {
-    for (const ownerId of this.#subscribers.keys()) this.wake(ownerId);
+    for (const bookId of this.#subscribers.keys()) this.wake(bookId);
   }
 
   async #listen(): Promise<void> {

@@ -14,9 +14,9 @@ export class OwnerConcurrencyLimit {
     this.#refusal = refusal;
   }
 
-  async run<T>(ownerId: string, work: () => Promise<T>): Promise<T> {
-    const state = this.#owners.get(ownerId) ?? { running: 0, waiting: [] };
-    this.#owners.set(ownerId, state);
+  async run<T>(bookId: string, work: () => Promise<T>): Promise<T> {
+    const state = this.#owners.get(bookId) ?? { running: 0, waiting: [] };
+    this.#owners.set(bookId, state);
     if (state.running < this.#limit) state.running++;
     // A change that ends hands its place to the next waiting one, so `running` stays as it is.
     else await this.#wait(state);
@@ -25,7 +25,7 @@ export class OwnerConcurrencyLimit {
     } finally {
       const next = state.waiting.shift();
       if (next) next();
-      else if (--state.running === 0) this.#owners.delete(ownerId);
+      else if (--state.running === 0) this.#owners.delete(bookId);
     }
   }
 

@@ -17,13 +17,13 @@ afterAll(async () => {
 
 const preferencesOf = (userId: string) =>
   testApp.app.db.kysely
-    .selectFrom('user_preferences')
+    .selectFrom('book_settings')
     .select('disable_balance_on_add')
-    .where('user_id', '=', userId)
+    .where('book_id', '=', userId)
     .execute();
 
 const writeRow = (userId: string) => ({
-  user_id: userId,
+  book_id: userId,
   disable_balance_on_add: 1,
   disable_balance_on_edit: 0,
   updated_at: Date.now(),
@@ -34,7 +34,7 @@ describe('the write path', () => {
     const owner = await joinAs(testApp.app);
     await expect(
       testApp.app.writes.change(owner.userId, async ({ trx }) => {
-        await trx.insertInto('user_preferences').values(writeRow(owner.userId)).execute();
+        await trx.insertInto('book_settings').values(writeRow(owner.userId)).execute();
       }),
     ).rejects.toThrow('a change of an owner’s data must record an event');
     expect(await preferencesOf(owner.userId)).toEqual([]);
@@ -43,7 +43,7 @@ describe('the write path', () => {
   it('rolls back a change that finds nothing to do and answers its value', async () => {
     const owner = await joinAs(testApp.app);
     const answer = await testApp.app.writes.change(owner.userId, async ({ trx }) => {
-      await trx.insertInto('user_preferences').values(writeRow(owner.userId)).execute();
+      await trx.insertInto('book_settings').values(writeRow(owner.userId)).execute();
       return unchanged('nothing to do');
     });
     expect(answer).toBe('nothing to do');
@@ -53,7 +53,7 @@ describe('the write path', () => {
   it('commits the rows with their event', async () => {
     const owner = await joinAs(testApp.app);
     await testApp.app.writes.change(owner.userId, async ({ trx, record }) => {
-      await trx.insertInto('user_preferences').values(writeRow(owner.userId)).execute();
+      await trx.insertInto('book_settings').values(writeRow(owner.userId)).execute();
       await record({
         clientId: null,
         action: 'settings_changed',
@@ -66,7 +66,7 @@ describe('the write path', () => {
     const events = await testApp.app.db.kysely
       .selectFrom('events')
       .select('action')
-      .where('owner_id', '=', owner.userId)
+      .where('book_id', '=', owner.userId)
       .execute();
     expect(events).toEqual([{ action: 'settings_changed' }]);
   });

@@ -1,10 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
+import type { Actor } from '../../db/actor.ts';
 import type { Database, Db, Dialect } from '../../db/database.ts';
 import type { PrepareCommand } from '../../db/sqlite/commands.ts';
 import {
-  holdOwner,
+  holdBook,
   insertEvents,
-  lockOwnerForRemoval,
+  lockBookForRemoval,
   lockOwnerLog,
   type NewEvent,
 } from './events.repository.ts';
@@ -13,7 +14,16 @@ import type { ChangeFeed } from './feed.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
 import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
 
-export type { NewEvent };
+export type { Actor, NewEvent };
+
+/**
+ * Whose data a change is, and who made it: a book's id alone for what nobody made at that moment
+ * (the reminder sender, a client's link), or the book with the person acting in it.
+ */
+export type WriteScope = string | { id: string; actor: Actor };
+
+const bookOf = (scope: WriteScope) => (typeof scope === 'string' ? scope : scope.id);
+const actorOf = (scope: WriteScope) => (typeof scope === 'string' ? null : scope.actor);
 
 type RecordEvents = (events: NewEvent | readonly NewEvent[]) => Promise<void>;
 
@@ -49,7 +59,7 @@ export interface ChangeOutcome<T> {
  */
 export type AfterChange = (
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   actions: ReadonlySet<EventAction>,
 ) => Promise<void>;
 
@@ -61,11 +71,12 @@ export type AfterChange = (
 async function runChange<T>(
   kysely: Kysely<Database>,
   dialect: Dialect,
-  ownerId: string,
+  bookId: string,
   work: Work<T>,
   afterChange: AfterChange,
-  announce: (trx: Transaction<Database>, ownerId: string) => Promise<void> = async () => {},
+  announce: (trx: Transaction<Database>, bookId: string) => Promise<void> = async () => {},
   staging = false,
+  actor: Actor | null = null,
 ): Promise<ChangeOutcome<T>> {
   const now = Date.now();
   const outcome = await kysely
@@ -75,27 +86,27 @@ async function runChange<T>(
       // changes of one owner run one at a time from their first write anyway. Waiting for that
       // turn before holding the account's row means the waiting changes hold nothing the
       // account's deletion waits for: held first, they kept it waiting past its timeout.
-      if (dialect === 'postgres') await lockOwnerLog(trx, dialect, ownerId);
-      // The account may have gone since the credential was checked.
-      if (!(await holdOwner(trx, dialect, ownerId))) throw unauthenticated();
+      if (dialect === 'postgres') await lockOwnerLog(trx, dialect, bookId);
+      // The book may have gone since the credential was checked.
+      if (!(await holdBook(trx, dialect, bookId))) throw unauthenticated();
       let recorded = 0;
       const actions = new Set<EventAction>();
       const record: RecordEvents = async (events) => {
         if (staging) throw new Error('a staging write records no event: its publishing does');
         const list: readonly NewEvent[] = Array.isArray(events) ? events : [events as NewEvent];
         // Taken as late as possible: a command refused on what it read never waits its turn.
-        if (recorded === 0) await lockOwnerLog(trx, dialect, ownerId);
+        if (recorded === 0) await lockOwnerLog(trx, dialect, bookId);
         recorded += list.length;
         for (const event of list) actions.add(event.action);
-        await insertEvents(trx, ownerId, now, list);
+        await insertEvents(trx, bookId, now, list, actor);
       };
       const result = await work({ trx, record, now });
       if (result instanceof Unchanged) throw result;
       if (staging) return result;
       if (recorded === 0) throw new Error('a change of an owner’s data must record an event');
       // After the owner's log is locked (by the first event), as every change takes its locks.
-      await afterChange(trx, ownerId, actions);
-      await announce(trx, ownerId);
+      await afterChange(trx, bookId, actions);
+      await announce(trx, bookId);
       return result;
     })
     .catch((error: unknown) => {
@@ -108,7 +119,7 @@ async function runChange<T>(
 
 export type CommandWork<A extends unknown[], T> = (
   context: ChangeContext,
-  ownerId: string,
+  bookId: string,
   ...args: A
 ) => Promise<T | Unchanged<T>>;
 
@@ -119,7 +130,7 @@ export type CommandWork<A extends unknown[], T> = (
  */
 export interface Command<A extends unknown[], T> {
   /** A method, so that a table may hold commands of any arguments. */
-  prepare(ownerId: string, ...args: A): Promise<Work<T>>;
+  prepare(bookId: string, ...args: A): Promise<Work<T>>;
   /** Writes only under a staging account: no event, nobody woken (`stagingCommand`). */
   readonly staging?: true;
 }
@@ -135,9 +146,9 @@ type ValueOf<C> = C extends Command<unknown[], infer T> ? T : never;
 export function command<A extends unknown[], T>(work: CommandWork<A, T>): Command<A, T> {
   return {
     prepare:
-      async (ownerId, ...args) =>
+      async (bookId, ...args) =>
       (context) =>
-        work(context, ownerId, ...args),
+        work(context, bookId, ...args),
   };
 }
 
@@ -147,14 +158,14 @@ export function command<A extends unknown[], T>(work: CommandWork<A, T>): Comman
  * write path (`command`) makes the slices the owner's and records their events (decision 042).
  */
 export function stagingCommand<A extends unknown[], T>(
-  work: (context: Omit<ChangeContext, 'record'>, ownerId: string, ...args: A) => Promise<T>,
+  work: (context: Omit<ChangeContext, 'record'>, bookId: string, ...args: A) => Promise<T>,
 ): Command<A, T> {
   return { ...command(work), staging: true };
 }
 
 export type ReadWork<I, T> = (
   context: ChangeContext,
-  ownerId: string,
+  bookId: string,
   input: I,
 ) => Promise<T | Unchanged<T>>;
 
@@ -164,21 +175,21 @@ export function readingCommand<A extends unknown[], I, T>(
   work: ReadWork<I, T>,
 ): Command<A, T> {
   return {
-    prepare: async (ownerId, ...args) => {
+    prepare: async (bookId, ...args) => {
       const input = await read(...args);
-      return (context) => work(context, ownerId, input);
+      return (context) => work(context, bookId, input);
     },
   };
 }
 
 /** What SQLite's writer thread runs a command by: its name, looked up in the same table. */
 export function runnerOf(table: CommandTable, afterChange: AfterChange): PrepareCommand {
-  return async (name, ownerId, args) => {
+  return async (name, bookId, args, actor) => {
     const found = Object.hasOwn(table, name) ? table[name as keyof CommandTable] : undefined;
     if (!found) throw new Error(`the SQLite writer knows no command named ${name}`);
-    const work = await found.prepare(ownerId, ...args);
+    const work = await found.prepare(bookId, ...args);
     return (kysely) =>
-      runChange(kysely, 'sqlite', ownerId, work, afterChange, undefined, found.staging);
+      runChange(kysely, 'sqlite', bookId, work, afterChange, undefined, found.staging, actor);
   };
 }
 
@@ -218,45 +229,45 @@ export class WritePath<Commands extends AnyCommand> {
     this.#afterChange = afterChange;
   }
 
-  async change<T>(ownerId: string, work: Work<T>, staging = false): Promise<T> {
+  async change<T>(scope: WriteScope, work: Work<T>, staging = false): Promise<T> {
+    const bookId = bookOf(scope);
     const run = () =>
       runChange(
         this.#db.kysely,
         this.#db.dialect,
-        ownerId,
+        bookId,
         work,
         this.#afterChange,
         (trx, owner) => this.#feed.announce(trx, owner),
         staging,
+        actorOf(scope),
       );
     return this.#ended(
-      ownerId,
-      this.#db.dialect === 'postgres' ? this.#changesPerOwner.run(ownerId, run) : run(),
+      bookId,
+      this.#db.dialect === 'postgres' ? this.#changesPerOwner.run(bookId, run) : run(),
       staging,
     );
   }
 
   async run<C extends Commands>(
     command: C,
-    ownerId: string,
+    scope: WriteScope,
     ...args: ArgumentsOf<C>
   ): Promise<ValueOf<C>> {
+    const bookId = bookOf(scope);
     const name = this.#names.get(command);
     if (name === undefined) throw new Error('this command is not in the table of write commands');
     const sqlite = this.#db.sqlite;
     const staging = command.staging === true;
     if (sqlite) {
-      return this.#ended(ownerId, sqlite.runCommand<ValueOf<C>>(name, ownerId, args), staging);
+      const running = sqlite.runCommand<ValueOf<C>>(name, bookId, args, actorOf(scope));
+      return this.#ended(bookId, running, staging);
     }
-    const work = (await command.prepare(ownerId, ...args)) as Work<ValueOf<C>>;
-    return this.change(ownerId, work, staging);
+    const work = (await command.prepare(bookId, ...args)) as Work<ValueOf<C>>;
+    return this.change(scope, work, staging);
   }
 
-  async #ended<T>(
-    ownerId: string,
-    change: Promise<ChangeOutcome<T>>,
-    staging: boolean,
-  ): Promise<T> {
+  async #ended<T>(bookId: string, change: Promise<ChangeOutcome<T>>, staging: boolean): Promise<T> {
     let changed = false;
     try {
       const outcome = await change;
@@ -264,20 +275,24 @@ export class WritePath<Commands extends AnyCommand> {
       return outcome.value;
     } finally {
       // After the answer's turn: the write never waits for the fan-out.
-      if (changed && !staging) this.#feed.committed(ownerId);
+      if (changed && !staging) this.#feed.committed(bookId);
     }
   }
 
-  /** No event: the log goes too. Changes already running commit first; later ones answer 401. */
-  async removeOwner<T>(
-    ownerId: string,
+  /**
+   * No event: the books' logs go too. Changes already running commit first; later ones answer
+   * 401. Locked in one order, so two removals cannot deadlock.
+   */
+  async removeBooks<T>(
+    bookIds: readonly string[],
     work: (trx: Transaction<Database>) => Promise<T>,
   ): Promise<T> {
+    const ordered = [...bookIds].sort();
     const result = await this.#db.kysely.transaction().execute(async (trx) => {
-      await lockOwnerForRemoval(trx, this.#db.dialect, ownerId);
+      for (const bookId of ordered) await lockBookForRemoval(trx, this.#db.dialect, bookId);
       return work(trx);
     });
-    this.#feed.endOwner(ownerId);
+    for (const bookId of ordered) this.#feed.endOwner(bookId);
     return result;
   }
 }

@@ -24,12 +24,12 @@ describe('Idempotency-Key on POST', () => {
       headers: { cookie, ...(key === null ? {} : { 'idempotency-key': key }) },
       payload: body,
     });
-  const countClients = async (ownerId: string) =>
+  const countClients = async (bookId: string) =>
     (
       await testApp.app.db.kysely
         .selectFrom('clients')
         .select('id')
-        .where('owner_id', '=', ownerId)
+        .where('book_id', '=', bookId)
         .execute()
     ).length;
 

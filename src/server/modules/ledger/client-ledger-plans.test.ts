@@ -31,7 +31,7 @@ describe("one client's ledger (SQLite's plans)", () => {
       const entriesStep = plan.find((step) => /^SEARCH (e|entries) USING/.test(step));
       expect(entriesStep, sql).toBeDefined();
       // By the client's index, or (one entry by its id) the primary key; never the owner's.
-      expect(entriesStep, sql).toMatch(/entries_client \(client_id=\? AND owner_id=\?|rowid=\?/);
+      expect(entriesStep, sql).toMatch(/entries_client \(client_id=\? AND book_id=\?|rowid=\?/);
     }
   });
 
@@ -40,7 +40,7 @@ describe("one client's ledger (SQLite's plans)", () => {
     await ledgerPage(db, 'owner', 'client', { day: '2026-11-01', id: 5 }, 16);
     const [{ sql, plan }] = plans.current.take() as [{ sql: string; plan: string[] }];
     expect(plan.join('\n'), sql).toMatch(
-      /SEARCH e USING INDEX entries_client \(client_id=\? AND owner_id=\? AND \(?occurred_on/,
+      /SEARCH e USING INDEX entries_client \(client_id=\? AND book_id=\? AND \(?occurred_on/,
     );
     expect(plan.join('\n'), sql).not.toMatch(/TEMP B-TREE/);
   });

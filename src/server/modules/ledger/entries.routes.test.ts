@@ -585,7 +585,7 @@ describe('the client form and the ledger', () => {
       .selectFrom('entries')
       .innerJoin('clients', 'clients.id', 'entries.client_id')
       .select(['clients.email', 'entries.kind', 'entries.amount', 'entries.currency'])
-      .where('entries.owner_id', '=', owner.userId)
+      .where('entries.book_id', '=', owner.userId)
       .execute();
     expect(rows).toEqual([
       { email: 'imp.one@example.com', kind: 'opening', amount: 1_500, currency: 'CAD' },
@@ -790,7 +790,7 @@ describe('opening balances', () => {
     const months = await testApp.app.db.kysely
       .selectFrom('ledger_months')
       .select(['month', 'high', 'low'])
-      .where('owner_id', '=', owner.userId)
+      .where('book_id', '=', owner.userId)
       .execute();
     const monthTotal = (day: string) =>
       months

@@ -18,18 +18,16 @@ describe("an export's pages of the owner's entries (SQLite's plans)", () => {
       expect(plan.join('\n'), sql).not.toMatch(/TEMP B-TREE FOR ORDER BY/);
       expect(plan.join('\n'), sql).not.toMatch(/^SCAN/m);
       expect(plan.join('\n'), sql).toMatch(
-        /SEARCH e USING INDEX entries_client \(client_id=\? AND owner_id=\?/,
+        /SEARCH e USING INDEX entries_client \(client_id=\? AND book_id=\?/,
       );
     }
     const [first, restOfClient, laterClients] = sent.map(({ plan }) => plan.join('\n'));
-    expect(first).toMatch(/SEARCH c USING (COVERING )?INDEX clients_owner_name \(owner_id=\?\)/);
+    expect(first).toMatch(/SEARCH c USING (COVERING )?INDEX clients_owner_name \(book_id=\?\)/);
     expect(restOfClient).toMatch(/SEARCH c USING INDEX sqlite_autoindex_clients_1 \(id=\?\)/);
     // The rest of that client only, from its page's last day on.
     expect(restOfClient).toMatch(
-      /entries_client \(client_id=\? AND owner_id=\? AND occurred_on>\?\)/,
+      /entries_client \(client_id=\? AND book_id=\? AND occurred_on>\?\)/,
     );
-    expect(laterClients).toMatch(
-      /clients_owner_name \(owner_id=\? AND \(name_key,id\)>\(\?,\?\)\)/,
-    );
+    expect(laterClients).toMatch(/clients_owner_name \(book_id=\? AND \(name_key,id\)>\(\?,\?\)\)/);
   });
 });

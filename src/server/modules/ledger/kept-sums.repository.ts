@@ -39,10 +39,10 @@ const ownersHeld = new WeakSet<object>();
  * any order while another change held the lock could deadlock; and what a writer reads to work
  * out its difference is then what it replaces. Once per transaction.
  */
-export async function holdOwnerSums(trx: Transaction<Database>, ownerId: string): Promise<void> {
+export async function holdOwnerSums(trx: Transaction<Database>, bookId: string): Promise<void> {
   if (ownersHeld.has(trx)) return;
   if (trx.getExecutor().adapter instanceof PostgresAdapter)
-    await sql`select pg_advisory_xact_lock(hashtextextended(${ownerId}, 0))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtextextended(${bookId}, 0))`.execute(trx);
   ownersHeld.add(trx);
 }
 
@@ -68,7 +68,7 @@ function dayDelta(days: Map<string, DayDelta>, currency: Currency, day: string):
 
 async function addToDueSums(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   days: Map<string, DayDelta>,
 ): Promise<void> {
   const changed = [...days.values()].filter(
@@ -80,13 +80,13 @@ async function addToDueSums(
       delta.balanceLow !== 0,
   );
   if (changed.length === 0) return;
-  await holdOwnerSums(trx, ownerId);
+  await holdOwnerSums(trx, bookId);
   for (let start = 0; start < changed.length; start += upsertBatch) {
     await trx
       .insertInto('due_sums')
       .values(
         changed.slice(start, start + upsertBatch).map((delta) => ({
-          owner_id: ownerId,
+          book_id: bookId,
           currency: delta.currency,
           day: delta.day,
           open_high: delta.openHigh,
@@ -97,7 +97,7 @@ async function addToDueSums(
         })),
       )
       .onConflict((conflict) =>
-        conflict.columns(['owner_id', 'currency', 'day']).doUpdateSet((eb) => ({
+        conflict.columns(['book_id', 'currency', 'day']).doUpdateSet((eb) => ({
           open_high: eb(eb.ref('due_sums.open_high'), '+', eb.ref('excluded.open_high')),
           open_low: eb(eb.ref('due_sums.open_low'), '+', eb.ref('excluded.open_low')),
           clients: eb(eb.ref('due_sums.clients'), '+', eb.ref('excluded.clients')),
@@ -115,7 +115,7 @@ async function addToDueSums(
  */
 export async function keepClientSums(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   before: readonly ClientPart[],
   after: readonly ClientPart[],
 ): Promise<void> {
@@ -172,12 +172,12 @@ export async function keepClientSums(
     }
   }
   const changed = [...perCurrency].filter(([, sums]) => Object.values(sums).some((v) => v !== 0));
-  if (changed.length > 0) await holdOwnerSums(trx, ownerId);
+  if (changed.length > 0) await holdOwnerSums(trx, bookId);
   for (const [currency, sums] of changed) {
     await trx
       .insertInto('client_sums')
       .values({
-        owner_id: ownerId,
+        book_id: bookId,
         currency,
         clients: sums.clients,
         owing: sums.owing,
@@ -188,7 +188,7 @@ export async function keepClientSums(
         credit_low: sums.creditLow,
       })
       .onConflict((conflict) =>
-        conflict.columns(['owner_id', 'currency']).doUpdateSet((eb) => ({
+        conflict.columns(['book_id', 'currency']).doUpdateSet((eb) => ({
           clients: eb(eb.ref('client_sums.clients'), '+', eb.ref('excluded.clients')),
           owing: eb(eb.ref('client_sums.owing'), '+', eb.ref('excluded.owing')),
           owed_high: eb(eb.ref('client_sums.owed_high'), '+', eb.ref('excluded.owed_high')),
@@ -200,13 +200,13 @@ export async function keepClientSums(
       )
       .execute();
   }
-  await addToDueSums(trx, ownerId, days);
+  await addToDueSums(trx, bookId, days);
 }
 
 /** Adds unpaid amounts to (or, negative, takes them from) their due days, in the caller's transaction. */
 export async function keepOpenSums(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   parts: readonly OpenPart[],
 ): Promise<void> {
   const days = new Map<string, DayDelta>();
@@ -217,7 +217,7 @@ export async function keepOpenSums(
     delta.openHigh += high;
     delta.openLow += low;
   }
-  await addToDueSums(trx, ownerId, days);
+  await addToDueSums(trx, bookId, days);
 }
 
 /**
@@ -262,9 +262,9 @@ export async function addRowsOf(
     sums.map((name) => `${name} = ${table}.${name} + excluded.${name}`).join(', '),
   );
   await sql`
-    insert into ${sql.table(table)} (owner_id, ${columns})
-    select ${to}, ${columns} from ${sql.table(table)} where owner_id = ${from}
-    on conflict (owner_id, ${sql.raw(keys.join(', '))}) do update set ${added}
+    insert into ${sql.table(table)} (book_id, ${columns})
+    select ${to}, ${columns} from ${sql.table(table)} where book_id = ${from}
+    on conflict (book_id, ${sql.raw(keys.join(', '))}) do update set ${added}
   `.execute(trx);
-  await trx.deleteFrom(table).where('owner_id', '=', from).execute();
+  await trx.deleteFrom(table).where('book_id', '=', from).execute();
 }

@@ -220,12 +220,13 @@ describe('the sums the write path keeps', () => {
     );
   });
 
-  it('go with the account', async () => {
+  it('go with the book', async () => {
     const db = testApp.app.db.kysely;
     const owner = await joinAs(testApp.app);
     await call(owner.cookie, 'POST', '/api/clients', buildClient({ balance: 700 }));
     expect((await keptSums(db, owner.userId)).clients).toHaveLength(1);
-    await db.deleteFrom('users').where('id', '=', owner.userId).execute();
+    // A new account's book has the account's id.
+    await db.deleteFrom('books').where('id', '=', owner.userId).execute();
     expect(await keptSums(db, owner.userId)).toEqual({ clients: [], days: [] });
   });
 });

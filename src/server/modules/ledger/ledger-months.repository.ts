@@ -6,7 +6,7 @@ import { half } from './ledger.queries.ts';
 
 /** What of an entry the month figures need. */
 export interface MonthAmount {
-  ownerId: string;
+  bookId: string;
   currency: Currency;
   /** YYYY-MM-DD */
   date: string;
@@ -24,17 +24,17 @@ export async function addToLedgerMonths(
   sign: 1 | -1 = 1,
 ): Promise<void> {
   // The owner's lock first, as for every kept row (kept-sums.repository.ts).
-  for (const ownerId of new Set(entries.map((entry) => entry.ownerId)))
-    await holdOwnerSums(trx, ownerId);
+  for (const bookId of new Set(entries.map((entry) => entry.bookId)))
+    await holdOwnerSums(trx, bookId);
   const sums = new Map<
     string,
-    { ownerId: string; currency: Currency; month: string; high: number; low: number }
+    { bookId: string; currency: Currency; month: string; high: number; low: number }
   >();
   for (const entry of entries) {
     const month = entry.date.slice(0, 7);
-    const key = `${entry.ownerId} ${entry.currency} ${month}`;
+    const key = `${entry.bookId} ${entry.currency} ${month}`;
     const sum = sums.get(key) ?? {
-      ownerId: entry.ownerId,
+      bookId: entry.bookId,
       currency: entry.currency,
       month,
       high: 0,
@@ -49,14 +49,14 @@ export async function addToLedgerMonths(
     await trx
       .insertInto('ledger_months')
       .values({
-        owner_id: sum.ownerId,
+        book_id: sum.bookId,
         currency: sum.currency,
         month: sum.month,
         high: sum.high,
         low: sum.low,
       })
       .onConflict((conflict) =>
-        conflict.columns(['owner_id', 'currency', 'month']).doUpdateSet((eb) => ({
+        conflict.columns(['book_id', 'currency', 'month']).doUpdateSet((eb) => ({
           high: eb(eb.ref('ledger_months.high'), '+', eb.ref('excluded.high')),
           low: eb(eb.ref('ledger_months.low'), '+', eb.ref('excluded.low')),
         })),
@@ -71,24 +71,24 @@ export async function addToLedgerMonths(
  */
 export async function removeClientFromLedgerFigures(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<void> {
-  await holdOwnerSums(trx, ownerId);
+  await holdOwnerSums(trx, bookId);
   const entries = await trx
     .selectFrom('entries')
     .select(['currency', 'occurred_on as date', 'due_on', 'amount', 'open_amount'])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   await addToLedgerMonths(
     trx,
-    entries.map((entry) => ({ ownerId, ...entry, amount: Number(entry.amount) })),
+    entries.map((entry) => ({ bookId, ...entry, amount: Number(entry.amount) })),
     -1,
   );
   await keepOpenSums(
     trx,
-    ownerId,
+    bookId,
     entries.map((entry) => ({
       currency: entry.currency,
       day: entry.due_on ?? entry.date,

@@ -30,7 +30,7 @@ const record = async (cookie: string, id: string, body: object) =>
 type MonthTotals = Record<string, string>;
 
 /** The owner's kept month figures, "currency month" → net change, months of no change left out. */
-async function keptMonths(ownerId: string): Promise<MonthTotals> {
+async function keptMonths(bookId: string): Promise<MonthTotals> {
   const rows = await testApp.app.db.kysely
     .selectFrom('ledger_months')
     .select([
@@ -39,7 +39,7 @@ async function keptMonths(ownerId: string): Promise<MonthTotals> {
       sql<string>`cast(high as text)`.as('high'),
       sql<string>`cast(low as text)`.as('low'),
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   return Object.fromEntries(
     rows
@@ -52,11 +52,11 @@ async function keptMonths(ownerId: string): Promise<MonthTotals> {
 }
 
 /** The same figures summed afresh from the owner's entries. */
-async function summedMonths(ownerId: string): Promise<MonthTotals> {
+async function summedMonths(bookId: string): Promise<MonthTotals> {
   const rows = await testApp.app.db.kysely
     .selectFrom('entries')
     .select(['currency', 'occurred_on', 'amount'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   const totals = new Map<string, bigint>();
   for (const row of rows) {

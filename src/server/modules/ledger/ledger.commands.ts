@@ -84,15 +84,15 @@ function checkEntryDate(date: string, now: number, field = 'date') {
  */
 async function applyEntry(
   { trx, record, now }: ChangeContext,
-  ownerId: string,
+  bookId: string,
   id: string,
   change: { entry: EntryDetail; action: EventAction; ifVersion?: number },
 ): Promise<Client> {
   const { entry, action, ifVersion } = change;
-  const applied = await applyToBalance(trx, ownerId, id, entry, now, ifVersion);
+  const applied = await applyToBalance(trx, bookId, id, entry, now, ifVersion);
   if (!applied) throw conflict();
   checkBalanceRange(applied.balance, 'amount');
-  const after = await settleChange(trx, ownerId, applied, entry);
+  const after = await settleChange(trx, bookId, applied, entry);
   await record({
     clientId: id,
     action,
@@ -110,9 +110,9 @@ async function applyEntry(
  * whole ledger. For a change of currency; every other change walks only the entries it can
  * move (`settleChange`).
  */
-export async function reallocate(trx: Trx, ownerId: string, client: Client): Promise<Client> {
-  const lines = await ledgerLines(trx, ownerId, client.id);
-  const targets = await paymentTargets(trx, ownerId, client.id);
+export async function reallocate(trx: Trx, bookId: string, client: Client): Promise<Client> {
+  const lines = await ledgerLines(trx, bookId, client.id);
+  const targets = await paymentTargets(trx, bookId, client.id);
   // Entries left in an earlier currency (an opening and its void) are owed by nobody.
   const { open, oldestDue } = allocate(
     lines.filter((line) => line.currency === client.currency),
@@ -120,9 +120,9 @@ export async function reallocate(trx: Trx, ownerId: string, client: Client): Pro
   );
   for (const line of lines) {
     const openAmount = open.get(line.id) ?? 0;
-    if (openAmount !== line.openAmount) await setOpenAmount(trx, ownerId, line.id, openAmount);
+    if (openAmount !== line.openAmount) await setOpenAmount(trx, bookId, line.id, openAmount);
   }
-  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
+  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, bookId, client.id, oldestDue);
   return { ...client, oldestDueDate: oldestDue };
 }
 
@@ -146,11 +146,11 @@ export async function reallocate(trx: Trx, ownerId: string, client: Client): Pro
  */
 export async function settleChange(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   client: Client,
   entry: EntryDetail,
 ): Promise<Client> {
-  if (await hasPaymentTargets(trx, ownerId, client.id)) return reallocate(trx, ownerId, client);
+  if (await hasPaymentTargets(trx, bookId, client.id)) return reallocate(trx, bookId, client);
   let toPlace = Math.max(client.balance, 0);
   let toPlaceBefore = Math.max(client.balance - entry.amount, 0);
   /** The earliest due day of the entries read that are unpaid, and of those paid by this change. */
@@ -160,7 +160,7 @@ export async function settleChange(
   let agree = toPlace === toPlaceBefore;
   for (let page = 0; !agree; page++) {
     const limit = ledgerPageSizes[Math.min(page, ledgerPageSizes.length - 1)] as number;
-    const lines = await ledgerPage(trx, ownerId, client.id, at, limit);
+    const lines = await ledgerPage(trx, bookId, client.id, at, limit);
     // Every line is an amount owed when entered (`ledgerPage`): still owed unless it is a void
     // (of a payment), voided, or left in an earlier currency.
     for (const line of lines) {
@@ -172,7 +172,7 @@ export async function settleChange(
       toPlace -= open;
       if (owed) toPlaceBefore -= line.openAmount;
       if (open !== line.openAmount) {
-        await setOpenAmount(trx, ownerId, line.id, open);
+        await setOpenAmount(trx, bookId, line.id, open);
         if (open === 0) {
           const due = dueDay(line);
           if (closedDue === null || due < closedDue) closedDue = due;
@@ -190,7 +190,7 @@ export async function settleChange(
     at = { day: last.date, id: last.id };
   }
   // Read to the end: everything must be placed, by both allocations.
-  if (!agree && (toPlace !== 0 || toPlaceBefore !== 0)) return reallocate(trx, ownerId, client);
+  if (!agree && (toPlace !== 0 || toPlaceBefore !== 0)) return reallocate(trx, bookId, client);
   let oldestDue: string | null;
   if (toPlace === 0) {
     // Nothing older is unpaid, before or after: every unpaid entry was read.
@@ -200,10 +200,10 @@ export async function settleChange(
     // holds for them unless it may have been an entry that is paid now.
     const stored = client.oldestDueDate;
     if (stored === null || (closedDue !== null && closedDue <= stored))
-      return reallocate(trx, ownerId, client);
+      return reallocate(trx, bookId, client);
     oldestDue = oldestRead !== null && oldestRead < stored ? oldestRead : stored;
   }
-  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, ownerId, client.id, oldestDue);
+  if (oldestDue !== client.oldestDueDate) await setOldestDue(trx, bookId, client.id, oldestDue);
   return { ...client, oldestDueDate: oldestDue };
 }
 
@@ -222,7 +222,7 @@ export interface EntryOf {
 
 export async function addEntry(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   entry: EntryOf,
   now: number,
@@ -230,7 +230,7 @@ export async function addEntry(
   const row = await insertEntry(
     trx,
     {
-      ownerId,
+      bookId,
       clientId,
       kind: entry.kind,
       amount: entry.amount,
@@ -240,7 +240,7 @@ export async function addEntry(
       note: entry.note ?? '',
       reference: entry.reference ?? '',
       voidOf: entry.voidOf ?? null,
-      createdBy: ownerId,
+      createdBy: bookId,
       openAmount: entry.openAmount ?? 0,
       method: entry.method ?? null,
     },
@@ -256,13 +256,13 @@ export async function addEntry(
 export const setBalance = command(
   async (
     context,
-    ownerId,
+    bookId,
     id: string,
     { balance, previousBalance, version }: BalanceUpdate,
   ): Promise<Client | Unchanged<Client>> => {
     const { trx, now } = context;
-    const current = await currentClient(trx, ownerId, id);
-    const { disableBalanceOnEdit } = await readPreferences(trx, ownerId);
+    const current = await currentClient(trx, bookId, id);
+    const { disableBalanceOnEdit } = await readPreferences(trx, bookId);
     if (disableBalanceOnEdit)
       throw new AppError(403, 'forbidden', 'Changing the balance is turned off in Settings');
     if (previousBalance !== undefined && current.balance !== previousBalance) throw conflict();
@@ -270,7 +270,7 @@ export const setBalance = command(
     if (balance === current.balance) return unchanged(current);
     const entry = await addEntry(
       trx,
-      ownerId,
+      bookId,
       id,
       {
         kind: 'adjustment',
@@ -282,7 +282,7 @@ export const setBalance = command(
       now,
     );
     // At the version read: a change that slipped in after the check above is a conflict too.
-    return applyEntry(context, ownerId, id, {
+    return applyEntry(context, bookId, id, {
       entry,
       action: 'balance_changed',
       ifVersion: current.version,
@@ -304,7 +304,7 @@ const paysError = (text: string, id: number) =>
  */
 async function targetsOf(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   client: Client,
   input: Pick<EntryInput, 'kind' | 'amount' | 'pays'>,
 ): Promise<{ chargeId: number; amount: number }[]> {
@@ -315,7 +315,7 @@ async function targetsOf(
   let left = input.amount;
   const targets: { chargeId: number; amount: number }[] = [];
   for (const chargeId of input.pays) {
-    const charge = await findEntry(trx, ownerId, client.id, chargeId);
+    const charge = await findEntry(trx, bookId, client.id, chargeId);
     if (
       !charge ||
       charge.amount <= 0 ||
@@ -338,7 +338,7 @@ async function targetsOf(
 export const recordEntry = command(
   async (
     context,
-    ownerId,
+    bookId,
     id: string,
     input: EntryInput,
   ): Promise<{ client: Client; entry: EntryDetail }> => {
@@ -349,12 +349,12 @@ export const recordEntry = command(
       throw fieldError('dueDate', 'The due date cannot be before the date of the charge.');
     if (input.method !== undefined && input.kind !== 'payment')
       throw fieldError('method', 'Only a payment has a method.');
-    const current = await currentClient(trx, ownerId, id);
+    const current = await currentClient(trx, bookId, id);
     const amount = recordedSign[input.kind] * input.amount;
-    const targets = await targetsOf(trx, ownerId, current, input);
+    const targets = await targetsOf(trx, bookId, current, input);
     const entry = await addEntry(
       trx,
-      ownerId,
+      bookId,
       id,
       {
         kind: input.kind,
@@ -370,8 +370,8 @@ export const recordEntry = command(
       },
       now,
     );
-    await insertPaymentTargets(trx, ownerId, id, entry.entryId, targets);
-    const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_recorded' });
+    await insertPaymentTargets(trx, bookId, id, entry.entryId, targets);
+    const client = await applyEntry(context, bookId, id, { entry, action: 'entry_recorded' });
     return { client, entry };
   },
 );
@@ -380,14 +380,14 @@ export const recordEntry = command(
 export const voidEntry = command(
   async (
     context,
-    ownerId,
+    bookId,
     id: string,
     entryId: number,
     reason: string,
   ): Promise<{ client: Client; entry: EntryDetail }> => {
     const { trx, now } = context;
-    const current = await currentClient(trx, ownerId, id);
-    const original = await findEntry(trx, ownerId, id, entryId);
+    const current = await currentClient(trx, bookId, id);
+    const original = await findEntry(trx, bookId, id, entryId);
     if (!original) throw notFound('Entry not found');
     if (original.kind === 'void')
       throw new AppError(409, 'conflict', 'A void cannot be voided; record a new entry instead');
@@ -398,7 +398,7 @@ export const voidEntry = command(
     try {
       entry = await addEntry(
         trx,
-        ownerId,
+        bookId,
         id,
         {
           kind: 'void',
@@ -416,9 +416,8 @@ export const voidEntry = command(
       throw error;
     }
     // A payment from a bank statement no longer counts: its line may be recorded again.
-    if (original.bank_line_id !== null)
-      await freeUnpaidLines(trx, ownerId, [original.bank_line_id]);
-    const client = await applyEntry(context, ownerId, id, { entry, action: 'entry_voided' });
+    if (original.bank_line_id !== null) await freeUnpaidLines(trx, bookId, [original.bank_line_id]);
+    const client = await applyEntry(context, bookId, id, { entry, action: 'entry_voided' });
     return { client, entry };
   },
 );
@@ -452,7 +451,7 @@ export function openingOf(terms: OpeningTerms, now: number) {
  */
 export async function changeOpeningTerms(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   client: Client,
   terms: OpeningTerms,
   now: number,
@@ -461,7 +460,7 @@ export async function changeOpeningTerms(
     (key) => terms[key] !== undefined,
   );
   if (asked.length === 0) return null;
-  const opening = (await liveOpenings(trx, ownerId, client.id)).find(
+  const opening = (await liveOpenings(trx, bookId, client.id)).find(
     (entry) => entry.currency === client.currency,
   );
   if (!opening) throw fieldError(asked[0] as string, 'This client has no opening balance.');
@@ -479,9 +478,9 @@ export async function changeOpeningTerms(
     next.reference === opening.reference
   )
     return null;
-  const changed = await setEntryTerms(trx, ownerId, opening.id, next);
+  const changed = await setEntryTerms(trx, bookId, opening.id, next);
   if (next.date.slice(0, 7) !== opening.occurred_on.slice(0, 7)) {
-    const amount = { ownerId, currency: opening.currency, amount: opening.amount };
+    const amount = { bookId, currency: opening.currency, amount: opening.amount };
     await addToLedgerMonths(trx, [{ ...amount, date: opening.occurred_on }], -1);
     await addToLedgerMonths(trx, [{ ...amount, date: next.date }]);
   }
@@ -494,7 +493,7 @@ export async function changeOpeningTerms(
  */
 export async function addOpenings(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   clients: readonly ({ id: string; balance: number; currency: Currency } & OpeningTerms)[],
   now: number,
 ): Promise<void> {
@@ -503,7 +502,7 @@ export async function addOpenings(
       ? []
       : [
           {
-            ownerId,
+            bookId,
             clientId: client.id,
             kind: 'opening' as const,
             amount: client.balance,
@@ -511,7 +510,7 @@ export async function addOpenings(
             ...openingOf(client, now),
             note: '',
             voidOf: null,
-            createdBy: ownerId,
+            createdBy: bookId,
             openAmount: Math.max(client.balance, 0),
           },
         ],
@@ -522,11 +521,11 @@ export async function addOpenings(
 /** The charges a restore's payments name, by the entries' new ids. */
 export async function addRestoredTargets(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   targets: readonly (PaymentTarget & { clientId: string })[],
 ): Promise<void> {
   for (const target of targets)
-    await insertPaymentTargets(trx, ownerId, target.clientId, target.paymentId, [target]);
+    await insertPaymentTargets(trx, bookId, target.clientId, target.paymentId, [target]);
 }
 
 /** One entry of an export file, as it was (restore); answers its new id. */
@@ -537,14 +536,14 @@ export const addRestoredEntry = insertRestoredEntry;
  */
 export async function addRestoredFigures(
   trx: Trx,
-  ownerId: string,
+  bookId: string,
   entries: readonly Pick<NewEntry, 'currency' | 'date' | 'dueDate' | 'amount' | 'openAmount'>[],
 ): Promise<void> {
   await addToLedgerMonths(
     trx,
-    entries.map((entry) => ({ ...entry, ownerId })),
+    entries.map((entry) => ({ ...entry, bookId })),
   );
-  await keepOpenSums(trx, ownerId, entries.map(openPartOf));
+  await keepOpenSums(trx, bookId, entries.map(openPartOf));
 }
 /** A client's entries, taken out of the month figures and the kept sums before the client goes. */
 export const removeClientFigures = removeClientFromLedgerFigures;
@@ -561,8 +560,8 @@ export type { NewEntry };
  * A large import's entries and what they added to the kept sums and month figures, written under
  * its staging account, made the owner's: part of the import's publishing (decision 042).
  */
-export async function publishStagedLedger(trx: Trx, stagingId: string, ownerId: string) {
-  await moveEntries(trx, stagingId, ownerId);
-  await moveKeptSums(trx, stagingId, ownerId);
-  await moveLedgerMonths(trx, stagingId, ownerId);
+export async function publishStagedLedger(trx: Trx, stagingId: string, bookId: string) {
+  await moveEntries(trx, stagingId, bookId);
+  await moveKeptSums(trx, stagingId, bookId);
+  await moveLedgerMonths(trx, stagingId, bookId);
 }

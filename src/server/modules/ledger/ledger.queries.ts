@@ -34,7 +34,7 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
 /** One entry of the owner's client, with the id of the void that reverses it, if any. */
 export async function findEntry(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   entryId: number,
 ): Promise<(EntryRow & { voided_by: number | null }) | undefined> {
@@ -45,14 +45,14 @@ export async function findEntry(
     .select('v.id as voided_by')
     .where('e.id', '=', entryId)
     .where('e.client_id', '=', clientId)
-    .where('e.owner_id', '=', ownerId)
+    .where('e.book_id', '=', bookId)
     .executeTakeFirst();
 }
 
 /** The openings of a client that no void has reversed yet, as entered. */
 export async function liveOpenings(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<EntryRow[]> {
   const rows = await db
@@ -60,7 +60,7 @@ export async function liveOpenings(
     .leftJoin('entries as v', 'v.void_of', 'e.id')
     .selectAll('e')
     .where('e.client_id', '=', clientId)
-    .where('e.owner_id', '=', ownerId)
+    .where('e.book_id', '=', bookId)
     .where('e.kind', '=', 'opening')
     .where('v.id', 'is', null)
     .execute();
@@ -70,7 +70,7 @@ export async function liveOpenings(
 }
 
 /** What ageing needs of a client's entries. */
-export async function ledgerLines(db: Executor, ownerId: string, clientId: string) {
+export async function ledgerLines(db: Executor, bookId: string, clientId: string) {
   return db
     .selectFrom('entries')
     .select([
@@ -83,21 +83,21 @@ export async function ledgerLines(db: Executor, ownerId: string, clientId: strin
       'open_amount as openAmount',
     ])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
 }
 
 /** The charges the client's payments and credits name (migration 0043), as entered. */
 export async function paymentTargets(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<PaymentTarget[]> {
   const rows = await db
     .selectFrom('payment_targets')
     .select(['payment_id as paymentId', 'charge_id as chargeId', 'amount'])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .orderBy('payment_id')
     .orderBy('charge_id')
     .execute();
@@ -105,13 +105,13 @@ export async function paymentTargets(
 }
 
 /** Every charge the owner's payments and credits name, by entry ids, a page at a time (export). */
-export async function* readPaymentTargets(db: Executor, ownerId: string) {
+export async function* readPaymentTargets(db: Executor, bookId: string) {
   let after = { paymentId: 0, chargeId: 0 };
   for (;;) {
     const rows = await db
       .selectFrom('payment_targets')
       .select(['payment_id as paymentId', 'charge_id as chargeId', 'amount'])
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where((eb) =>
         eb(eb.refTuple('payment_id', 'charge_id'), '>', eb.tuple(after.paymentId, after.chargeId)),
       )
@@ -126,12 +126,12 @@ export async function* readPaymentTargets(db: Executor, ownerId: string) {
 }
 
 /** Whether any payment or credit of the client names the charges it pays. */
-export async function hasPaymentTargets(db: Executor, ownerId: string, clientId: string) {
+export async function hasPaymentTargets(db: Executor, bookId: string, clientId: string) {
   const row = await db
     .selectFrom('payment_targets')
     .select('payment_id')
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -156,7 +156,7 @@ export const ledgerPageSizes = [16, 256, 2048];
  */
 export async function ledgerPage(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   before: { day: string; id: number },
   size: number,
@@ -175,7 +175,7 @@ export async function ledgerPage(
       'v.id as voidedBy',
     ])
     .where('e.client_id', '=', clientId)
-    .where('e.owner_id', '=', ownerId)
+    .where('e.book_id', '=', bookId)
     .where('e.amount', '>', 0)
     .where((eb) => eb(eb.refTuple('e.occurred_on', 'e.id'), '<', eb.tuple(before.day, before.id)))
     .orderBy('e.occurred_on', 'desc')
@@ -188,12 +188,12 @@ export async function ledgerPage(
 export const newestEnd = { day: '9999-12-31', id: Number.MAX_SAFE_INTEGER };
 
 /** The kinds of a client's entries and what each void reverses: enough to judge a change of currency. */
-export async function ledgerShape(db: Executor, ownerId: string, clientId: string) {
+export async function ledgerShape(db: Executor, bookId: string, clientId: string) {
   return db
     .selectFrom('entries')
     .select(['id', 'kind', 'void_of as voidOf'])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
 }
 
@@ -238,7 +238,7 @@ export function decodeEntryCursor(text: string): LedgerCursor {
  */
 export async function listEntries(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   page: { before?: LedgerCursor | undefined; limit: number; kind?: EntryKind | undefined },
 ): Promise<{ entries: Entry[]; earlier: boolean }> {
@@ -250,7 +250,7 @@ export async function listEntries(
         .leftJoin('users as u', 'u.id', 'e.created_by')
         // The bank import that recorded a payment: its line's key, then its batch's, one row each.
         .leftJoin('bank_lines as bl', (join) =>
-          join.onRef('bl.owner_id', '=', 'e.owner_id').onRef('bl.line_id', '=', 'e.bank_line_id'),
+          join.onRef('bl.book_id', '=', 'e.book_id').onRef('bl.line_id', '=', 'e.bank_line_id'),
         )
         .leftJoin('bank_batches as bb', 'bb.id', 'bl.batch_id')
         .selectAll('e')
@@ -263,7 +263,7 @@ export async function listEntries(
           ),
         ])
         .where('e.client_id', '=', clientId)
-        .where('e.owner_id', '=', ownerId),
+        .where('e.book_id', '=', bookId),
     )
     .selectFrom('ledger')
     .selectAll();
@@ -300,7 +300,7 @@ export async function listEntries(
       method: row.payment_method,
       open: row.amount > 0 ? Number(row.open_amount) : 0,
     }));
-  return { entries: await withTargets(db, ownerId, entries), earlier };
+  return { entries: await withTargets(db, bookId, entries), earlier };
 }
 
 /**
@@ -310,7 +310,7 @@ export async function listEntries(
  */
 async function withTargets(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   entries: readonly Omit<Entry, 'pays' | 'paidBy'>[],
 ): Promise<Entry[]> {
   const live = (entry: Omit<Entry, 'pays' | 'paidBy'>) =>
@@ -333,7 +333,7 @@ async function withTargets(
         'c.reference',
         'c.note',
       ])
-      .where('t.owner_id', '=', ownerId)
+      .where('t.book_id', '=', bookId)
       .where('t.payment_id', 'in', payers)
       .where('v.id', 'is', null)
       .orderBy('t.payment_id')
@@ -357,7 +357,7 @@ async function withTargets(
       .innerJoin('entries as p', 'p.id', 't.payment_id')
       .leftJoin('entries as v', 'v.void_of', 'p.id')
       .select(['t.charge_id as chargeId', 'p.id', 'p.occurred_on as date', 'p.amount'])
-      .where('t.owner_id', '=', ownerId)
+      .where('t.book_id', '=', bookId)
       .where('t.charge_id', 'in', owed)
       .where('v.id', 'is', null)
       .orderBy('p.occurred_on')
@@ -385,7 +385,7 @@ async function withTargets(
 const exportBatch = 100;
 
 /** An owner's entries beside their clients' names, clients in name order, each in date order. */
-function entriesOfClients(db: Executor, ownerId: string) {
+function entriesOfClients(db: Executor, bookId: string) {
   return (
     db
       .selectFrom('clients as c')
@@ -394,7 +394,7 @@ function entriesOfClients(db: Executor, ownerId: string) {
       // come straight from entries_client, in date order.
       .crossJoin('entries as e')
       .whereRef('e.client_id', '=', 'c.id')
-      .where('e.owner_id', '=', ownerId)
+      .where('e.book_id', '=', bookId)
       .select([
         'e.id',
         'e.client_id as clientId',
@@ -414,7 +414,7 @@ function entriesOfClients(db: Executor, ownerId: string) {
         'e.bank_line_id as bankLineId',
         'e.payment_method as method',
       ])
-      .where('c.owner_id', '=', ownerId)
+      .where('c.book_id', '=', bookId)
   );
 }
 
@@ -432,14 +432,14 @@ export type OwnerEntriesEnd = Pick<OwnerEntry, 'nameKey' | 'clientId' | 'date' |
  */
 export async function ownerEntriesAfter(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   end: OwnerEntriesEnd | undefined,
   limit: number,
 ): Promise<OwnerEntry[]> {
   const rows: OwnerEntry[] = [];
   if (end) {
     rows.push(
-      ...(await entriesOfClients(db, ownerId)
+      ...(await entriesOfClients(db, bookId)
         .where('c.id', '=', end.clientId)
         .where(sql<boolean>`(e.occurred_on, e.id) > (${end.date}, ${end.id})`)
         .orderBy('e.occurred_on')
@@ -449,7 +449,7 @@ export async function ownerEntriesAfter(
     );
   }
   if (rows.length === limit) return rows;
-  let later = entriesOfClients(db, ownerId);
+  let later = entriesOfClients(db, bookId);
   if (end)
     later = later.where(sql<boolean>`(c.name_key, c.id) > (${end.nameKey}, ${end.clientId})`);
   rows.push(
@@ -468,10 +468,10 @@ export async function ownerEntriesAfter(
  * Every entry of the owner's, with its client's name and e-mail, client by client (in name
  * order) in date order, read a page at a time along that order.
  */
-export async function* readOwnerEntries(db: Executor, ownerId: string) {
+export async function* readOwnerEntries(db: Executor, bookId: string) {
   let end: OwnerEntry | undefined;
   for (;;) {
-    const rows = await ownerEntriesAfter(db, ownerId, end, exportBatch);
+    const rows = await ownerEntriesAfter(db, bookId, end, exportBatch);
     yield* rows;
     if (rows.length < exportBatch) return;
     end = rows[rows.length - 1];
@@ -485,7 +485,7 @@ export async function* readOwnerEntries(db: Executor, ownerId: string) {
  */
 export async function statementLines(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   currency: Currency,
   to: string,
@@ -504,7 +504,7 @@ export async function statementLines(
       'payment_method as method',
     ])
     .where('client_id', '=', clientId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('currency', '=', currency)
     .where('occurred_on', '<=', to)
     .orderBy('occurred_on')
@@ -516,7 +516,7 @@ export async function statementLines(
  * Every entry of the owner's still partly unpaid, as the ledger's allocation keeps it
  * (`open_amount`): what reminders are about. A voided or fully paid charge is not among them.
  */
-export async function openCharges(db: Executor, ownerId: string, clientId?: string) {
+export async function openCharges(db: Executor, bookId: string, clientId?: string) {
   let query = db
     .selectFrom('entries')
     .select([
@@ -530,7 +530,7 @@ export async function openCharges(db: Executor, ownerId: string, clientId?: stri
       'note',
       'reference',
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('open_amount', '>', 0);
   if (clientId !== undefined) query = query.where('client_id', '=', clientId);
   const rows = await query.orderBy('id').execute();
@@ -559,7 +559,7 @@ interface CurrencySums {
 }
 
 /** The owner's clients per currency, from the kept rows: a handful, however many clients. */
-async function clientSumsByCurrency(db: Executor, ownerId: string): Promise<CurrencySums[]> {
+async function clientSumsByCurrency(db: Executor, bookId: string): Promise<CurrencySums[]> {
   const rows = await db
     .selectFrom('client_sums')
     .select([
@@ -572,7 +572,7 @@ async function clientSumsByCurrency(db: Executor, ownerId: string): Promise<Curr
       asText('credit_high').as('credit_high'),
       asText('credit_low').as('credit_low'),
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   return rows
     .map((row) => ({
@@ -599,9 +599,9 @@ export interface CurrencyPosition {
 /** What the owner's clients owe and are owed, per currency. */
 export async function positionsByCurrency(
   db: Executor,
-  ownerId: string,
+  bookId: string,
 ): Promise<CurrencyPosition[]> {
-  return (await clientSumsByCurrency(db, ownerId)).map((sums) => ({
+  return (await clientSumsByCurrency(db, bookId)).map((sums) => ({
     currency: sums.currency,
     owed: sums.owed,
     credits: sums.credit,
@@ -613,10 +613,10 @@ export async function positionsByCurrency(
 /** How many clients per currency have an amount unpaid that fell due before `today`. */
 export async function overdueClientsByCurrency(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   today: string,
 ): Promise<Map<Currency, number>> {
-  const rows = await overdueSumsByCurrency(db, ownerId, today);
+  const rows = await overdueSumsByCurrency(db, bookId, today);
   return new Map(rows.map((row) => [row.currency, row.clients]));
 }
 
@@ -626,7 +626,7 @@ export async function overdueClientsByCurrency(
  */
 async function overdueSumsByCurrency(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   day: string,
 ): Promise<{ currency: Currency; clients: number; balance: bigint }[]> {
   const rows = await db
@@ -637,7 +637,7 @@ async function overdueSumsByCurrency(
       sumAsText('balance_high').as('high'),
       sumAsText('balance_low').as('low'),
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('day', '<', day)
     .groupBy('currency')
     .execute();
@@ -656,7 +656,7 @@ async function overdueSumsByCurrency(
  */
 export async function ageingByCurrency(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   today: string,
 ): Promise<{ currency: Currency; bucket: AgeingBucket; total: bigint }[]> {
   const bounds = bucketBounds(today);
@@ -674,7 +674,7 @@ export async function ageingByCurrency(
       sumAsText('open_high').as('high'),
       sumAsText('open_low').as('low'),
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .groupBy(['currency', sql`2`])
     .execute();
   return rows
@@ -694,7 +694,7 @@ export async function ageingByCurrency(
 export async function keptListSummary(
   db: Executor,
   filter: {
-    ownerId: string;
+    bookId: string;
     currency?: Currency | undefined;
     owes?: boolean;
     overdueOn?: string | undefined;
@@ -703,13 +703,13 @@ export async function keptListSummary(
   if (filter.owes && filter.overdueOn) return undefined;
   let matches: { currency: Currency; count: number; total: bigint }[];
   if (filter.overdueOn) {
-    matches = (await overdueSumsByCurrency(db, filter.ownerId, filter.overdueOn)).map((row) => ({
+    matches = (await overdueSumsByCurrency(db, filter.bookId, filter.overdueOn)).map((row) => ({
       currency: row.currency,
       count: row.clients,
       total: row.balance,
     }));
   } else {
-    const sums = await clientSumsByCurrency(db, filter.ownerId);
+    const sums = await clientSumsByCurrency(db, filter.bookId);
     matches = sums.map((row) =>
       filter.owes
         ? { currency: row.currency, count: row.owing, total: row.owed }
@@ -734,7 +734,7 @@ export async function keptListSummary(
  */
 export async function ledgerByMonthSince(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   firstMonth: string,
 ): Promise<{ currency: Currency; month: string; total: bigint }[]> {
   const rows = await db
@@ -745,7 +745,7 @@ export async function ledgerByMonthSince(
       sql<string>`cast(high as text)`.as('high'),
       sql<string>`cast(low as text)`.as('low'),
     ])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('month', '>=', firstMonth)
     .execute();
   return rows.map((row) => ({

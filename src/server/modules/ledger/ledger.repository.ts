@@ -17,7 +17,7 @@ import type { EntryRow } from './ledger.queries.ts';
 const insertBatch = 500;
 
 export interface NewEntry {
-  ownerId: string;
+  bookId: string;
   clientId: string;
   kind: EntryKind;
   amount: number;
@@ -38,7 +38,7 @@ export interface NewEntry {
 
 /** An entry's row as every insert writes it. */
 export const toEntryRow = (entry: NewEntry, now: number) => ({
-  owner_id: entry.ownerId,
+  book_id: entry.bookId,
   client_id: entry.clientId,
   kind: entry.kind,
   amount: entry.amount,
@@ -61,16 +61,16 @@ export const toEntryRow = (entry: NewEntry, now: number) => ({
  */
 export async function setEntryTerms(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   entryId: number,
   terms: { date: string; dueDate: string | null; reference: string },
 ): Promise<EntryRow> {
-  await holdOwnerSums(trx, ownerId);
+  await holdOwnerSums(trx, bookId);
   const before = await trx
     .selectFrom('entries')
     .select(['currency', 'occurred_on', 'due_on', 'open_amount'])
     .where('id', '=', entryId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   if (!before) throw new Error('the entry to change is gone');
   const row = await trx
@@ -81,7 +81,7 @@ export async function setEntryTerms(
     .executeTakeFirst();
   if (!row) throw new Error('the entry to change is gone');
   const open = Number(before.open_amount);
-  await keepOpenSums(trx, ownerId, [
+  await keepOpenSums(trx, bookId, [
     { currency: before.currency, day: before.due_on ?? before.occurred_on, amount: -open },
     { currency: row.currency, day: row.due_on ?? row.occurred_on, amount: open },
   ]);
@@ -94,7 +94,7 @@ export async function insertEntry(
   now: number,
 ): Promise<EntryRow> {
   // Before any row of the owner's figures is written (kept-sums.repository.ts says why).
-  await holdOwnerSums(trx, entry.ownerId);
+  await holdOwnerSums(trx, entry.bookId);
   const inserted = await trx
     .insertInto('entries')
     .values(toEntryRow(entry, now))
@@ -102,7 +102,7 @@ export async function insertEntry(
     .executeTakeFirst();
   if (!inserted) throw new Error('the new entry came back empty');
   await addToLedgerMonths(trx, [entry]);
-  await keepOpenSums(trx, entry.ownerId, [openPartOf(entry)]);
+  await keepOpenSums(trx, entry.bookId, [openPartOf(entry)]);
   return inserted;
 }
 
@@ -140,9 +140,9 @@ export async function insertEntries(
   entries: readonly NewEntry[],
   now: number,
 ): Promise<void> {
-  const ownerId = entries[0]?.ownerId;
-  if (ownerId === undefined) return;
-  await holdOwnerSums(trx, ownerId);
+  const bookId = entries[0]?.bookId;
+  if (bookId === undefined) return;
+  await holdOwnerSums(trx, bookId);
   for (let start = 0; start < entries.length; start += insertBatch) {
     await trx
       .insertInto('entries')
@@ -150,13 +150,13 @@ export async function insertEntries(
       .execute();
   }
   await addToLedgerMonths(trx, entries);
-  await keepOpenSums(trx, ownerId, entries.map(openPartOf));
+  await keepOpenSums(trx, bookId, entries.map(openPartOf));
 }
 
 /** The charges a new payment or credit names, each with the most of it that goes there. */
 export async function insertPaymentTargets(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   paymentId: number,
   targets: readonly { chargeId: number; amount: number }[],
@@ -166,7 +166,7 @@ export async function insertPaymentTargets(
     .insertInto('payment_targets')
     .values(
       targets.map((target) => ({
-        owner_id: ownerId,
+        book_id: bookId,
         client_id: clientId,
         payment_id: paymentId,
         charge_id: target.chargeId,
@@ -179,26 +179,26 @@ export async function insertPaymentTargets(
 /** Sets what of an entry is unpaid, and moves its due day's kept sum by the difference. */
 export async function setOpenAmount(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   entryId: number,
   openAmount: number,
 ) {
   // Under the owner's lock, so the amount read is the one the update replaces.
-  await holdOwnerSums(trx, ownerId);
+  await holdOwnerSums(trx, bookId);
   const before = await trx
     .selectFrom('entries')
     .select(['currency', 'occurred_on', 'due_on', 'open_amount'])
     .where('id', '=', entryId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   if (!before) return;
   await trx
     .updateTable('entries')
     .set({ open_amount: openAmount })
     .where('id', '=', entryId)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
-  await keepOpenSums(trx, ownerId, [
+  await keepOpenSums(trx, bookId, [
     {
       currency: before.currency,
       day: before.due_on ?? before.occurred_on,
@@ -214,7 +214,7 @@ const applyUpdate = (
   amount: number,
   now: number,
   id: string,
-  ownerId: string,
+  bookId: string,
   currency: Currency,
 ) =>
   db
@@ -225,7 +225,7 @@ const applyUpdate = (
       updated_at: now,
     }))
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('currency', '=', currency);
 
 /**
@@ -235,47 +235,47 @@ const applyUpdate = (
  */
 export async function applyToBalance(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   id: string,
   entry: { amount: number; currency: Currency },
   now: number,
   ifVersion?: number,
 ): Promise<Client | undefined> {
-  await holdOwnerSums(trx, ownerId);
-  const update = applyUpdate(trx, entry.amount, now, id, ownerId, entry.currency);
+  await holdOwnerSums(trx, bookId);
+  const update = applyUpdate(trx, entry.amount, now, id, bookId, entry.currency);
   const row = await (ifVersion === undefined ? update : update.where('version', '=', ifVersion))
     .returningAll()
     .executeTakeFirst();
   if (!row) return undefined;
   const after = { currency: row.currency, balance: row.balance, oldestDue: row.oldest_due_on };
-  await keepClientSums(trx, ownerId, [{ ...after, balance: row.balance - entry.amount }], [after]);
+  await keepClientSums(trx, bookId, [{ ...after, balance: row.balance - entry.amount }], [after]);
   return toClient(row);
 }
 
 export async function setOldestDue(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   id: string,
   day: string | null,
 ): Promise<void> {
-  await holdOwnerSums(trx, ownerId);
+  await holdOwnerSums(trx, bookId);
   const before = await trx
     .selectFrom('clients')
     .select(['currency', 'balance', 'oldest_due_on'])
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   if (!before) return;
   await trx
     .updateTable('clients')
     .set({ oldest_due_on: day })
     .where('id', '=', id)
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   const client = { currency: before.currency, balance: before.balance };
   await keepClientSums(
     trx,
-    ownerId,
+    bookId,
     [{ ...client, oldestDue: before.oldest_due_on }],
     [{ ...client, oldestDue: day }],
   );
@@ -289,7 +289,7 @@ export async function moveEntries(
 ): Promise<void> {
   await trx
     .updateTable('entries')
-    .set({ owner_id: to, created_by: to })
-    .where('owner_id', '=', from)
+    .set({ book_id: to, created_by: to })
+    .where('book_id', '=', from)
     .execute();
 }

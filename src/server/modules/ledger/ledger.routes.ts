@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -27,11 +28,11 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
 
   handle(app, apiRoutes.updateBalance, async (request) =>
-    writes.run(setBalance, currentUser(request).id, clientId(request.params.id), request.body),
+    writes.run(setBalance, currentBook(request), clientId(request.params.id), request.body),
   );
 
   handle(app, apiRoutes.clientEntries, async (request) => {
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     const id = clientId(request.params.id);
     const { cursor, limit, kind } = request.query;
     let before;
@@ -44,8 +45,8 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
       });
     }
     const [client, page] = await Promise.all([
-      findClient(db, ownerId, id),
-      listEntries(db, ownerId, id, {
+      findClient(db, bookId, id),
+      listEntries(db, bookId, id, {
         before,
         kind,
         limit: limit ? Number(limit) : entryPageSizeDefault,
@@ -60,10 +61,10 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
   });
 
   handle(app, apiRoutes.recordEntry, async (request, reply) => {
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     const recorded = await writes.run(
       recordEntry,
-      ownerId,
+      currentBook(request),
       clientId(request.params.id),
       request.body,
     );
@@ -74,7 +75,7 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
     const { id, entryId: entry } = request.params;
     const recorded = await writes.run(
       voidEntry,
-      currentUser(request).id,
+      currentBook(request),
       clientId(id),
       entryId(entry),
       request.body.reason,

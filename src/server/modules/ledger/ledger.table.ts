@@ -8,7 +8,7 @@ import type { EntryKind, PaymentMethod } from '../../../shared/schemas/ledger.ts
  */
 export interface EntriesTable {
   id: Generated<number>;
-  owner_id: string;
+  book_id: string;
   client_id: string;
   kind: EntryKind;
   /** Minor units of `currency`, signed by the effect on the balance. */
@@ -33,7 +33,7 @@ export interface EntriesTable {
 
 /** Each month's net change of an owner's balances in one currency (migration 0026). */
 interface LedgerMonthsTable {
-  owner_id: string;
+  book_id: string;
   currency: Currency;
   /** YYYY-MM */
   month: string;
@@ -50,7 +50,7 @@ type Count = number | string | bigint;
  * 32 bits, as the month figures are.
  */
 interface ClientSumsTable {
-  owner_id: string;
+  book_id: string;
   currency: Currency;
   clients: Count;
   /** Clients with a balance above 0, and the sum of those balances. */
@@ -65,7 +65,7 @@ interface ClientSumsTable {
 
 /** Per owner, currency and day, what falls due that day (migration 0038). */
 interface DueSumsTable {
-  owner_id: string;
+  book_id: string;
   currency: Currency;
   /** YYYY-MM-DD */
   day: string;
@@ -83,7 +83,7 @@ interface DueSumsTable {
  * the payment goes to the charge before anything settles oldest first (ageing.ts `allocate`).
  */
 interface PaymentTargetsTable {
-  owner_id: string;
+  book_id: string;
   client_id: string;
   payment_id: number;
   charge_id: number;

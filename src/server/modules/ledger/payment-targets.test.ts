@@ -308,7 +308,7 @@ describe('the allocation with named charges', () => {
           const reopened = await db
             .selectFrom('entries')
             .select(['amount', 'open_amount as openAmount'])
-            .where('owner_id', '=', target.userId)
+            .where('book_id', '=', target.userId)
             .orderBy('created_at')
             .orderBy('id')
             .execute();

@@ -11,10 +11,10 @@ export type BucketSums = Record<AgeingBucket, bigint>;
  */
 export async function ageingSums(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   today: string,
 ): Promise<Map<Currency, BucketSums>> {
-  const rows = await ageingByCurrency(db, ownerId, today);
+  const rows = await ageingByCurrency(db, bookId, today);
   const sums = new Map<Currency, BucketSums>();
   for (const currency of currencies) {
     const mine = rows.filter((row) => row.currency === currency);

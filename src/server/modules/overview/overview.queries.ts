@@ -14,14 +14,14 @@ export interface Debtor {
 /** The `limit` largest balances above 0 in one currency, read backwards along its index. */
 export async function largestDebtors(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   currency: Currency,
   limit: number,
 ): Promise<Debtor[]> {
   return db
     .selectFrom('clients')
     .select(['id', 'first_name as firstName', 'last_name as lastName', 'balance', 'currency'])
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('currency', '=', currency)
     .where('balance', '>', 0)
     .orderBy('balance', 'desc')

@@ -268,7 +268,7 @@ describe('GET /api/overview', () => {
     ].map((client, index) => ({ ...client, id: `big-${userId}-${index}` }));
     for (let start = 0; start < clients.length; start += 250) {
       const batch = clients.slice(start, start + 250);
-      await sql`insert into clients (id, owner_id, first_name, last_name, name_key, email, phone,
+      await sql`insert into clients (id, book_id, first_name, last_name, name_key, email, phone,
         balance, currency, version, created_at, updated_at) values ${sql.join(
           batch.map(
             (client) => sql`(${client.id}, ${userId}, 'Big', ${client.id}, ${`big ${client.id}`},
@@ -276,7 +276,7 @@ describe('GET /api/overview', () => {
               0, 0)`,
           ),
         )}`.execute(db);
-      await sql`insert into entries (owner_id, client_id, kind, amount, currency, occurred_on,
+      await sql`insert into entries (book_id, client_id, kind, amount, currency, occurred_on,
         created_at) values ${sql.join(
           batch.map(
             (client) => sql`(${userId}, ${client.id}, 'opening',
@@ -286,9 +286,9 @@ describe('GET /api/overview', () => {
     }
     // And the month figures and sums the write path keeps beside its rows.
     await keepSumsOfRowsWrittenByHand(db, userId);
-    await sql`insert into ledger_months (owner_id, currency, month, high, low)
-      select owner_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
-      from entries where owner_id = ${userId} group by owner_id, currency, substr(occurred_on, 1, 7)`.execute(
+    await sql`insert into ledger_months (book_id, currency, month, high, low)
+      select book_id, currency, substr(occurred_on, 1, 7), sum(amount >> 32), sum(amount & 4294967295)
+      from entries where book_id = ${userId} group by book_id, currency, substr(occurred_on, 1, 7)`.execute(
       db,
     );
 

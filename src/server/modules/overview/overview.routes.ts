@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -41,13 +42,13 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
   app.addHook('onRequest', requireUser);
 
   async function largest(
-    ownerId: string,
+    bookId: string,
     owing: Currency[],
     rates: Partial<Record<Currency, RateOf>>,
   ): Promise<Overview['largestDebtors']> {
     // The five largest overall are among the five largest of each currency, whatever the rates.
     const perCurrency = await Promise.all(
-      owing.map((currency) => largestDebtors(db, ownerId, currency, debtorsShown)),
+      owing.map((currency) => largestDebtors(db, bookId, currency, debtorsShown)),
     );
     const valued = perCurrency.flat().map((debtor) => ({
       ...debtor,
@@ -82,7 +83,7 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
    * changes of the months after it, which the ledger's write path keeps per month.
    */
   async function history(
-    ownerId: string,
+    bookId: string,
     today: string,
     positions: CurrencyPosition[],
   ): Promise<Overview['history']> {
@@ -90,7 +91,7 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
     const months = Array.from({ length: overviewMonths }, (_, index) =>
       monthStart(first, index).slice(0, 7),
     );
-    const rows = await ledgerByMonthSince(db, ownerId, first.slice(0, 7));
+    const rows = await ledgerByMonthSince(db, bookId, first.slice(0, 7));
     const series = currencies.flatMap((currency) => {
       const position = positions.find((candidate) => candidate.currency === currency);
       const now = position ? position.owed - position.credits : 0n;
@@ -107,7 +108,7 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.ageing, async (request) => {
     const asOf = utcDay();
-    const sums = await ageingSums(db, currentUser(request).id, asOf);
+    const sums = await ageingSums(db, currentBook(request).id, asOf);
     const ageing: Ageing = {
       asOf,
       currencies: [...sums].map(([currency, buckets]) => ({
@@ -125,18 +126,18 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
   const sharedOverview = sharedWhileRunning<Overview>();
 
   handle(app, apiRoutes.overview, async (request) => {
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     const asOf = utcDay();
-    const key = `${ownerId} ${asOf} ${await latestEventId(db, ownerId)}`;
-    return sharedOverview(key, () => overviewOf(ownerId, asOf));
+    const key = `${bookId} ${asOf} ${await latestEventId(db, bookId)}`;
+    return sharedOverview(key, () => overviewOf(bookId, asOf));
   });
 
-  async function overviewOf(ownerId: string, asOf: string): Promise<Overview> {
+  async function overviewOf(bookId: string, asOf: string): Promise<Overview> {
     const [positions, overdueClients, ageing, rateRows] = await Promise.all([
-      positionsByCurrency(db, ownerId),
-      overdueClientsByCurrency(db, ownerId, asOf),
-      ageingSums(db, ownerId, asOf),
-      readRates(db, ownerId),
+      positionsByCurrency(db, bookId),
+      overdueClientsByCurrency(db, bookId, asOf),
+      ageingSums(db, bookId, asOf),
+      readRates(db, bookId),
     ]);
     const rates = Object.fromEntries(rateRows.map((rate) => [rate.currency, rate]));
     const owing = currencies.filter((currency) =>
@@ -167,8 +168,8 @@ export const overviewRoutes: FastifyPluginAsync = async (app) => {
           },
         ];
       }),
-      largestDebtors: await largest(ownerId, owing, rates),
-      history: await history(ownerId, asOf, positions),
+      largestDebtors: await largest(bookId, owing, rates),
+      history: await history(bookId, asOf, positions),
     };
     return overview;
   }

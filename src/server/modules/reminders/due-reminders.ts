@@ -35,19 +35,19 @@ export interface ClientReminders {
  */
 export async function remindableClients(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   onlyClientId?: string,
 ): Promise<ClientReminders[]> {
-  const open = await openCharges(db, ownerId, onlyClientId);
+  const open = await openCharges(db, bookId, onlyClientId);
   if (open.length === 0) return [];
   const clientIds = [...new Set(open.map((charge) => charge.clientId))];
   const [clients, languages, paused, recorded] = await Promise.all([
-    clientsByIds(db, ownerId, clientIds),
-    clientLanguages(db, ownerId, clientIds),
-    pausedClientIds(db, ownerId),
+    clientsByIds(db, bookId, clientIds),
+    clientLanguages(db, bookId, clientIds),
+    pausedClientIds(db, bookId),
     recordedSteps(
       db,
-      ownerId,
+      bookId,
       open.map((charge) => charge.id),
     ),
   ]);
@@ -88,13 +88,13 @@ export interface ClientDue extends ClientReminders {
 
 export async function dueToday(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   plan: ReminderPlan,
   today: string,
   onlyClientId?: string,
 ): Promise<ClientDue[]> {
   if (!plan.enabled) return [];
-  const clients = await remindableClients(db, ownerId, onlyClientId);
+  const clients = await remindableClients(db, bookId, onlyClientId);
   return clients.flatMap((entry) => {
     const { send, skip } = dueSteps(entry.charges, plan, today, entry.recorded);
     return send.length > 0 ? [{ ...entry, send, skip }] : [];
@@ -108,13 +108,13 @@ export async function dueToday(
  */
 export async function sendingPlan(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   plan: ReminderPlan,
   today: string,
 ): Promise<{ due: ClientDue[]; nextDay: string | null }> {
   const due: ClientDue[] = [];
   let nextDay: string | null = null;
-  for (const entry of await remindableClients(db, ownerId)) {
+  for (const entry of await remindableClients(db, bookId)) {
     const { send, skip } = dueSteps(entry.charges, plan, today, entry.recorded);
     if (send.length > 0) due.push({ ...entry, send, skip });
     const recorded = new Set(entry.recorded);
@@ -127,13 +127,13 @@ export async function sendingPlan(
 
 export async function upcoming(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   plan: ReminderPlan,
   today: string,
   days: number,
 ): Promise<{ client: Client; step: ScheduledStep; charge: ChargeDue }[]> {
   if (!plan.enabled) return [];
-  const clients = await remindableClients(db, ownerId);
+  const clients = await remindableClients(db, bookId);
   return clients
     .flatMap((entry) =>
       upcomingSteps(entry.charges, plan, today, entry.recorded, days).map((step) => ({

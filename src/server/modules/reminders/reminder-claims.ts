@@ -28,7 +28,7 @@ export interface ClaimedMessage {
  */
 export async function claimReminders(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   claim: {
     instanceId: string;
     /** On the sender's clock, which a test may move. */
@@ -42,14 +42,14 @@ export async function claimReminders(
   return db.transaction().execute(async (trx) => {
     await insertReminders(
       trx,
-      ownerId,
+      bookId,
       claim.skip,
       { status: 'skipped', claimed_by: null, lease_until: null, sent_to: null },
       claim.now,
     );
     const inserted = await insertReminders(
       trx,
-      ownerId,
+      bookId,
       claim.send,
       {
         status: 'sending',
@@ -79,20 +79,13 @@ export async function claimReminders(
 /** An e-mail whose sender's lease ran out, or whose retry has come: ours if still so. */
 export async function retakeReminders(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   retake: { messageId: string; instanceId: string; at: number; leaseUntil: number },
 ): Promise<ClaimedMessage | null> {
   const rows = await db
     .transaction()
     .execute((trx) =>
-      retakeMessage(
-        trx,
-        ownerId,
-        retake.messageId,
-        retake.instanceId,
-        retake.leaseUntil,
-        retake.at,
-      ),
+      retakeMessage(trx, bookId, retake.messageId, retake.instanceId, retake.leaseUntil, retake.at),
     );
   const first = rows[0];
   if (!first) return null;

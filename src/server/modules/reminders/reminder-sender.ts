@@ -71,24 +71,21 @@ export class ReminderSender {
     if (!this.#mailer) return;
     const { kysely: db } = this.#app.db;
     // Only the owners whose next step has come, or whose data changed since the last look.
-    for (const { ownerId, plan, bookChanges } of await plansToLookAt(db, this.#now()))
-      await this.#sendDue(ownerId, plan, bookChanges).catch((error: unknown) =>
-        this.#app.log.warn({ err: error, ownerId }, 'reminders could not be claimed'),
+    for (const { bookId, plan, bookChanges } of await plansToLookAt(db, this.#now()))
+      await this.#sendDue(bookId, plan, bookChanges).catch((error: unknown) =>
+        this.#app.log.warn({ err: error, bookId }, 'reminders could not be claimed'),
       );
     for (const stale of await staleMessages(db, this.#now()))
-      await this.#sendAgain(stale.ownerId, stale.messageId).catch((error: unknown) =>
-        this.#app.log.warn(
-          { err: error, ownerId: stale.ownerId },
-          'a reminder could not be retried',
-        ),
+      await this.#sendAgain(stale.bookId, stale.messageId).catch((error: unknown) =>
+        this.#app.log.warn({ err: error, bookId: stale.bookId }, 'a reminder could not be retried'),
       );
   }
 
-  async #sendDue(ownerId: string, plan: ReminderPlan, bookChanges: number): Promise<void> {
+  async #sendDue(bookId: string, plan: ReminderPlan, bookChanges: number): Promise<void> {
     const today = dayIn(plan.timeZone, this.#now());
-    const { due, nextDay } = await sendingPlan(this.#app.db.kysely, ownerId, plan, today);
+    const { due, nextDay } = await sendingPlan(this.#app.db.kysely, bookId, plan, today);
     const keepNextDay = () =>
-      keepNextRun(this.#app.db.kysely, ownerId, {
+      keepNextRun(this.#app.db.kysely, bookId, {
         at: nextDay === null ? null : startOfDayIn(plan.timeZone, nextDay),
         bookChanges,
       });
@@ -106,7 +103,7 @@ export class ReminderSender {
         })),
       );
     const now = this.#now();
-    const messages = await claimReminders(this.#app.db.kysely, ownerId, {
+    const messages = await claimReminders(this.#app.db.kysely, bookId, {
       instanceId: this.#instanceId,
       now,
       leaseUntil: now + this.#leaseMs,
@@ -118,28 +115,28 @@ export class ReminderSender {
     await keepNextDay();
     // One client's e-mail that cannot be made must not hold back the others claimed with it.
     for (const message of messages)
-      await this.#deliver(ownerId, message).catch((error: unknown) =>
-        this.#app.log.error({ err: error, ownerId }, 'a reminder could not be delivered'),
+      await this.#deliver(bookId, message).catch((error: unknown) =>
+        this.#app.log.error({ err: error, bookId }, 'a reminder could not be delivered'),
       );
   }
 
-  async #sendAgain(ownerId: string, messageId: string): Promise<void> {
+  async #sendAgain(bookId: string, messageId: string): Promise<void> {
     const at = this.#now();
-    const message = await retakeReminders(this.#app.db.kysely, ownerId, {
+    const message = await retakeReminders(this.#app.db.kysely, bookId, {
       messageId,
       instanceId: this.#instanceId,
       at,
       leaseUntil: at + this.#leaseMs,
     });
-    if (message) await this.#deliver(ownerId, message);
+    if (message) await this.#deliver(bookId, message);
   }
 
   /** What is sent is read afresh: a charge paid since the claim is left out, or the whole e-mail. */
-  async #deliver(ownerId: string, message: ClaimedMessage): Promise<void> {
+  async #deliver(bookId: string, message: ClaimedMessage): Promise<void> {
     const { kysely: db } = this.#app.db;
     const ids = message.reminders.map((reminder) => reminder.id);
     const finish = (outcome: SendOutcome) =>
-      this.#app.writes.run(finishSend, ownerId, {
+      this.#app.writes.run(finishSend, bookId, {
         clientId: message.clientId,
         ids,
         instanceId: this.#instanceId,
@@ -148,11 +145,11 @@ export class ReminderSender {
     const settle = (outcome: Parameters<typeof settleUnsent>[1]['outcome']) =>
       settleUnsent(db, { ids, instanceId: this.#instanceId, now: this.#now(), outcome });
     const [plan, [entry], language, business, owner] = await Promise.all([
-      readPlan(db, ownerId),
-      remindableClients(db, ownerId, message.clientId),
-      readLanguage(db, ownerId),
-      readBusiness(db, ownerId),
-      findUserById(db, ownerId),
+      readPlan(db, bookId),
+      remindableClients(db, bookId, message.clientId),
+      readLanguage(db, bookId),
+      readBusiness(db, bookId),
+      findUserById(db, bookId),
     ]);
     const charges = entry
       ? message.reminders.flatMap((reminder) => {
@@ -196,11 +193,11 @@ export class ReminderSender {
     let attachments: MailAttachment[] | undefined;
     try {
       attachments = plan.attachPdf
-        ? await this.#statementPdf(ownerId, message.clientId, locale, plan)
+        ? await this.#statementPdf(bookId, message.clientId, locale, plan)
         : undefined;
     } catch (error) {
       // Else the claim would stay "sending" and be taken again after every lease, for ever.
-      this.#app.log.error({ err: error, ownerId }, "a reminder's statement PDF could not be made");
+      this.#app.log.error({ err: error, bookId }, "a reminder's statement PDF could not be made");
       await tryLater('The statement PDF could not be made');
       return;
     }
@@ -216,7 +213,7 @@ export class ReminderSender {
       });
     } catch (error) {
       if (!(error instanceof MailError)) throw error;
-      this.#app.log.warn({ err: error, ownerId }, 'a reminder could not be sent');
+      this.#app.log.warn({ err: error, bookId }, 'a reminder could not be sent');
       await tryLater(error.message);
       return;
     }
@@ -229,15 +226,15 @@ export class ReminderSender {
 
   /** The statement the client's link shows, as of today in the owner's time zone. */
   async #statementPdf(
-    ownerId: string,
+    bookId: string,
     clientId: string,
     locale: Locale,
     plan: ReminderPlan,
   ): Promise<MailAttachment[] | undefined> {
     const period = defaultPeriod(dayIn(plan.timeZone, this.#now()));
-    const statement = await readStatement(this.#app.db.kysely, ownerId, clientId, period, true);
+    const statement = await readStatement(this.#app.db.kysely, bookId, clientId, period, true);
     if (!statement) return undefined;
-    const pdf = await this.#app.statementPdfs.render(ownerId, statement, locale);
+    const pdf = await this.#app.statementPdfs.render(bookId, statement, locale);
     return [
       {
         filename: statementFileName(statement, 'pdf').exact,

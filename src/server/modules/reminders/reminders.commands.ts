@@ -21,7 +21,7 @@ const dayMs = 86_400_000;
 const reminderLinkDays = Math.max(...clientLinkExpiryDays);
 
 export const saveReminderPlan = command(
-  async ({ trx, record, now }, ownerId, plan: ReminderPlan): Promise<void> => {
+  async ({ trx, record, now }, bookId, plan: ReminderPlan): Promise<void> => {
     // The event first: it locks the owner's log before the plan's row, as every change does
     // before the sender's next run is brought forward (remindersAfterChange).
     await record({
@@ -31,14 +31,14 @@ export const saveReminderPlan = command(
       before: null,
       after: null,
     });
-    await writePlan(trx, ownerId, plan, now);
+    await writePlan(trx, bookId, plan, now);
   },
 );
 
 export const setClientReminders = command(
-  async ({ trx, record, now }, ownerId, clientId: string, enabled: boolean): Promise<void> => {
-    const client = await currentClient(trx, ownerId, clientId);
-    await writeClientPause(trx, ownerId, clientId, !enabled, now);
+  async ({ trx, record, now }, bookId, clientId: string, enabled: boolean): Promise<void> => {
+    const client = await currentClient(trx, bookId, clientId);
+    await writeClientPause(trx, bookId, clientId, !enabled, now);
     const snapshot = toSnapshot(client);
     await record({
       clientId,
@@ -68,11 +68,11 @@ const neverSooner = new Set<EventAction>([
  */
 export async function remindersAfterChange(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   actions: ReadonlySet<EventAction>,
 ): Promise<void> {
   if ([...actions].every((action) => neverSooner.has(action))) return;
-  await lookAtOnNextRun(trx, ownerId);
+  await lookAtOnNextRun(trx, bookId);
 }
 
 /**
@@ -82,12 +82,12 @@ export async function remindersAfterChange(
  */
 export async function restoreReminderSettings(
   { trx, now }: ChangeContext,
-  ownerId: string,
+  bookId: string,
   restored: { plan: ReminderPlan | undefined; pausedClientIds: readonly string[] },
 ): Promise<void> {
-  if (restored.plan) await writePlan(trx, ownerId, { ...restored.plan, enabled: false }, now);
+  if (restored.plan) await writePlan(trx, bookId, { ...restored.plan, enabled: false }, now);
   for (const clientId of restored.pausedClientIds)
-    await writeClientPause(trx, ownerId, clientId, true, now);
+    await writeClientPause(trx, bookId, clientId, true, now);
 }
 
 /** What the owner's history gains of a send: the e-mail went out, or it was given up. */
@@ -103,7 +103,7 @@ export type SendOutcome =
 export const finishSend = command(
   async (
     { trx, record, now }: ChangeContext,
-    ownerId: string,
+    bookId: string,
     finish: { clientId: string; ids: number[]; instanceId: string; outcome: SendOutcome },
   ): Promise<number | Unchanged<number>> => {
     const { outcome } = finish;
@@ -116,14 +116,14 @@ export const finishSend = command(
     if (outcome.kind === 'sent' && outcome.linkSecretHash !== null)
       await replaceClientLink(
         trx,
-        ownerId,
+        bookId,
         finish.clientId,
         outcome.linkSecretHash,
         now + reminderLinkDays * dayMs,
         now,
         reminderMaker,
       );
-    const client = await findClient(trx, ownerId, finish.clientId);
+    const client = await findClient(trx, bookId, finish.clientId);
     const snapshot = client ? { ...toSnapshot(client), email: outcome.detail.sentTo } : null;
     await record({
       clientId: finish.clientId,
@@ -141,20 +141,20 @@ export const finishSend = command(
 export const markSentByHand = command(
   async (
     { trx, record, now }: ChangeContext,
-    ownerId: string,
+    bookId: string,
     mark: { clientId: string; send: NewReminder[]; skip: NewReminder[]; detail: ReminderDetail },
   ): Promise<number | Unchanged<number>> => {
-    const client = await currentClient(trx, ownerId, mark.clientId);
+    const client = await currentClient(trx, bookId, mark.clientId);
     await insertReminders(
       trx,
-      ownerId,
+      bookId,
       mark.skip,
       { status: 'skipped', claimed_by: null, lease_until: null, sent_to: null },
       now,
     );
     const inserted = await insertReminders(
       trx,
-      ownerId,
+      bookId,
       mark.send,
       { status: 'sent', claimed_by: null, lease_until: null, sent_to: mark.detail.sentTo },
       now,

@@ -28,17 +28,17 @@ const toPlan = (row: Selectable<ReminderPlansTable>): ReminderPlan => ({
   timeZone: row.time_zone,
 });
 
-export async function readPlan(db: Executor, ownerId: string): Promise<ReminderPlan> {
+export async function readPlan(db: Executor, bookId: string): Promise<ReminderPlan> {
   const row = await db
     .selectFrom('reminder_plans')
     .selectAll()
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return row ? toPlan(row) : defaultPlan();
 }
 
 export interface PlanToLookAt {
-  ownerId: string;
+  bookId: string;
   plan: ReminderPlan;
   /** The owner's count of changes when read: the sender's next time stands only if still so. */
   bookChanges: number;
@@ -49,37 +49,37 @@ export async function plansToLookAt(db: Executor, now: number): Promise<PlanToLo
   // A disabled account's clients hear nothing more from it, as its links stop at once.
   const rows = await db
     .selectFrom('reminder_plans')
-    .innerJoin('users', 'users.id', 'reminder_plans.owner_id')
+    .innerJoin('users', 'users.id', 'reminder_plans.book_id')
     .selectAll('reminder_plans')
     .where('reminder_plans.enabled', '=', 1)
     .where('reminder_plans.next_run_at', '<=', now)
     .where('users.disabled_at', 'is', null)
     .execute();
   return rows.map((row) => ({
-    ownerId: row.owner_id,
+    bookId: row.book_id,
     plan: toPlan(row),
     bookChanges: row.book_changes,
   }));
 }
 
-export async function pausedClientIds(db: Executor, ownerId: string): Promise<Set<string>> {
+export async function pausedClientIds(db: Executor, bookId: string): Promise<Set<string>> {
   const rows = await db
     .selectFrom('reminder_client_pauses')
     .select('client_id')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
   return new Set(rows.map((row) => row.client_id));
 }
 
 export async function isClientPaused(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   clientId: string,
 ): Promise<boolean> {
   const row = await db
     .selectFrom('reminder_client_pauses')
     .select('client_id')
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('client_id', '=', clientId)
     .executeTakeFirst();
   return row !== undefined;
@@ -88,7 +88,7 @@ export async function isClientPaused(
 /** The steps recorded for these charges, whatever became of them. */
 export async function recordedSteps(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   entryIds: readonly number[],
 ): Promise<{ clientId: string; entryId: number; step: string }[]> {
   const found: { clientId: string; entryId: number; step: string }[] = [];
@@ -96,7 +96,7 @@ export async function recordedSteps(
     const rows = await db
       .selectFrom('reminders')
       .select(['client_id as clientId', 'entry_id as entryId', 'step'])
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .where('entry_id', 'in', entryIds.slice(start, start + 500))
       .execute();
     found.push(...rows.map((row) => ({ ...row, entryId: Number(row.entryId) })));
@@ -108,10 +108,10 @@ export async function recordedSteps(
 export async function staleMessages(
   db: Executor,
   now: number,
-): Promise<{ ownerId: string; messageId: string }[]> {
+): Promise<{ bookId: string; messageId: string }[]> {
   const rows = await db
     .selectFrom('reminders')
-    .select(['owner_id as ownerId', 'message_id as messageId'])
+    .select(['book_id as bookId', 'message_id as messageId'])
     .where((eb) =>
       eb.or([
         eb.and([eb('status', '=', 'sending'), eb('lease_until', '<', now)]),
@@ -123,17 +123,17 @@ export async function staleMessages(
     .limit(100)
     .execute();
   return rows.flatMap((row) =>
-    row.messageId === null ? [] : [{ ownerId: row.ownerId, messageId: row.messageId }],
+    row.messageId === null ? [] : [{ bookId: row.bookId, messageId: row.messageId }],
   );
 }
 
 export async function listReminders(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   status: ReminderStatus | undefined,
   limit: number,
 ) {
-  let query = db.selectFrom('reminders').selectAll().where('owner_id', '=', ownerId);
+  let query = db.selectFrom('reminders').selectAll().where('book_id', '=', bookId);
   query = status ? query.where('status', '=', status) : query.where('status', '!=', 'skipped');
   const rows = await query.orderBy('id', 'desc').limit(limit).execute();
   return rows.map((row) => ({ ...row, id: Number(row.id), entry_id: Number(row.entry_id) }));

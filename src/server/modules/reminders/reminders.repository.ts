@@ -10,29 +10,29 @@ import type { RemindersTable } from './reminders.table.ts';
  */
 export async function keepNextRun(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   next: { at: number | null; bookChanges: number },
 ): Promise<void> {
   await db
     .updateTable('reminder_plans')
     .set({ next_run_at: next.at })
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('book_changes', '=', next.bookChanges)
     .execute();
 }
 
 /** In the change's transaction: the sender reads the owner's charges at its next run. */
-export async function lookAtOnNextRun(trx: Transaction<Database>, ownerId: string): Promise<void> {
+export async function lookAtOnNextRun(trx: Transaction<Database>, bookId: string): Promise<void> {
   await trx
     .updateTable('reminder_plans')
     .set((eb) => ({ next_run_at: 0, book_changes: eb('book_changes', '+', 1) }))
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .execute();
 }
 
 export async function writePlan(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   plan: ReminderPlan,
   now: number,
 ): Promise<void> {
@@ -48,14 +48,14 @@ export async function writePlan(
   };
   await trx
     .insertInto('reminder_plans')
-    .values({ owner_id: ownerId, ...values })
-    .onConflict((conflict) => conflict.column('owner_id').doUpdateSet(values))
+    .values({ book_id: bookId, ...values })
+    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
     .execute();
 }
 
 export async function writeClientPause(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   paused: boolean,
   now: number,
@@ -63,14 +63,14 @@ export async function writeClientPause(
   if (paused)
     await trx
       .insertInto('reminder_client_pauses')
-      .values({ client_id: clientId, owner_id: ownerId, paused_at: now })
+      .values({ client_id: clientId, book_id: bookId, paused_at: now })
       .onConflict((conflict) => conflict.column('client_id').doNothing())
       .execute();
   else
     await trx
       .deleteFrom('reminder_client_pauses')
       .where('client_id', '=', clientId)
-      .where('owner_id', '=', ownerId)
+      .where('book_id', '=', bookId)
       .execute();
 }
 
@@ -84,7 +84,7 @@ export interface NewReminder {
 /** Inserts what no one has recorded yet; a step someone else holds is left out of the answer. */
 export async function insertReminders(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   reminders: readonly NewReminder[],
   fields: Pick<RemindersTable, 'status' | 'claimed_by' | 'lease_until' | 'sent_to'>,
   now: number,
@@ -95,7 +95,7 @@ export async function insertReminders(
       .insertInto('reminders')
       .values(
         reminders.slice(start, start + 200).map((reminder) => ({
-          owner_id: ownerId,
+          book_id: bookId,
           client_id: reminder.clientId,
           entry_id: reminder.entryId,
           step: reminder.step,
@@ -134,7 +134,7 @@ export async function setMessageId(
  */
 export async function retakeMessage(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   messageId: string,
   claimedBy: string,
   leaseUntil: number,
@@ -143,7 +143,7 @@ export async function retakeMessage(
   const rows = await trx
     .updateTable('reminders')
     .set({ status: 'sending', claimed_by: claimedBy, lease_until: leaseUntil, updated_at: now })
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .where('message_id', '=', messageId)
     .where((eb) =>
       eb.or([

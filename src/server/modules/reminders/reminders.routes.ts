@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -23,36 +24,31 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
   app.addHook('onRequest', requireUser);
 
-  handle(app, apiRoutes.reminderPlan, async (request) => readPlan(db, currentUser(request).id));
+  handle(app, apiRoutes.reminderPlan, async (request) => readPlan(db, currentBook(request).id));
 
   handle(app, apiRoutes.saveReminderPlan, async (request) => {
-    const ownerId = currentUser(request).id;
-    await app.writes.run(saveReminderPlan, ownerId, request.body);
-    return readPlan(db, ownerId);
+    const bookId = currentBook(request).id;
+    await app.writes.run(saveReminderPlan, currentBook(request), request.body);
+    return readPlan(db, bookId);
   });
 
   handle(app, apiRoutes.clientReminders, async (request) => {
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     const clientId = checkedClientId(request.params.id);
-    if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
-    return { enabled: !(await isClientPaused(db, ownerId, clientId)) };
+    if (!(await findClient(db, bookId, clientId))) throw clientNotFound();
+    return { enabled: !(await isClientPaused(db, bookId, clientId)) };
   });
 
   handle(app, apiRoutes.setClientReminders, async (request) => {
     const clientId = checkedClientId(request.params.id);
-    await app.writes.run(
-      setClientReminders,
-      currentUser(request).id,
-      clientId,
-      request.body.enabled,
-    );
+    await app.writes.run(setClientReminders, currentBook(request), clientId, request.body.enabled);
     return { enabled: request.body.enabled };
   });
 
   handle(app, apiRoutes.reminders, async (request) => {
-    const ownerId = currentUser(request).id;
-    const rows = await listReminders(db, ownerId, request.query.status, listLimit);
-    const clients = await clientsByIds(db, ownerId, [...new Set(rows.map((row) => row.client_id))]);
+    const bookId = currentBook(request).id;
+    const rows = await listReminders(db, bookId, request.query.status, listLimit);
+    const clients = await clientsByIds(db, bookId, [...new Set(rows.map((row) => row.client_id))]);
     const names = new Map(clients.map((client) => [client.id, nameOf(client)]));
     return {
       reminders: rows.map((row) => ({
@@ -75,13 +71,13 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
     };
   });
 
-  async function dueRemindersOf(ownerId: string, onlyClientId?: string) {
-    const plan = await readPlan(db, ownerId);
+  async function dueRemindersOf(bookId: string, onlyClientId?: string) {
+    const plan = await readPlan(db, bookId);
     const today = dayIn(plan.timeZone, Date.now());
     const [due, language, business] = await Promise.all([
-      dueToday(db, ownerId, plan, today, onlyClientId),
-      readLanguage(db, ownerId),
-      readBusiness(db, ownerId),
+      dueToday(db, bookId, plan, today, onlyClientId),
+      readLanguage(db, bookId),
+      readBusiness(db, bookId),
     ]);
     const ready = (entry: ClientDue): DueReminder => {
       const charges = entry.send.map((step) => {
@@ -116,16 +112,16 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
   }
 
   handle(app, apiRoutes.remindersDueToday, async (request) => {
-    const { today, due, ready } = await dueRemindersOf(currentUser(request).id);
+    const { today, due, ready } = await dueRemindersOf(currentBook(request).id);
     return { mailConfigured: app.mailer !== null, today, reminders: due.map(ready) };
   });
 
   // Worked through by hand without a mail server; with one, the sender may have it already.
   handle(app, apiRoutes.markReminderSent, async (request) => {
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     const clientId = checkedClientId(request.params.id);
-    if (!(await findClient(db, ownerId, clientId))) throw clientNotFound();
-    const { due } = await dueRemindersOf(ownerId, clientId);
+    if (!(await findClient(db, bookId, clientId))) throw clientNotFound();
+    const { due } = await dueRemindersOf(bookId, clientId);
     const entry = due[0];
     const asked = request.body.charges;
     const missing = asked.filter(
@@ -143,7 +139,7 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
         .filter((step) => asked.some((charge) => charge.entryId === step.entryId))
         .map((step) => ({ clientId, entryId: step.entryId, step: step.step, dueOn: step.on }));
     const send = marked(entry.send);
-    const count = await app.writes.run(markSentByHand, ownerId, {
+    const count = await app.writes.run(markSentByHand, currentBook(request), {
       clientId,
       send,
       skip: marked(entry.skip),
@@ -162,10 +158,10 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
   });
 
   handle(app, apiRoutes.reminderPreview, async (request) => {
-    const ownerId = currentUser(request).id;
-    const plan = await readPlan(db, ownerId);
+    const bookId = currentBook(request).id;
+    const plan = await readPlan(db, bookId);
     const today = dayIn(plan.timeZone, Date.now());
-    const list = await upcoming(db, ownerId, plan, today, previewDays);
+    const list = await upcoming(db, bookId, plan, today, previewDays);
     return {
       today,
       reminders: list.map(({ client, step, charge }) => ({

@@ -3,7 +3,7 @@ import type { ReminderStatus } from '../../../shared/schemas/reminders.ts';
 
 /** The owner's reminder plan; no row means reminders are off. Flags are 0 or 1. */
 export interface ReminderPlansTable {
-  owner_id: string;
+  book_id: string;
   enabled: number;
   days_before: number | null;
   on_due: number;
@@ -21,14 +21,14 @@ export interface ReminderPlansTable {
 
 interface ReminderClientPausesTable {
   client_id: string;
-  owner_id: string;
+  book_id: string;
   paused_at: number;
 }
 
 /** One row per (client, charge, step), ever: the unique index makes each step happen once. */
 export interface RemindersTable {
   id: Generated<number>;
-  owner_id: string;
+  book_id: string;
   client_id: string;
   entry_id: number;
   /** before | due | overdue-N */

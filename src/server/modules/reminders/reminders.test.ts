@@ -452,7 +452,7 @@ describe('reminders sent on a schedule through a real SMTP server', () => {
       const row = await testApp.app.db.kysely
         .selectFrom('reminder_plans')
         .select('next_run_at')
-        .where('owner_id', '=', owner.userId)
+        .where('book_id', '=', owner.userId)
         .executeTakeFirstOrThrow();
       return row.next_run_at === null || row.next_run_at === 0
         ? row.next_run_at

@@ -14,19 +14,20 @@ import {
   writeAllowRegistration,
   writeBusiness,
   writeLanguage,
+  writePersonLanguage,
   writePreferences,
   writeSetup,
 } from './settings.repository.ts';
 
 /** The route has checked who may send the registration switch. A part left out stays as it is. */
 export const saveSettings = command(
-  async ({ trx, record, now }, userId, update: SettingsUpdate): Promise<void> => {
+  async ({ trx, record, now }, bookId, update: SettingsUpdate): Promise<void> => {
     if (update.rates) checkRateDates(update.rates, now);
     if (update.allowRegistration !== undefined)
       await writeAllowRegistration(trx, update.allowRegistration, now);
-    if (update.preferences) await writePreferences(trx, userId, update.preferences, now);
-    if (update.business) await writeBusiness(trx, userId, update.business, now);
-    if (update.rates) await replaceRates(trx, userId, update.rates);
+    if (update.preferences) await writePreferences(trx, bookId, update.preferences, now);
+    if (update.business) await writeBusiness(trx, bookId, update.business, now);
+    if (update.rates) await replaceRates(trx, bookId, update.rates);
     await record({
       clientId: null,
       action: 'settings_changed',
@@ -54,12 +55,12 @@ function checkRateDates(rates: ExchangeRate[], now: number): void {
 /** One step of a larger change (a restore from an export file), in its transaction. */
 export async function writeOwnerSettings(
   { trx, record, now }: ChangeContext,
-  userId: string,
+  bookId: string,
   settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined },
 ): Promise<void> {
-  await writePreferences(trx, userId, settings.preferences, now);
-  if (settings.business) await writeBusiness(trx, userId, settings.business, now);
-  await replaceRates(trx, userId, settings.rates);
+  await writePreferences(trx, bookId, settings.preferences, now);
+  if (settings.business) await writeBusiness(trx, bookId, settings.business, now);
+  await replaceRates(trx, bookId, settings.rates);
   await record({
     clientId: null,
     action: 'settings_changed',
@@ -69,9 +70,16 @@ export async function writeOwnerSettings(
   });
 }
 
+/** The person's language; an owner's is also the book's, which its clients receive. */
 export const saveLanguage = command(
-  async ({ trx, record, now }, userId, language: Locale | null): Promise<void> => {
-    await writeLanguage(trx, userId, language, now);
+  async (
+    { trx, record, now },
+    bookId,
+    language: Locale | null,
+    person: { userId: string; isOwner: boolean },
+  ): Promise<void> => {
+    await writePersonLanguage(trx, person.userId, language);
+    if (person.isOwner) await writeLanguage(trx, bookId, language, now);
     await record({
       clientId: null,
       action: 'settings_changed',
@@ -84,8 +92,8 @@ export const saveLanguage = command(
 
 /** The first-run setup, done or skipped: either way it is not offered again. */
 export const finishSetup = command(
-  async ({ trx, record, now }, userId, setup: Setup): Promise<void> => {
-    await writeSetup(trx, userId, setup, now);
+  async ({ trx, record, now }, bookId, setup: Setup): Promise<void> => {
+    await writeSetup(trx, bookId, setup, now);
     await record({
       clientId: null,
       action: 'settings_changed',

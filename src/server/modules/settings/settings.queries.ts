@@ -18,17 +18,20 @@ import type { SetupOutcome } from './settings.table.ts';
  * The setup awaits an owner who neither did nor skipped it and has no client: an account from
  * before the setup existed, with clients, is never sent there (migration 0029 marks it done).
  */
-export async function readFirstRun(db: Kysely<Database>, userId: string): Promise<FirstRun> {
-  const { mainCurrency, outcome } = await readSetupState(db, userId);
-  const setupNeeded = outcome === null && !(await hasClients(db, userId));
+export async function readFirstRun(db: Kysely<Database>, bookId: string | null): Promise<FirstRun> {
+  // A person in no book (every membership removed) has nothing to set up.
+  if (bookId === null)
+    return { mainCurrency: (await readSetupState(db, '')).mainCurrency, setupNeeded: false };
+  const { mainCurrency, outcome } = await readSetupState(db, bookId);
+  const setupNeeded = outcome === null && !(await hasClients(db, bookId));
   return { mainCurrency, setupNeeded };
 }
 
-export async function readPreferences(db: Executor, userId: string): Promise<Preferences> {
+export async function readPreferences(db: Executor, bookId: string): Promise<Preferences> {
   const row = await db
-    .selectFrom('user_preferences')
+    .selectFrom('book_settings')
     .selectAll()
-    .where('user_id', '=', userId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   if (!row) return defaultPreferences;
   return {
@@ -40,12 +43,12 @@ export async function readPreferences(db: Executor, userId: string): Promise<Pre
 /** The business as a statement shows it. */
 export async function readBusiness(
   db: Executor,
-  userId: string,
+  bookId: string,
 ): Promise<Required<Omit<Business, 'mainCurrency'>>> {
   const row = await db
-    .selectFrom('user_preferences')
+    .selectFrom('book_settings')
     .select(['business_name', 'business_address', 'business_payment_details', 'business_tax_id'])
-    .where('user_id', '=', userId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return row
     ? {
@@ -60,33 +63,43 @@ export async function readBusiness(
 /** The business as Settings and the export file hold it: with its main currency. */
 export async function readBusinessSettings(
   db: Executor,
-  userId: string,
+  bookId: string,
 ): Promise<Required<Business>> {
   const [business, { mainCurrency }] = await Promise.all([
-    readBusiness(db, userId),
-    readSetupState(db, userId),
+    readBusiness(db, bookId),
+    readSetupState(db, bookId),
   ]);
   return { ...business, mainCurrency };
 }
 
-/** Null, also for a language no longer offered, follows the browser. */
-export async function readLanguage(db: Executor, userId: string): Promise<Locale | null> {
+/** A person's own language: their screens. Null, or one no longer offered, follows the browser. */
+export async function readPersonLanguage(db: Executor, userId: string): Promise<Locale | null> {
   const row = await db
-    .selectFrom('user_preferences')
+    .selectFrom('users')
     .select('language')
-    .where('user_id', '=', userId)
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  return isLocale(row?.language) ? row.language : null;
+}
+
+/** The book's language, which its clients receive. Null, or one no longer offered: the browser's. */
+export async function readLanguage(db: Executor, bookId: string): Promise<Locale | null> {
+  const row = await db
+    .selectFrom('book_settings')
+    .select('language')
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return isLocale(row?.language) ? row.language : null;
 }
 
 async function readSetupState(
   db: Executor,
-  userId: string,
+  bookId: string,
 ): Promise<{ mainCurrency: Currency; outcome: SetupOutcome | null }> {
   const row = await db
-    .selectFrom('user_preferences')
+    .selectFrom('book_settings')
     .select(['main_currency', 'setup_outcome'])
-    .where('user_id', '=', userId)
+    .where('book_id', '=', bookId)
     .executeTakeFirst();
   return {
     mainCurrency: isCurrency(row?.main_currency) ? row.main_currency : 'USD',
@@ -103,11 +116,11 @@ export async function readAllowRegistration(db: Executor): Promise<boolean> {
   return row ? row.value === 'true' : true;
 }
 
-export async function readRates(db: Executor, ownerId: string): Promise<ExchangeRate[]> {
+export async function readRates(db: Executor, bookId: string): Promise<ExchangeRate[]> {
   const rows = await db
     .selectFrom('exchange_rates')
     .selectAll()
-    .where('owner_id', '=', ownerId)
+    .where('book_id', '=', bookId)
     .orderBy('currency')
     .execute();
   return rows.map((row) => ({

@@ -6,7 +6,7 @@ import type { Executor } from '../../db/database.ts';
 
 export async function writePreferences(
   db: Executor,
-  userId: string,
+  bookId: string,
   preferences: Preferences,
   now: number,
 ): Promise<void> {
@@ -16,15 +16,15 @@ export async function writePreferences(
     updated_at: now,
   };
   await db
-    .insertInto('user_preferences')
-    .values({ user_id: userId, ...values })
-    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .insertInto('book_settings')
+    .values({ book_id: bookId, ...values })
+    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
     .execute();
 }
 
 export async function writeBusiness(
   db: Executor,
-  userId: string,
+  bookId: string,
   business: Business,
   now: number,
 ): Promise<void> {
@@ -40,30 +40,38 @@ export async function writeBusiness(
     updated_at: now,
   };
   await db
-    .insertInto('user_preferences')
-    .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
-    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .insertInto('book_settings')
+    .values({ book_id: bookId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
+    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
     .execute();
 }
 
 export async function writeLanguage(
   db: Executor,
-  userId: string,
+  bookId: string,
   language: Locale | null,
   now: number,
 ): Promise<void> {
   const values = { language, updated_at: now };
   await db
-    .insertInto('user_preferences')
-    .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
-    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .insertInto('book_settings')
+    .values({ book_id: bookId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
+    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
     .execute();
+}
+
+export async function writePersonLanguage(
+  db: Executor,
+  userId: string,
+  language: Locale | null,
+): Promise<void> {
+  await db.updateTable('users').set({ language }).where('id', '=', userId).execute();
 }
 
 /** The setup's outcome, and what it kept: a detail left out stays as it is. */
 export async function writeSetup(
   db: Executor,
-  userId: string,
+  bookId: string,
   setup: {
     outcome: SetupOutcome;
     businessName?: string | undefined;
@@ -86,9 +94,9 @@ export async function writeSetup(
     updated_at: now,
   };
   await db
-    .insertInto('user_preferences')
-    .values({ user_id: userId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
-    .onConflict((conflict) => conflict.column('user_id').doUpdateSet(values))
+    .insertInto('book_settings')
+    .values({ book_id: bookId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
+    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
     .execute();
 }
 
@@ -107,16 +115,16 @@ export async function writeAllowRegistration(
 
 export async function replaceRates(
   db: Executor,
-  ownerId: string,
+  bookId: string,
   rates: ExchangeRate[],
 ): Promise<void> {
-  await db.deleteFrom('exchange_rates').where('owner_id', '=', ownerId).execute();
+  await db.deleteFrom('exchange_rates').where('book_id', '=', bookId).execute();
   if (rates.length === 0) return;
   await db
     .insertInto('exchange_rates')
     .values(
       rates.map((rate) => ({
-        owner_id: ownerId,
+        book_id: bookId,
         currency: rate.currency,
         usd_per_unit: rate.usdPerUnit,
         rate_date: rate.date,

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -24,11 +25,12 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.settings, { onRequest: requireUser }, async (request) => {
     const user = currentUser(request);
+    const book = currentBook(request);
     const [preferences, rates, allowRegistration, business] = await Promise.all([
-      readPreferences(db, user.id),
-      readRates(db, user.id),
+      readPreferences(db, book.id),
+      readRates(db, book.id),
       readAllowRegistration(db),
-      readBusinessSettings(db, user.id),
+      readBusinessSettings(db, book.id),
     ]);
     return {
       preferences,
@@ -40,29 +42,34 @@ export const settingsRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.saveSettings, { onRequest: requireUser }, async (request) => {
     const user = currentUser(request);
+    const book = currentBook(request);
     if (request.body.allowRegistration !== undefined && !user.isAdmin) {
       throw new AppError(403, 'forbidden', 'Only the administrator can change registration');
     }
-    await app.writes.run(saveSettings, user.id, request.body);
+    await app.writes.run(saveSettings, book, request.body);
     return {
-      preferences: await readPreferences(db, user.id),
-      rates: await readRates(db, user.id),
+      preferences: await readPreferences(db, book.id),
+      rates: await readRates(db, book.id),
       allowRegistration: user.isAdmin ? await readAllowRegistration(db) : null,
-      business: await readBusinessSettings(db, user.id),
+      business: await readBusinessSettings(db, book.id),
     };
   });
 
   // Apart from Save: choosing a language shows the app in it at once.
   handle(app, apiRoutes.saveLanguage, { onRequest: requireUser }, async (request) => {
     const { language } = request.body;
-    await app.writes.run(saveLanguage, currentUser(request).id, language);
+    const book = currentBook(request);
+    await app.writes.run(saveLanguage, book, language, {
+      userId: book.actor.userId,
+      isOwner: book.role === 'owner',
+    });
     return { language };
   });
 
   // Done or skipped, once: the dashboard stops sending the owner here, on every device.
   handle(app, apiRoutes.finishSetup, { onRequest: requireUser }, async (request) => {
-    const user = currentUser(request);
-    await app.writes.run(finishSetup, user.id, request.body);
-    return readFirstRun(db, user.id);
+    const book = currentBook(request);
+    await app.writes.run(finishSetup, book, request.body);
+    return readFirstRun(db, book.id);
   });
 };

@@ -4,8 +4,9 @@ import type { Setup } from '../../../shared/schemas/settings.ts';
 
 export type SetupOutcome = Setup['outcome'];
 
-interface UserPreferencesTable {
-  user_id: string;
+/** The business's settings: one row per book (migration 0045; user_preferences before). */
+interface BookSettingsTable {
+  book_id: string;
   disable_balance_on_add: number;
   disable_balance_on_edit: number;
   business_name: Generated<string>;
@@ -28,7 +29,7 @@ interface InstanceSettingsTable {
 }
 
 interface ExchangeRatesTable {
-  owner_id: string;
+  book_id: string;
   currency: Currency;
   /** How many US dollars one unit is worth, as exact decimal text ("0.00074"). */
   usd_per_unit: string;
@@ -36,7 +37,7 @@ interface ExchangeRatesTable {
 }
 
 export interface SettingsTables {
-  user_preferences: UserPreferencesTable;
+  book_settings: BookSettingsTable;
   instance_settings: InstanceSettingsTable;
   exchange_rates: ExchangeRatesTable;
 }

@@ -36,7 +36,7 @@ it("makes another owner's one-page PDF while one owner's large statements wait t
       .insertInto('entries')
       .values(
         Array.from({ length: 500 }, (_, index) => ({
-          owner_id: large.userId,
+          book_id: large.userId,
           client_id: long.id,
           kind: 'charge' as const,
           amount: 1_000 + start + index,

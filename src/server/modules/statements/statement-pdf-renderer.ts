@@ -38,8 +38,8 @@ export class PdfRenderer {
     return this.#processes.size;
   }
 
-  async render(ownerId: string, statement: Statement, locale: Locale): Promise<Buffer> {
-    const pdf = await this.#processes.run(ownerId, { statement, locale });
+  async render(bookId: string, statement: Statement, locale: Locale): Promise<Buffer> {
+    const pdf = await this.#processes.run(bookId, { statement, locale });
     return Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength);
   }
 

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -37,7 +38,7 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
     }
     const statement = await readStatement(
       db,
-      currentUser(request).id,
+      currentBook(request).id,
       clientId(id),
       resolved.period,
       app.mailer !== null,
@@ -60,7 +61,7 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
   handle(app, apiRoutes.statementPdf, async (request, reply) => {
     const statement = await statementFor(request, request.params.id, request.query);
     const pdf = await pdfs.render(
-      currentUser(request).id,
+      currentBook(request).id,
       statement,
       request.query.lang ?? requestLocale(request),
     );
@@ -87,7 +88,7 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
         'mail_not_configured',
         'This server cannot send e-mail: no mail server is set up (SMTP_URL)',
       );
-    const pdf = await pdfs.render(currentUser(request).id, statement, requestLocale(request));
+    const pdf = await pdfs.render(currentBook(request).id, statement, requestLocale(request));
     try {
       await mailer.send({
         to: sentTo,
@@ -121,7 +122,7 @@ export const statementRoutes: FastifyPluginAsync = async (app) => {
         { values: { reply: error.reply ?? '' } },
       );
     }
-    await recordStatementSent(app.writes, currentUser(request).id, statement.client.id, sentTo);
+    await recordStatementSent(app.writes, currentBook(request), statement.client.id, sentTo);
     return { sentTo };
   });
 };

@@ -50,17 +50,17 @@ function bucketOf(due: string, day: string): AgeingBucket {
  */
 export async function readStatement(
   db: Kysely<Database>,
-  ownerId: string,
+  bookId: string,
   clientId: string,
   period: StatementPeriod,
   emailConfigured: boolean,
 ): Promise<Statement | null> {
-  const client = await findClient(db, ownerId, clientId);
+  const client = await findClient(db, bookId, clientId);
   if (!client) return null;
   const [ledger, targets, business] = await Promise.all([
-    statementLines(db, ownerId, clientId, client.currency, period.to),
-    paymentTargets(db, ownerId, clientId),
-    readBusiness(db, ownerId),
+    statementLines(db, bookId, clientId, client.currency, period.to),
+    paymentTargets(db, bookId, clientId),
+    readBusiness(db, bookId),
   ]);
 
   // A void's entry may be dated after the period (a back-dated void): both stay out all the same.

@@ -82,6 +82,11 @@ export async function bearerTokens(api: FastifyInstance): Promise<void> {
     const row = await lookUp(request, tokenHash);
     if (!row) throw invalidToken();
     request.user = toSessionUser(row);
+    request.book = {
+      id: row.book_id,
+      role: row.role,
+      actor: { userId: row.id, tokenId: row.token_id },
+    };
     request.accessToken = {
       id: row.token_id,
       readOnly: row.read_only === 1,

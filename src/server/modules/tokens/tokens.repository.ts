@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import type { AccessTokensTable } from './tokens.table.ts';
 
-type TokenRow = Omit<AccessTokensTable, 'token_hash' | 'user_id'>;
+type TokenRow = Omit<AccessTokensTable, 'token_hash' | 'user_id' | 'book_id'>;
 
 export async function insertToken(db: Kysely<Database>, row: AccessTokensTable): Promise<void> {
   await db.insertInto('access_tokens').values(row).execute();
@@ -31,13 +31,14 @@ export async function deleteToken(
   db: Kysely<Database>,
   userId: string,
   id: string,
-): Promise<boolean> {
-  const result = await db
+): Promise<string | null> {
+  const row = await db
     .deleteFrom('access_tokens')
     .where('id', '=', id)
     .where('user_id', '=', userId)
+    .returning('book_id')
     .executeTakeFirst();
-  return result.numDeletedRows > 0n;
+  return row?.book_id ?? null;
 }
 
 export async function deleteTokensOfUser(db: Kysely<Database>, userId: string): Promise<string[]> {
@@ -54,8 +55,16 @@ export async function findTokenWithUser(db: Kysely<Database>, tokenHash: string)
     db
       .selectFrom('access_tokens')
       .innerJoin('users', 'users.id', 'access_tokens.user_id')
+      // A token acts in its one book, as its maker while they are a member of it.
+      .innerJoin('book_members', (join) =>
+        join
+          .onRef('book_members.book_id', '=', 'access_tokens.book_id')
+          .onRef('book_members.user_id', '=', 'access_tokens.user_id'),
+      )
       .select([
         'access_tokens.id as token_id',
+        'access_tokens.book_id',
+        'book_members.role',
         'access_tokens.read_only',
         'access_tokens.name',
         'access_tokens.created_at',
@@ -76,12 +85,17 @@ export async function findLiveTokens(
   db: Kysely<Database>,
   ids: readonly string[],
   now: number,
-): Promise<{ id: string; user_id: string }[]> {
+): Promise<{ id: string; book_id: string }[]> {
   if (ids.length === 0) return [];
   return db
     .selectFrom('access_tokens')
     .innerJoin('users', 'users.id', 'access_tokens.user_id')
-    .select(['access_tokens.id', 'access_tokens.user_id'])
+    .innerJoin('book_members', (join) =>
+      join
+        .onRef('book_members.book_id', '=', 'access_tokens.book_id')
+        .onRef('book_members.user_id', '=', 'access_tokens.user_id'),
+    )
+    .select(['access_tokens.id', 'access_tokens.book_id'])
     .where('access_tokens.id', 'in', ids)
     .where('users.disabled_at', 'is', null)
     .where((eb) =>

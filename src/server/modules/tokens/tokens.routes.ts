@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
 import { currentUser, requireSession } from '../auth/session.ts';
+import { currentBook } from '../books/current-book.ts';
 import { issueToken, listOwnerTokens, revokeToken, tokenStreamKey } from './tokens.ts';
 
 const sessionOnly = [{ sessionCookie: [] }];
@@ -29,7 +30,13 @@ export const tokensRoutes: FastifyPluginAsync = async (app) => {
       config: { idempotency: false },
     },
     async (request, reply) => {
-      const created = await issueToken(db, currentUser(request).id, request.body, Date.now());
+      const book = currentBook(request);
+      const created = await issueToken(
+        db,
+        { userId: book.actor.userId, bookId: book.id },
+        request.body,
+        Date.now(),
+      );
       return reply.status(201).send(created);
     },
   );
@@ -39,9 +46,8 @@ export const tokensRoutes: FastifyPluginAsync = async (app) => {
     apiRoutes.revokeToken,
     { summary: 'Revoke an access token at once', security: sessionOnly },
     async (request, reply) => {
-      const ownerId = currentUser(request).id;
-      await revokeToken(db, ownerId, request.params.id);
-      app.feed.endSession(ownerId, tokenStreamKey(request.params.id));
+      const bookId = await revokeToken(db, currentUser(request).id, request.params.id);
+      app.feed.endSession(bookId, tokenStreamKey(request.params.id));
       return reply.status(204).send();
     },
   );

@@ -1,6 +1,8 @@
 export interface AccessTokensTable {
   id: string;
   user_id: string;
+  /** The one book the token acts in (migration 0045). */
+  book_id: string;
   name: string;
   /** SHA-256 of the whole secret (prefix included): a leaked table does not yield usable tokens. */
   token_hash: string;

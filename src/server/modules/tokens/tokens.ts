@@ -42,7 +42,7 @@ function toAccessToken(
 
 export async function issueToken(
   db: Kysely<Database>,
-  userId: string,
+  { userId, bookId }: { userId: string; bookId: string },
   input: AccessTokenInput,
   now: number,
 ): Promise<{ token: AccessToken; secret: string }> {
@@ -64,6 +64,7 @@ export async function issueToken(
   const row: AccessTokensTable = {
     id: newId(),
     user_id: userId,
+    book_id: bookId,
     name: input.name,
     token_hash: hashToken(secret),
     read_only: input.access === 'read' ? 1 : 0,
@@ -88,8 +89,15 @@ export async function listOwnerTokens(
 
 const tokenNotFound = () => notFound('Token not found');
 
-export async function revokeToken(db: Kysely<Database>, userId: string, id: string): Promise<void> {
-  if (!(await deleteToken(db, userId, checkedId(id, tokenNotFound)))) throw tokenNotFound();
+/** The book the token acted in: its live streams are that book's. */
+export async function revokeToken(
+  db: Kysely<Database>,
+  userId: string,
+  id: string,
+): Promise<string> {
+  const bookId = await deleteToken(db, userId, checkedId(id, tokenNotFound));
+  if (bookId === null) throw tokenNotFound();
+  return bookId;
 }
 
 export async function revokeAllTokens(db: Kysely<Database>, userId: string): Promise<string[]> {
@@ -101,7 +109,7 @@ const tokenStreamPrefix = 'token:';
 /** A session's key is a hash, with no colon. */
 export const isTokenStreamKey = (key: string) => key.startsWith(tokenStreamPrefix);
 
-export async function liveTokenOwners(
+export async function liveTokenBooks(
   db: Kysely<Database>,
   streamKeys: readonly string[],
 ): Promise<Map<string, string>> {
@@ -110,7 +118,7 @@ export async function liveTokenOwners(
   const ids = streamKeys.map((key) => key.slice(tokenStreamPrefix.length));
   for (let start = 0; start < ids.length; start += liveTokensBatch) {
     for (const row of await findLiveTokens(db, ids.slice(start, start + liveTokensBatch), now))
-      owners.set(tokenStreamKey(row.id), row.user_id);
+      owners.set(tokenStreamKey(row.id), row.book_id);
   }
   return owners;
 }

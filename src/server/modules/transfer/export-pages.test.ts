@@ -10,7 +10,7 @@ import { readAllEvents } from '../events/events.queries.ts';
 import { itemsPerChunk } from './export-stream.ts';
 
 let testApp: TestApp;
-let ownerId: string;
+let bookId: string;
 const clientCount = 250;
 // One client has more entries than a page, all on one day.
 const charges = 150;
@@ -18,7 +18,7 @@ const entryCount = clientCount + charges;
 beforeAll(async () => {
   testApp = await buildTestApp();
   const owner = await joinAs(testApp.app);
-  ownerId = owner.userId;
+  bookId = owner.userId;
   // Each imported client with a balance brings an opening entry and an event.
   await injectOk(testApp.app, 'POST', '/api/clients/import', owner.cookie, {
     rows: Array.from({ length: clientCount }, (_unused, index) =>
@@ -67,7 +67,7 @@ async function readAll<T>(items: AsyncIterable<T>): Promise<T[]> {
 describe('what an export reads at a time', () => {
   it('reads the ledger a chunk’s worth of entries per query, and all of it', async () => {
     const { db, counts } = rowsPerQuery();
-    const entries = await readAll(readOwnerEntries(db, ownerId));
+    const entries = await readAll(readOwnerEntries(db, bookId));
     expect(entries).toHaveLength(entryCount);
     expect(new Set(entries.map((entry) => entry.id)).size).toBe(entryCount);
     // Client by client in name order, each in date order (then in the order they were entered).
@@ -83,7 +83,7 @@ describe('what an export reads at a time', () => {
 
   it('reads the history a chunk’s worth of events per query, and all of it', async () => {
     const { db, counts } = rowsPerQuery();
-    const events = await readAll(readAllEvents(db, ownerId));
+    const events = await readAll(readAllEvents(db, bookId));
     // Each import row and each charge is an event.
     expect(events).toHaveLength(entryCount);
     const ids = events.map((event) => event.id);

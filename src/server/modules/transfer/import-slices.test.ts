@@ -50,7 +50,7 @@ const listCount = async (cookie: string) => {
 async function stagedRows(db: Kysely<Database>): Promise<number> {
   const row = await db
     .selectFrom('clients')
-    .innerJoin('staged_imports', 'staged_imports.id', 'clients.owner_id')
+    .innerJoin('staged_imports', 'staged_imports.id', 'clients.book_id')
     .select((eb) => eb.fn.countAll<number>().as('count'))
     .executeTakeFirstOrThrow();
   return Number(row.count);
@@ -150,12 +150,12 @@ describe('a large import, written in slices', () => {
     const othersEvent = await db
       .selectFrom('events')
       .select('id')
-      .where('owner_id', '=', other.userId)
+      .where('book_id', '=', other.userId)
       .executeTakeFirstOrThrow();
     const imported = await db
       .selectFrom('events')
       .select((eb) => [eb.fn.min('id').as('first'), eb.fn.countAll<number>().as('count')])
-      .where('owner_id', '=', owner.userId)
+      .where('book_id', '=', owner.userId)
       .where('action', '=', 'imported')
       .executeTakeFirstOrThrow();
     expect(Number(imported.count)).toBe(3_000);
@@ -203,7 +203,7 @@ describe('a large import, written in slices', () => {
     const actions = await testApp.app.db.kysely
       .selectFrom('events')
       .select('action')
-      .where('owner_id', '=', owner.userId)
+      .where('book_id', '=', owner.userId)
       .execute();
     expect(actions.map(({ action }) => action)).toEqual([
       'created',

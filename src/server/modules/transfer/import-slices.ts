@@ -18,22 +18,22 @@ const abandonedAfterMs = 60 * 60_000;
 
 export async function importInSlices(
   app: Pick<FastifyInstance, 'writes' | 'db' | 'log'>,
-  ownerId: string,
+  bookId: string,
   { rows, zeroBalances, skipDuplicates }: ImportToStage,
 ): Promise<void> {
-  await discardAbandonedStagings(app, ownerId, Date.now() - abandonedAfterMs);
-  const stagingId = await app.writes.run(openImportStaging, ownerId);
+  await discardAbandonedStagings(app, bookId, Date.now() - abandonedAfterMs);
+  const stagingId = await app.writes.run(openImportStaging, bookId);
   try {
     const events: NewEvent[] = [];
     for (let start = 0; start < rows.length; start += rowsPerSlice) {
       const slice = rows.slice(start, start + rowsPerSlice);
       events.push(
-        ...(await app.writes.run(stageImportSlice, ownerId, stagingId, slice, zeroBalances)),
+        ...(await app.writes.run(stageImportSlice, bookId, stagingId, slice, zeroBalances)),
       );
     }
-    await app.writes.run(publishImport, ownerId, stagingId, events, skipDuplicates);
+    await app.writes.run(publishImport, bookId, stagingId, events, skipDuplicates);
   } catch (error) {
-    await discardStaging(app, ownerId, stagingId).catch((discardError: unknown) => {
+    await discardStaging(app, bookId, stagingId).catch((discardError: unknown) => {
       // Left for the next import's sweep (above); nobody sees it meanwhile.
       app.log.error({ err: discardError }, 'a refused import’s staged rows were not thrown away');
     });
@@ -43,10 +43,10 @@ export async function importInSlices(
 
 async function discardStaging(
   app: Pick<FastifyInstance, 'writes'>,
-  ownerId: string,
+  bookId: string,
   stagingId: string,
 ): Promise<void> {
-  while (!(await app.writes.run(discardImportStaging, ownerId, stagingId))) {
+  while (!(await app.writes.run(discardImportStaging, bookId, stagingId))) {
     // One slice a turn of the owner's, like the writing.
   }
 }
@@ -54,10 +54,10 @@ async function discardStaging(
 /** Throws away, in the calling owner's turns, what imports started before `startedBefore` left. */
 export async function discardAbandonedStagings(
   app: Pick<FastifyInstance, 'writes' | 'db'>,
-  ownerId: string,
+  bookId: string,
   startedBefore: number,
 ): Promise<number> {
   const abandoned = await abandonedStagings(app.db.kysely, startedBefore);
-  for (const { id } of abandoned) await discardStaging(app, ownerId, id);
+  for (const { id } of abandoned) await discardStaging(app, bookId, id);
   return abandoned.length;
 }

@@ -55,21 +55,21 @@ export const importFile = readingCommand(
   readImportBody,
   async (
     context,
-    ownerId,
+    bookId,
     { rows, dryRun, skipDuplicates },
   ): Promise<ImportPlan | Unchanged<ImportPlan>> => {
-    const existing = await ownerEmailKeys(context.trx, ownerId);
+    const existing = await ownerEmailKeys(context.trx, bookId);
     const { results, accepted } = flagDuplicates(rows, { existing, skipDuplicates });
     const resultsJson = await importResultsJson(results);
     if (dryRun || accepted.length <= rowsPerSlice) {
       if (!dryRun && accepted.length > 0) {
-        const { balancesZeroed } = await addImportedClients(context, ownerId, accepted);
+        const { balancesZeroed } = await addImportedClients(context, bookId, accepted);
         return { resultsJson, imported: accepted.length, balancesZeroed };
       }
-      const { disableBalanceOnAdd } = await readPreferences(context.trx, ownerId);
+      const { disableBalanceOnAdd } = await readPreferences(context.trx, bookId);
       return unchanged({ resultsJson, imported: 0, balancesZeroed: disableBalanceOnAdd });
     }
-    const { disableBalanceOnAdd } = await readPreferences(context.trx, ownerId);
+    const { disableBalanceOnAdd } = await readPreferences(context.trx, bookId);
     return unchanged({
       resultsJson,
       imported: accepted.length,
@@ -87,20 +87,20 @@ const stagingGone = () =>
   );
 
 /** A staging account for one large import of the owner's; answers its id. */
-export const openImportStaging = stagingCommand(async ({ trx, now }, ownerId) =>
-  insertStaging(trx, ownerId, now),
+export const openImportStaging = stagingCommand(async ({ trx, now }, bookId) =>
+  insertStaging(trx, bookId, now),
 );
 
 /** One slice of the rows, under the staging account; answers the events publishing records. */
 export const stageImportSlice = stagingCommand(
   async (
     { trx, now },
-    ownerId,
+    bookId,
     stagingId: string,
     rows: ClientInput[],
     zeroBalances: boolean,
   ): Promise<NewEvent[]> => {
-    if (!(await isStagingOf(trx, ownerId, stagingId))) throw stagingGone();
+    if (!(await isStagingOf(trx, bookId, stagingId))) throw stagingGone();
     return stageImportedClients(trx, stagingId, rows, { zeroBalances, now });
   },
 );
@@ -112,15 +112,15 @@ export const stageImportSlice = stagingCommand(
 export const publishImport = command(
   async (
     { trx, record },
-    ownerId,
+    bookId,
     stagingId: string,
     events: NewEvent[],
     skipDuplicates: boolean,
   ): Promise<void> => {
-    if (!(await isStagingOf(trx, ownerId, stagingId))) throw stagingGone();
+    if (!(await isStagingOf(trx, bookId, stagingId))) throw stagingGone();
     if (skipDuplicates) {
       // A client added meanwhile with an e-mail of the file would be skipped had it come first.
-      const existing = await ownerEmailKeys(trx, ownerId);
+      const existing = await ownerEmailKeys(trx, bookId);
       if (events.some(({ after }) => after !== null && existing.has(after.email.toLowerCase()))) {
         throw new AppError(
           409,
@@ -129,7 +129,7 @@ export const publishImport = command(
         );
       }
     }
-    await publishStagedClients(trx, stagingId, ownerId);
+    await publishStagedClients(trx, stagingId, bookId);
     await deleteStaging(trx, stagingId);
     await record(events);
   },
@@ -140,7 +140,7 @@ export const publishImport = command(
  * whether it is gone. Sliced too, so a refused import of 100,000 rows does not hold the writer.
  */
 export const discardImportStaging = stagingCommand(
-  async ({ trx }, _ownerId, stagingId: string): Promise<boolean> => {
+  async ({ trx }, _bookId, stagingId: string): Promise<boolean> => {
     // Any owner's: a staging account a crash left behind may outlive its owner.
     if (!(await isStagingOf(trx, null, stagingId))) return true;
     if ((await discardStagedClients(trx, stagingId, rowsPerSlice)) === rowsPerSlice) return false;

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -24,11 +25,15 @@ export const importRoutes: FastifyPluginAsync = async (app) => {
     },
     async (request, reply) => {
       const bytes = request.body as unknown as Buffer;
-      const ownerId = currentUser(request).id;
+      const bookId = currentBook(request).id;
       // The slot is held while the slices are written too: their rows and events are in memory.
       const { resultsJson, ...rest } = await withParseSlot(async () => {
-        const { toStage, ...answer } = await app.writes.run(importFile, ownerId, bytes);
-        if (toStage) await importInSlices(app, ownerId, toStage);
+        const { toStage, ...answer } = await app.writes.run(
+          importFile,
+          currentBook(request),
+          bytes,
+        );
+        if (toStage) await importInSlices(app, bookId, toStage);
         return answer;
       });
       const body = `{"results":${resultsJson},${JSON.stringify(rest).slice(1)}`;

@@ -37,7 +37,7 @@ export interface RestorePlan {
       language: Locale | null;
       reminders: boolean;
     })[];
-  entries: (Omit<NewEntry, 'ownerId' | 'createdBy'> & { fileId: number; createdAt: number })[];
+  entries: (Omit<NewEntry, 'bookId' | 'createdBy'> & { fileId: number; createdAt: number })[];
   /** The charges payments name, by the file's entry ids (version 7 on; empty before). */
   targets: PaymentTarget[];
   history: {
@@ -67,10 +67,10 @@ export const notEmpty = () =>
 
 type Reader = Db['kysely'];
 
-async function checkTarget(db: Reader, ownerId: string, plan: RestorePlan) {
+async function checkTarget(db: Reader, bookId: string, plan: RestorePlan) {
   const [clients, history] = await Promise.all([
-    countClients(db, { ownerId }),
-    hasClientHistory(db, ownerId),
+    countClients(db, { bookId }),
+    hasClientHistory(db, bookId),
   ]);
   if (clients > 0 || history) throw notEmpty();
   return takenClientIds(
@@ -115,21 +115,21 @@ function summary(plan: RestorePlan, renumbered: number, restored: boolean): Rest
 
 export async function previewRestore(
   db: Reader,
-  ownerId: string,
+  bookId: string,
   plan: RestorePlan,
 ): Promise<RestoreSummary> {
-  const taken = await checkTarget(db, ownerId, plan);
+  const taken = await checkTarget(db, bookId, plan);
   return summary(plan, taken.size, false);
 }
 
 /** Each client gets a `restored` event after its history, so caches and live streams see it. */
 export async function restoreInto(
   context: ChangeContext,
-  ownerId: string,
+  bookId: string,
   plan: RestorePlan,
 ): Promise<RestoreSummary> {
   const { trx, record } = context;
-  const taken = await checkTarget(trx, ownerId, plan);
+  const taken = await checkTarget(trx, bookId, plan);
   const clientIds = new Map(
     plan.clients.map((client) => [client.id, taken.has(client.id) ? newId() : client.id]),
   );
@@ -137,7 +137,7 @@ export async function restoreInto(
   const ageing = ageingOf(plan);
   await addRestoredClients(
     trx,
-    ownerId,
+    bookId,
     plan.clients.map((client) => ({
       ...client,
       id: clientId(client.id),
@@ -149,10 +149,10 @@ export async function restoreInto(
   for (const entry of plan.entries) {
     const id = await addRestoredEntry(trx, {
       ...entry,
-      ownerId,
+      bookId,
       clientId: clientId(entry.clientId),
       voidOf: entry.voidOf === null ? null : (entryIds.get(entry.voidOf) ?? null),
-      createdBy: ownerId,
+      createdBy: bookId,
       openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
     });
     entryIds.set(entry.fileId, id);
@@ -160,7 +160,7 @@ export async function restoreInto(
   const clientOfEntry = new Map(plan.entries.map((entry) => [entry.fileId, entry.clientId]));
   await addRestoredTargets(
     trx,
-    ownerId,
+    bookId,
     plan.targets.map((target) => ({
       clientId: clientId(clientOfEntry.get(target.paymentId) ?? ''),
       paymentId: entryIds.get(target.paymentId) ?? 0,
@@ -170,7 +170,7 @@ export async function restoreInto(
   );
   // An import's id is the instance's own, like an entry's; a line's and a payer's are the owner's.
   const batchIds = new Map(plan.bank.batches.map((batch) => [batch.id, newId()]));
-  await addRestoredBank(trx, ownerId, {
+  await addRestoredBank(trx, bookId, {
     batches: plan.bank.batches.map((batch) => ({
       ...batch,
       id: batchIds.get(batch.id) ?? batch.id,
@@ -188,14 +188,14 @@ export async function restoreInto(
   });
   await setRestoredClientLanguages(
     trx,
-    ownerId,
+    bookId,
     plan.clients.flatMap((client) =>
       client.language === null ? [] : [{ id: clientId(client.id), language: client.language }],
     ),
   );
   await addRestoredFigures(
     trx,
-    ownerId,
+    bookId,
     plan.entries.map((entry) => ({
       ...entry,
       openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
@@ -227,14 +227,14 @@ export async function restoreInto(
   }));
   await record(history);
   // After the first event locked the owner's log, as every change takes the plan's row after it.
-  await restoreReminderSettings(context, ownerId, {
+  await restoreReminderSettings(context, bookId, {
     plan: plan.reminderPlan ?? undefined,
     pausedClientIds: plan.clients
       .filter((client) => !client.reminders)
       .map((client) => clientId(client.id)),
   });
   // Recording took the owner's turn: a restore committed meanwhile shows now; this one gives way.
-  if ((await countClients(trx, { ownerId })) !== plan.clients.length) throw notEmpty();
+  if ((await countClients(trx, { bookId })) !== plan.clients.length) throw notEmpty();
   await record(
     plan.clients.map((client) => ({
       clientId: clientId(client.id),
@@ -244,6 +244,6 @@ export async function restoreInto(
       after: toSnapshot(client),
     })),
   );
-  await writeOwnerSettings(context, ownerId, plan.settings);
+  await writeOwnerSettings(context, bookId, plan.settings);
   return summary(plan, taken.size, true);
 }

@@ -12,14 +12,10 @@ async function readRestore(body: Uint8Array, dryRun: boolean) {
 
 export const restoreFile = readingCommand(
   readRestore,
-  async (
-    context,
-    ownerId,
-    { plan, dryRun },
-  ): Promise<RestoreSummary | Unchanged<RestoreSummary>> =>
+  async (context, bookId, { plan, dryRun }): Promise<RestoreSummary | Unchanged<RestoreSummary>> =>
     dryRun
-      ? unchanged(await previewRestore(context.trx, ownerId, plan))
-      : restoreInto(context, ownerId, plan),
+      ? unchanged(await previewRestore(context.trx, bookId, plan))
+      : restoreInto(context, bookId, plan),
 );
 
 export async function notEmptyOnTakenIds(

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
@@ -14,10 +15,10 @@ export const restoreRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.restore, { bodyLimit: restoreBodyLimitBytes }, async (request) => {
     const bytes = request.body as Buffer;
-    const ownerId = currentUser(request).id;
+    const bookId = currentBook(request).id;
     return withParseSlot(() =>
       notEmptyOnTakenIds(
-        app.writes.run(restoreFile, ownerId, bytes, request.query.dryRun === 'true'),
+        app.writes.run(restoreFile, currentBook(request), bytes, request.query.dryRun === 'true'),
       ),
     );
   });

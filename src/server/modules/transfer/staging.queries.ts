@@ -1,14 +1,14 @@
 // What the import reads of its staging accounts (staging.repository.ts, decision 042).
 import type { Executor } from '../../db/database.ts';
 
-/** Whether `stagingId` is a staging account of `ownerId` (null: of anyone) that is still there. */
+/** Whether `stagingId` is a staging account of `bookId` (null: of anyone) that is still there. */
 export async function isStagingOf(
   db: Executor,
-  ownerId: string | null,
+  bookId: string | null,
   stagingId: string,
 ): Promise<boolean> {
   let query = db.selectFrom('staged_imports').select('id').where('id', '=', stagingId);
-  if (ownerId !== null) query = query.where('owner_id', '=', ownerId);
+  if (bookId !== null) query = query.where('book_id', '=', bookId);
   const row = await query.executeTakeFirst();
   return row !== undefined;
 }
@@ -17,7 +17,7 @@ export async function isStagingOf(
 export async function abandonedStagings(db: Executor, startedBefore: number) {
   return db
     .selectFrom('staged_imports')
-    .select(['id', 'owner_id as ownerId'])
+    .select(['id', 'book_id as bookId'])
     .where('started_at', '<', startedBefore)
     .execute();
 }

@@ -1,38 +1,23 @@
-// A large import's staging account (decision 042): a row of `users` that nobody signs in as,
-// listed in `staged_imports` with the owner it is for. Every owner-scoped read asks for its own
-// owner id, so what is written under this one is seen by nobody until it is made the owner's.
+// A large import's staging book (decision 042; a staging account before migration 0045): a book
+// with no member, listed in `staged_imports` with the book it is for. Every read asks for its own
+// book's id, so what is written under this one is seen by nobody until it is made the book's.
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import { newId } from '../../ids.ts';
 
 export async function insertStaging(
   trx: Transaction<Database>,
-  ownerId: string,
+  bookId: string,
   now: number,
 ): Promise<string> {
   const id = newId();
-  const email = `${id}@staging.invalid`;
-  await trx
-    .insertInto('users')
-    .values({
-      id,
-      email,
-      email_key: email,
-      // No password hash matches it, and the account is disabled: nobody signs in as it.
-      password_hash: '',
-      is_admin: 0,
-      created_at: now,
-      disabled_at: now,
-    })
-    .execute();
-  await trx
-    .insertInto('staged_imports')
-    .values({ id, owner_id: ownerId, started_at: now })
-    .execute();
+  // No member: no session or token can act in it.
+  await trx.insertInto('books').values({ id, created_at: now }).execute();
+  await trx.insertInto('staged_imports').values({ id, book_id: bookId, started_at: now }).execute();
   return id;
 }
 
-/** The staging account and what is left under it (its kept sums; its clients are gone first). */
+/** The staging book and what is left under it (its kept sums; its clients are gone first). */
 export async function deleteStaging(trx: Transaction<Database>, stagingId: string): Promise<void> {
-  await trx.deleteFrom('users').where('id', '=', stagingId).execute();
+  await trx.deleteFrom('books').where('id', '=', stagingId).execute();
 }

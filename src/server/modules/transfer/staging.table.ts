@@ -1,9 +1,9 @@
-/** A large import's staging account (migration 0044, decision 042). */
+/** A large import's staging book (migrations 0044 and 0045, decision 042). */
 interface StagedImportsTable {
-  /** The staging account's id in `users`: its rows are written under it. */
+  /** The staging book's id: its rows are written under it. */
   id: string;
-  /** The owner the rows are for. */
-  owner_id: string;
+  /** The book the rows are for. */
+  book_id: string;
   started_at: number;
 }
 

@@ -1,3 +1,4 @@
+import { currentBook } from '../books/current-book.ts';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
@@ -86,12 +87,12 @@ async function* allClients(db: Reader, filter: ClientFilter) {
 }
 
 /** Each client with their own language (null: the owner's) and reminders switch. */
-async function* exportedClients(db: Reader, ownerId: string) {
-  const paused = await pausedClientIds(db, ownerId);
-  for await (const clients of clientPages(db, { ownerId })) {
+async function* exportedClients(db: Reader, bookId: string) {
+  const paused = await pausedClientIds(db, bookId);
+  for await (const clients of clientPages(db, { bookId })) {
     const languages = await clientLanguages(
       db,
-      ownerId,
+      bookId,
       clients.map((client) => client.id),
     );
     for (const client of clients)
@@ -134,7 +135,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
   handle(app, apiRoutes.exportClientsCsv, async (request, reply) => {
     const { q, currency, owes, overdue } = request.query;
     const filter: ClientFilter = {
-      ownerId: currentUser(request).id,
+      bookId: currentBook(request).id,
       search: q,
       currency,
       owes: owes === 'true',
@@ -171,7 +172,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.exportEntriesCsv, async (request, reply) => {
     const head = byteOrderMark + stringify([], { header: true, columns: [...entryCsvColumns] });
-    const body = textStream(head, readOwnerEntries(db, currentUser(request).id), (entries) =>
+    const body = textStream(head, readOwnerEntries(db, currentBook(request).id), (entries) =>
       stringify(
         entries.map((entry) => [
           protectCell(entry.firstName),
