@@ -25,6 +25,7 @@ import * as account from '../shared/schemas/account.ts';
 import * as apiDocs from '../shared/schemas/api-docs.ts';
 import * as auth from '../shared/schemas/auth.ts';
 import * as bank from '../shared/schemas/bank.ts';
+import * as books from '../shared/schemas/books.ts';
 import * as clientLinks from '../shared/schemas/client-links.ts';
 import * as clients from '../shared/schemas/clients.ts';
 import * as events from '../shared/schemas/events.ts';
@@ -32,11 +33,14 @@ import * as firstRun from '../shared/schemas/first-run.ts';
 import * as health from '../shared/schemas/health.ts';
 import * as language from '../shared/schemas/language.ts';
 import * as ledger from '../shared/schemas/ledger.ts';
+import * as members from '../shared/schemas/members.ts';
 import * as overview from '../shared/schemas/overview.ts';
 import * as reminders from '../shared/schemas/reminders.ts';
 import * as restore from '../shared/schemas/restore.ts';
 import * as settings from '../shared/schemas/settings.ts';
 import * as statement from '../shared/schemas/statement.ts';
+
+import { bookAccessGuard } from './modules/books/access.ts';
 
 type OnRequest = onRequestHookHandler | onRequestAsyncHookHandler;
 
@@ -114,6 +118,7 @@ export const schemaModules: SchemaModules = {
   apiDocs,
   auth,
   bank,
+  books,
   clientLinks,
   clients,
   events,
@@ -121,6 +126,7 @@ export const schemaModules: SchemaModules = {
   health,
   language,
   ledger,
+  members,
   overview,
   reminders,
   restore,
@@ -165,12 +171,17 @@ export function handle<Described extends Route>(
       ? [{}, optionsOrHandler as DescribedHandler<Described>]
       : [optionsOrHandler as HandlerOptions, handlerAfterOptions];
   const schemas = route.schemas?.(schemaModules) ?? {};
-  const { onRequest, bodyLimit, config, validatorCompiler } = options;
+  const { bodyLimit, config, validatorCompiler } = options;
+  // After the route's own guards (which find the member): what the member's role allows.
+  const onRequest = [
+    ...[options.onRequest ?? []].flat(),
+    ...(route.access === undefined ? [] : [bookAccessGuard({ ...route, access: route.access })]),
+  ];
   app.route({
     method: route.method,
     url: route.path,
     schema: fastifySchema(route, schemas, options),
-    ...(onRequest === undefined ? {} : { onRequest }),
+    ...(onRequest.length === 0 ? {} : { onRequest }),
     ...(bodyLimit === undefined ? {} : { bodyLimit }),
     ...(config === undefined ? {} : { config }),
     ...(validatorCompiler === undefined ? {} : { validatorCompiler }),

@@ -1,9 +1,11 @@
 import type { z } from 'zod/mini';
+import type { BookAccess } from './book-access.ts';
 import type * as accessTokens from './schemas/access-tokens.ts';
 import type * as account from './schemas/account.ts';
 import type * as apiDocs from './schemas/api-docs.ts';
 import type * as auth from './schemas/auth.ts';
 import type * as bank from './schemas/bank.ts';
+import type * as books from './schemas/books.ts';
 import type * as clientLinks from './schemas/client-links.ts';
 import type * as clients from './schemas/clients.ts';
 import type * as events from './schemas/events.ts';
@@ -11,6 +13,7 @@ import type * as firstRun from './schemas/first-run.ts';
 import type * as health from './schemas/health.ts';
 import type * as language from './schemas/language.ts';
 import type * as ledger from './schemas/ledger.ts';
+import type * as members from './schemas/members.ts';
 import type * as overview from './schemas/overview.ts';
 import type * as reminders from './schemas/reminders.ts';
 import type * as restore from './schemas/restore.ts';
@@ -51,6 +54,8 @@ export interface Route {
    * read as bytes, an answer checked as it is computed.
    */
   readonly checkedByHandler?: readonly ('body' | 'answer')[];
+  /** What it asks of a member of the current book (src/shared/book-access.ts); none: no book. */
+  readonly access?: BookAccess;
 }
 
 /** A route of the JSON API, which the web app calls or links to. */
@@ -70,6 +75,7 @@ export interface SchemaModules {
   readonly apiDocs: typeof apiDocs;
   readonly auth: typeof auth;
   readonly bank: typeof bank;
+  readonly books: typeof books;
   readonly clientLinks: typeof clientLinks;
   readonly clients: typeof clients;
   readonly events: typeof events;
@@ -77,6 +83,7 @@ export interface SchemaModules {
   readonly health: typeof health;
   readonly language: typeof language;
   readonly ledger: typeof ledger;
+  readonly members: typeof members;
   readonly overview: typeof overview;
   readonly reminders: typeof reminders;
   readonly restore: typeof restore;
@@ -166,11 +173,13 @@ export const apiRoutes = {
   accountClientLinks: {
     method: 'GET',
     path: '/api/account/client-links',
+    access: 'keep',
     schemas: (s) => ({ answer: s.clientLinks.accountClientLinksSchema }),
   },
   revokeAccountClientLinks: {
     method: 'POST',
     path: '/api/account/client-links/revoke',
+    access: 'keep',
     schemas: (s) => ({
       body: s.clientLinks.revokeClientLinksBodySchema,
       answer: s.clientLinks.revokedClientLinksSchema,
@@ -213,16 +222,19 @@ export const apiRoutes = {
   settings: {
     method: 'GET',
     path: '/api/settings',
+    access: 'read',
     schemas: (s) => ({ answer: s.settings.settingsSchema }),
   },
   saveSettings: {
     method: 'PUT',
     path: '/api/settings',
+    access: 'keep',
     schemas: (s) => ({ body: s.settings.settingsUpdateSchema, answer: s.settings.settingsSchema }),
   },
   saveLanguage: {
     method: 'PUT',
     path: '/api/settings/language',
+    access: 'read',
     schemas: (s) => ({
       body: s.language.languageUpdateSchema,
       answer: s.language.languageUpdateSchema,
@@ -231,23 +243,27 @@ export const apiRoutes = {
   finishSetup: {
     method: 'PUT',
     path: '/api/settings/setup',
+    access: 'own',
     schemas: (s) => ({ body: s.settings.setupSchema, answer: s.firstRun.firstRunSchema }),
   },
 
   overview: {
     method: 'GET',
     path: '/api/overview',
+    access: 'readBook',
     schemas: (s) => ({ answer: s.overview.overviewSchema }),
   },
   ageing: {
     method: 'GET',
     path: '/api/ageing',
+    access: 'readBook',
     schemas: (s) => ({ answer: s.clients.ageingSchema }),
   },
   // The answer is checked against its schema as it is computed, then sent as bytes (gzipped).
   clientList: {
     method: 'GET',
     path: '/api/clients',
+    access: 'read',
     schemas: (s) => ({
       query: s.clients.clientListQuerySchema,
       answer: s.clients.clientListSchema,
@@ -257,22 +273,26 @@ export const apiRoutes = {
   client: {
     method: 'GET',
     path: '/api/clients/:id',
+    access: 'read',
     schemas: (s) => ({ params: s.clients.clientIdParams, answer: s.clients.clientSchema }),
   },
   clientHistory: {
     method: 'GET',
     path: '/api/clients/:id/history',
+    access: 'read',
     schemas: (s) => ({ params: s.clients.clientIdParams, answer: s.events.historyListSchema }),
   },
   addClient: {
     method: 'POST',
     path: '/api/clients',
+    access: 'keep',
     status: 201,
     schemas: (s) => ({ body: s.clients.clientInputSchema, answer: s.clients.clientSchema }),
   },
   updateClient: {
     method: 'PUT',
     path: '/api/clients/:id',
+    access: 'keep',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.clients.clientUpdateSchema,
@@ -282,6 +302,7 @@ export const apiRoutes = {
   deleteClient: {
     method: 'DELETE',
     path: '/api/clients/:id',
+    access: 'keep',
     status: 204,
     schemas: (s) => ({ params: s.clients.clientIdParams }),
   },
@@ -289,6 +310,7 @@ export const apiRoutes = {
   updateBalance: {
     method: 'PATCH',
     path: '/api/clients/:id/balance',
+    access: 'keep',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.clients.balanceUpdateSchema,
@@ -298,6 +320,7 @@ export const apiRoutes = {
   clientEntries: {
     method: 'GET',
     path: '/api/clients/:id/entries',
+    access: 'read',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       query: s.ledger.entryListQuerySchema,
@@ -307,6 +330,7 @@ export const apiRoutes = {
   recordEntry: {
     method: 'POST',
     path: '/api/clients/:id/entries',
+    access: 'collect',
     status: 201,
     schemas: (s) => ({
       params: s.clients.clientIdParams,
@@ -317,6 +341,7 @@ export const apiRoutes = {
   voidEntry: {
     method: 'POST',
     path: '/api/clients/:id/entries/:entryId/void',
+    access: 'keep',
     status: 201,
     schemas: (s) => ({
       params: s.ledger.entryParams,
@@ -328,6 +353,7 @@ export const apiRoutes = {
   statement: {
     method: 'GET',
     path: '/api/clients/:id/statement',
+    access: 'read',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       query: s.statement.statementQuerySchema,
@@ -338,16 +364,19 @@ export const apiRoutes = {
   statementCsv: {
     method: 'GET',
     path: '/api/clients/:id/statement.csv',
+    access: 'read',
     schemas: (s) => ({ params: s.clients.clientIdParams, query: s.statement.statementQuerySchema }),
   },
   statementPdf: {
     method: 'GET',
     path: '/api/clients/:id/statement.pdf',
+    access: 'read',
     schemas: (s) => ({ params: s.clients.clientIdParams, query: s.statement.statementQuerySchema }),
   },
   sendStatement: {
     method: 'POST',
     path: '/api/clients/:id/statement/send',
+    access: 'collect',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.statement.statementSendSchema,
@@ -358,6 +387,7 @@ export const apiRoutes = {
   clientLink: {
     method: 'GET',
     path: '/api/clients/:id/link',
+    access: 'read',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       answer: s.clientLinks.clientLinkStateSchema,
@@ -366,6 +396,7 @@ export const apiRoutes = {
   createClientLink: {
     method: 'POST',
     path: '/api/clients/:id/link',
+    access: 'keep',
     status: 201,
     schemas: (s) => ({
       params: s.clients.clientIdParams,
@@ -376,11 +407,13 @@ export const apiRoutes = {
   revokeClientLink: {
     method: 'DELETE',
     path: '/api/clients/:id/link',
+    access: 'keep',
     schemas: (s) => ({ params: s.clients.clientIdParams }),
   },
   setClientLanguage: {
     method: 'PUT',
     path: '/api/clients/:id/language',
+    access: 'keep',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.clientLinks.clientLanguageUpdateSchema,
@@ -391,11 +424,13 @@ export const apiRoutes = {
   reminderPlan: {
     method: 'GET',
     path: '/api/reminders/plan',
+    access: 'read',
     schemas: (s) => ({ answer: s.reminders.reminderPlanSchema }),
   },
   saveReminderPlan: {
     method: 'PUT',
     path: '/api/reminders/plan',
+    access: 'keep',
     schemas: (s) => ({
       body: s.reminders.reminderPlanBodySchema,
       answer: s.reminders.reminderPlanSchema,
@@ -404,6 +439,7 @@ export const apiRoutes = {
   clientReminders: {
     method: 'GET',
     path: '/api/clients/:id/reminders',
+    access: 'read',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       answer: s.reminders.clientRemindersSchema,
@@ -412,6 +448,7 @@ export const apiRoutes = {
   setClientReminders: {
     method: 'PUT',
     path: '/api/clients/:id/reminders',
+    access: 'keep',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.reminders.clientRemindersBodySchema,
@@ -421,6 +458,7 @@ export const apiRoutes = {
   reminders: {
     method: 'GET',
     path: '/api/reminders',
+    access: 'readBook',
     schemas: (s) => ({
       query: s.reminders.reminderListQuerySchema,
       answer: s.reminders.reminderListSchema,
@@ -429,11 +467,13 @@ export const apiRoutes = {
   remindersDueToday: {
     method: 'GET',
     path: '/api/reminders/due-today',
+    access: 'readBook',
     schemas: (s) => ({ answer: s.reminders.dueRemindersSchema }),
   },
   markReminderSent: {
     method: 'POST',
     path: '/api/reminders/due-today/:id/sent',
+    access: 'keep',
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.reminders.markSentBodySchema,
@@ -443,13 +483,93 @@ export const apiRoutes = {
   reminderPreview: {
     method: 'GET',
     path: '/api/reminders/preview',
+    access: 'readBook',
     schemas: (s) => ({ answer: s.reminders.reminderPreviewSchema }),
   },
 
   liveEvents: {
     method: 'GET',
     path: '/api/events',
+    access: 'read',
     schemas: (s) => ({ query: s.events.eventStreamQuerySchema }),
+  },
+
+  // Books (decision 044): the person's books and the one the session acts in.
+  books: {
+    method: 'GET',
+    path: '/api/books',
+    schemas: (s) => ({ answer: s.books.booksSchema }),
+  },
+  createBook: {
+    method: 'POST',
+    path: '/api/books',
+    status: 201,
+    schemas: (s) => ({ body: s.members.newBookBodySchema, answer: s.books.booksSchema }),
+  },
+  switchBook: {
+    method: 'POST',
+    path: '/api/books/current',
+    schemas: (s) => ({ body: s.members.switchBookBodySchema, answer: s.books.booksSchema }),
+  },
+  deleteBook: { method: 'DELETE', path: '/api/book', status: 204, access: 'own' },
+  // The current book's members and invitations: its owners'.
+  bookMembers: {
+    method: 'GET',
+    path: '/api/book/members',
+    access: 'own',
+    schemas: (s) => ({ answer: s.members.bookMembersSchema }),
+  },
+  inviteMember: {
+    method: 'POST',
+    path: '/api/book/invitations',
+    access: 'own',
+    status: 201,
+    schemas: (s) => ({
+      body: s.members.inviteBodySchema,
+      answer: s.members.invitationCreatedSchema,
+    }),
+  },
+  revokeInvitation: {
+    method: 'DELETE',
+    path: '/api/book/invitations/:id',
+    access: 'own',
+    status: 204,
+    schemas: (s) => ({ params: s.members.invitationParamsSchema }),
+  },
+  changeMember: {
+    method: 'PUT',
+    path: '/api/book/members/:userId',
+    access: 'own',
+    schemas: (s) => ({
+      params: s.members.memberParamsSchema,
+      body: s.members.memberBodySchema,
+      answer: s.members.bookMembersSchema,
+    }),
+  },
+  removeMember: {
+    method: 'DELETE',
+    path: '/api/book/members/:userId',
+    access: 'own',
+    status: 204,
+    schemas: (s) => ({ params: s.members.memberParamsSchema }),
+  },
+  // The invitation's link: seen before signing in, accepted signed in or by choosing a password.
+  invitation: {
+    method: 'GET',
+    path: '/api/invitations/:token',
+    schemas: (s) => ({
+      params: s.members.invitationTokenParamsSchema,
+      answer: s.members.invitationViewSchema,
+    }),
+  },
+  acceptInvitation: {
+    method: 'POST',
+    path: '/api/invitations/:token/accept',
+    schemas: (s) => ({
+      params: s.members.invitationTokenParamsSchema,
+      body: s.members.acceptInvitationBodySchema,
+      answer: s.auth.userResponseSchema,
+    }),
   },
 
   tokens: {
@@ -460,6 +580,7 @@ export const apiRoutes = {
   createToken: {
     method: 'POST',
     path: '/api/tokens',
+    access: 'read',
     status: 201,
     schemas: (s) => ({
       body: s.accessTokens.accessTokenInputSchema,
@@ -475,14 +596,16 @@ export const apiRoutes = {
   exportClientsCsv: {
     method: 'GET',
     path: '/api/clients/export.csv',
+    access: 'readBook',
     schemas: (s) => ({ query: s.clients.clientListQuerySchema }),
   },
-  exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv' },
-  exportJson: { method: 'GET', path: '/api/export.json' },
+  exportEntriesCsv: { method: 'GET', path: '/api/entries/export.csv', access: 'readBook' },
+  exportJson: { method: 'GET', path: '/api/export.json', access: 'readBook' },
   // The rows' results are checked a slice at a time as they are written (import-rows.ts).
   importClients: {
     method: 'POST',
     path: '/api/clients/import',
+    access: 'keep',
     schemas: (s) => ({ body: s.clients.importBodySchema, answer: s.clients.importResultSchema }),
     checkedByHandler: ['answer'],
   },
@@ -490,6 +613,7 @@ export const apiRoutes = {
   restore: {
     method: 'POST',
     path: '/api/restore',
+    access: 'own',
     schemas: (s) => ({
       body: s.restore.restoreBodySchema,
       query: s.restore.restoreQuerySchema,
@@ -501,31 +625,37 @@ export const apiRoutes = {
   bankPreview: {
     method: 'POST',
     path: '/api/bank/preview',
+    access: 'keep',
     schemas: (s) => ({ body: s.bank.bankPreviewBodySchema, answer: s.bank.bankPreviewSchema }),
   },
   bankConfirm: {
     method: 'POST',
     path: '/api/bank/confirm',
+    access: 'keep',
     schemas: (s) => ({ body: s.bank.bankConfirmBodySchema, answer: s.bank.bankConfirmedSchema }),
   },
   bankLayouts: {
     method: 'GET',
     path: '/api/bank/layouts',
+    access: 'keep',
     schemas: (s) => ({ answer: s.bank.bankLayoutsSchema }),
   },
   bankUndo: {
     method: 'POST',
     path: '/api/bank/batches/:id/undo',
+    access: 'keep',
     schemas: (s) => ({ params: s.bank.bankBatchParams, answer: s.bank.bankUndoneSchema }),
   },
   bankRules: {
     method: 'GET',
     path: '/api/bank/rules',
+    access: 'keep',
     schemas: (s) => ({ answer: s.bank.bankRuleListSchema }),
   },
   forgetBankRule: {
     method: 'DELETE',
     path: '/api/bank/rules/:id',
+    access: 'keep',
     status: 204,
     schemas: (s) => ({ params: s.bank.bankRuleParams }),
   },

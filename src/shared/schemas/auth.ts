@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { accountLanguageSchema } from './language.ts';
 import { firstRunSchema } from './first-run.ts';
+import { bookSummarySchema } from './books.ts';
 
 /**
  * One @ between a dotted local part and a dotted domain of at least two labels. Letters,
@@ -38,18 +39,21 @@ export const loginBodySchema = z.strictObject({
   ),
 });
 
+/** A new password: a new account's, or a reset's. */
+export const newPasswordField = passwordRequired.check(
+  z.refine(
+    (value) => passwordLength(value) >= passwordMinLength,
+    `Use at least ${passwordMinLength} characters.`,
+  ),
+  z.refine(
+    (value) => passwordLength(value) <= passwordMaxLength,
+    `Use at most ${passwordMaxLength} characters.`,
+  ),
+);
+
 export const joinBodySchema = z.strictObject({
   email: emailField,
-  password: passwordRequired.check(
-    z.refine(
-      (value) => passwordLength(value) >= passwordMinLength,
-      `Use at least ${passwordMinLength} characters.`,
-    ),
-    z.refine(
-      (value) => passwordLength(value) <= passwordMaxLength,
-      `Use at most ${passwordMaxLength} characters.`,
-    ),
-  ),
+  password: newPasswordField,
   /** An invitation's token: lets its one e-mail join while registration is closed. */
   invite: z.optional(z.string().check(z.regex(/^[\w-]{43}$/, 'is not a valid invitation'))),
 });
@@ -76,6 +80,9 @@ export const sessionResponseSchema = z.object({
   language: z.optional(accountLanguageSchema),
   /** The main currency and whether the first-run setup awaits; absent when signed out. */
   firstRun: z.optional(firstRunSchema),
+  /** The book the session acts in (null: the person belongs to none) and all of theirs. */
+  book: z.optional(z.nullable(bookSummarySchema)),
+  books: z.optional(z.array(bookSummarySchema)),
 });
 export type SessionResponse = z.infer<typeof sessionResponseSchema>;
 
@@ -87,5 +94,7 @@ export const userResponseSchema = z.object({
   user: sessionUserSchema,
   language: z.optional(accountLanguageSchema),
   firstRun: z.optional(firstRunSchema),
+  book: z.optional(z.nullable(bookSummarySchema)),
+  books: z.optional(z.array(bookSummarySchema)),
 });
 export type UserResponse = z.infer<typeof userResponseSchema>;

@@ -175,6 +175,9 @@ async function rebindOnPostgres(
     trx,
   );
   for (const { name, columns } of constraints.rows) {
+    // Only the column that said whose (and a staging book's own id): entries.created_by still
+    // names a person.
+    if (columns !== column && columns !== 'id') continue;
     const referencing = columns === column ? 'book_id' : columns;
     await sql`alter table ${sql.table(table)} drop constraint ${sql.ref(name)}`.execute(trx);
     await sql`

@@ -54,3 +54,33 @@ export async function findBooksOwnedAlone(db: Executor, userId: string): Promise
     .execute();
   return rows.map((row) => row.book_id);
 }
+
+export async function isCollectorsClient(
+  db: Executor,
+  bookId: string,
+  userId: string,
+  clientId: string,
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('collector_clients')
+    .select('client_id')
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', userId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function collectorsClients(
+  db: Executor,
+  bookId: string,
+  userId: string,
+): Promise<string[]> {
+  const rows = await db
+    .selectFrom('collector_clients')
+    .select('client_id')
+    .where('book_id', '=', bookId)
+    .where('user_id', '=', userId)
+    .execute();
+  return rows.map((row) => row.client_id);
+}

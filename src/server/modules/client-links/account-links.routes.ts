@@ -76,7 +76,7 @@ export const accountLinksRoutes: FastifyPluginAsync = async (app) => {
       const user = currentUser(request);
       const now = Date.now();
       const [rows, sessions, tokens] = await Promise.all([
-        listRecentLinks(db, user.id, now - recentLinkDays * dayMs, now),
+        listRecentLinks(db, currentBook(request).id, now - recentLinkDays * dayMs, now),
         listSessionsOfUser(db, user.id),
         listOwnerTokens(db, user.id),
       ]);

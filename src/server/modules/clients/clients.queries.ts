@@ -79,6 +79,8 @@ export function withNotes(client: ClientSnapshot): ClientSnapshot {
 
 export interface ClientFilter {
   bookId: string;
+  /** A collector's user id: only the clients assigned to them (decision 044). */
+  collectorId?: string | undefined;
   /** Part of a name (a company's or a person's), an e-mail or a phone number. */
   search?: string | undefined;
   currency?: Currency | undefined;
@@ -128,6 +130,16 @@ function searchTrigrams(typed: string, folded: string): string | null {
 
 function filtered(db: Executor, filter: ClientFilter, manyMatches = false) {
   let query = db.selectFrom('clients').where('book_id', '=', filter.bookId);
+  const { collectorId } = filter;
+  if (collectorId !== undefined) {
+    query = query.where('id', 'in', (eb) =>
+      eb
+        .selectFrom('collector_clients')
+        .select('client_id')
+        .where('collector_clients.book_id', '=', filter.bookId)
+        .where('collector_clients.user_id', '=', collectorId),
+    );
+  }
   if (filter.currency) query = query.where('currency', '=', filter.currency);
   if (filter.owes) query = query.where('balance', '>', 0);
   if (filter.overdueOn && manyMatches && filter.dialect === 'sqlite') {

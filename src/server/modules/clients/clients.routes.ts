@@ -43,7 +43,9 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
    * a search, or owing and overdue at once, is counted over the matching clients.
    */
   async function countAndTotals(filter: ClientFilter) {
-    const kept = filter.search?.trim() ? undefined : await keptListSummary(db, filter);
+    // The kept sums are the whole book's: a collector's are counted over their own clients.
+    const counted = filter.search?.trim() || filter.collectorId !== undefined;
+    const kept = counted ? undefined : await keptListSummary(db, filter);
     return kept ?? summarizeClients(db, filter);
   }
 
@@ -68,11 +70,13 @@ export const clientsRoutes: FastifyPluginAsync = async (app) => {
 
   // Checked against clientListSchema here, then sent as bytes, gzipped for a browser.
   handle(app, apiRoutes.clientList, async (request, reply) => {
-    const owner = currentUser(request);
+    const book = currentBook(request);
     const { q, currency, owes, overdue, sort = 'name', dir = 'asc', cursor, limit } = request.query;
     const asOf = utcDay();
     const filter: ClientFilter = {
-      bookId: owner.id,
+      bookId: book.id,
+      // A collector's list is of their own clients, and so are its count and totals.
+      collectorId: book.role === 'collector' ? book.actor.userId : undefined,
       search: q,
       currency,
       owes: owes === 'true',

@@ -1,3 +1,4 @@
+import { collectorsClients } from '../books/books.queries.ts';
 import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
@@ -20,7 +21,8 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
   const { kysely: db } = app.db;
 
   handle(app, apiRoutes.liveEvents, { onRequest: requireUser }, async (request, reply) => {
-    const bookId = currentBook(request).id;
+    const book = currentBook(request);
+    const bookId = book.id;
     // The heartbeat rechecks a token as it does a session: revoked or expired, the stream ends.
     const { accessToken } = request;
     const streamKey = accessToken
@@ -49,6 +51,10 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
       );
     }
 
+    const clients =
+      book.role === 'collector'
+        ? new Set(await collectorsClients(db, bookId, book.actor.userId))
+        : null;
     reply.hijack();
     const raw = reply.raw;
     raw.writeHead(200, {
@@ -71,6 +77,8 @@ export const eventsRoutes: FastifyPluginAsync = async (app) => {
     let closed = false;
     const subscriber: Subscriber = {
       bookId,
+      userId: book.actor.userId,
+      clients,
       sessionTokenHash: streamKey,
       lastId: latest,
       summarize: query.summarize === 'true',

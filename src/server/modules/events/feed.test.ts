@@ -17,6 +17,9 @@ function recordingStream(bookId: string, cookie: string, summarize = false) {
   };
   stream.subscriber = {
     bookId,
+    // A solo owner's book has the owner's id.
+    userId: bookId,
+    clients: null,
     sessionTokenHash: hashToken(cookie.slice(`${sessionCookieName}=`.length)),
     lastId: 0,
     summarize,

@@ -8,6 +8,10 @@ import { readEventsAfter } from './events.queries.ts';
 
 export interface Subscriber {
   bookId: string;
+  /** The member it streams to: removed from the book, their streams end (`endMember`). */
+  userId: string;
+  /** A collector's clients: only their events (and those of no client) reach the stream. */
+  clients: ReadonlySet<string> | null;
   sessionTokenHash: string;
   lastId: number;
   /** The web app only needs to know what to fetch again: one `changes` frame for several. */
@@ -160,6 +164,13 @@ export class ChangeFeed {
     }
   }
 
+  /** A member removed or their role changed: their streams of the book end at once. */
+  endMember(bookId: string, userId: string): void {
+    for (const subscriber of [...(this.#subscribers.get(bookId) ?? [])]) {
+      if (subscriber.userId === userId) subscriber.close(true);
+    }
+  }
+
   endOwner(bookId: string): void {
     for (const subscriber of [...(this.#subscribers.get(bookId) ?? [])]) subscriber.close(true);
   }
@@ -209,10 +220,15 @@ export class ChangeFeed {
       for (const [index, subscriber] of subscribers.entries()) {
         const seen = subscriber.lastId;
         if (seen < last) {
-          const key = `${subscriber.summarize ? 'summary' : 'each'} ${seen}`;
+          const { clients } = subscriber;
+          const key = `${subscriber.summarize ? 'summary' : 'each'} ${seen} ${clients ? subscriber.userId : '*'}`;
           let bytes = encoded.get(key);
           if (bytes === undefined) {
-            const unseen = events.filter((event) => event.id > seen);
+            const unseen = events.filter(
+              (event) =>
+                event.id > seen &&
+                (clients === null || event.clientId === null || clients.has(event.clientId)),
+            );
             const text =
               subscriber.summarize && unseen.length > 1
                 ? changesFrame(unseen)

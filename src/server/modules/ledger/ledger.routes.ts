@@ -61,10 +61,13 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
   });
 
   handle(app, apiRoutes.recordEntry, async (request, reply) => {
-    const bookId = currentBook(request).id;
+    const book = currentBook(request);
+    if (book.role === 'collector' && request.body.kind !== 'payment') {
+      throw new AppError(403, 'forbidden', 'A collector records payments only');
+    }
     const recorded = await writes.run(
       recordEntry,
-      currentBook(request),
+      book,
       clientId(request.params.id),
       request.body,
     );

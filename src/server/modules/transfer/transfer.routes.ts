@@ -199,11 +199,12 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.exportJson, async (request, reply) => {
     const user = currentUser(request);
+    const { id: bookId } = currentBook(request);
     const [preferences, rates, business, reminderPlan] = await Promise.all([
-      readPreferences(db, user.id),
-      readRates(db, user.id),
-      readBusinessSettings(db, user.id),
-      readPlan(db, user.id),
+      readPreferences(db, bookId),
+      readRates(db, bookId),
+      readBusinessSettings(db, bookId),
+      readPlan(db, bookId),
     ]);
     const body = jsonStream([
       ['format', 'balance-export'],
@@ -211,14 +212,14 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
       ['exportedAt', new Date().toISOString()],
       ['account', { email: user.email }],
       ['settings', { preferences, rates, business, reminderPlan }],
-      ['clients', exportedClients(db, user.id)],
-      ['entries', exportedEntries(readOwnerEntries(db, user.id))],
-      ['paymentTargets', readPaymentTargets(db, user.id)],
-      ['history', readAllEvents(db, user.id)],
-      ['bankBatches', readBankBatches(db, user.id)],
-      ['bankLines', readBankLines(db, user.id)],
-      ['bankPayerRules', readPayerRules(db, user.id)],
-      ['bankLayouts', readBankLayouts(db, user.id)],
+      ['clients', exportedClients(db, bookId)],
+      ['entries', exportedEntries(readOwnerEntries(db, bookId))],
+      ['paymentTargets', readPaymentTargets(db, bookId)],
+      ['history', readAllEvents(db, bookId)],
+      ['bankBatches', readBankBatches(db, bookId)],
+      ['bankLines', readBankLines(db, bookId)],
+      ['bankPayerRules', readPayerRules(db, bookId)],
+      ['bankLayouts', readBankLayouts(db, bookId)],
     ]);
     return reply
       .header('content-type', 'application/json; charset=utf-8')
