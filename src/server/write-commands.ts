@@ -4,6 +4,13 @@
 // name to its module.
 import { confirmBankLines, forgetPayerRule, undoBankBatch } from './modules/bank/bank.commands.ts';
 import {
+  acceptInvitation,
+  changeMember,
+  inviteMember,
+  removeMember,
+  revokeInvitation,
+} from './modules/books/members.commands.ts';
+import {
   createClientLink,
   recordLinkOpened,
   revokeClientLink,
@@ -38,6 +45,11 @@ export const writeCommands = {
   'bank.confirmBankLines': confirmBankLines,
   'bank.forgetPayerRule': forgetPayerRule,
   'bank.undoBankBatch': undoBankBatch,
+  'books.acceptInvitation': acceptInvitation,
+  'books.changeMember': changeMember,
+  'books.inviteMember': inviteMember,
+  'books.removeMember': removeMember,
+  'books.revokeInvitation': revokeInvitation,
   'client-links.createClientLink': createClientLink,
   'client-links.recordLinkOpened': recordLinkOpened,
   'client-links.revokeClientLink': revokeClientLink,

@@ -11,6 +11,7 @@ import { authRoutes } from '../modules/auth/auth.routes.ts';
 import { rejectCrossSite } from '../modules/auth/cross-site.ts';
 import { forgotPasswordRoutes } from '../modules/auth/forgot-password.routes.ts';
 import { bankRoutes } from '../modules/bank/bank.routes.ts';
+import { booksRoutes } from '../modules/books/books.routes.ts';
 import { accountLinksRoutes } from '../modules/client-links/account-links.routes.ts';
 import { clientLinkPageRoutes } from '../modules/client-links/client-link-page.routes.ts';
 import { clientLinksRoutes } from '../modules/client-links/client-links.routes.ts';
@@ -70,6 +71,7 @@ export const routes = fp<RoutesOptions>(
       await api.register(importRoutes);
       await api.register(restoreRoutes);
       await api.register(bankRoutes);
+      await api.register(booksRoutes);
       await api.register(tokensRoutes);
       await api.register(apiDocsRoutes);
     });

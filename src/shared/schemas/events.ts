@@ -36,6 +36,7 @@ export const eventActions = [
   'reminder_sent',
   'reminder_failed',
   'reminders_changed',
+  'members_changed',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 

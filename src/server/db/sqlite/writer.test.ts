@@ -95,10 +95,10 @@ const testCommands = {
   'test.slowNote': slowNote,
 };
 
-const bookId = 'SomeBookId00000000000';
-const otherBookId = 'OtherBookId0000000000';
+const bookId = 'SomeBookId000000000000';
+const otherBookId = 'OtherBookId00000000000';
 /** Neither served nor timed before a test's own work: the turns and the times start afresh. */
-const firstBookId = 'FirstBookId0000000000';
+const firstBookId = 'FirstBookId00000000000';
 
 /** What the request thread sends to write a note in its transaction `tx`. */
 const insertNote = (id: number, tx: number, text: string): WorkerRequest => ({
@@ -152,11 +152,12 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
     connection = openSqlite(file());
     connection.exec('create table notes (text text not null)');
     // What recording a change writes (events.repository.ts).
-    connection.exec(`create table events (id integer primary key, book_id text, client_id text,
-      action text, at integer, version integer, before text, after text, detail text)`);
-    // Every change first finds its owner (events.repository.ts `holdOwner`).
-    connection.exec(`create table users (id text primary key);
-      insert into users (id) values ('${bookId}'), ('${otherBookId}'), ('${firstBookId}')`);
+    connection.exec(`create table events (id integer primary key, book_id text, actor_id text,
+      actor_token_id text, client_id text, action text, at integer, version integer, before text,
+      after text, detail text)`);
+    // Every change first finds its book (events.repository.ts `holdBook`).
+    connection.exec(`create table books (id text primary key);
+      insert into books (id) values ('${bookId}'), ('${otherBookId}'), ('${firstBookId}')`);
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
     // A group may stay open for a minute: each test decides when work arrives.
@@ -217,7 +218,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
           op: 'command',
           name: 'test.commandPlace',
           bookId,
-          args: [argument], actor: null,
+          args: [argument],
+          actor: null,
         },
       );
       await answered(6);
@@ -272,7 +274,14 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       page_count: number;
     };
     connection.exec(`pragma max_page_count = ${pages + 2}`);
-    handle({ id: 2, op: 'command', name: 'test.carriesOnAfterDiskFull', bookId, args: [], actor: null });
+    handle({
+      id: 2,
+      op: 'command',
+      name: 'test.carriesOnAfterDiskFull',
+      bookId,
+      args: [],
+      actor: null,
+    });
     await answered(2);
     const lost = reply(2);
     expect(lost?.ok).toBe(false);
@@ -299,7 +308,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
   });
 
   /**
-   * A command of the write path, for the writer: `firstBookId`'s, or another owner's; given
+   * A command of the write path, for the writer: `firstBookId`'s, or another book's; given
    * `ms`, it takes that long and says when it ran (`timeline`).
    */
   const note = (id: number, text: string, owner = firstBookId, ms?: number): WorkerRequest =>
@@ -313,7 +322,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       op: 'command',
       name: 'test.readsBody',
       bookId: firstBookId,
-      args: [Buffer.from('imported')], actor: null,
+      args: [Buffer.from('imported')],
+      actor: null,
     });
     // Sent once the large command has started: held for its whole reading before, this waited
     // for the reading to end, which waits for this answer.
@@ -334,7 +344,8 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       op: 'command',
       name: 'test.readsBody',
       bookId: firstBookId,
-      args: [Buffer.from('not json')], actor: null,
+      args: [Buffer.from('not json')],
+      actor: null,
     });
     await answered(10);
     expect(reply(10)).toMatchObject({ ok: false, error: { app: { status: 400 } } });

@@ -27,7 +27,7 @@ import {
 import { deleteSession, insertUser, updatePasswordHash } from './auth.repository.ts';
 import { hashPassword, needsRehash } from './password.ts';
 import { findBooksOwnedAlone } from '../books/books.queries.ts';
-import { deleteBooks, insertBook } from '../books/books.repository.ts';
+import { createBook, removeBooks } from '../books/books.commands.ts';
 import { hashToken, startSession } from './session.ts';
 import { findUserByEmail, hasAnyUser, countUsers, findUserById } from './accounts.queries.ts';
 
@@ -58,7 +58,7 @@ export async function signUp(
       };
       await insertUser(trx, user);
       // Every new account keeps its own book, as its owner (decision 044).
-      await insertBook(trx, { id: user.id, ownerId: user.id, now });
+      await createBook(trx, { id: user.id, ownerId: user.id, now });
       const token = await startSession(trx, user.id, now, input.userAgent);
       return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
     });
@@ -71,6 +71,19 @@ export async function signUp(
       throw error;
     return createAccount(false);
   }
+}
+
+/**
+ * The account of a person who accepts an invitation to a book (issue 58): made whether or not
+ * registration is open, and with no book of its own: the book they join is theirs to keep.
+ */
+export async function createInvitedAccount(
+  db: Kysely<Database>,
+  account: { email: string; passwordHash: string },
+): Promise<SessionUser> {
+  const id = newId();
+  await insertUser(db, { id, ...account, isAdmin: false, now: Date.now() });
+  return { id, email: account.email, isAdmin: false };
 }
 
 export async function upgradePasswordHash(
@@ -200,7 +213,7 @@ export async function deleteAccount(
       );
     }
     await deleteSessionsOfUser(trx, user.id);
-    await deleteBooks(trx, stillAlone);
+    await removeBooks(trx, stillAlone);
     await deleteUser(trx, row);
   });
 }

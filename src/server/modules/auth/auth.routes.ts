@@ -1,4 +1,5 @@
 import { sessionBook } from '../books/current-book.ts';
+import { booksOf } from '../books/books.queries.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
@@ -49,11 +50,12 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
             bookId: session.bookId,
             userId: user.id,
           });
-    const [language, firstRun] = await Promise.all([
+    const [language, firstRun, books] = await Promise.all([
       readPersonLanguage(db, user.id),
       readFirstRun(db, book?.id ?? null),
+      booksOf(db, user.id, book?.id ?? null),
     ]);
-    return { user, language, firstRun };
+    return { user, language, firstRun, book: books.current, books: books.books };
   });
 
   handle(app, apiRoutes.join, { security: [] }, async (request, reply) => {
@@ -76,9 +78,14 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
     const previous = await readSession(request);
     if (previous) await endSession(db, previous.tokenHash);
     setSessionCookie(request, reply, created.token);
-    return reply
-      .status(201)
-      .send({ user: created.user, firstRun: await readFirstRun(db, created.user.id) });
+    // The new account's own book has its id.
+    const books = await booksOf(db, created.user.id, created.user.id);
+    return reply.status(201).send({
+      user: created.user,
+      firstRun: await readFirstRun(db, created.user.id),
+      book: books.current,
+      books: books.books,
+    });
   });
 
   handle(app, apiRoutes.login, { security: [] }, async (request, reply) => {
@@ -114,11 +121,18 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
       bookId: null,
       userId: user.id,
     });
-    const [language, firstRun] = await Promise.all([
+    const [language, firstRun, books] = await Promise.all([
       readPersonLanguage(db, user.id),
       readFirstRun(db, book?.id ?? null),
+      booksOf(db, user.id, book?.id ?? null),
     ]);
-    return reply.status(200).send({ user: toSessionUser(user), language, firstRun });
+    return reply.status(200).send({
+      user: toSessionUser(user),
+      language,
+      firstRun,
+      book: books.current,
+      books: books.books,
+    });
   });
 
   handle(app, apiRoutes.logout, { security: [] }, async (request, reply) => {

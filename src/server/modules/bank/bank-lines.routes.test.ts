@@ -1,9 +1,10 @@
-import type { Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
+import { oldDatabases } from '../../../../tests/old-database.ts';
 import type {
   BankConfirmed,
   BankFormat,
@@ -12,7 +13,6 @@ import type {
 } from '../../../shared/schemas/bank.ts';
 import type { Client, ClientInput } from '../../../shared/schemas/clients.ts';
 import type { Entry } from '../../../shared/schemas/ledger.ts';
-import { up as freeLeftLines } from '../../db/migrations/0035-bank-lines-freed.ts';
 
 // A statement's lines as payments, each once: identical lines of one file (twins) are separate
 // payments, and a line whose payment is gone (its client deleted, the payment voided) is offered
@@ -25,6 +25,48 @@ beforeAll(async () => {
 afterAll(async () => {
   await testApp.close();
 });
+
+/** The rows as the code before migration 0035 wrote them: the owner's, not a book's. */
+interface OldTables {
+  clients: {
+    id: string;
+    owner_id: string;
+    first_name: string;
+    last_name: string;
+    name_key: string;
+    email: string;
+    phone: string;
+    balance: number;
+    currency: string;
+    version: number;
+    created_at: number;
+    updated_at: number;
+  };
+  bank_batches: {
+    id: string;
+    owner_id: string;
+    account_label: string;
+    currency: string;
+    created_at: number;
+    undone_at: number | null;
+  };
+  bank_lines: { owner_id: string; line_id: string; batch_id: string; created_at: number };
+  entries: {
+    id: Generated<number>;
+    owner_id: string;
+    client_id: string;
+    kind: string;
+    amount: number;
+    currency: string;
+    occurred_on: string;
+    due_on: string | null;
+    note: string;
+    void_of: number | null;
+    created_by: string | null;
+    created_at: number;
+    bank_line_id: string | null;
+  };
+}
 
 const add = async (cookie: string, values: Partial<ClientInput>) =>
   (await injectOk(testApp.app, 'POST', '/api/clients', cookie, buildClient(values))).json<Client>();
@@ -276,39 +318,98 @@ describe('a line whose payment is gone', () => {
 });
 
 describe('the lines left recorded before', () => {
+  const databaseAt = oldDatabases();
+
   it('are freed by migration 0035 when no payment of theirs stands', async () => {
-    const { cookie, client } = await owner();
-    const file = csvOf('2026-03-02,IBG ZOE MULLER,150.00', '2026-03-03,SECOND,80.00');
-    const { lines } = await previewed(cookie, file);
-    const { batchId } = await confirm(cookie, confirmAll(lines, client.id));
-    // As a deleted client's line was left before: recorded, with no payment of it anywhere.
-    await testApp.app.db.kysely
-      .insertInto('bank_lines')
+    // Migration 0035 is frozen on the tables of its time, the owner's rows (`owner_id`): run on
+    // a database the real migrations made up to the one before it, with rows as that code wrote
+    // them, and migrated on by the real migration.
+    const { db, migrateTo } = await databaseAt('0034-client-link-makers');
+    const kysely = db.kysely as unknown as Kysely<OldTables>;
+    await kysely
+      .insertInto('clients')
       .values({
-        book_id: (
-          await testApp.app.db.kysely
-            .selectFrom('clients')
-            .select('book_id')
-            .where('id', '=', client.id)
-            .executeTakeFirstOrThrow()
-        ).book_id,
-        line_id: 'left-behind-by-a-deleted-client',
-        batch_id: batchId as string,
+        id: 'client',
+        owner_id: 'owner',
+        first_name: 'Zoe',
+        last_name: 'Muller',
+        name_key: 'zoe muller',
+        email: 'zoe@example.com',
+        phone: '0123456789',
+        balance: 0,
+        currency: 'USD',
+        version: 1,
         created_at: 0,
+        updated_at: 0,
       })
       .execute();
-    const kept = () =>
-      testApp.app.db.kysely
-        .selectFrom('bank_lines')
-        .select('line_id')
-        .where('batch_id', '=', batchId as string)
-        .orderBy('line_id')
-        .execute();
-    expect(await kept()).toHaveLength(3);
-    await freeLeftLines(testApp.app.db.kysely as unknown as Kysely<unknown>);
-    expect((await kept()).map((row) => row.line_id).sort()).toEqual(
-      lines.map((line) => line.id).sort(),
-    );
+    await kysely
+      .insertInto('bank_batches')
+      .values({
+        id: 'batch',
+        owner_id: 'owner',
+        account_label: 'Main account',
+        currency: 'USD',
+        created_at: 0,
+        undone_at: null,
+      })
+      .execute();
+    // Two lines confirmed as payments that stand; one whose payment was voided by hand; and, as a
+    // deleted client's line was left before, one recorded with no payment of it anywhere.
+    const lineIds = ['paid-first', 'paid-second', 'voided', 'left-behind-by-a-deleted-client'];
+    await kysely
+      .insertInto('bank_lines')
+      .values(
+        lineIds.map((line_id) => ({
+          owner_id: 'owner',
+          line_id,
+          batch_id: 'batch',
+          created_at: 0,
+        })),
+      )
+      .execute();
+    const entry = (kind: 'payment' | 'void', amount: number, bankLine: string | null) => ({
+      owner_id: 'owner',
+      client_id: 'client',
+      kind,
+      amount,
+      currency: 'USD',
+      occurred_on: '2026-03-02',
+      due_on: null,
+      note: '',
+      void_of: null,
+      created_by: 'owner',
+      created_at: 0,
+      bank_line_id: bankLine,
+    });
+    await kysely
+      .insertInto('entries')
+      .values([entry('payment', -15_000, 'paid-first'), entry('payment', -8_000, 'paid-second')])
+      .execute();
+    const { id: voidedId } = await kysely
+      .insertInto('entries')
+      .values(entry('payment', -5_000, 'voided'))
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await kysely
+      .insertInto('entries')
+      .values({ ...entry('void', 5_000, null), void_of: voidedId })
+      .execute();
+    const kept = async () =>
+      (
+        await kysely
+          .selectFrom('bank_lines')
+          .select('line_id')
+          .where('batch_id', '=', 'batch')
+          .execute()
+      )
+        .map((row) => row.line_id)
+        .sort();
+    expect(await kept()).toEqual([...lineIds].sort());
+
+    await migrateTo('0035-bank-lines-freed');
+
+    expect(await kept()).toEqual(['paid-first', 'paid-second']);
   });
 });
 

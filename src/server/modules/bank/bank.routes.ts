@@ -5,7 +5,7 @@ import { handle } from '../../described-route.ts';
 import { bankFileMaxBytes } from '../../../shared/schemas/bank.ts';
 import { checkedId } from '../../ids.ts';
 import { WorkerPool } from '../../worker-pool.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from '../transfer/chunked-json-body.ts';
 import { transferParsesAtOnce, withParseSlot } from '../transfer/parse-slots.ts';
 import type { PreviewBody, PreviewRead } from './bank-preview-worker.ts';

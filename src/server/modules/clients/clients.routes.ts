@@ -6,7 +6,7 @@ import { utcDay } from '../../../shared/dates.ts';
 import { convertToUsd } from '../../../shared/exchange.ts';
 import { handle } from '../../described-route.ts';
 import { AppError } from '../../errors.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { readClientHistory } from '../events/events.queries.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import { keptListSummary } from '../ledger/ledger.queries.ts';

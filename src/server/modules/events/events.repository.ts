@@ -3,7 +3,16 @@ import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Actor } from '../../db/actor.ts';
+import type { BookRole } from '../../../shared/schemas/books.ts';
 import type { Database, Dialect } from '../../db/database.ts';
+
+/** A change of a book's members, as the trail keeps it. */
+export interface MemberDetail {
+  change: 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';
+  email: string;
+  role: BookRole;
+  userId?: string;
+}
 
 /** Well inside both databases' limits on bound parameters. */
 const insertBatch = 500;
@@ -16,6 +25,8 @@ export interface NewEvent {
   after: ClientSnapshot | null;
   entry?: EntryDetail | null;
   reminder?: ReminderDetail;
+  /** Who joined, was invited, changed role or left (`members_changed`). */
+  member?: MemberDetail;
   /** A restored history keeps its times. */
   at?: number;
 }
@@ -71,7 +82,9 @@ export const toEventRow = (
     ? JSON.stringify(event.entry)
     : event.reminder
       ? JSON.stringify({ reminder: event.reminder })
-      : null,
+      : event.member
+        ? JSON.stringify({ member: event.member })
+        : null,
 });
 
 export async function insertEvents(

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
 import { AppError } from '../../errors.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { tokenStreamKey } from '../tokens/tokens.ts';
 import { countEventsAfter, latestEventId } from './events.queries.ts';
 import type { Subscriber } from './feed.ts';

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { buildTestApp, type TestApp } from '../../../../tests/app.ts';
 import { joinAs } from '../../../../tests/auth.ts';
 import { buildEventRow } from '../../../../tests/factories.ts';
+import { injectOk } from '../../../../tests/http.ts';
 import { hashToken, liveSessionBooks, sessionCookieName } from '../auth/session.ts';
 import { ChangeFeed, changesFrame, type Subscriber } from './feed.ts';
 
@@ -80,6 +81,18 @@ function messageData<T>(frames: readonly string[], event: 'change' | 'changes'):
     .map((frame) => JSON.parse(frame.split('data: ')[1] ?? '') as T);
 }
 
+/**
+ * Joins, then opens the app as the web app does (GET /api/auth/session): a new session settles on
+ * its book at its first request (books/current-book.ts `sessionBook`), as the stream route's own
+ * request does before it subscribes. Until then the session names no book, so no stream of it
+ * would be live.
+ */
+async function joinedOwner(app: FastifyInstance) {
+  const owner = await joinAs(app);
+  await injectOk(app, 'GET', '/api/auth/session', owner.cookie);
+  return owner;
+}
+
 /** A feed of the app's database whose beats are the test's own (its timer is an hour away). */
 async function startFeed(app: FastifyInstance): Promise<ChangeFeed> {
   const feed = new ChangeFeed(app.db, app.log, {
@@ -103,7 +116,7 @@ describe('the live feed heartbeat', () => {
   it('checks the sessions of all open streams in one query, however many streams there are', async () => {
     testApp = await buildTestApp();
     const { app } = testApp;
-    const owners = await Promise.all([joinAs(app), joinAs(app), joinAs(app)]);
+    const owners = await Promise.all([joinedOwner(app), joinedOwner(app), joinedOwner(app)]);
     const queries: number[] = [];
     feed = new ChangeFeed(app.db, app.log, {
       // Far beyond the test: the beats below are the test's own.
@@ -140,8 +153,8 @@ describe('the live feed heartbeat', () => {
   it('ends at the next beat the streams of a session that has ended, and only those', async () => {
     testApp = await buildTestApp();
     const { app } = testApp;
-    const owner = await joinAs(app);
-    const other = await joinAs(app);
+    const owner = await joinedOwner(app);
+    const other = await joinedOwner(app);
     feed = await startFeed(app);
     const leaving = recordingStream(owner.userId, owner.cookie);
     const staying = recordingStream(other.userId, other.cookie);

@@ -4,7 +4,7 @@ import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
 import { entryPageSizeDefault } from '../../../shared/schemas/ledger.ts';
 import { AppError, notFound } from '../../errors.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { findClient } from '../clients/clients.queries.ts';
 import { checkedClientId as clientId, clientNotFound } from '../clients/current-client.ts';
 import { recordEntry, setBalance, voidEntry } from './ledger.commands.ts';

@@ -8,7 +8,7 @@ import { utcDay } from '../../../shared/dates.ts';
 import { ageingBuckets } from '../ledger/ageing.ts';
 import { overviewMonths, type Overview } from '../../../shared/schemas/overview.ts';
 import type { Ageing } from '../../../shared/schemas/clients.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { readRates } from '../settings/settings.queries.ts';
 import {
   ledgerByMonthSince,

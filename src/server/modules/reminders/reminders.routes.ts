@@ -4,7 +4,7 @@ import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
 import type { DueReminder } from '../../../shared/schemas/reminders.ts';
 import { AppError } from '../../errors.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { checkedClientId, clientNotFound } from '../clients/current-client.ts';
 import { clientsByIds, findClient } from '../clients/clients.queries.ts';
 import { readBusiness, readLanguage } from '../settings/settings.queries.ts';

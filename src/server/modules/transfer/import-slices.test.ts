@@ -1,4 +1,4 @@
-// A large import is written in slices under a staging account and made the owner's in one
+// A large import is written in slices under a staging book and made the owner's in one
 // change at the end (decision 042): nobody sees half of it, a refusal or a crash part-way leaves
 // nothing visible, other owners' writes pass between its slices, and the live feed hears of it
 // once. Interleaving is proved by the order of what committed, never by timing.
@@ -77,17 +77,19 @@ function importing(cookie: string, rows: object[], skipDuplicates = true) {
   return { running, answer };
 }
 
+/** The staging books left (a staging book is a book with no member), and what is under them. */
 async function leftOver(db: Kysely<Database>) {
   const stagings = await db.selectFrom('staged_imports').select('id').execute();
-  const accounts = await db
-    .selectFrom('users')
-    .select('id')
-    .where('email', 'like', '%@staging.invalid')
+  const books = await db
+    .selectFrom('books')
+    .leftJoin('book_members', 'book_members.book_id', 'books.id')
+    .select('books.id')
+    .where('book_members.user_id', 'is', null)
     .execute();
-  return { stagings: stagings.length, accounts: accounts.length, rows: await stagedRows(db) };
+  return { stagings: stagings.length, books: books.length, rows: await stagedRows(db) };
 }
 
-const nothingLeft = { stagings: 0, accounts: 0, rows: 0 };
+const nothingLeft = { stagings: 0, books: 0, rows: 0 };
 
 const rowsOf = (count: number, email = (i: number) => `row${i}.${Math.random()}@example.com`) =>
   Array.from({ length: count }, (_, i) => buildClient({ email: email(i), balance: 100 }));
@@ -216,7 +218,7 @@ describe('a large import, written in slices', () => {
     stream.close();
   });
 
-  it('refused by the database in a late slice leaves nothing, staged rows and account included', async () => {
+  it('refused by the database in a late slice leaves nothing, staged rows and staging book included', async () => {
     const owner = await joinAs(testApp.app);
     const db = testApp.app.db.kysely;
     const email = `refused.${Math.random()}@example.com`;
@@ -231,20 +233,40 @@ describe('a large import, written in slices', () => {
     expect(await leftOver(db)).toEqual(nothingLeft);
   });
 
-  it('keeps a staging account out of the administrator’s list of accounts', async () => {
+  it('keeps a staging book out of everyone’s reach: nobody is its member, no account is added', async () => {
     const owner = await joinAs(testApp.app);
+    const db = testApp.app.db.kysely;
+    const listedAccounts = async () => {
+      const listed = await testApp.app.inject({
+        method: 'GET',
+        url: '/api/admin/users',
+        headers: { cookie: admin.cookie },
+      });
+      expect(listed.statusCode, listed.body).toBe(200);
+      return listed.json<{ users: { email: string }[] }>().users.map(({ email }) => email);
+    };
+    const accountsBefore = await listedAccounts();
+    expect(accountsBefore).toContain(owner.email);
     const { running, answer } = importing(owner.cookie, rowsOf(2_000));
-    await untilStaged(testApp.app.db.kysely, running);
-    const listed = await testApp.app.inject({
-      method: 'GET',
-      url: '/api/admin/users',
-      headers: { cookie: admin.cookie },
-    });
+    await untilStaged(db, running);
+    const stagings = await db
+      .selectFrom('staged_imports')
+      .select('id')
+      .where('book_id', '=', owner.userId)
+      .execute();
+    const members = await db
+      .selectFrom('book_members')
+      .innerJoin('staged_imports', 'staged_imports.id', 'book_members.book_id')
+      .select('book_members.user_id')
+      .execute();
+    const accountsWhileStaged = await listedAccounts();
     expect(running.done).toBe(false);
-    expect(listed.statusCode, listed.body).toBe(200);
-    const emails = listed.json<{ users: { email: string }[] }>().users.map(({ email }) => email);
-    expect(emails).toContain(owner.email);
-    expect(emails.filter((email) => email.endsWith('@staging.invalid'))).toEqual([]);
+    // The staging book is there, and nobody is its member: no session or token acts in it, and
+    // it is in nobody's list of books.
+    expect(stagings).toHaveLength(1);
+    expect(members).toEqual([]);
+    // The administrator's list of accounts has no account more than before the import.
+    expect(accountsWhileStaged).toEqual(accountsBefore);
     expect((await answer).statusCode).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { importFile } from './import.commands.ts';
 import { importInSlices } from './import-slices.ts';

@@ -125,6 +125,17 @@ async function addBankData(app: FastifyInstance, cookie: string, [ada]: Client[]
   );
 }
 
+/**
+ * Joins, and opens the app as the web app does: a new session settles on its book at its first
+ * request (books/current-book.ts `sessionBook`). That is the sign-in's doing, not the restore's:
+ * settled before a snapshot, the snapshot shows what the restore alone changed.
+ */
+async function joinedAs(app: FastifyInstance) {
+  const joined = await joinAs(app);
+  await injectOk(app, 'GET', '/api/auth/session', joined.cookie);
+  return joined;
+}
+
 let source: TestApp;
 let owner: { cookie: string; email: string };
 let exported: ExportFile;
@@ -666,7 +677,7 @@ describe('restoring an export into an account', () => {
   });
 
   it("refuses a client's language or reminders switch it does not know, naming each", async () => {
-    const target = await joinAs(source.app);
+    const target = await joinedAs(source.app);
     const before = await snapshotDatabase(source.app);
     const [first, ...others] = exported.clients;
     const refused = await restore(source.app, target.cookie, {
@@ -756,7 +767,7 @@ describe('restoring an export into an account', () => {
   });
 
   it('refuses entries whose sign contradicts their kind, naming each, and changes nothing', async () => {
-    const target = await joinAs(source.app);
+    const target = await joinedAs(source.app);
     const before = await snapshotDatabase(source.app);
     const entries = (exported.entries ?? []) as {
       id: number;
@@ -809,7 +820,7 @@ describe('restoring an export into an account', () => {
   });
 
   it('refuses a bad file naming each problem, and changes nothing', async () => {
-    const target = await joinAs(source.app);
+    const target = await joinedAs(source.app);
     const before = await snapshotDatabase(source.app);
     const [first, ...others] = exported.clients;
     const broken = {

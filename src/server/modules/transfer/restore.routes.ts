@@ -2,7 +2,7 @@ import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { handle } from '../../described-route.ts';
-import { currentUser, requireUser } from '../auth/session.ts';
+import { requireUser } from '../auth/session.ts';
 import { takeJsonAsBytes } from './chunked-json-body.ts';
 import { withParseSlot } from './parse-slots.ts';
 import { notEmptyOnTakenIds, restoreFile } from './restore.commands.ts';
@@ -15,7 +15,6 @@ export const restoreRoutes: FastifyPluginAsync = async (app) => {
 
   handle(app, apiRoutes.restore, { bodyLimit: restoreBodyLimitBytes }, async (request) => {
     const bytes = request.body as Buffer;
-    const bookId = currentBook(request).id;
     return withParseSlot(() =>
       notEmptyOnTakenIds(
         app.writes.run(restoreFile, currentBook(request), bytes, request.query.dryRun === 'true'),
