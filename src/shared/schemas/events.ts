@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { clientSnapshotSchema } from './clients.ts';
 import { entryDetailSchema } from './ledger.ts';
+import { bookRoleSchema } from './books.ts';
 import { reminderDetailSchema } from './reminders.ts';
 
 export { type EntryDetail } from './ledger.ts';
@@ -68,6 +69,15 @@ export const eventStreamQuerySchema = z.object({
   summarize: z.optional(z.enum(['true', 'false'], 'Use true or false.')),
 });
 
+/** Who joined a book, was invited, changed role or left (`members_changed`, issue 58). */
+export const memberDetailSchema = z.object({
+  change: z.enum(['invited', 'invitation_revoked', 'joined', 'role_changed', 'removed']),
+  email: z.string(),
+  role: bookRoleSchema,
+  userId: z.optional(z.string()),
+});
+export type MemberDetail = z.infer<typeof memberDetailSchema>;
+
 const historyEntrySchema = z.object({
   id: z.number(),
   // Not an enum: an action this version does not know is shown generically, never refused.
@@ -80,6 +90,9 @@ const historyEntrySchema = z.object({
   entry: z.nullable(entryDetailSchema),
   /** What a reminder event sent. */
   reminder: z.optional(reminderDetailSchema),
+  member: z.optional(memberDetailSchema),
+  /** The e-mail of the person who made the change; null when nobody did (or unknown, before). */
+  by: z.optional(z.nullable(z.string())),
 });
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { bookRoleSchema } from './books.ts';
 import {
   balanceMinorField,
   businessFieldMaxLength,
@@ -33,13 +34,15 @@ import {
 // payments from bank statements (each entry's bank line, the imports, their lines, the learned
 // payers and the remembered CSV layouts); version 6 added each client's company, billing address,
 // tax id and private notes, and each payment's method; version 7 added the charges payments
-// and credits name as the ones they pay (`paymentTargets`). The checks are about the
+// and credits name as the ones they pay (`paymentTargets`); version 8 is a book's (issue 58):
+// its name and members (`book`, for the reader: people are not restored, they are invited), who
+// made each change of the history (`by`, an e-mail) and the changes of the members. The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 7;
+export const exportVersion = 8;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -174,6 +177,15 @@ const exportedEventSchema = z.object({
   entry: z.optional(z.nullable(entryDetailSchema)),
   /** A reminder event's detail (written by version 3 files made since reminders exist, too). */
   reminder: z.optional(exportedReminderDetailSchema),
+  /** Version 8 on: a change of the book's members, and who made each change. */
+  member: z.optional(
+    z.object({
+      change: z.enum(['invited', 'invitation_revoked', 'joined', 'role_changed', 'removed']),
+      email: text(254),
+      role: bookRoleSchema,
+    }),
+  ),
+  by: z.optional(z.nullable(text(254))),
 });
 
 export const exportFileSchema = z.object({
@@ -181,6 +193,13 @@ export const exportFileSchema = z.object({
   version: z.int('Use a whole number.').check(z.minimum(1, 'Use 1 or more.')),
   exportedAt: z.optional(moment),
   account: z.optional(z.object({ email: z.string() })),
+  /** Version 8 on: the book's name and who kept it; read, never restored. */
+  book: z.optional(
+    z.object({
+      name: z.string(),
+      members: z.array(z.object({ email: z.string(), role: z.string() })),
+    }),
+  ),
   settings: z.object({
     preferences: preferencesSchema,
     rates: z.array(exchangeRateSchema).check(

@@ -234,3 +234,21 @@ export async function booksOf(
   const books = await listBooksOf(db, userId);
   return { current: books.find((book) => book.id === currentId) ?? null, books };
 }
+
+/** The book's first owner still able to sign in: who its reminders' replies go to. */
+export async function findBookOwner(
+  db: Executor,
+  bookId: string,
+): Promise<{ id: string; email: string } | undefined> {
+  return db
+    .selectFrom('book_members')
+    .innerJoin('users', 'users.id', 'book_members.user_id')
+    .select(['users.id', 'users.email'])
+    .where('book_members.book_id', '=', bookId)
+    .where('book_members.role', '=', 'owner')
+    .where('users.disabled_at', 'is', null)
+    .orderBy('book_members.created_at')
+    .orderBy('users.id')
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -248,8 +248,21 @@ describe('a book kept by several people', () => {
     const books = created.json<Books>();
     expect(books.books).toHaveLength(2);
     expect(books.current?.name).toBe('Second shop');
-    // The new book is current: it has no clients yet.
+    // The new book is current: it has no clients yet; its money is recorded by the person.
     expect((await call(accountant.cookie, 'GET', '/api/clients')).json<ClientList>().count).toBe(0);
+    const clientB = await addClient(accountant.cookie, { balance: 900 });
+    const paid = await call(accountant.cookie, 'POST', `/api/clients/${clientB.id}/entries`, {
+      kind: 'payment',
+      amount: 400,
+      date: '2026-01-05',
+    });
+    expect(paid.statusCode, paid.body).toBe(201);
+    const authors = await app.db.kysely
+      .selectFrom('entries')
+      .select('created_by')
+      .where('client_id', '=', clientB.id)
+      .execute();
+    expect(authors.map((row) => row.created_by)).toEqual([accountant.userId, accountant.userId]);
     const back = await call(accountant.cookie, 'POST', '/api/books/current', {
       bookId: accountant.userId,
     });

@@ -69,7 +69,7 @@ function businessOf(
 
 /** A new client; a balance other than 0 is its opening balance. */
 export const addClient = command(
-  async ({ trx, record, now }, bookId, input: ClientInput): Promise<Client> => {
+  async ({ trx, record, now, actor }, bookId, input: ClientInput): Promise<Client> => {
     // With the preference on, the form has no balance and a hand-made request cannot add one.
     const { disableBalanceOnAdd } = await readPreferences(trx, bookId);
     const opening = disableBalanceOnAdd ? 0 : (input.balance ?? 0);
@@ -101,7 +101,7 @@ export const addClient = command(
               // A new client's only entry: unpaid as far as it is owed (its row says the same).
               openAmount: Math.max(opening, 0),
             },
-            now,
+            now, actor?.userId ?? null,
           );
     await record({
       clientId: client.id,
@@ -121,7 +121,7 @@ export const addClient = command(
  * but opening balances: the old opening is voided and the balance opens again in the new one.
  */
 export const editClient = command(
-  async ({ trx, record, now }, bookId, id: string, update: ClientUpdate): Promise<Client> => {
+  async ({ trx, record, now, actor }, bookId, id: string, update: ClientUpdate): Promise<Client> => {
     const { version, openingDate, openingDueDate, openingReference, ...values } = update;
     const current = await currentClient(trx, bookId, id);
     if (current.version !== version) throw conflict();
@@ -165,7 +165,7 @@ export const editClient = command(
             note: reason,
             voidOf: opening.id,
           },
-          now,
+          now, actor?.userId ?? null,
         );
       }
       // The balance opens again as it was brought in: as of the same day, due when it was.
@@ -183,7 +183,7 @@ export const editClient = command(
             dueDate: first?.due_on ?? null,
             reference: first?.reference ?? '',
           },
-          now,
+          now, actor?.userId ?? null,
         );
     } else if (next.balance !== current.balance) {
       entry = await addEntry(
@@ -197,7 +197,7 @@ export const editClient = command(
           date: today,
           note: 'Balance set on the edit form',
         },
-        now,
+        now, actor?.userId ?? null,
       );
     }
     const saved = await updateClientIfVersion(trx, bookId, id, version, next, now);
@@ -257,19 +257,26 @@ export const deleteClient = command(async ({ trx, record }, bookId, id: string):
  * the import's command (transfer/import.commands.ts), which checks the rows first.
  */
 export async function addImportedClients(
-  { trx, record, now }: ChangeContext,
+  { trx, record, now, actor }: ChangeContext,
   bookId: string,
   rows: readonly ClientInput[],
 ): Promise<{ balancesZeroed: boolean }> {
   const { disableBalanceOnAdd } = await readPreferences(trx, bookId);
-  await record(await writeImportedClients(trx, bookId, rows, disableBalanceOnAdd, now));
+  const createdBy = actor?.userId ?? null;
+  await record(
+    await writeImportedClients(trx, bookId, createdBy, rows, disableBalanceOnAdd, now),
+  );
   return { balancesZeroed: disableBalanceOnAdd };
 }
 
-/** The rows written under `scopeId`, the owner or a staging account; answers their events. */
+/**
+ * The rows written under `scopeId`, the book or a staging book; answers their events. Their
+ * opening balances are made by `createdBy`: a person, or nobody yet (null) while staged.
+ */
 async function writeImportedClients(
   trx: ChangeContext['trx'],
   scopeId: string,
+  createdBy: string | null,
   rows: readonly ClientInput[],
   zeroBalances: boolean,
   now: number,
@@ -282,7 +289,7 @@ async function writeImportedClients(
     openingDueDay: openingOf(row, now).dueDay,
   }));
   await keepClientTotals(trx, scopeId, [], await insertClients(trx, scopeId, clients, now));
-  await addOpenings(trx, scopeId, clients, now);
+  await addOpenings(trx, scopeId, clients, now, createdBy);
   return clients.map((client) => ({
     clientId: client.id,
     action: 'imported' as const,
@@ -302,7 +309,8 @@ export async function stageImportedClients(
   rows: readonly ClientInput[],
   { zeroBalances, now }: { zeroBalances: boolean; now: number },
 ): Promise<NewEvent[]> {
-  return writeImportedClients(trx, stagingId, rows, zeroBalances, now);
+  // A staging book is nobody's (entries.created_by names a person): publishing names the author.
+  return writeImportedClients(trx, stagingId, null, rows, zeroBalances, now);
 }
 
 /** A large import's staged clients, their ledgers and sums, made the owner's in one statement each. */
@@ -310,9 +318,10 @@ export async function publishStagedClients(
   trx: ChangeContext['trx'],
   stagingId: string,
   bookId: string,
+  createdBy: string | null,
 ): Promise<void> {
   await moveClients(trx, stagingId, bookId);
-  await publishStagedLedger(trx, stagingId, bookId);
+  await publishStagedLedger(trx, stagingId, bookId, createdBy);
 }
 
 /** Throws away up to `limit` of a staging account's clients; answers how many went. */

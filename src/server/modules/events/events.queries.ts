@@ -2,7 +2,12 @@
 // (events.repository.ts).
 import type { Kysely, Selectable } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type { ChangeEvent, EntryDetail, HistoryEntry } from '../../../shared/schemas/events.ts';
+import type {
+  ChangeEvent,
+  EntryDetail,
+  HistoryEntry,
+  MemberDetail,
+} from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Database, Executor } from '../../db/database.ts';
 import type { EventsTable } from './events.table.ts';
@@ -12,7 +17,8 @@ export async function hasClientHistory(db: Executor, bookId: string): Promise<bo
     .selectFrom('events')
     .select('id')
     .where('book_id', '=', bookId)
-    .where('action', '!=', 'settings_changed')
+    // Neither a book's settings nor its members are a client's history.
+    .where('action', 'not in', ['settings_changed', 'members_changed'])
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -63,7 +69,7 @@ export async function readEventsAfter(
 const parseJson = <T>(text: string | null): T | null =>
   text === null ? null : (JSON.parse(text) as T);
 
-function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
+function toHistoryEntry(row: Selectable<EventsTable> & { by: string | null }): HistoryEntry {
   return {
     id: row.id,
     action: row.action,
@@ -72,14 +78,27 @@ function toHistoryEntry(row: Selectable<EventsTable>): HistoryEntry {
     before: parseJson<ClientSnapshot>(row.before),
     after: parseJson<ClientSnapshot>(row.after),
     ...detailOf(row.detail),
+    by: row.by,
   };
 }
 
-/** The detail column holds an entry, or `{ reminder }` for a reminder's event. */
-function detailOf(text: string | null): Pick<HistoryEntry, 'entry' | 'reminder'> {
-  const detail = parseJson<EntryDetail | { reminder: ReminderDetail }>(text);
+/** The detail column holds an entry, `{ reminder }` for a reminder's event, `{ member }` for one of the members. */
+function detailOf(text: string | null): Pick<HistoryEntry, 'entry' | 'reminder' | 'member'> {
+  const detail = parseJson<EntryDetail | { reminder: ReminderDetail } | { member: MemberDetail }>(
+    text,
+  );
   if (detail && 'reminder' in detail) return { entry: null, reminder: detail.reminder };
+  if (detail && 'member' in detail) return { entry: null, member: detail.member };
   return { entry: detail };
+}
+
+/** The events with the e-mail of who made each (the person may have left: then still named). */
+function eventsWithActor(db: Executor) {
+  return db
+    .selectFrom('events')
+    .leftJoin('users as actor', 'actor.id', 'events.actor_id')
+    .selectAll('events')
+    .select('actor.email as by');
 }
 
 export async function readClientHistory(
@@ -87,12 +106,10 @@ export async function readClientHistory(
   bookId: string,
   clientId: string,
 ): Promise<HistoryEntry[]> {
-  const rows = await db
-    .selectFrom('events')
-    .selectAll()
-    .where('client_id', '=', clientId)
-    .where('book_id', '=', bookId)
-    .orderBy('id', 'desc')
+  const rows = await eventsWithActor(db)
+    .where('events.client_id', '=', clientId)
+    .where('events.book_id', '=', bookId)
+    .orderBy('events.id', 'desc')
     .execute();
   return rows.map(toHistoryEntry);
 }
@@ -103,12 +120,10 @@ const exportBatch = 100;
 export async function* readAllEvents(db: Executor, bookId: string) {
   let afterId = 0;
   for (;;) {
-    const rows = await db
-      .selectFrom('events')
-      .selectAll()
-      .where('book_id', '=', bookId)
-      .where('id', '>', afterId)
-      .orderBy('id')
+    const rows = await eventsWithActor(db)
+      .where('events.book_id', '=', bookId)
+      .where('events.id', '>', afterId)
+      .orderBy('events.id')
       .limit(exportBatch)
       .execute();
     for (const row of rows) yield { ...toHistoryEntry(row), clientId: row.client_id };

@@ -1,18 +1,9 @@
 import { sql, type Transaction } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
+import type { EntryDetail, EventAction, MemberDetail } from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Actor } from '../../db/actor.ts';
-import type { BookRole } from '../../../shared/schemas/books.ts';
 import type { Database, Dialect } from '../../db/database.ts';
-
-/** A change of a book's members, as the trail keeps it. */
-export interface MemberDetail {
-  change: 'invited' | 'invitation_revoked' | 'joined' | 'role_changed' | 'removed';
-  email: string;
-  role: BookRole;
-  userId?: string;
-}
 
 /** Well inside both databases' limits on bound parameters. */
 const insertBatch = 500;
@@ -27,8 +18,10 @@ export interface NewEvent {
   reminder?: ReminderDetail;
   /** Who joined, was invited, changed role or left (`members_changed`). */
   member?: MemberDetail;
-  /** A restored history keeps its times. */
+  /** A restored history keeps its times, */
   at?: number;
+  /** and who made each change where they are a member here (else null), not the restorer. */
+  actorId?: string | null;
 }
 
 /** Ids commit in order: a reader resuming after id N never misses a smaller one committed later. */
@@ -70,8 +63,8 @@ export const toEventRow = (
   actor: Actor | null = null,
 ) => ({
   book_id: bookId,
-  actor_id: actor?.userId ?? null,
-  actor_token_id: actor?.tokenId ?? null,
+  actor_id: event.actorId !== undefined ? event.actorId : (actor?.userId ?? null),
+  actor_token_id: event.actorId !== undefined ? null : (actor?.tokenId ?? null),
   client_id: event.clientId,
   action: event.action,
   at: event.at ?? at,

@@ -30,6 +30,8 @@ type RecordEvents = (events: NewEvent | readonly NewEvent[]) => Promise<void>;
 export interface ChangeContext {
   trx: Transaction<Database>;
   record: RecordEvents;
+  /** Who makes the change: the person a new entry is recorded by; null for nobody's. */
+  actor: Actor | null;
   /** Rows and events carry the same time. */
   now: number;
 }
@@ -100,7 +102,7 @@ async function runChange<T>(
         for (const event of list) actions.add(event.action);
         await insertEvents(trx, bookId, now, list, actor);
       };
-      const result = await work({ trx, record, now });
+      const result = await work({ trx, record, now, actor });
       if (result instanceof Unchanged) throw result;
       if (staging) return result;
       if (recorded === 0) throw new Error('a change of an owner’s data must record an event');

@@ -220,12 +220,14 @@ export interface EntryOf {
   method?: PaymentMethod | null;
 }
 
+/** `createdBy`: the person who made it (entries.created_by names a person), or nobody. */
 export async function addEntry(
   trx: Trx,
   bookId: string,
   clientId: string,
   entry: EntryOf,
   now: number,
+  createdBy: string | null,
 ): Promise<EntryDetail> {
   const row = await insertEntry(
     trx,
@@ -240,7 +242,7 @@ export async function addEntry(
       note: entry.note ?? '',
       reference: entry.reference ?? '',
       voidOf: entry.voidOf ?? null,
-      createdBy: bookId,
+      createdBy,
       openAmount: entry.openAmount ?? 0,
       method: entry.method ?? null,
     },
@@ -260,7 +262,7 @@ export const setBalance = command(
     id: string,
     { balance, previousBalance, version }: BalanceUpdate,
   ): Promise<Client | Unchanged<Client>> => {
-    const { trx, now } = context;
+    const { trx, now, actor } = context;
     const current = await currentClient(trx, bookId, id);
     const { disableBalanceOnEdit } = await readPreferences(trx, bookId);
     if (disableBalanceOnEdit)
@@ -279,7 +281,7 @@ export const setBalance = command(
         date: utcDay(now),
         note: 'Balance set on the details page',
       },
-      now,
+      now, actor?.userId ?? null,
     );
     // At the version read: a change that slipped in after the check above is a conflict too.
     return applyEntry(context, bookId, id, {
@@ -342,7 +344,7 @@ export const recordEntry = command(
     id: string,
     input: EntryInput,
   ): Promise<{ client: Client; entry: EntryDetail }> => {
-    const { trx, now } = context;
+    const { trx, now, actor } = context;
     const date = input.date ?? utcDay(now);
     checkEntryDate(date, now);
     if (input.dueDate && input.dueDate < date)
@@ -368,7 +370,7 @@ export const recordEntry = command(
         // nobody recorded (the form preselects one, in sight; the bank import says its own).
         method: input.kind === 'payment' ? (input.method ?? null) : null,
       },
-      now,
+      now, actor?.userId ?? null,
     );
     await insertPaymentTargets(trx, bookId, id, entry.entryId, targets);
     const client = await applyEntry(context, bookId, id, { entry, action: 'entry_recorded' });
@@ -385,7 +387,7 @@ export const voidEntry = command(
     entryId: number,
     reason: string,
   ): Promise<{ client: Client; entry: EntryDetail }> => {
-    const { trx, now } = context;
+    const { trx, now, actor } = context;
     const current = await currentClient(trx, bookId, id);
     const original = await findEntry(trx, bookId, id, entryId);
     if (!original) throw notFound('Entry not found');
@@ -408,7 +410,7 @@ export const voidEntry = command(
           note: reason,
           voidOf: original.id,
         },
-        now,
+        now, actor?.userId ?? null,
       );
     } catch (error) {
       // Another void of the same entry committed first.
@@ -496,6 +498,7 @@ export async function addOpenings(
   bookId: string,
   clients: readonly ({ id: string; balance: number; currency: Currency } & OpeningTerms)[],
   now: number,
+  createdBy: string | null,
 ): Promise<void> {
   const openings: NewEntry[] = clients.flatMap((client) =>
     client.balance === 0
@@ -510,7 +513,7 @@ export async function addOpenings(
             ...openingOf(client, now),
             note: '',
             voidOf: null,
-            createdBy: bookId,
+            createdBy,
             openAmount: Math.max(client.balance, 0),
           },
         ],
@@ -560,8 +563,13 @@ export type { NewEntry };
  * A large import's entries and what they added to the kept sums and month figures, written under
  * its staging account, made the owner's: part of the import's publishing (decision 042).
  */
-export async function publishStagedLedger(trx: Trx, stagingId: string, bookId: string) {
-  await moveEntries(trx, stagingId, bookId);
+export async function publishStagedLedger(
+  trx: Trx,
+  stagingId: string,
+  bookId: string,
+  createdBy: string | null,
+) {
+  await moveEntries(trx, stagingId, bookId, createdBy);
   await moveKeptSums(trx, stagingId, bookId);
   await moveLedgerMonths(trx, stagingId, bookId);
 }

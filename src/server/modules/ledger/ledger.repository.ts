@@ -27,7 +27,8 @@ export interface NewEntry {
   note: string;
   reference?: string;
   voidOf: number | null;
-  createdBy: string;
+  /** A person (entries.created_by references users); null: nobody yet, a staged import's. */
+  createdBy: string | null;
   /** What of it is unpaid from the start: only a new client's opening balance knows at once. */
   openAmount?: number;
   /** A payment from a bank statement: its line (an export's, restored). */
@@ -286,10 +287,11 @@ export async function moveEntries(
   trx: Transaction<Database>,
   from: string,
   to: string,
+  createdBy: string | null,
 ): Promise<void> {
   await trx
     .updateTable('entries')
-    .set({ book_id: to, created_by: to })
+    .set({ book_id: to, created_by: createdBy })
     .where('book_id', '=', from)
     .execute();
 }

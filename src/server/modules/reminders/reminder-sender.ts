@@ -8,7 +8,7 @@ import { MailError, type MailAttachment, type Mailer } from '../../mail/mailer.t
 import { hashToken } from '../auth/session.ts';
 import { statementFileName } from '../statements/statement-files.ts';
 import { readStatement } from '../statements/statement.ts';
-import { findUserById } from '../auth/accounts.queries.ts';
+import { findBookOwner } from '../books/books.queries.ts';
 import { readBusiness, readLanguage } from '../settings/settings.queries.ts';
 import { remindableClients, sendingPlan } from './due-reminders.ts';
 import { languageFor, leadingStep, messageIdDomain, renderReminder } from './reminder-mail.ts';
@@ -149,7 +149,7 @@ export class ReminderSender {
       remindableClients(db, bookId, message.clientId),
       readLanguage(db, bookId),
       readBusiness(db, bookId),
-      findUserById(db, bookId),
+      findBookOwner(db, bookId),
     ]);
     const charges = entry
       ? message.reminders.flatMap((reminder) => {
@@ -157,7 +157,8 @@ export class ReminderSender {
           return charge ? [{ ...charge, step: reminder.step }] : [];
         })
       : [];
-    if (!plan.enabled || !entry || charges.length === 0 || !owner || owner.disabled_at !== null) {
+    // No owner able to sign in (all disabled): nothing is sent in the book's name.
+    if (!plan.enabled || !entry || charges.length === 0 || !owner) {
       await settle({ kind: 'cancelled' });
       return;
     }

@@ -111,7 +111,7 @@ export const stageImportSlice = stagingCommand(
  */
 export const publishImport = command(
   async (
-    { trx, record },
+    { trx, record, actor },
     bookId,
     stagingId: string,
     events: NewEvent[],
@@ -129,7 +129,7 @@ export const publishImport = command(
         );
       }
     }
-    await publishStagedClients(trx, stagingId, bookId);
+    await publishStagedClients(trx, stagingId, bookId, actor?.userId ?? null);
     await deleteStaging(trx, stagingId);
     await record(events);
   },

@@ -318,6 +318,8 @@ export function readExportFile(body: unknown): RestorePlan {
       after: event.after,
       entry: event.entry ?? null,
       reminder: event.reminder ?? null,
+      member: event.member ?? null,
+      by: event.by ?? null,
     })),
     settings: {
       preferences: file.settings.preferences,

@@ -1,5 +1,5 @@
 import type { BusinessDetails, ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type { EntryDetail, EventAction } from '../../../shared/schemas/events.ts';
+import type { EntryDetail, EventAction, MemberDetail } from '../../../shared/schemas/events.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
@@ -8,6 +8,8 @@ import type { Db } from '../../db/database.ts';
 import { AppError } from '../../errors.ts';
 import { newId } from '../../ids.ts';
 import { hasClientHistory } from '../events/events.queries.ts';
+import { emailKey } from '../auth/accounts.queries.ts';
+import { listMembers } from '../books/books.queries.ts';
 import type { ChangeContext, NewEvent } from '../events/write-path.ts';
 import { writeOwnerSettings } from '../settings/settings.commands.ts';
 import { addRestoredClients, setRestoredClientLanguages } from '../clients/clients.commands.ts';
@@ -49,6 +51,9 @@ export interface RestorePlan {
     after: ClientSnapshot | null;
     entry: EntryDetail | null;
     reminder: ReminderDetail | null;
+    member: Omit<MemberDetail, 'userId'> | null;
+    /** Who made it, by e-mail (version 8 on). */
+    by: string | null;
   }[];
   settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
   /** As the file has it; restored switched off. */
@@ -152,7 +157,8 @@ export async function restoreInto(
       bookId,
       clientId: clientId(entry.clientId),
       voidOf: entry.voidOf === null ? null : (entryIds.get(entry.voidOf) ?? null),
-      createdBy: bookId,
+      // The file names no author per entry: the person restoring brought them in.
+      createdBy: context.actor?.userId ?? null,
       openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
     });
     entryIds.set(entry.fileId, id);
@@ -203,7 +209,13 @@ export async function restoreInto(
   );
   const entryId = (id: number) => entryIds.get(id) ?? 0;
 
+  // A change is credited to whoever made it where they keep this book too; else to nobody.
+  const members = new Map(
+    (await listMembers(trx, bookId)).map((member) => [emailKey(member.email), member.userId]),
+  );
   const history: NewEvent[] = plan.history.map((event) => ({
+    actorId: event.by === null ? null : (members.get(emailKey(event.by)) ?? null),
+    ...(event.member && { member: event.member }),
     clientId: event.clientId === null ? null : clientId(event.clientId),
     action: event.action,
     version: event.version,

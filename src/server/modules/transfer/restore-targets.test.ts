@@ -5,7 +5,7 @@ import { buildClient } from '../../../../tests/factories.ts';
 import { injectOk } from '../../../../tests/http.ts';
 import type { Client, ClientList } from '../../../shared/schemas/clients.ts';
 import type { Entry, RecordedEntry } from '../../../shared/schemas/ledger.ts';
-import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
+import { exportVersion, type RestoreSummary } from '../../../shared/schemas/restore.ts';
 
 // Export version 7 carries the charges payments name (issue 57, decision 041); a version-6 file,
 // made before, restores with its payments settling the oldest charges first.
@@ -85,13 +85,13 @@ async function openAfterRestore(file: unknown) {
   };
 }
 
-describe('export version 7', () => {
+describe('the charges a payment names (export version 7 on)', () => {
   it('carries the charges a payment names there and back', async () => {
     const { file, newer, payment } = await bookWithTarget();
-    expect(file.version).toBe(7);
+    expect(file.version).toBe(exportVersion);
     expect(file.paymentTargets).toEqual([{ paymentId: payment, chargeId: newer, amount: 4_000 }]);
     const restored = await openAfterRestore(file);
-    expect(restored.summary.version).toBe(7);
+    expect(restored.summary.version).toBe(exportVersion);
     expect(restored.open).toEqual([
       ['A-1', 10_000],
       ['A-2', 0],

@@ -162,6 +162,7 @@ describe('CSV export', () => {
       'version',
       'exportedAt',
       'account',
+      'book',
       'settings',
       'clients',
       'entries',

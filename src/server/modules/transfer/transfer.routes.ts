@@ -1,3 +1,4 @@
+import { findBookName, listMembers } from '../books/books.queries.ts';
 import { currentBook } from '../books/current-book.ts';
 import { stringify } from 'csv-stringify/sync';
 import type { FastifyPluginAsync } from 'fastify';
@@ -200,17 +201,26 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
   handle(app, apiRoutes.exportJson, async (request, reply) => {
     const user = currentUser(request);
     const { id: bookId } = currentBook(request);
-    const [preferences, rates, business, reminderPlan] = await Promise.all([
+    const [preferences, rates, business, reminderPlan, bookName, members] = await Promise.all([
       readPreferences(db, bookId),
       readRates(db, bookId),
       readBusinessSettings(db, bookId),
       readPlan(db, bookId),
+      findBookName(db, bookId),
+      listMembers(db, bookId),
     ]);
     const body = jsonStream([
       ['format', 'balance-export'],
       ['version', exportVersion],
       ['exportedAt', new Date().toISOString()],
       ['account', { email: user.email }],
+      [
+        'book',
+        {
+          name: bookName,
+          members: members.map((member) => ({ email: member.email, role: member.role })),
+        },
+      ],
       ['settings', { preferences, rates, business, reminderPlan }],
       ['clients', exportedClients(db, bookId)],
       ['entries', exportedEntries(readOwnerEntries(db, bookId))],
