@@ -59,7 +59,7 @@ export async function signUp(
       await insertUser(trx, user);
       // Every new account keeps its own book, as its owner (decision 044).
       await createBook(trx, { id: user.id, ownerId: user.id, now });
-      const token = await startSession(trx, user.id, now, input.userAgent);
+      const token = await startSession(trx, user.id, now, input.userAgent, user.id);
       return { token, user: { id: user.id, email: user.email, isAdmin: user.isAdmin } };
     });
   try {

@@ -114,10 +114,13 @@ export async function listUsers(db: Executor) {
       'users.created_at',
       'users.last_seen_at',
       'users.disabled_at',
+      // The clients of the books the account owns.
       eb
         .selectFrom('clients')
+        .innerJoin('book_members', 'book_members.book_id', 'clients.book_id')
         .select((inner) => inner.fn.countAll<number>().as('count'))
-        .whereRef('clients.book_id', '=', 'users.id')
+        .whereRef('book_members.user_id', '=', 'users.id')
+        .where('book_members.role', '=', 'owner')
         .as('clients'),
     ])
     .orderBy('users.created_at')

@@ -37,6 +37,7 @@ export async function insertSession(
   userId: string,
   now: number,
   userAgent: string | null = null,
+  bookId: string | null = null,
 ): Promise<void> {
   await db
     .insertInto('sessions')
@@ -46,6 +47,7 @@ export async function insertSession(
       created_at: now,
       last_seen_at: now,
       user_agent: userAgent,
+      book_id: bookId,
     })
     .execute();
   await db.updateTable('users').set({ last_seen_at: now }).where('id', '=', userId).execute();

@@ -34,10 +34,12 @@ export async function startSession(
   userId: string,
   now: number,
   userAgent?: string,
+  /** The book it opens in; none: the person's first, found on its first request. */
+  bookId: string | null = null,
 ): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   // Kept only to name the device in the owner's list of sessions.
-  await insertSession(db, hashToken(token), userId, now, userAgent?.slice(0, 512) ?? null);
+  await insertSession(db, hashToken(token), userId, now, userAgent?.slice(0, 512) ?? null, bookId);
   return token;
 }
 
