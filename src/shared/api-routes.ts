@@ -56,6 +56,11 @@ export interface Route {
   readonly checkedByHandler?: readonly ('body' | 'answer')[];
   /** What it asks of a member of the current book (src/shared/book-access.ts); none: no book. */
   readonly access?: BookAccess;
+  /**
+   * Its `:id` is a client's, outside `/api/clients/:id` (where it always is): a collector reaches
+   * only their own clients' (books/access.ts).
+   */
+  readonly clientParam?: true;
 }
 
 /** A route of the JSON API, which the web app calls or links to. */
@@ -467,13 +472,15 @@ export const apiRoutes = {
   remindersDueToday: {
     method: 'GET',
     path: '/api/reminders/due-today',
-    access: 'readBook',
+    // A collector's list holds their own clients only.
+    access: 'read',
     schemas: (s) => ({ answer: s.reminders.dueRemindersSchema }),
   },
   markReminderSent: {
     method: 'POST',
     path: '/api/reminders/due-today/:id/sent',
-    access: 'keep',
+    access: 'collect',
+    clientParam: true,
     schemas: (s) => ({
       params: s.clients.clientIdParams,
       body: s.reminders.markSentBodySchema,

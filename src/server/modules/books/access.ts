@@ -25,7 +25,7 @@ function refused(book: CurrentBook, access: BookAccess): AppError {
  * as a missing one does, as a foreign book's does.
  */
 export function bookAccessGuard(route: Route & { access: BookAccess }) {
-  const clientScoped = route.path.startsWith('/api/clients/:id');
+  const clientScoped = route.path.startsWith('/api/clients/:id') || route.clientParam === true;
   return async (request: FastifyRequest): Promise<void> => {
     const book = currentBook(request);
     if (!mayDo(book.role, route.access)) throw refused(book, route.access);

@@ -142,6 +142,18 @@ describe('a book kept by several people', () => {
     });
     expect(charge.statusCode).toBe(403);
     expect((await call(collector.cookie, 'GET', '/api/overview')).statusCode).toBe(403);
+    // A reminder marked sent by hand names its client in the path: another's is missing.
+    const markOther = await call(
+      collector.cookie,
+      'POST',
+      `/api/reminders/due-today/${other.id}/sent`,
+      {
+        charges: [],
+      },
+    );
+    expect(markOther.statusCode).toBe(404);
+    const due = await call(collector.cookie, 'GET', '/api/reminders/due-today');
+    expect(due.statusCode, due.body).toBe(200);
   });
 
   it('records who made each change on its event', async () => {

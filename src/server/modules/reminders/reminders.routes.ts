@@ -1,3 +1,4 @@
+import { collectorsClients } from '../books/books.queries.ts';
 import { currentBook } from '../books/current-book.ts';
 import type { FastifyPluginAsync } from 'fastify';
 import { apiRoutes } from '../../../shared/api-routes.ts';
@@ -112,8 +113,14 @@ export const remindersRoutes: FastifyPluginAsync = async (app) => {
   }
 
   handle(app, apiRoutes.remindersDueToday, async (request) => {
-    const { today, due, ready } = await dueRemindersOf(currentBook(request).id);
-    return { mailConfigured: app.mailer !== null, today, reminders: due.map(ready) };
+    const book = currentBook(request);
+    const { today, due, ready } = await dueRemindersOf(book.id);
+    const theirs =
+      book.role === 'collector'
+        ? new Set(await collectorsClients(db, book.id, book.actor.userId))
+        : null;
+    const shown = theirs ? due.filter((entry) => theirs.has(entry.client.id)) : due;
+    return { mailConfigured: app.mailer !== null, today, reminders: shown.map(ready) };
   });
 
   // Worked through by hand without a mail server; with one, the sender may have it already.
