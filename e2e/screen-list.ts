@@ -17,6 +17,8 @@ type Viewer = 'visitor' | 'newcomer' | 'new owner' | 'owner';
 export interface Seeded {
   /** A client with a long name, a ledger and a history. */
   clientId: string;
+  /** The link of an invitation to the owner's book, for someone else (a collector of the client). */
+  invitationPath: string;
 }
 
 export interface Screen {
@@ -114,6 +116,14 @@ const screens: Screen[] = [
     heading: 'Choose a new password',
   },
   { name: 'not found, signed in', as: 'owner', path: '/nope', heading: 'Page not found' },
+  // Opened by the owner, who is not the one invited: the facts, and whom it is for.
+  { name: 'invitation', as: 'owner', path: (s) => s.invitationPath, heading: /Balance/ },
+  {
+    name: 'invitation, invalid',
+    as: 'visitor',
+    path: '/invitation/AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    heading: 'This invitation cannot be used',
+  },
 ];
 
 const viewers: Viewer[] = ['visitor', 'newcomer', 'new owner', 'owner'];
@@ -132,7 +142,7 @@ export async function walkScreens(
   testInfo.setTimeout(screens.length * testInfo.timeout);
   for (const viewer of viewers) {
     await page.context().clearCookies();
-    let seeded: Seeded = { clientId: '' };
+    let seeded: Seeded = { clientId: '', invitationPath: '' };
     if (viewer !== 'visitor')
       await joinThroughApi(page, undefined, { setup: viewer === 'newcomer' ? 'stay' : 'skip' });
     if (viewer === 'owner') seeded = await seedOwner(page);
@@ -173,7 +183,13 @@ async function seedOwner(page: Page): Promise<Seeded> {
     const entry = await page.request.post(`/api/clients/${clientId}/entries`, { data });
     expect(entry.status()).toBe(201);
   }
-  return { clientId };
+  // Someone invited: Settings' People then lists the members and the invitation.
+  const invited = await page.request.post('/api/book/invitations', {
+    data: { email: 'collector@example.com', role: 'collector', clientIds: [clientId] },
+  });
+  expect(invited.status()).toBe(201);
+  const { path: invitationPath } = (await invited.json()) as { path: string };
+  return { clientId, invitationPath };
 }
 
 async function waitForCharts(page: Page, say: Say): Promise<void> {

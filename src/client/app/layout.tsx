@@ -7,10 +7,11 @@ import { PageErrorBoundary } from '../components/page-error-boundary.tsx';
 import { PageLoading } from '../components/page-status.tsx';
 import { useFocusHeadingOnNavigation } from '../components/focus-heading.ts';
 import { useLogout } from '../features/auth/api/logout.ts';
+import { BookSwitcher } from '../features/books/components/book-switcher.tsx';
 import { useSession, type SessionResponse } from '../features/auth/api/session.ts';
 import { useAccountLanguage } from '../features/settings/api/language.ts';
 import { usePublicSettings } from '../features/settings/api/settings.ts';
-import { onUnauthenticated } from '../lib/api-client.ts';
+import { onForbidden, onUnauthenticated } from '../lib/api-client.ts';
 import { loginPathFor } from '../lib/next-path.ts';
 import { forgetAllButSession, queryKeys } from '../lib/query-keys.ts';
 import { cancelExpectedSignOut, isSignOutExpected } from '../lib/sign-out-notice.ts';
@@ -29,7 +30,9 @@ export function Layout() {
   const showFlash = useFlash();
   const { t } = useI18n();
   const signedIn = Boolean(session.data?.user);
-  const liveStatus = useLiveUpdates(signedIn);
+  const book = signedIn ? (session.data?.book ?? null) : null;
+  const books = session.data?.books ?? [];
+  const liveStatus = useLiveUpdates(book?.id ?? null);
   const main = useRef<HTMLElement>(null);
   useFocusHeadingOnNavigation(main, location.pathname);
 
@@ -47,6 +50,18 @@ export function Layout() {
         });
       }),
     [queryClient, navigate],
+  );
+
+  // Refused: the person's role or membership may have changed since the session was read (an
+  // owner removed them); asked again, the session leads to the no-book page or the new role's
+  // screens.
+  useEffect(
+    () =>
+      onForbidden(() => {
+        if (!queryClient.getQueryData<SessionResponse>(queryKeys.session)?.user) return;
+        void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+      }),
+    [queryClient],
   );
 
   // However the app learns that the session is gone, the user is told, unless they logged out.
@@ -98,6 +113,11 @@ export function Layout() {
         // Until the switch is known, Join stays hidden rather than flashing in and out.
         showJoin={publicSettings.data?.allowRegistration ?? false}
         onLogout={onLogout}
+        bookSwitcher={
+          book && books.length > 1
+            ? (close) => <BookSwitcher current={book} books={books} onChosen={close} />
+            : undefined
+        }
       />
       <FlashBar />
       {signedIn && liveStatus === 'offline' && (

@@ -94,6 +94,7 @@ describe('what a change refreshes', () => {
       new Set([
         ...['clients', 'ledger', 'statements', 'reminders', 'client-links', 'overview'],
         ...['session', 'settings', 'deleted-client', 'bank', 'account', 'admin', 'tokens'],
+        'books',
       ]),
     );
     await refreshOwnerData(queryClient);

@@ -66,14 +66,17 @@ const burstWindowMs = 50;
 /**
  * One live stream per signed-in tab: every change of the owner's data, made in another tab or
  * on another device, refreshes what this tab shows. The browser resumes a dropped stream with
- * Last-Event-ID, so nothing is missed.
+ * Last-Event-ID, so nothing is missed. `bookId` is the book the session acts in (null: signed
+ * out, or in no book: no stream); another book is another stream, with its own event ids.
  */
-export function useLiveUpdates(enabled: boolean): LiveStatus {
+export function useLiveUpdates(bookId: string | null): LiveStatus {
   const queryClient = useQueryClient();
   const [status, setStatus] = useState<LiveStatus>('connecting');
   const [attempt, setAttempt] = useState(0);
   // A new EventSource does not send Last-Event-ID by itself; we carry it across reopenings.
   const lastEventId = useRef<string | null>(null);
+  const streamedBook = useRef<string | null>(bookId);
+  const enabled = bookId !== null;
 
   // The system's word on the network: while it says offline, no stream is attempted.
   const [online, setOnline] = useState(() => navigator.onLine);
@@ -89,6 +92,11 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
 
   useEffect(() => {
     if (!enabled || !online) return;
+    // Another book's event ids mean nothing in this one.
+    if (streamedBook.current !== bookId) {
+      streamedBook.current = bookId;
+      lastEventId.current = null;
+    }
     const resume = lastEventId.current;
     // Several changes that reach this tab together come as one message: it refreshes once anyway.
     const source = new EventSource(
@@ -154,17 +162,21 @@ export function useLiveUpdates(enabled: boolean): LiveStatus {
       if (!changes) return refreshAll();
       apply(changes);
     });
-    // The session ended: asking for it again leads the app to /login with a message.
+    // The session ended, or the member was removed from the book or given another role: the
+    // session asked again leads to /login with a message, to the no-book page, or to the screens
+    // of the new role, whose stream then opens again (signed out or bookless, none opens).
     source.addEventListener('end', () => {
       source.close();
-      void queryClient.invalidateQueries({ queryKey: queryKeys.session });
+      void queryClient
+        .invalidateQueries({ queryKey: queryKeys.session })
+        .then(() => setAttempt((value) => value + 1));
     });
     return () => {
       clearTimeout(reopenTimer);
       clearTimeout(refreshTimer);
       source.close();
     };
-  }, [enabled, online, attempt, queryClient]);
+  }, [enabled, bookId, online, attempt, queryClient]);
 
   return online ? status : 'offline';
 }

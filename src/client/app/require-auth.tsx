@@ -3,8 +3,15 @@ import { useSession } from '../features/auth/api/session.ts';
 import { loginPathFor } from '../lib/next-path.ts';
 import { isSignOutExpected } from '../lib/sign-out-notice.ts';
 import { PageLoading, PageLoadError } from '../components/page-status.tsx';
+import { NoBookPage } from './no-book-page.ts';
 
-/** Guards the routes that need a signed-in user: a visitor goes to /login and comes back after. */
+/** The person's own pages, which need no book: their account, and the administrator's. */
+const outsideBooks = /^\/(account|admin)(\/|$)/;
+
+/**
+ * Guards the routes that need a signed-in user: a visitor goes to /login and comes back after; a
+ * person in no book (removed from their only one) is told so in place of a book's screens.
+ */
 export function RequireAuth() {
   const location = useLocation();
   const session = useSession();
@@ -15,5 +22,6 @@ export function RequireAuth() {
     // Signed out on purpose (the account deleted): the dashboard, not the login page.
     return <Navigate to={isSignOutExpected() ? '/' : loginPathFor(location)} replace />;
   }
+  if (session.data.book === null && !outsideBooks.test(location.pathname)) return <NoBookPage />;
   return <Outlet />;
 }

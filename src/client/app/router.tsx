@@ -45,6 +45,9 @@ const AdminUsersPage = lazyPage(
 const ResetPasswordPage = lazyPage(
   async () => (await import('./routes/reset-password.tsx')).ResetPasswordPage,
 );
+const InvitationPage = lazyPage(
+  async () => (await import('./routes/invitation.tsx')).InvitationPage,
+);
 const ClientDetailsPage = lazyPage(
   async () => (await import('./routes/client-details.tsx')).ClientDetailsPage,
 );
@@ -62,6 +65,7 @@ export function AppRoutes() {
         <Route path="login" element={<LoginPage />} />
         <Route path="join" element={<JoinPage />} />
         <Route path="reset-password/:token" element={<ResetPasswordPage />} />
+        <Route path="invitation/:token" element={<InvitationPage />} />
         <Route element={<RequireAuth />}>
           <Route path="client/add" element={<ClientAddPage />} />
           <Route path="client/edit/:id" element={<ClientEditPage />} />

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Link, NavLink } from 'react-router';
 import { LayoutDashboard, LogIn, LogOut, Settings, UserPlus, Wallet } from 'lucide-react';
 import { brandName } from '../../shared/constants.ts';
@@ -18,6 +18,8 @@ interface NavbarProps {
   /** Whether the Join link is offered to a signed-out visitor. */
   showJoin: boolean;
   onLogout: () => void;
+  /** The menu of the person's books, when they keep more than one; given the menu's closer. */
+  bookSwitcher?: ((close: () => void) => ReactNode) | undefined;
 }
 
 const linkClass = ({ isActive }: { isActive: boolean }) =>
@@ -25,7 +27,7 @@ const linkClass = ({ isActive }: { isActive: boolean }) =>
 
 const iconProps = { size: 16, className: 'icon', 'aria-hidden': true } as const;
 
-export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
+export function Navbar({ email, isAdmin, showJoin, onLogout, bookSwitcher }: NavbarProps) {
   const { t } = useI18n();
   const [expanded, setExpanded] = useState(false);
   const toggler = useRef<HTMLButtonElement>(null);
@@ -70,6 +72,7 @@ export function Navbar({ email, isAdmin, showJoin, onLogout }: NavbarProps) {
           <ul className="navbar-nav">
             {email === undefined ? null : email !== null ? (
               <>
+                {bookSwitcher?.(close)}
                 {/* A flex item, so the e-mail lines up with the links beside it. */}
                 {isAdmin && (
                   <li className="nav-item">

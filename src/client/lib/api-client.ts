@@ -31,6 +31,16 @@ export function onUnauthenticated(listener: () => void): () => void {
   return () => unauthenticatedListeners.delete(listener);
 }
 
+/**
+ * Listeners told when any call answers 403: the person's role in the book, or their membership,
+ * may have changed since the session was read (an owner removed them), so it is asked again.
+ */
+const forbiddenListeners = new Set<() => void>();
+export function onForbidden(listener: () => void): () => void {
+  forbiddenListeners.add(listener);
+  return () => forbiddenListeners.delete(listener);
+}
+
 /** 128 random bits; crypto.randomUUID() would be shorter but exists only on HTTPS and localhost. */
 function newIdempotencyKey(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) =>
@@ -187,6 +197,7 @@ async function send(
   }
   const text = await response.text();
   if (response.status === 401) unauthenticatedListeners.forEach((listener) => listener());
+  if (response.status === 403) forbiddenListeners.forEach((listener) => listener());
   return readAnswer(response.status, text);
 }
 

@@ -25,6 +25,8 @@ export const queryKeys = {
     list: (params: ClientListParams) => ['clients', 'list', params] as const,
     /** The bank import's search for a payer among one currency's clients. */
     search: (currency: Currency, q: string) => ['clients', 'search', currency, q] as const,
+    /** The clients an owner may give a collector (People in Settings), found by name. */
+    byName: (q: string) => ['clients', 'by-name', q] as const,
     one: (id: string) => ['clients', 'one', id] as const,
     history: (id: string) => ['clients', 'history', id] as const,
   },
@@ -71,6 +73,10 @@ export const queryKeys = {
     clientLinksIn: (locale: Locale) => ['account', 'client-links', locale] as const,
   },
   admin: { users: ['admin', 'users'] as const },
+  books: {
+    members: ['books', 'members'] as const,
+    invitation: (token: string) => ['books', 'invitation', token] as const,
+  },
   tokens: ['tokens'] as const,
 };
 

@@ -12,6 +12,8 @@ import { ClientRemindersCard } from '../../features/reminders/components/client-
 import { useSettings } from '../../features/settings/api/settings.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useI18n } from '../../i18n/use-i18n.ts';
+import { useBookAccess } from '../../lib/session-query.ts';
+import { apiRoutes } from '../../../shared/api-routes.ts';
 
 /**
  * A client's page: the clients feature's card, with the ledger's buttons and list, the client
@@ -26,6 +28,8 @@ export function ClientDetailsPage() {
   const history = useClientHistory(id);
   const overdueMax = useReminderPlanOverdueMax();
   const { t } = useI18n();
+  // The reminders follow the book's plan, which a collector (only their clients) is not shown.
+  const wholeBook = useBookAccess()(apiRoutes.reminderPreview.access);
   useDocumentTitle(client.data ? displayName(client.data) : t('clients.details.page-title'));
   // Until the settings are known the pencil stays locked rather than offering what may be off.
   const balanceLocked = settings.data?.preferences.disableBalanceOnEdit ?? true;
@@ -45,7 +49,7 @@ export function ClientDetailsPage() {
             />
           )}
           <ClientLinkCard clientId={current.id} />
-          <ClientRemindersCard client={current} />
+          {wholeBook && <ClientRemindersCard client={current} />}
           {history.isSuccess && (
             <ClientHistory entries={history.data.entries} overdueMax={overdueMax.data ?? null} />
           )}

@@ -8,6 +8,9 @@ import { usePublicSettings } from '../../features/settings/api/settings.ts';
 import { PageLoadError, PageLoading } from '../../components/page-status.tsx';
 import { useI18n } from '../../i18n/use-i18n.ts';
 import { loadChunk } from '../../lib/load-chunk.ts';
+import { useBookAccess } from '../../lib/session-query.ts';
+import { apiRoutes } from '../../../shared/api-routes.ts';
+import { NoBookPage } from '../no-book-page.ts';
 import type { Currency } from '../../../shared/money.ts';
 
 function SignedOutTiles({ showJoin }: { showJoin: boolean }) {
@@ -70,22 +73,33 @@ const SignedInDashboard = lazy(async () => {
   // The list first, with its summary strip: whether reminders are paused while clients are
   // overdue, the reminders due today (only without a mail server) and the overview's cards and
   // charts come after it (decision 024).
-  function SignedIn({ mainCurrency }: { mainCurrency: Currency }) {
-    const filtered = useListFiltered();
+  // What spans the whole book, which a collector (who sees only their clients) is not shown.
+  function WholeBook({ filtered }: { filtered: boolean }) {
     // The overview counts every client, whatever the list's filter (a client has one currency).
     const overdueClients = (useOverview().data?.currencies ?? []).reduce(
       (sum, row) => sum + row.clientsOverdue,
       0,
     );
+    // The reminders to send, and the plan paused, are for who keeps the book; a viewer reads.
+    const keeps = useBookAccess()(apiRoutes.markReminderSent.access);
+    return (
+      <>
+        {keeps && <RemindersPausedNotice overdueClients={overdueClients} />}
+        {keeps && <DueRemindersCard />}
+        <DashboardOverview filtered={filtered} />
+      </>
+    );
+  }
+  function SignedIn({ mainCurrency }: { mainCurrency: Currency }) {
+    const filtered = useListFiltered();
+    const wholeBook = useBookAccess()(apiRoutes.overview.access);
     return (
       <>
         <ClientDashboard
           mainCurrency={mainCurrency}
-          ageing={<AgeingSummary filtered={filtered} />}
+          ageing={wholeBook ? <AgeingSummary filtered={filtered} /> : null}
         />
-        <RemindersPausedNotice overdueClients={overdueClients} />
-        <DueRemindersCard />
-        <DashboardOverview filtered={filtered} />
+        {wholeBook && <WholeBook filtered={filtered} />}
       </>
     );
   }
@@ -96,16 +110,23 @@ export function DashboardPage() {
   const session = useSession();
   const publicSettings = usePublicSettings();
   const setup = useSetupAwaits();
+  const can = useBookAccess();
   const { t } = useI18n();
-  useDocumentTitle(session.data?.user ? t('dashboard.title') : null);
+  const noBook = session.data?.user ? session.data.book === null : false;
+  useDocumentTitle(
+    session.data?.user ? (noBook ? t('books.none.title') : t('dashboard.title')) : null,
+  );
   if (session.isPending) return <PageLoading />;
   if (session.isError)
     return <PageLoadError error={session.error} onRetry={() => void session.refetch()} />;
   if (!session.data.user)
     return <SignedOutTiles showJoin={publicSettings.data?.allowRegistration ?? false} />;
+  // Removed from their only book: no book's screens, but a way to start one.
+  if (noBook) return <NoBookPage />;
   // A new owner (no client, the setup neither done nor skipped) sets the business up first.
-  if (setup.pending) return <PageLoading />;
-  if (setup.awaits) return <Navigate to="/setup" replace />;
+  if (setup.pending && can(apiRoutes.finishSetup.access)) return <PageLoading />;
+  // Only an owner sets a book up; another member of a new book sees it as it is.
+  if (setup.awaits && can(apiRoutes.finishSetup.access)) return <Navigate to="/setup" replace />;
   return (
     <Suspense fallback={<PageLoading />}>
       <SignedInDashboard mainCurrency={session.data.firstRun?.mainCurrency ?? 'USD'} />

@@ -1,15 +1,8 @@
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { SessionResponse } from '../../../../shared/schemas/auth.ts';
 import type { FirstRun } from '../../../../shared/schemas/first-run.ts';
-import { apiRoutes } from '../../../../shared/api-routes.ts';
-import { callApi } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-
-const sessionQuery = queryOptions({
-  queryKey: queryKeys.session,
-  queryFn: ({ signal }) => callApi(apiRoutes.session, { signal }),
-  staleTime: 5 * 60_000,
-});
+import { sessionQuery } from '../../../lib/session-query.ts';
 
 export function useSession() {
   return useQuery(sessionQuery);

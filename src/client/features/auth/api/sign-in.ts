@@ -9,10 +9,10 @@ function useSignIn<Body>(signIn: (body: Body) => Promise<UserResponse>) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: signIn,
-    onSuccess: ({ user, language, firstRun }) => {
+    onSuccess: ({ user, language, firstRun, book, books }) => {
       // Whatever was cached belonged to whoever was signed in before.
       forgetAllButSession(queryClient);
-      queryClient.setQueryData(queryKeys.session, { user, language, firstRun });
+      queryClient.setQueryData(queryKeys.session, { user, language, firstRun, book, books });
     },
   });
 }

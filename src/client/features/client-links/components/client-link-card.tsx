@@ -4,6 +4,8 @@ import { localeNames, locales, isLocale, type Locale } from '../../../../shared/
 import { clientLinkExpiryDays } from '../../../../shared/schemas/client-links.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientLink, useClientLinkChanges } from '../api/client-link.ts';
+import { useBookAccess } from '../../../lib/session-query.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 type Expiry = 'never' | `${(typeof clientLinkExpiryDays)[number]}`;
 
@@ -12,6 +14,8 @@ export function ClientLinkCard({ clientId }: { clientId: string }) {
   const { t, format } = useI18n();
   const id = useId();
   const state = useClientLink(clientId);
+  // A viewer or a collector sees the link's state; who keeps the book makes and revokes it.
+  const mayChange = useBookAccess()(apiRoutes.createClientLink.access);
   const changes = useClientLinkChanges(clientId);
   const [expiry, setExpiry] = useState<Expiry>('30');
   // The address is shown only right after it is made: the server keeps no copy of it.
@@ -101,68 +105,70 @@ export function ClientLinkCard({ clientId }: { clientId: string }) {
             {t('clients.link.copy-failed')}
           </p>
         )}
-        <div className="d-flex flex-wrap gap-2 align-items-end">
-          <div>
-            <label className="form-label small mb-1" htmlFor={`${id}-expiry`}>
-              {t('clients.link.expiry')}
-            </label>
-            <select
-              id={`${id}-expiry`}
-              className="form-select form-select-sm"
-              value={expiry}
-              onChange={(event) => setExpiry(event.target.value as Expiry)}
-            >
-              {clientLinkExpiryDays.map((days) => (
-                <option key={days} value={String(days)}>
-                  {t('clients.link.expiry-days', { days })}
-                </option>
-              ))}
-              <option value="never">{t('clients.link.expiry-never')}</option>
-            </select>
-          </div>
-          <button
-            type="button"
-            className="btn btn-sm btn-primary"
-            disabled={busy}
-            onClick={() => void create()}
-          >
-            {link ? t('clients.link.replace') : t('clients.link.create')}
-          </button>
-          {link && (
+        {mayChange && (
+          <div className="d-flex flex-wrap gap-2 align-items-end">
+            <div>
+              <label className="form-label small mb-1" htmlFor={`${id}-expiry`}>
+                {t('clients.link.expiry')}
+              </label>
+              <select
+                id={`${id}-expiry`}
+                className="form-select form-select-sm"
+                value={expiry}
+                onChange={(event) => setExpiry(event.target.value as Expiry)}
+              >
+                {clientLinkExpiryDays.map((days) => (
+                  <option key={days} value={String(days)}>
+                    {t('clients.link.expiry-days', { days })}
+                  </option>
+                ))}
+                <option value="never">{t('clients.link.expiry-never')}</option>
+              </select>
+            </div>
             <button
               type="button"
-              className="btn btn-sm btn-outline-danger d-inline-flex align-items-center gap-1"
+              className="btn btn-sm btn-primary"
               disabled={busy}
-              onClick={() => {
-                setAddress(null);
-                changes.revoke.mutate();
-              }}
+              onClick={() => void create()}
             >
-              <Trash2 size={14} className="icon" aria-hidden />
-              {t('clients.link.revoke')}
+              {link ? t('clients.link.replace') : t('clients.link.create')}
             </button>
-          )}
-          <div>
-            <label className="form-label small mb-1" htmlFor={`${id}-language`}>
-              {t('clients.link.language')}
-            </label>
-            <select
-              id={`${id}-language`}
-              className="form-select form-select-sm"
-              value={(askedLanguage === undefined ? language : askedLanguage) ?? ''}
-              onChange={(event) =>
-                pickLanguage(isLocale(event.target.value) ? event.target.value : null)
-              }
-            >
-              <option value="">{t('clients.link.language-owner')}</option>
-              {locales.map((locale) => (
-                <option key={locale} value={locale}>
-                  {localeNames[locale]}
-                </option>
-              ))}
-            </select>
+            {link && (
+              <button
+                type="button"
+                className="btn btn-sm btn-outline-danger d-inline-flex align-items-center gap-1"
+                disabled={busy}
+                onClick={() => {
+                  setAddress(null);
+                  changes.revoke.mutate();
+                }}
+              >
+                <Trash2 size={14} className="icon" aria-hidden />
+                {t('clients.link.revoke')}
+              </button>
+            )}
+            <div>
+              <label className="form-label small mb-1" htmlFor={`${id}-language`}>
+                {t('clients.link.language')}
+              </label>
+              <select
+                id={`${id}-language`}
+                className="form-select form-select-sm"
+                value={(askedLanguage === undefined ? language : askedLanguage) ?? ''}
+                onChange={(event) =>
+                  pickLanguage(isLocale(event.target.value) ? event.target.value : null)
+                }
+              >
+                <option value="">{t('clients.link.language-owner')}</option>
+                {locales.map((locale) => (
+                  <option key={locale} value={locale}>
+                    {localeNames[locale]}
+                  </option>
+                ))}
+              </select>
+            </div>
           </div>
-        </div>
+        )}
       </div>
     </section>
   );

@@ -12,6 +12,7 @@ import { FilterCheckbox, SearchBox, useChosen, useListParams } from './list-cont
 import { TotalOwed } from './total-owed.tsx';
 import { apiAddress } from '../../../lib/api-client.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
+import { useBookAccess } from '../../../lib/session-query.ts';
 
 /** Whether a search or filter narrows the list (the summaries that do not follow say so). */
 export function useListFiltered(): boolean {
@@ -32,6 +33,7 @@ export function ClientDashboard({
   ageing: ReactNode;
 }) {
   const { t, format } = useI18n();
+  const can = useBookAccess();
   const [params, update] = useListParams();
   const list = useClientList(params);
   const [currencyShown, showCurrency] = useChosen(params.currency ?? '');
@@ -67,42 +69,50 @@ export function ClientDashboard({
       <div className="d-flex flex-wrap align-items-center justify-content-between gap-2 mb-2">
         <h1 className="mb-0">{t('dashboard.title')}</h1>
         <div className="d-flex flex-wrap gap-2">
-          <Link
-            to="/client/add"
-            className="btn btn-success d-inline-flex align-items-center justify-content-center gap-1 px-4"
-          >
-            <Plus size={18} className="icon" aria-hidden />
-            {t('dashboard.new')}
-          </Link>
-          <a
-            className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
-            href={apiAddress(apiRoutes.exportClientsCsv, {
-              query: {
-                q: params.q,
-                currency: params.currency,
-                owes: params.owes,
-                overdue: params.overdue,
-              },
-            })}
-            download
-          >
-            <Download size={14} className="icon me-1" aria-hidden />
-            {filtered ? t('dashboard.export-filtered') : t('dashboard.export')}
-          </a>
-          <Link
-            to="/client/import"
-            className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
-          >
-            <Upload size={14} className="icon me-1" aria-hidden />
-            {t('dashboard.import')}
-          </Link>
-          <Link
-            to="/bank"
-            className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
-          >
-            <Landmark size={14} className="icon me-1" aria-hidden />
-            {t('dashboard.bank')}
-          </Link>
+          {can(apiRoutes.addClient.access) && (
+            <Link
+              to="/client/add"
+              className="btn btn-success d-inline-flex align-items-center justify-content-center gap-1 px-4"
+            >
+              <Plus size={18} className="icon" aria-hidden />
+              {t('dashboard.new')}
+            </Link>
+          )}
+          {can(apiRoutes.exportClientsCsv.access) && (
+            <a
+              className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+              href={apiAddress(apiRoutes.exportClientsCsv, {
+                query: {
+                  q: params.q,
+                  currency: params.currency,
+                  owes: params.owes,
+                  overdue: params.overdue,
+                },
+              })}
+              download
+            >
+              <Download size={14} className="icon me-1" aria-hidden />
+              {filtered ? t('dashboard.export-filtered') : t('dashboard.export')}
+            </a>
+          )}
+          {can(apiRoutes.importClients.access) && (
+            <Link
+              to="/client/import"
+              className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+            >
+              <Upload size={14} className="icon me-1" aria-hidden />
+              {t('dashboard.import')}
+            </Link>
+          )}
+          {can(apiRoutes.bankPreview.access) && (
+            <Link
+              to="/bank"
+              className="btn btn-outline-secondary btn-sm d-inline-flex align-items-center"
+            >
+              <Landmark size={14} className="icon me-1" aria-hidden />
+              {t('dashboard.bank')}
+            </Link>
+          )}
         </div>
       </div>
       <div className="row g-2 mb-2" role="search">

@@ -9,6 +9,8 @@ import { Modal } from '../../../components/modal.tsx';
 import { BalanceAmount } from '../../../components/balance-amount.tsx';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useBookAccess } from '../../../lib/session-query.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { ClientNotFound } from '../../../components/client-not-found.tsx';
 import { useDeleteClient } from '../api/mutations.ts';
@@ -44,6 +46,8 @@ export function ClientDetails({
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const deletedElsewhere = useClientDeleted(id);
   const { t, format } = useI18n();
+  const can = useBookAccess();
+  const mayEditBalance = can(apiRoutes.updateBalance.access);
 
   if (deletedElsewhere && !deleteClient.isPending && !deleteClient.isSuccess) {
     return (
@@ -93,21 +97,25 @@ export function ClientDetails({
               <FileText size={14} className="icon" aria-hidden />
               {t('clients.details.statement')}
             </Link>
-            <Link
-              to={`/client/edit/${current.id}`}
-              className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
-            >
-              <Pencil size={14} className="icon" aria-hidden />
-              {t('clients.details.edit')}
-            </Link>
-            <button
-              type="button"
-              className="btn btn-sm btn-danger d-inline-flex align-items-center gap-1"
-              onClick={() => setConfirmingDelete(true)}
-            >
-              <Trash2 size={14} className="icon" aria-hidden />
-              {t('clients.details.delete')}
-            </button>
+            {can(apiRoutes.updateClient.access) && (
+              <Link
+                to={`/client/edit/${current.id}`}
+                className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
+              >
+                <Pencil size={14} className="icon" aria-hidden />
+                {t('clients.details.edit')}
+              </Link>
+            )}
+            {can(apiRoutes.deleteClient.access) && (
+              <button
+                type="button"
+                className="btn btn-sm btn-danger d-inline-flex align-items-center gap-1"
+                onClick={() => setConfirmingDelete(true)}
+              >
+                <Trash2 size={14} className="icon" aria-hidden />
+                {t('clients.details.delete')}
+              </button>
+            )}
           </div>
         </div>
         <div className="card">
@@ -123,20 +131,22 @@ export function ClientDetails({
                 currency={current.currency}
                 testId="client-balance"
               />
-              <button
-                type="button"
-                className="btn btn-sm btn-outline-secondary"
-                aria-label={t('clients.details.edit-balance')}
-                ref={pencil}
-                aria-expanded={editingBalance && !balanceLocked}
-                disabled={balanceLocked}
-                title={balanceLocked ? t('clients.turned-off-in-settings') : undefined}
-                onClick={() => setEditingBalance((value) => !value)}
-              >
-                <Pencil size={16} className="icon" aria-hidden />
-              </button>
+              {mayEditBalance && (
+                <button
+                  type="button"
+                  className="btn btn-sm btn-outline-secondary"
+                  aria-label={t('clients.details.edit-balance')}
+                  ref={pencil}
+                  aria-expanded={editingBalance && !balanceLocked}
+                  disabled={balanceLocked}
+                  title={balanceLocked ? t('clients.turned-off-in-settings') : undefined}
+                  onClick={() => setEditingBalance((value) => !value)}
+                >
+                  <Pencil size={16} className="icon" aria-hidden />
+                </button>
+              )}
             </div>
-            {editingBalance && !balanceLocked && (
+            {editingBalance && !balanceLocked && mayEditBalance && (
               <BalanceEditor
                 client={current}
                 onDone={() => setEditingBalance(false)}

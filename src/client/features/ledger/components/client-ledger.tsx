@@ -9,6 +9,8 @@ import { Modal } from '../../../components/modal.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useVoidEntry } from '../api/entries.ts';
+import { useBookAccess } from '../../../lib/session-query.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { entryKindTexts } from '../../../components/entry-kind-texts.ts';
 import { paymentMethodTexts } from '../../../components/payment-method-texts.ts';
 import { ledgerRows } from './ledger-rows.ts';
@@ -171,6 +173,7 @@ export function ClientLedger({
   const texts = useI18n();
   const { t, format } = texts;
   const kinds = entryKindTexts(t);
+  const mayVoid = useBookAccess()(apiRoutes.voidEntry.access);
   const byId = useMemo(() => new Map(entries.map((entry) => [entry.id, entry])), [entries]);
   const rows = useMemo(() => ledgerRows(entries), [entries]);
 
@@ -212,7 +215,7 @@ export function ClientLedger({
             {rows.map(({ entry, voidedPair, runningBalance }) => {
               const voided = entry.voidedBy !== null;
               const canVoid =
-                entry.kind !== 'void' && !voided && entry.currency === client.currency;
+                mayVoid && entry.kind !== 'void' && !voided && entry.currency === client.currency;
               const running =
                 runningBalance === null ? '' : format.money(runningBalance, entry.currency);
               // Bootstrap's secondary text on the cells: a row's colour does not reach them.

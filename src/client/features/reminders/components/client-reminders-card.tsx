@@ -7,6 +7,8 @@ import { reminderStepText } from '../../../components/reminder-step.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useClientReminders, useSetClientReminders } from '../api/client-reminders.ts';
 import { useReminderPlan, useReminderPreview } from '../api/reminder-plan.ts';
+import { useBookAccess } from '../../../lib/session-query.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 
 /**
  * "Reminders": this client's switch, whether the plan is on, and the next one or why none.
@@ -20,6 +22,7 @@ export function ClientRemindersCard({ client }: { client: Client }) {
   const preview = useReminderPreview();
   const state = useClientReminders(client.id);
   const change = useSetClientReminders(client.id);
+  const mayChange = useBookAccess()(apiRoutes.setClientReminders.access);
   const [asked, setAsked] = useState<boolean | null>(null);
   if (!plan.isSuccess || !state.isSuccess) return null;
   // The switch shows what was asked for from the click on, until the answer is kept.
@@ -49,7 +52,7 @@ export function ClientRemindersCard({ client }: { client: Client }) {
             role="switch"
             className="form-check-input"
             checked={enabled && !paused}
-            disabled={paused || change.isPending}
+            disabled={paused || change.isPending || !mayChange}
             aria-describedby={paused ? `${id}-paused` : undefined}
             onChange={(event) => {
               setAsked(event.target.checked);

@@ -7,6 +7,7 @@ import { useI18n } from '../../../i18n/use-i18n.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { BusinessSection } from './business-section.tsx';
 import { MoneySection } from './money-section.tsx';
+import { AccountLanguage } from './account-language.tsx';
 import { Section, Switch, useSaveSection } from './settings-section.tsx';
 
 function RegistrationSection({ allowRegistration }: { allowRegistration: boolean }) {
@@ -41,12 +42,15 @@ export function SettingsForm({
   settings,
   reminderPlan,
   yourData,
+  people,
 }: {
   settings: Settings;
   /** The reminders feature's section, placed by the page after money and rates. */
   reminderPlan: ReactNode;
   /** The transfer feature's downloads and restore, in the section about the owner's data. */
   yourData: ReactNode;
+  /** The books feature's People (an owner's): who keeps the book, and inviting someone. */
+  people?: ReactNode;
 }) {
   const { t } = useI18n();
   return (
@@ -59,19 +63,47 @@ export function SettingsForm({
         {settings.allowRegistration !== null && (
           <RegistrationSection allowRegistration={settings.allowRegistration} />
         )}
+        {people}
         <Section title={t('settings.your-data')} help={t('settings.your-data-help')}>
           {yourData}
         </Section>
-        <Section title={t('settings.api')} help={t('settings.api-help')}>
-          <div className="d-flex flex-wrap gap-2">
-            <Link className="btn btn-outline-secondary btn-sm" to="/account/tokens">
-              {t('settings.api-tokens')}
-            </Link>
-            <a className="btn btn-outline-secondary btn-sm" href={apiAddress(apiRoutes.apiDocs)}>
-              {t('settings.api-reference')}
-            </a>
-          </div>
+        <ApiSection />
+      </div>
+    </div>
+  );
+}
+
+function ApiSection() {
+  const { t } = useI18n();
+  return (
+    <Section title={t('settings.api')} help={t('settings.api-help')}>
+      <div className="d-flex flex-wrap gap-2">
+        <Link className="btn btn-outline-secondary btn-sm" to="/account/tokens">
+          {t('settings.api-tokens')}
+        </Link>
+        <a className="btn btn-outline-secondary btn-sm" href={apiAddress(apiRoutes.apiDocs)}>
+          {t('settings.api-reference')}
+        </a>
+      </div>
+    </Section>
+  );
+}
+
+/**
+ * Settings for a member who does not keep the book (a viewer, a collector): the book's settings
+ * are its keepers', so only what is the person's own is here, their language and API tokens.
+ */
+export function PersonalSettings() {
+  const { t } = useI18n();
+  return (
+    <div className="row justify-content-center">
+      <div className="col-12 col-lg-9 col-xl-8">
+        <h1 className="mb-3">{t('settings.title')}</h1>
+        <p className="text-body-secondary">{t('settings.kept-by-others')}</p>
+        <Section title={t('settings.personal')} help={t('settings.personal-help')}>
+          <AccountLanguage />
         </Section>
+        <ApiSection />
       </div>
     </div>
   );

@@ -4,6 +4,8 @@ import { Link } from 'react-router';
 import { useDocumentTitle } from '../../../components/document-title.ts';
 import { PageLoadError, PageLoading } from '../../../components/page-status.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
+import { useBookAccess } from '../../../lib/session-query.ts';
+import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { statementFilePath, useStatement } from '../api/statement.ts';
 import { ClientNotFound } from '../../../components/client-not-found.tsx';
@@ -17,6 +19,7 @@ export function ClientStatement({ id }: { id: string }) {
   const statement = useStatement(id, period);
   const [sending, setSending] = useState(false);
   const { t } = useI18n();
+  const maySend = useBookAccess()(apiRoutes.sendStatement.access);
   useDocumentTitle(
     statement.data
       ? t('statement.title.client', {
@@ -65,19 +68,23 @@ export function ClientStatement({ id }: { id: string }) {
               <Printer size={14} className="icon" aria-hidden />
               {t('statement.print')}
             </button>
-            <button
-              type="button"
-              className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
-              aria-expanded={sending}
-              onClick={() => setSending((open) => !open)}
-            >
-              <Send size={14} className="icon" aria-hidden />
-              {t('statement.send.open')}
-            </button>
+            {maySend && (
+              <button
+                type="button"
+                className="btn btn-sm btn-primary d-inline-flex align-items-center gap-1"
+                aria-expanded={sending}
+                onClick={() => setSending((open) => !open)}
+              >
+                <Send size={14} className="icon" aria-hidden />
+                {t('statement.send.open')}
+              </button>
+            )}
           </div>
         </div>
         <PeriodPicker key={`${period.from}/${period.to}`} period={period} onChange={setPeriod} />
-        {sending && <SendStatement statement={statement.data} onClose={() => setSending(false)} />}
+        {sending && maySend && (
+          <SendStatement statement={statement.data} onClose={() => setSending(false)} />
+        )}
         <StatementBody statement={statement.data} />
       </div>
     </div>

@@ -1,0 +1,44 @@
+import { useId } from 'react';
+import { PageLoadError } from '../../../components/page-status.tsx';
+import { useI18n } from '../../../i18n/use-i18n.ts';
+import { useBookMembers } from '../api/members.ts';
+import { InvitationList } from './invitation-list.tsx';
+import { InviteForm } from './invite-form.tsx';
+import { MemberList } from './member-list.tsx';
+
+/**
+ * Settings' "People", an owner's only: alone in the book, a line and the invitation form (a solo
+ * owner sees no word of roles elsewhere); with others, the members and invitations above it.
+ */
+export function PeopleSection() {
+  const { t } = useI18n();
+  const headingId = useId();
+  const people = useBookMembers();
+  const alone =
+    people.data !== undefined &&
+    people.data.members.length <= 1 &&
+    people.data.invitations.length === 0;
+  return (
+    <section className="card mb-4" aria-labelledby={headingId}>
+      <div className="card-header">
+        <h2 id={headingId} className="h5 mb-0">
+          {t('books.people.title')}
+        </h2>
+      </div>
+      <div className="card-body">
+        <p className="form-text mt-0">{t('books.people.help')}</p>
+        {people.isError && (
+          <PageLoadError error={people.error} onRetry={() => void people.refetch()} />
+        )}
+        {people.isSuccess && !alone && (
+          <>
+            <h3 className="h6">{t('books.people.members')}</h3>
+            <MemberList members={people.data.members} />
+            <InvitationList invitations={people.data.invitations} />
+          </>
+        )}
+        <InviteForm />
+      </div>
+    </section>
+  );
+}
