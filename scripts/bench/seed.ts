@@ -210,7 +210,12 @@ export function seedClients({ file, bookId, count, random, offset = 0 }: SeedOpt
             createdAt,
           );
           const { lastInsertRowid } = insertOpening(opening);
-          entry = toEntryDetail({ id: Number(lastInsertRowid), ...opening, bank_line_id: null });
+          entry = toEntryDetail({
+            id: Number(lastInsertRowid),
+            ...opening,
+            bank_line_id: null,
+            corrects: null,
+          });
         }
         insertEvent(toEventRow(bookId, createdAt, createdEvent(client, entry)));
         ids.push(client.id);

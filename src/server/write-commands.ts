@@ -31,7 +31,12 @@ import {
   saveReminderPlan,
   setClientReminders,
 } from './modules/reminders/reminders.commands.ts';
-import { finishSetup, saveLanguage, saveSettings } from './modules/settings/settings.commands.ts';
+import {
+  finishSetup,
+  saveLanguage,
+  saveLockDate,
+  saveSettings,
+} from './modules/settings/settings.commands.ts';
 import {
   discardImportStaging,
   importFile,
@@ -67,6 +72,7 @@ export const writeCommands = {
   'reminders.setClientReminders': setClientReminders,
   'settings.finishSetup': finishSetup,
   'settings.saveLanguage': saveLanguage,
+  'settings.saveLockDate': saveLockDate,
   'settings.saveSettings': saveSettings,
   'transfer.discardImportStaging': discardImportStaging,
   'transfer.importFile': importFile,

@@ -560,6 +560,25 @@ export const apiRoutes = {
     status: 204,
     schemas: (s) => ({ params: s.members.memberParamsSchema }),
   },
+  // Who did what, and the closed period (issue 59): an owner's.
+  bookActivity: {
+    method: 'GET',
+    path: '/api/book/activity',
+    access: 'own',
+    schemas: (s) => ({ query: s.members.activityQuerySchema, answer: s.members.activitySchema }),
+  },
+  lockDate: {
+    method: 'GET',
+    path: '/api/book/lock-date',
+    access: 'own',
+    schemas: (s) => ({ answer: s.members.lockDateSchema }),
+  },
+  setLockDate: {
+    method: 'PUT',
+    path: '/api/book/lock-date',
+    access: 'own',
+    schemas: (s) => ({ body: s.members.lockDateBodySchema, answer: s.members.lockDateSchema }),
+  },
   // The invitation's link: seen before signing in, accepted signed in or by choosing a password.
   invitation: {
     method: 'GET',

@@ -6,6 +6,8 @@ export const errorCodes = [
   'unauthenticated',
   'not_found',
   'conflict',
+  /** A write dated on or before the day the book is closed up to (issue 59). */
+  'period_closed',
   'cross_site',
   'rate_limited',
   'invalid_credentials',

@@ -38,6 +38,7 @@ export const eventActions = [
   'reminder_failed',
   'reminders_changed',
   'members_changed',
+  'lock_date_set',
 ] as const;
 export type EventAction = (typeof eventActions)[number];
 
@@ -78,7 +79,14 @@ export const memberDetailSchema = z.object({
 });
 export type MemberDetail = z.infer<typeof memberDetailSchema>;
 
-const historyEntrySchema = z.object({
+/** The day a book is closed up to, as an owner set it (`lock_date_set`, issue 59). */
+export const closingDetailSchema = z.object({
+  lockDate: z.nullable(z.string()),
+  previous: z.nullable(z.string()),
+});
+export type ClosingDetail = z.infer<typeof closingDetailSchema>;
+
+export const historyEntrySchema = z.object({
   id: z.number(),
   // Not an enum: an action this version does not know is shown generically, never refused.
   action: z.string(),
@@ -91,6 +99,7 @@ const historyEntrySchema = z.object({
   /** What a reminder event sent. */
   reminder: z.optional(reminderDetailSchema),
   member: z.optional(memberDetailSchema),
+  closing: z.optional(closingDetailSchema),
   /** The e-mail of the person who made the change; null when nobody did (or unknown, before). */
   by: z.optional(z.nullable(z.string())),
 });

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { emailField, newPasswordField } from './auth.ts';
 import { bookRoleSchema } from './books.ts';
+import { historyEntrySchema } from './events.ts';
 
 const idSchema = z.string().check(z.regex(/^[\w-]{1,64}$/));
 
@@ -92,3 +93,28 @@ export const acceptInvitationBodySchema = z.strictObject({
   /** Only to create the account; a signed-in person accepts with none. */
   password: z.optional(newPasswordField),
 });
+
+const day = z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, 'Use a date as YYYY-MM-DD.'));
+
+/** The day the book is closed up to (issue 59): null when nothing is closed. */
+export const lockDateSchema = z.object({ lockDate: z.nullable(z.string()) });
+export const lockDateBodySchema = z.strictObject({ lockDate: z.nullable(day) });
+
+export const activityQuerySchema = z.object({
+  /** One person's acts only: their user id. */
+  person: z.optional(idSchema),
+  /** The page after this cursor (the last event's id of the page before). */
+  before: z.optional(z.string().check(z.regex(/^\d{1,15}$/, 'is not a valid cursor'))),
+});
+
+export const activitySchema = z.object({
+  events: z.array(
+    z.object({
+      ...historyEntrySchema.shape,
+      clientId: z.nullable(z.string()),
+      actorId: z.nullable(z.string()),
+    }),
+  ),
+  nextCursor: z.nullable(z.string()),
+});
+export type Activity = z.infer<typeof activitySchema>;

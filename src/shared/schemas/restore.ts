@@ -36,13 +36,14 @@ import {
 // tax id and private notes, and each payment's method; version 7 added the charges payments
 // and credits name as the ones they pay (`paymentTargets`); version 8 is a book's (issue 58):
 // its name and members (`book`, for the reader: people are not restored, they are invited), who
-// made each change of the history (`by`, an e-mail) and the changes of the members. The checks are about the
+// made each change of the history (`by`, an e-mail) and the changes of the members; version 9 the
+// day the book is closed up to (`settings.lockDate`, issue 59), and its changes. The checks are about the
 // shape and sense of the data, not today's form rules: what was saved once comes back even if a
 // rule has tightened since.
 
 export const exportFormat = 'balance-export';
 /** The newest export version this Balance writes and reads. */
-export const exportVersion = 8;
+export const exportVersion = 9;
 
 const moment = z.iso.datetime({ offset: true, error: 'Use a date and time (ISO 8601).' });
 const day = z.string().check(z.refine(isCalendarDate, 'Use a date as YYYY-MM-DD.'));
@@ -185,6 +186,7 @@ const exportedEventSchema = z.object({
       role: bookRoleSchema,
     }),
   ),
+  closing: z.optional(z.object({ lockDate: z.nullable(day), previous: z.nullable(day) })),
   by: z.optional(z.nullable(text(254))),
 });
 
@@ -213,6 +215,8 @@ export const exportFileSchema = z.object({
     business: z.optional(businessSchema),
     /** Left out before version 4. Restored switched off: see `remindersTurnedOff`. */
     reminderPlan: z.optional(reminderPlanSchema),
+    /** Version 9 on: the day the book was closed up to (issue 59); null: nothing closed. */
+    lockDate: z.optional(z.nullable(day)),
   }),
   clients: z.array(exportedClientSchema),
   /** Left out by version 1 only. */

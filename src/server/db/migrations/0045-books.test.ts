@@ -347,7 +347,7 @@ async function keepBook(old: Kysely<OldTables>, owner: string, language: string)
 
 describe('the books migration', () => {
   it('makes each account the owner of a book holding all its rows, as they were', async () => {
-    const { database, db, migrateToLatest } = await databaseAt('0044-staged-imports', {
+    const { database, db, migrateTo } = await databaseAt('0044-staged-imports', {
       isAdmin: true,
     });
     const kysely = db.kysely;
@@ -415,7 +415,8 @@ describe('the books migration', () => {
       ).toEqual([]);
     }
 
-    await migrateToLatest();
+    // This migration, not the later ones: their columns are not this one's to keep.
+    await migrateTo('0045-books');
 
     for (const { table, orderBy } of ownedTables) {
       const added = table === 'events' ? { actor_id: null, actor_token_id: null } : {};

@@ -34,6 +34,7 @@ import * as businessTaxId from './0042-business-tax-id.ts';
 import * as paymentTargets from './0043-payment-targets.ts';
 import * as stagedImports from './0044-staged-imports.ts';
 import * as books from './0045-books.ts';
+import * as closedPeriods from './0046-closed-periods.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -72,4 +73,5 @@ export const migrations: Record<string, Migration> = {
   '0043-payment-targets': paymentTargets,
   '0044-staged-imports': stagedImports,
   '0045-books': books,
+  '0046-closed-periods': closedPeriods,
 };

@@ -20,7 +20,9 @@ import {
   startSession,
 } from '../auth/session.ts';
 import { countSignUp } from '../auth/throttle.ts';
-import { readFirstRun, readPersonLanguage } from '../settings/settings.queries.ts';
+import { readFirstRun, readLockDate, readPersonLanguage } from '../settings/settings.queries.ts';
+import { saveLockDate } from '../settings/settings.commands.ts';
+import { readActivity } from '../events/events.queries.ts';
 import {
   acceptInvitation,
   changeMember,
@@ -119,10 +121,12 @@ export const booksRoutes: FastifyPluginAsync = async (app) => {
     membersAnswer(request),
   );
 
+  // Who keeps the book changes from a session only, as tokens are made (tokens.routes.ts): a
+  // token that could let in an owner would leave one behind after its own revocation.
   handle(
     app,
     apiRoutes.inviteMember,
-    { onRequest: requireUser, config: { idempotency: false } },
+    { onRequest: requireSession, config: { idempotency: false } },
     async (request, reply) => {
       const book = currentBook(request);
       const { email, role, clientIds } = request.body;
@@ -196,12 +200,12 @@ export const booksRoutes: FastifyPluginAsync = async (app) => {
     }
   }
 
-  handle(app, apiRoutes.revokeInvitation, { onRequest: requireUser }, async (request, reply) => {
+  handle(app, apiRoutes.revokeInvitation, { onRequest: requireSession }, async (request, reply) => {
     await app.writes.run(revokeInvitation, currentBook(request), request.params.id);
     return reply.status(204).send(null);
   });
 
-  handle(app, apiRoutes.changeMember, { onRequest: requireUser }, async (request) => {
+  handle(app, apiRoutes.changeMember, { onRequest: requireSession }, async (request) => {
     const book = currentBook(request);
     const { userId } = request.params;
     await app.writes.run(changeMember, book, userId, request.body);
@@ -210,12 +214,40 @@ export const booksRoutes: FastifyPluginAsync = async (app) => {
     return membersAnswer(request);
   });
 
-  handle(app, apiRoutes.removeMember, { onRequest: requireUser }, async (request, reply) => {
+  handle(app, apiRoutes.removeMember, { onRequest: requireSession }, async (request, reply) => {
     const book = currentBook(request);
     const { userId } = request.params;
     await app.writes.run(removeMember, book, userId);
     app.feed.endMember(book.id, userId);
     return reply.status(204).send(null);
+  });
+
+  const activityPage = 50;
+
+  handle(app, apiRoutes.bookActivity, { onRequest: requireUser }, async (request) => {
+    const book = currentBook(request);
+    const { person, before } = request.query;
+    const events = await readActivity(db, book.id, {
+      actorId: person,
+      beforeId: before === undefined ? undefined : Number(before),
+      limit: activityPage + 1,
+    });
+    const page = events.slice(0, activityPage);
+    const last = page.at(-1);
+    return {
+      events: page,
+      nextCursor: events.length > activityPage && last ? String(last.id) : null,
+    };
+  });
+
+  handle(app, apiRoutes.lockDate, { onRequest: requireUser }, async (request) => ({
+    lockDate: await readLockDate(db, currentBook(request).id),
+  }));
+
+  handle(app, apiRoutes.setLockDate, { onRequest: requireUser }, async (request) => {
+    const book = currentBook(request);
+    await app.writes.run(saveLockDate, book, request.body.lockDate);
+    return { lockDate: await readLockDate(db, book.id) };
   });
 
   async function pendingInvitation(token: string) {

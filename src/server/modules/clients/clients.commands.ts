@@ -26,8 +26,9 @@ import {
   removeClientFigures,
   settleChange,
   type ClientPart,
+  checkOpenPeriod,
 } from '../ledger/ledger.commands.ts';
-import { ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
+import { firstEntryDates, ledgerShape, liveOpenings } from '../ledger/ledger.queries.ts';
 import { readPreferences } from '../settings/settings.queries.ts';
 import {
   deleteClient as deleteClientRow,
@@ -101,7 +102,8 @@ export const addClient = command(
               // A new client's only entry: unpaid as far as it is owed (its row says the same).
               openAmount: Math.max(opening, 0),
             },
-            now, actor?.userId ?? null,
+            now,
+            actor?.userId ?? null,
           );
     await record({
       clientId: client.id,
@@ -121,7 +123,12 @@ export const addClient = command(
  * but opening balances: the old opening is voided and the balance opens again in the new one.
  */
 export const editClient = command(
-  async ({ trx, record, now, actor }, bookId, id: string, update: ClientUpdate): Promise<Client> => {
+  async (
+    { trx, record, now, actor },
+    bookId,
+    id: string,
+    update: ClientUpdate,
+  ): Promise<Client> => {
     const { version, openingDate, openingDueDate, openingReference, ...values } = update;
     const current = await currentClient(trx, bookId, id);
     if (current.version !== version) throw conflict();
@@ -165,7 +172,8 @@ export const editClient = command(
             note: reason,
             voidOf: opening.id,
           },
-          now, actor?.userId ?? null,
+          now,
+          actor?.userId ?? null,
         );
       }
       // The balance opens again as it was brought in: as of the same day, due when it was.
@@ -183,7 +191,8 @@ export const editClient = command(
             dueDate: first?.due_on ?? null,
             reference: first?.reference ?? '',
           },
-          now, actor?.userId ?? null,
+          now,
+          actor?.userId ?? null,
         );
     } else if (next.balance !== current.balance) {
       entry = await addEntry(
@@ -197,7 +206,8 @@ export const editClient = command(
           date: today,
           note: 'Balance set on the edit form',
         },
-        now, actor?.userId ?? null,
+        now,
+        actor?.userId ?? null,
       );
     }
     const saved = await updateClientIfVersion(trx, bookId, id, version, next, now);
@@ -235,6 +245,8 @@ export const editClient = command(
  */
 export const deleteClient = command(async ({ trx, record }, bookId, id: string): Promise<void> => {
   const current = await currentClient(trx, bookId, id);
+  // Its entries of a closed period would go with it (issue 59).
+  await checkOpenPeriod(trx, bookId, await firstEntryDates(trx, bookId, id));
   const bankLines = await clientBankLines(trx, bookId, id);
   await removeClientFigures(trx, bookId, id);
   const removed = await deleteClientRow(trx, bookId, id);
@@ -263,9 +275,7 @@ export async function addImportedClients(
 ): Promise<{ balancesZeroed: boolean }> {
   const { disableBalanceOnAdd } = await readPreferences(trx, bookId);
   const createdBy = actor?.userId ?? null;
-  await record(
-    await writeImportedClients(trx, bookId, createdBy, rows, disableBalanceOnAdd, now),
-  );
+  await record(await writeImportedClients(trx, bookId, createdBy, rows, disableBalanceOnAdd, now));
   return { balancesZeroed: disableBalanceOnAdd };
 }
 

@@ -5,6 +5,7 @@ import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
 import type {
   ChangeEvent,
   EntryDetail,
+  ClosingDetail,
   HistoryEntry,
   MemberDetail,
 } from '../../../shared/schemas/events.ts';
@@ -18,7 +19,7 @@ export async function hasClientHistory(db: Executor, bookId: string): Promise<bo
     .select('id')
     .where('book_id', '=', bookId)
     // Neither a book's settings nor its members are a client's history.
-    .where('action', 'not in', ['settings_changed', 'members_changed'])
+    .where('action', 'not in', ['settings_changed', 'members_changed', 'lock_date_set'])
     .limit(1)
     .executeTakeFirst();
   return row !== undefined;
@@ -83,12 +84,18 @@ function toHistoryEntry(row: Selectable<EventsTable> & { by: string | null }): H
 }
 
 /** The detail column holds an entry, `{ reminder }` for a reminder's event, `{ member }` for one of the members. */
-function detailOf(text: string | null): Pick<HistoryEntry, 'entry' | 'reminder' | 'member'> {
-  const detail = parseJson<EntryDetail | { reminder: ReminderDetail } | { member: MemberDetail }>(
-    text,
-  );
+function detailOf(
+  text: string | null,
+): Pick<HistoryEntry, 'entry' | 'reminder' | 'member' | 'closing'> {
+  const detail = parseJson<
+    | EntryDetail
+    | { reminder: ReminderDetail }
+    | { member: MemberDetail }
+    | { closing: ClosingDetail }
+  >(text);
   if (detail && 'reminder' in detail) return { entry: null, reminder: detail.reminder };
   if (detail && 'member' in detail) return { entry: null, member: detail.member };
+  if (detail && 'closing' in detail) return { entry: null, closing: detail.closing };
   return { entry: detail };
 }
 
@@ -131,4 +138,24 @@ export async function* readAllEvents(db: Executor, bookId: string) {
     if (!last || rows.length < exportBatch) return;
     afterId = last.id;
   }
+}
+
+/**
+ * A page of the book's activity, newest first, read along (book, id) or, for one person,
+ * (book, actor, id) (migration 0046): so the first page costs the same at any length of log.
+ */
+export async function readActivity(
+  db: Executor,
+  bookId: string,
+  options: { actorId?: string | undefined; beforeId?: number | undefined; limit: number },
+): Promise<(HistoryEntry & { clientId: string | null; actorId: string | null })[]> {
+  let query = eventsWithActor(db).where('events.book_id', '=', bookId);
+  if (options.actorId !== undefined) query = query.where('events.actor_id', '=', options.actorId);
+  if (options.beforeId !== undefined) query = query.where('events.id', '<', options.beforeId);
+  const rows = await query.orderBy('events.id', 'desc').limit(options.limit).execute();
+  return rows.map((row) => ({
+    ...toHistoryEntry(row),
+    clientId: row.client_id,
+    actorId: row.actor_id,
+  }));
 }

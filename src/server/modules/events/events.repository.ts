@@ -1,6 +1,11 @@
 import { sql, type Transaction } from 'kysely';
 import type { ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type { EntryDetail, EventAction, MemberDetail } from '../../../shared/schemas/events.ts';
+import type {
+  ClosingDetail,
+  EntryDetail,
+  EventAction,
+  MemberDetail,
+} from '../../../shared/schemas/events.ts';
 import type { ReminderDetail } from '../../../shared/schemas/reminders.ts';
 import type { Actor } from '../../db/actor.ts';
 import type { Database, Dialect } from '../../db/database.ts';
@@ -18,6 +23,8 @@ export interface NewEvent {
   reminder?: ReminderDetail;
   /** Who joined, was invited, changed role or left (`members_changed`). */
   member?: MemberDetail;
+  /** A new lock date (`lock_date_set`). */
+  closing?: ClosingDetail;
   /** A restored history keeps its times, */
   at?: number;
   /** and who made each change where they are a member here (else null), not the restorer. */
@@ -77,7 +84,9 @@ export const toEventRow = (
       ? JSON.stringify({ reminder: event.reminder })
       : event.member
         ? JSON.stringify({ member: event.member })
-        : null,
+        : event.closing
+          ? JSON.stringify({ closing: event.closing })
+          : null,
 });
 
 export async function insertEvents(

@@ -20,7 +20,7 @@ import { freeUnpaidLines } from '../bank/bank-lines.commands.ts';
 import { conflict, currentClient } from '../clients/current-client.ts';
 import { toSnapshot } from '../clients/clients.queries.ts';
 import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
-import { readPreferences } from '../settings/settings.queries.ts';
+import { readLockDate, readPreferences } from '../settings/settings.queries.ts';
 import { allocate, dueDay, type PaymentTarget } from './ageing.ts';
 import { keepClientSums, keepOpenSums, moveKeptSums } from './kept-sums.repository.ts';
 import {
@@ -50,6 +50,7 @@ import {
   liveOpenings,
   newestEnd,
   paymentTargets,
+  stagedDates,
   toEntryDetail,
 } from './ledger.queries.ts';
 
@@ -220,6 +221,39 @@ export interface EntryOf {
   method?: PaymentMethod | null;
 }
 
+/** Read once per change: a bank statement's thousand lines ask it once. */
+const lockDates = new WeakMap<Trx, string | null>();
+
+export function periodClosed(lockDate: string, dates: readonly string[] = []): AppError {
+  return new AppError(
+    409,
+    'period_closed',
+    'The books are closed up to {lockDate}: nothing dated on or before it can be recorded or changed',
+    { values: { lockDate, dates: dates.join(', ') } },
+  );
+}
+
+/**
+ * Every write dated on or before the day the book is closed up to is refused (issue 59,
+ * decision 046): entries recorded, voided or moved, openings, imports, bank lines.
+ */
+export async function checkOpenPeriod(
+  trx: Trx,
+  bookId: string,
+  dates: readonly string[],
+): Promise<void> {
+  if (dates.length === 0) return;
+  let known = lockDates.get(trx);
+  if (known === undefined) {
+    known = await readLockDate(trx, bookId);
+    lockDates.set(trx, known);
+  }
+  const lockDate = known;
+  if (lockDate === null) return;
+  const closed = dates.filter((date) => date <= lockDate);
+  if (closed.length > 0) throw periodClosed(lockDate, closed);
+}
+
 /** `createdBy`: the person who made it (entries.created_by names a person), or nobody. */
 export async function addEntry(
   trx: Trx,
@@ -229,6 +263,7 @@ export async function addEntry(
   now: number,
   createdBy: string | null,
 ): Promise<EntryDetail> {
+  await checkOpenPeriod(trx, bookId, [entry.date]);
   const row = await insertEntry(
     trx,
     {
@@ -281,7 +316,8 @@ export const setBalance = command(
         date: utcDay(now),
         note: 'Balance set on the details page',
       },
-      now, actor?.userId ?? null,
+      now,
+      actor?.userId ?? null,
     );
     // At the version read: a change that slipped in after the check above is a conflict too.
     return applyEntry(context, bookId, id, {
@@ -370,7 +406,8 @@ export const recordEntry = command(
         // nobody recorded (the form preselects one, in sight; the bank import says its own).
         method: input.kind === 'payment' ? (input.method ?? null) : null,
       },
-      now, actor?.userId ?? null,
+      now,
+      actor?.userId ?? null,
     );
     await insertPaymentTargets(trx, bookId, id, entry.entryId, targets);
     const client = await applyEntry(context, bookId, id, { entry, action: 'entry_recorded' });
@@ -394,6 +431,8 @@ export const voidEntry = command(
     if (original.kind === 'void')
       throw new AppError(409, 'conflict', 'A void cannot be voided; record a new entry instead');
     if (original.voided_by !== null) throw alreadyVoided();
+    // A closed period's entry is corrected in the open one, never voided (issue 59).
+    await checkOpenPeriod(trx, bookId, [original.occurred_on]);
     if (original.currency !== current.currency)
       throw new AppError(409, 'conflict', 'This entry was recorded in another currency');
     let entry: EntryDetail;
@@ -410,7 +449,8 @@ export const voidEntry = command(
           note: reason,
           voidOf: original.id,
         },
-        now, actor?.userId ?? null,
+        now,
+        actor?.userId ?? null,
       );
     } catch (error) {
       // Another void of the same entry committed first.
@@ -480,6 +520,7 @@ export async function changeOpeningTerms(
     next.reference === opening.reference
   )
     return null;
+  await checkOpenPeriod(trx, bookId, [opening.occurred_on, next.date]);
   const changed = await setEntryTerms(trx, bookId, opening.id, next);
   if (next.date.slice(0, 7) !== opening.occurred_on.slice(0, 7)) {
     const amount = { bookId, currency: opening.currency, amount: opening.amount };
@@ -517,6 +558,12 @@ export async function addOpenings(
             openAmount: Math.max(client.balance, 0),
           },
         ],
+  );
+  // A staging book has no settings: the staged dates are checked when published.
+  await checkOpenPeriod(
+    trx,
+    bookId,
+    openings.map((opening) => opening.date),
   );
   await insertEntries(trx, openings, now);
 }
@@ -569,6 +616,7 @@ export async function publishStagedLedger(
   bookId: string,
   createdBy: string | null,
 ) {
+  await checkOpenPeriod(trx, bookId, await stagedDates(trx, stagingId));
   await moveEntries(trx, stagingId, bookId, createdBy);
   await moveKeptSums(trx, stagingId, bookId);
   await moveLedgerMonths(trx, stagingId, bookId);

@@ -754,3 +754,28 @@ export async function ledgerByMonthSince(
     total: BigInt(row.high) * BigInt(half) + BigInt(row.low),
   }));
 }
+
+/** The earliest day of a staged import's entries: what its publishing asks the lock date about. */
+export async function stagedDates(db: Executor, stagingId: string): Promise<string[]> {
+  const row = await db
+    .selectFrom('entries')
+    .select((eb) => eb.fn.min('occurred_on').as('first'))
+    .where('book_id', '=', stagingId)
+    .executeTakeFirst();
+  return row?.first ? [row.first] : [];
+}
+
+/** The day of a client's earliest entry: deleting the client takes every entry from then on. */
+export async function firstEntryDates(
+  db: Executor,
+  bookId: string,
+  clientId: string,
+): Promise<string[]> {
+  const row = await db
+    .selectFrom('entries')
+    .select((eb) => eb.fn.min('occurred_on').as('first'))
+    .where('book_id', '=', bookId)
+    .where('client_id', '=', clientId)
+    .executeTakeFirst();
+  return row?.first ? [row.first] : [];
+}

@@ -65,12 +65,7 @@ export const ledgerRoutes: FastifyPluginAsync = async (app) => {
     if (book.role === 'collector' && request.body.kind !== 'payment') {
       throw new AppError(403, 'forbidden', 'A collector records payments only');
     }
-    const recorded = await writes.run(
-      recordEntry,
-      book,
-      clientId(request.params.id),
-      request.body,
-    );
+    const recorded = await writes.run(recordEntry, book, clientId(request.params.id), request.body);
     return reply.status(201).send(recorded);
   });
 

@@ -29,6 +29,8 @@ export interface EntriesTable {
   bank_line_id: Generated<string | null>;
   /** How a payment came (migration 0041); null on other entries and on older payments. */
   payment_method: Generated<PaymentMethod | null>;
+  /** An entry of a closed period this one corrects, made in the open one (migration 0046). */
+  corrects: Generated<number | null>;
 }
 
 /** Each month's net change of an owner's balances in one currency (migration 0026). */

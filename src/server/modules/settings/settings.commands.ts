@@ -9,11 +9,13 @@ import { addDays, utcDay } from '../../../shared/dates.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import { AppError } from '../../errors.ts';
 import { command, type ChangeContext } from '../events/write-path.ts';
+import { readLockDate } from './settings.queries.ts';
 import {
   replaceRates,
   writeAllowRegistration,
   writeBusiness,
   writeLanguage,
+  writeLockDate,
   writePersonLanguage,
   writePreferences,
   writeSetup,
@@ -56,11 +58,18 @@ function checkRateDates(rates: ExchangeRate[], now: number): void {
 export async function writeOwnerSettings(
   { trx, record, now }: ChangeContext,
   bookId: string,
-  settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined },
+  settings: {
+    preferences: Preferences;
+    rates: ExchangeRate[];
+    business?: Business | undefined;
+    /** A restore's: the day the book it came from was closed up to. */
+    lockDate?: string | null | undefined;
+  },
 ): Promise<void> {
   await writePreferences(trx, bookId, settings.preferences, now);
   if (settings.business) await writeBusiness(trx, bookId, settings.business, now);
   await replaceRates(trx, bookId, settings.rates);
+  if (settings.lockDate) await writeLockDate(trx, bookId, settings.lockDate, now);
   await record({
     clientId: null,
     action: 'settings_changed',
@@ -100,6 +109,26 @@ export const finishSetup = command(
       version: 0,
       before: null,
       after: null,
+    });
+  },
+);
+
+/**
+ * The day the book is closed up to (issue 59): an owner's act, recorded as such. Moving it later
+ * closes more; earlier, or null, opens again what was closed.
+ */
+export const saveLockDate = command(
+  async ({ trx, record, now }, bookId, lockDate: string | null): Promise<void> => {
+    const previous = await readLockDate(trx, bookId);
+    if (previous === lockDate) return;
+    await writeLockDate(trx, bookId, lockDate, now);
+    await record({
+      clientId: null,
+      action: 'lock_date_set',
+      version: 0,
+      before: null,
+      after: null,
+      closing: { lockDate, previous },
     });
   },
 );

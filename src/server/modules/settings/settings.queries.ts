@@ -72,6 +72,16 @@ export async function readBusinessSettings(
   return { ...business, mainCurrency };
 }
 
+/** The last day of the book's closed period (YYYY-MM-DD), or null when nothing is closed. */
+export async function readLockDate(db: Executor, bookId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('book_settings')
+    .select('lock_date')
+    .where('book_id', '=', bookId)
+    .executeTakeFirst();
+  return row?.lock_date ?? null;
+}
+
 /** A person's own language: their screens. Null, or one no longer offered, follows the browser. */
 export async function readPersonLanguage(db: Executor, userId: string): Promise<Locale | null> {
   const row = await db

@@ -132,3 +132,17 @@ export async function replaceRates(
     )
     .execute();
 }
+
+export async function writeLockDate(
+  db: Executor,
+  bookId: string,
+  lockDate: string | null,
+  now: number,
+): Promise<void> {
+  const values = { lock_date: lockDate, updated_at: now };
+  await db
+    .insertInto('book_settings')
+    .values({ book_id: bookId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
+    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
+    .execute();
+}

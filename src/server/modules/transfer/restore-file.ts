@@ -319,12 +319,15 @@ export function readExportFile(body: unknown): RestorePlan {
       entry: event.entry ?? null,
       reminder: event.reminder ?? null,
       member: event.member ?? null,
+      closing: event.closing ?? null,
       by: event.by ?? null,
     })),
     settings: {
       preferences: file.settings.preferences,
       rates: file.settings.rates,
       business: file.settings.business,
+      // Version 9 on: the file's book stays closed up to the same day.
+      lockDate: file.settings.lockDate ?? null,
     },
     reminderPlan: file.settings.reminderPlan ?? null,
     bank: {

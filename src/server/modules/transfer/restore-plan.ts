@@ -1,5 +1,10 @@
 import type { BusinessDetails, ClientSnapshot } from '../../../shared/schemas/clients.ts';
-import type { EntryDetail, EventAction, MemberDetail } from '../../../shared/schemas/events.ts';
+import type {
+  ClosingDetail,
+  EntryDetail,
+  EventAction,
+  MemberDetail,
+} from '../../../shared/schemas/events.ts';
 import type { Locale } from '../../../shared/locales.ts';
 import type { ReminderDetail, ReminderPlan } from '../../../shared/schemas/reminders.ts';
 import type { RestoreSummary } from '../../../shared/schemas/restore.ts';
@@ -12,6 +17,7 @@ import { emailKey } from '../auth/accounts.queries.ts';
 import { listMembers } from '../books/books.queries.ts';
 import type { ChangeContext, NewEvent } from '../events/write-path.ts';
 import { writeOwnerSettings } from '../settings/settings.commands.ts';
+import { readLockDate } from '../settings/settings.queries.ts';
 import { addRestoredClients, setRestoredClientLanguages } from '../clients/clients.commands.ts';
 import { restoreReminderSettings } from '../reminders/reminders.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
@@ -52,10 +58,16 @@ export interface RestorePlan {
     entry: EntryDetail | null;
     reminder: ReminderDetail | null;
     member: Omit<MemberDetail, 'userId'> | null;
+    closing: ClosingDetail | null;
     /** Who made it, by e-mail (version 8 on). */
     by: string | null;
   }[];
-  settings: { preferences: Preferences; rates: ExchangeRate[]; business?: Business | undefined };
+  settings: {
+    preferences: Preferences;
+    rates: ExchangeRate[];
+    business?: Business | undefined;
+    lockDate: string | null;
+  };
   /** As the file has it; restored switched off. */
   reminderPlan: ReminderPlan | null;
   /** The bank imports, lines, learned payers and CSV layouts (version 5 on; empty before). */
@@ -78,6 +90,28 @@ async function checkTarget(db: Reader, bookId: string, plan: RestorePlan) {
     hasClientHistory(db, bookId),
   ]);
   if (clients > 0 || history) throw notEmpty();
+  // A book closed up to a day takes no entry dated on or before it (issue 59): named by the
+  // file's entry ids, so the owner can find them.
+  const lockDate = await readLockDate(db, bookId);
+  if (lockDate !== null) {
+    const closed = plan.entries.filter((entry) => entry.date <= lockDate);
+    if (closed.length > 0) {
+      throw new AppError(
+        409,
+        'period_closed',
+        'The books are closed up to {lockDate}; these entries of the file are dated on or before it: {entries}',
+        {
+          values: {
+            lockDate,
+            entries: closed
+              .slice(0, 20)
+              .map((entry) => `${entry.fileId} (${entry.date})`)
+              .join(', '),
+          },
+        },
+      );
+    }
+  }
   return takenClientIds(
     db,
     plan.clients.map((client) => client.id),
@@ -216,6 +250,7 @@ export async function restoreInto(
   const history: NewEvent[] = plan.history.map((event) => ({
     actorId: event.by === null ? null : (members.get(emailKey(event.by)) ?? null),
     ...(event.member && { member: event.member }),
+    ...(event.closing && { closing: event.closing }),
     clientId: event.clientId === null ? null : clientId(event.clientId),
     action: event.action,
     version: event.version,

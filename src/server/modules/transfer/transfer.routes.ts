@@ -20,7 +20,12 @@ import {
 } from '../bank/bank.queries.ts';
 import { readOwnerEntries, readPaymentTargets } from '../ledger/ledger.queries.ts';
 import { readAllEvents } from '../events/events.queries.ts';
-import { readBusinessSettings, readPreferences, readRates } from '../settings/settings.queries.ts';
+import {
+  readBusinessSettings,
+  readLockDate,
+  readPreferences,
+  readRates,
+} from '../settings/settings.queries.ts';
 import { itemsPerChunk, jsonStream, textStream } from './export-stream.ts';
 
 // The business columns follow SPEC's six, so a file made before them reads the same way.
@@ -201,14 +206,16 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
   handle(app, apiRoutes.exportJson, async (request, reply) => {
     const user = currentUser(request);
     const { id: bookId } = currentBook(request);
-    const [preferences, rates, business, reminderPlan, bookName, members] = await Promise.all([
-      readPreferences(db, bookId),
-      readRates(db, bookId),
-      readBusinessSettings(db, bookId),
-      readPlan(db, bookId),
-      findBookName(db, bookId),
-      listMembers(db, bookId),
-    ]);
+    const [preferences, rates, business, reminderPlan, bookName, members, lockDate] =
+      await Promise.all([
+        readPreferences(db, bookId),
+        readRates(db, bookId),
+        readBusinessSettings(db, bookId),
+        readPlan(db, bookId),
+        findBookName(db, bookId),
+        listMembers(db, bookId),
+        readLockDate(db, bookId),
+      ]);
     const body = jsonStream([
       ['format', 'balance-export'],
       ['version', exportVersion],
@@ -221,7 +228,7 @@ export const transferRoutes: FastifyPluginAsync = async (app) => {
           members: members.map((member) => ({ email: member.email, role: member.role })),
         },
       ],
-      ['settings', { preferences, rates, business, reminderPlan }],
+      ['settings', { preferences, rates, business, reminderPlan, lockDate }],
       ['clients', exportedClients(db, bookId)],
       ['entries', exportedEntries(readOwnerEntries(db, bookId))],
       ['paymentTargets', readPaymentTargets(db, bookId)],
