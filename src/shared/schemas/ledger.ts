@@ -103,6 +103,13 @@ export const entryInputSchema = z
     /** Only a payment has one; a payment sent without one has none recorded (`null`). */
     method: z.optional(paymentMethodField),
     /**
+     * The id of an entry of the same client this one corrects: how an entry of a closed period is
+     * put right, in the open one, since it cannot be voided (issue 59).
+     */
+    corrects: z.optional(
+      z.int('Send the id of an entry.').check(z.positive('Send the id of an entry.')),
+    ),
+    /**
      * A payment's or credit's: the ids of the open charges it pays, in the order they are paid
      * (what is left settles the oldest first). Left out: the oldest first, as always.
      */
@@ -206,6 +213,9 @@ const entrySchema = z.object({
   paidBy: z.array(z.object({ id: z.number(), date: z.string(), amount: z.number() })),
   /** What of it is still unpaid (an amount owed); 0 on anything else. */
   open: z.number(),
+  /** The entry this one corrects (issue 59), and on a corrected entry the newest correction. */
+  corrects: z.nullable(z.number()),
+  correctedBy: z.nullable(z.number()),
 });
 export type Entry = z.infer<typeof entrySchema>;
 

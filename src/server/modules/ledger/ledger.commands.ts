@@ -219,6 +219,7 @@ export interface EntryOf {
   reference?: string;
   voidOf?: number | null;
   method?: PaymentMethod | null;
+  corrects?: number | null;
 }
 
 /** Read once per change: a bank statement's thousand lines ask it once. */
@@ -277,6 +278,7 @@ export async function addEntry(
       note: entry.note ?? '',
       reference: entry.reference ?? '',
       voidOf: entry.voidOf ?? null,
+      corrects: entry.corrects ?? null,
       createdBy,
       openAmount: entry.openAmount ?? 0,
       method: entry.method ?? null,
@@ -388,6 +390,12 @@ export const recordEntry = command(
     if (input.method !== undefined && input.kind !== 'payment')
       throw fieldError('method', 'Only a payment has a method.');
     const current = await currentClient(trx, bookId, id);
+    if (input.corrects !== undefined) {
+      // The entry it puts right: one of this client's, standing (issue 59).
+      const corrected = await findEntry(trx, bookId, id, input.corrects);
+      if (!corrected || corrected.kind === 'void' || corrected.voided_by !== null)
+        throw fieldError('corrects', 'Choose a standing entry of this client.');
+    }
     const amount = recordedSign[input.kind] * input.amount;
     const targets = await targetsOf(trx, bookId, current, input);
     const entry = await addEntry(
@@ -405,6 +413,7 @@ export const recordEntry = command(
         // Not said, not written: a statement must not tell a client a payment came by a way
         // nobody recorded (the form preselects one, in sight; the bank import says its own).
         method: input.kind === 'payment' ? (input.method ?? null) : null,
+        corrects: input.corrects ?? null,
       },
       now,
       actor?.userId ?? null,

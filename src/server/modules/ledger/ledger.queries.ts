@@ -258,6 +258,12 @@ export async function listEntries(
           'v.id as voided_by',
           'u.email as entered_by',
           'bb.account_label as bank_account',
+          (eb) =>
+            eb
+              .selectFrom('entries as k')
+              .select((inner) => inner.fn.max('k.id').as('id'))
+              .whereRef('k.corrects', '=', 'e.id')
+              .as('corrected_by'),
           sql<string>`cast(sum(case when e.void_of is null and v.id is null then e.amount else 0 end) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
             'running_balance',
           ),
@@ -299,6 +305,8 @@ export async function listEntries(
       bank: row.bank_line_id === null ? null : { account: row.bank_account },
       method: row.payment_method,
       open: row.amount > 0 ? Number(row.open_amount) : 0,
+      corrects: row.corrects,
+      correctedBy: row.corrected_by === null ? null : Number(row.corrected_by),
     }));
   return { entries: await withTargets(db, bookId, entries), earlier };
 }

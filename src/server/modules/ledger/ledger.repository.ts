@@ -35,6 +35,8 @@ export interface NewEntry {
   bankLineId?: string | null;
   /** A payment's method; null (or left out) on other entries. */
   method?: PaymentMethod | null;
+  /** The entry of the same client it corrects (issue 59). */
+  corrects?: number | null;
 }
 
 /** An entry's row as every insert writes it. */
@@ -54,6 +56,7 @@ export const toEntryRow = (entry: NewEntry, now: number) => ({
   open_amount: entry.openAmount ?? 0,
   bank_line_id: entry.bankLineId ?? null,
   payment_method: entry.method ?? null,
+  corrects: entry.corrects ?? null,
 });
 
 /**

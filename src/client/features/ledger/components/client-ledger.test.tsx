@@ -43,6 +43,8 @@ const entries: Entry[] = Array.from({ length: 100 }, (_, index) => ({
   pays: [],
   paidBy: [],
   open: 100,
+  corrects: null,
+  correctedBy: null,
 }));
 
 describe('a long ledger', () => {

@@ -19,6 +19,8 @@ const entry = (
   pays: [],
   paidBy: [],
   open: 0,
+  corrects: null,
+  correctedBy: null,
   ...overrides,
 });
 
