@@ -116,6 +116,14 @@ const validBodies: Record<string, () => unknown> = {
   'POST /api/account/sessions/end-others': () => ({}),
   // An id of the right shape that is no link of the owner's: 404, after the body's checks.
   'POST /api/account/client-links/revoke': () => ({ ids: [target.id] }),
+  // Books (issue 58): another person's book, a new book, a viewer invited, a role (of no member
+  // under a fuzzed id), the lock date far in the past, an invitation's password.
+  'POST /api/books/current': () => ({ bookId: target.id }),
+  'POST /api/books': () => ({ name: 'Fuzz shop' }),
+  'POST /api/book/invitations': () => ({ email: uniqueEmail('fuzz-member'), role: 'viewer' }),
+  'PUT /api/book/members/:userId': () => ({ role: 'bookkeeper' }),
+  'PUT /api/book/lock-date': () => ({ lockDate: '2000-01-31' }),
+  'POST /api/invitations/:token/accept': () => ({ password: strongPassword }),
   'POST /api/admin/users/:id/disable': () => ({}),
   'POST /api/admin/users/:id/enable': () => ({}),
   'POST /api/admin/users/:id/password-reset': () => ({}),
@@ -519,6 +527,33 @@ const targetPath = (pattern: string) =>
   pattern.replace(':entryId', String(target.entryId)).replace(':id', target.id);
 
 async function refreshTarget(): Promise<void> {
+  const db = testApp.app.db.kysely;
+  // A valid DELETE /api/book deletes the owner's book: a new one under the same id, so the
+  // next requests have a book to act in.
+  const book = await db
+    .selectFrom('books')
+    .select('id')
+    .where('id', '=', owner.userId)
+    .executeTakeFirst();
+  if (!book) {
+    await db.insertInto('books').values({ id: owner.userId, created_at: Date.now() }).execute();
+    await db
+      .insertInto('book_members')
+      .values({
+        book_id: owner.userId,
+        user_id: owner.userId,
+        role: 'owner',
+        created_at: Date.now(),
+      })
+      .execute();
+  }
+  // A valid POST /api/books (or a switch) moves the owner's session to another book: back to
+  // their own, so the next requests still reach the target client.
+  await db
+    .updateTable('sessions')
+    .set({ book_id: owner.userId })
+    .where('user_id', '=', owner.userId)
+    .execute();
   const row = await testApp.app.db.kysely
     .selectFrom('clients')
     .select(['id', 'version'])
