@@ -31,21 +31,30 @@ export async function findSessionWithUser(
   db: Kysely<Database>,
   tokenHash: string,
 ): Promise<SessionWithUser | undefined> {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .select([
-      'sessions.token_hash',
-      'sessions.created_at',
-      'sessions.last_seen_at',
-      'sessions.book_id',
-      'users.id',
-      'users.email',
-      'users.is_admin',
-      'users.disabled_at',
-    ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+  return (
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      // The person's role in the session's book, in the same round trip (null: not a member).
+      .leftJoin('book_members', (join) =>
+        join
+          .onRef('book_members.book_id', '=', 'sessions.book_id')
+          .onRef('book_members.user_id', '=', 'sessions.user_id'),
+      )
+      .select([
+        'book_members.role',
+        'sessions.token_hash',
+        'sessions.created_at',
+        'sessions.last_seen_at',
+        'sessions.book_id',
+        'users.id',
+        'users.email',
+        'users.is_admin',
+        'users.disabled_at',
+      ])
+      .where('sessions.token_hash', '=', tokenHash)
+      .executeTakeFirst()
+  );
 }
 
 export async function findLiveSessions(

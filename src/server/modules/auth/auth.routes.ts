@@ -49,6 +49,7 @@ export const authRoutes: FastifyPluginAsync = async (app) => {
             tokenHash: session.tokenHash,
             bookId: session.bookId,
             userId: user.id,
+            role: session.role,
           });
     const [language, firstRun, books] = await Promise.all([
       readPersonLanguage(db, user.id),

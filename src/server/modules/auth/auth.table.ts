@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { BookRole } from '../../../shared/schemas/books.ts';
 
 export interface UsersTable {
   id: string;
@@ -28,8 +29,7 @@ interface SessionsTable {
 export type SessionWithUser = Pick<
   SessionsTable,
   'token_hash' | 'created_at' | 'last_seen_at' | 'book_id'
-> &
-  Pick<UsersTable, 'id' | 'email' | 'is_admin' | 'disabled_at'>;
+> & { role: BookRole | null } & Pick<UsersTable, 'id' | 'email' | 'is_admin' | 'disabled_at'>;
 
 interface PasswordResetsTable {
   token_hash: string;

@@ -1,6 +1,7 @@
 import { createHash, hash, randomBytes } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SessionUser } from '../../../shared/schemas/auth.ts';
+import type { BookRole } from '../../../shared/schemas/books.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
 import { deleteSession, insertSession, touchSession } from './auth.repository.ts';
 import type { Kysely, Transaction } from 'kysely';
@@ -75,7 +76,12 @@ function sessionToken(request: FastifyRequest): string | null {
 export async function readSession(
   request: FastifyRequest,
   { touch = true }: { touch?: boolean } = {},
-): Promise<{ user: SessionUser; tokenHash: string; bookId: string | null } | null> {
+): Promise<{
+  user: SessionUser;
+  tokenHash: string;
+  bookId: string | null;
+  role: BookRole | null;
+} | null> {
   const token = sessionToken(request);
   if (!token) return null;
   const { db, config } = request.server;
@@ -90,7 +96,7 @@ export async function readSession(
   }
   if (touch && now - row.last_seen_at > touchIntervalMs)
     await touchSession(db.kysely, tokenHash, row.id, now);
-  return { user: toSessionUser(row), tokenHash, bookId: row.book_id };
+  return { user: toSessionUser(row), tokenHash, bookId: row.book_id, role: row.role };
 }
 
 const liveSessionsBatch = 1000;
@@ -123,6 +129,7 @@ export async function requireUser(request: FastifyRequest): Promise<void> {
     tokenHash: session.tokenHash,
     bookId: session.bookId,
     userId: session.user.id,
+    role: session.role,
   });
 }
 

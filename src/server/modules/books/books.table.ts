@@ -1,9 +1,12 @@
+import type { Generated } from 'kysely';
 import type { BookRole } from '../../../shared/schemas/books.ts';
 
 /** A business's book: its clients, ledger and settings belong to it (migration 0045). */
 interface BooksTable {
   id: string;
   created_at: number;
+  /** The last day of the closed period (YYYY-MM-DD, migration 0046); null: nothing is closed. */
+  lock_date: Generated<string | null>;
 }
 
 /** Who keeps a book, and as what. A book always has at least one owner. */

@@ -25,11 +25,20 @@ declare module 'fastify' {
  */
 export async function sessionBook(
   db: Executor,
-  session: { tokenHash: string; bookId: string | null; userId: string },
+  session: {
+    tokenHash: string;
+    bookId: string | null;
+    userId: string;
+    /** The role as the session's own query found it; undefined: not asked yet. */
+    role?: BookRole | null;
+  },
 ): Promise<CurrentBook | null> {
   const actor = { userId: session.userId, tokenId: null };
   if (session.bookId !== null) {
-    const role = await findMemberRole(db, session.bookId, session.userId);
+    const role =
+      session.role === undefined
+        ? await findMemberRole(db, session.bookId, session.userId)
+        : session.role;
     if (role) return { id: session.bookId, role, actor };
   }
   const first = await findFirstBook(db, session.userId);

@@ -47,10 +47,11 @@ export async function holdBook(
   trx: Transaction<Database>,
   dialect: Dialect,
   bookId: string,
-): Promise<boolean> {
-  const book = trx.selectFrom('books').select('id').where('id', '=', bookId);
+): Promise<{ lockDate: string | null } | null> {
+  // The day the book is closed up to comes with it: no change pays a round trip more for it.
+  const book = trx.selectFrom('books').select('lock_date').where('id', '=', bookId);
   const row = await (dialect === 'postgres' ? book.forKeyShare() : book).executeTakeFirst();
-  return row !== undefined;
+  return row ? { lockDate: row.lock_date } : null;
 }
 
 export async function lockBookForRemoval(

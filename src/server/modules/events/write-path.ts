@@ -22,6 +22,12 @@ export type { Actor, NewEvent };
  */
 export type WriteScope = string | { id: string; actor: Actor };
 
+/** The lock date of the book a change holds, read with the hold (decision 046). */
+const heldLockDates = new WeakMap<Transaction<Database>, string | null>();
+
+/** The day the book of this change is closed up to; undefined outside the write path. */
+export const heldLockDate = (trx: Transaction<Database>) => heldLockDates.get(trx);
+
 const bookOf = (scope: WriteScope) => (typeof scope === 'string' ? scope : scope.id);
 const actorOf = (scope: WriteScope) => (typeof scope === 'string' ? null : scope.actor);
 
@@ -90,7 +96,9 @@ async function runChange<T>(
       // account's deletion waits for: held first, they kept it waiting past its timeout.
       if (dialect === 'postgres') await lockOwnerLog(trx, dialect, bookId);
       // The book may have gone since the credential was checked.
-      if (!(await holdBook(trx, dialect, bookId))) throw unauthenticated();
+      const held = await holdBook(trx, dialect, bookId);
+      if (!held) throw unauthenticated();
+      heldLockDates.set(trx, held.lockDate);
       let recorded = 0;
       const actions = new Set<EventAction>();
       const record: RecordEvents = async (events) => {

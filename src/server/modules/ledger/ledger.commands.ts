@@ -19,7 +19,13 @@ import { AppError, fieldError, notFound } from '../../errors.ts';
 import { freeUnpaidLines } from '../bank/bank-lines.commands.ts';
 import { conflict, currentClient } from '../clients/current-client.ts';
 import { toSnapshot } from '../clients/clients.queries.ts';
-import { command, unchanged, type ChangeContext, type Unchanged } from '../events/write-path.ts';
+import {
+  command,
+  heldLockDate,
+  unchanged,
+  type ChangeContext,
+  type Unchanged,
+} from '../events/write-path.ts';
 import { readLockDate, readPreferences } from '../settings/settings.queries.ts';
 import { allocate, dueDay, type PaymentTarget } from './ageing.ts';
 import { keepClientSums, keepOpenSums, moveKeptSums } from './kept-sums.repository.ts';
@@ -222,9 +228,6 @@ export interface EntryOf {
   corrects?: number | null;
 }
 
-/** Read once per change: a bank statement's thousand lines ask it once. */
-const lockDates = new WeakMap<Trx, string | null>();
-
 export function periodClosed(lockDate: string, dates: readonly string[] = []): AppError {
   return new AppError(
     409,
@@ -244,12 +247,9 @@ export async function checkOpenPeriod(
   dates: readonly string[],
 ): Promise<void> {
   if (dates.length === 0) return;
-  let known = lockDates.get(trx);
-  if (known === undefined) {
-    known = await readLockDate(trx, bookId);
-    lockDates.set(trx, known);
-  }
-  const lockDate = known;
+  // Read as the write path held the book; a staging book's is its target's, asked on publishing.
+  const held = heldLockDate(trx);
+  const lockDate = held === undefined ? await readLockDate(trx, bookId) : held;
   if (lockDate === null) return;
   const closed = dates.filter((date) => date <= lockDate);
   if (closed.length > 0) throw periodClosed(lockDate, closed);

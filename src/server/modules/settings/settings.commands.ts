@@ -69,7 +69,7 @@ export async function writeOwnerSettings(
   await writePreferences(trx, bookId, settings.preferences, now);
   if (settings.business) await writeBusiness(trx, bookId, settings.business, now);
   await replaceRates(trx, bookId, settings.rates);
-  if (settings.lockDate) await writeLockDate(trx, bookId, settings.lockDate, now);
+  if (settings.lockDate) await writeLockDate(trx, bookId, settings.lockDate);
   await record({
     clientId: null,
     action: 'settings_changed',
@@ -118,10 +118,10 @@ export const finishSetup = command(
  * closes more; earlier, or null, opens again what was closed.
  */
 export const saveLockDate = command(
-  async ({ trx, record, now }, bookId, lockDate: string | null): Promise<void> => {
+  async ({ trx, record }, bookId, lockDate: string | null): Promise<void> => {
     const previous = await readLockDate(trx, bookId);
     if (previous === lockDate) return;
-    await writeLockDate(trx, bookId, lockDate, now);
+    await writeLockDate(trx, bookId, lockDate);
     await record({
       clientId: null,
       action: 'lock_date_set',

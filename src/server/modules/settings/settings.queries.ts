@@ -75,9 +75,9 @@ export async function readBusinessSettings(
 /** The last day of the book's closed period (YYYY-MM-DD), or null when nothing is closed. */
 export async function readLockDate(db: Executor, bookId: string): Promise<string | null> {
   const row = await db
-    .selectFrom('book_settings')
+    .selectFrom('books')
     .select('lock_date')
-    .where('book_id', '=', bookId)
+    .where('id', '=', bookId)
     .executeTakeFirst();
   return row?.lock_date ?? null;
 }

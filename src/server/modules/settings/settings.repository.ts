@@ -137,12 +137,6 @@ export async function writeLockDate(
   db: Executor,
   bookId: string,
   lockDate: string | null,
-  now: number,
 ): Promise<void> {
-  const values = { lock_date: lockDate, updated_at: now };
-  await db
-    .insertInto('book_settings')
-    .values({ book_id: bookId, disable_balance_on_add: 0, disable_balance_on_edit: 0, ...values })
-    .onConflict((conflict) => conflict.column('book_id').doUpdateSet(values))
-    .execute();
+  await db.updateTable('books').set({ lock_date: lockDate }).where('id', '=', bookId).execute();
 }

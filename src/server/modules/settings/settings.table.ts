@@ -16,8 +16,6 @@ interface BookSettingsTable {
   business_tax_id: Generated<string>;
   language: Generated<string | null>;
   main_currency: Generated<Currency>;
-  /** The last day of the closed period (YYYY-MM-DD, migration 0046); null: nothing is closed. */
-  lock_date: Generated<string | null>;
   /** Null until the owner finished the first-run setup. */
   setup_outcome: Generated<SetupOutcome | null>;
   updated_at: number;
