@@ -60,7 +60,7 @@ async function keptByTwo() {
 describe(`export version ${exportVersion}`, () => {
   it('carries the book, its members, who made each change, and the members joining', async () => {
     const { owner, bookkeeper, file } = await keptByTwo();
-    expect(file.version).toBe(8);
+    expect(file.version).toBe(exportVersion);
     expect(file.book.name).toBe(owner.email);
     expect(file.book.members.toSorted((a, b) => a.role.localeCompare(b.role))).toEqual([
       { email: bookkeeper.email, role: 'bookkeeper' },
@@ -85,7 +85,7 @@ describe(`export version ${exportVersion}`, () => {
       payload: JSON.stringify(file),
     });
     expect(done.statusCode, done.body).toBe(200);
-    expect(done.json<RestoreSummary>().version).toBe(8);
+    expect(done.json<RestoreSummary>().version).toBe(exportVersion);
     const again = (
       await injectOk(testApp.app, 'GET', '/api/export.json', target.cookie)
     ).json<ExportFile>();
@@ -105,6 +105,27 @@ describe(`export version ${exportVersion}`, () => {
     ]);
     // The people of the file are not brought in: the new book has its one owner.
     expect(again.book.members).toEqual([{ email: target.email, role: 'owner' }]);
+  });
+
+  it('carries the day the book is closed up to, and the restored book stays closed to it', async () => {
+    const { owner } = await keptByTwo();
+    await injectOk(testApp.app, 'PUT', '/api/book/lock-date', owner.cookie, {
+      lockDate: '2026-01-31',
+    });
+    const file = (await injectOk(testApp.app, 'GET', '/api/export.json', owner.cookie)).json<
+      ExportFile & { settings: { lockDate: string | null } }
+    >();
+    expect(file.settings.lockDate).toBe('2026-01-31');
+    const target = await joinAs(testApp.app);
+    const done = await testApp.app.inject({
+      method: 'POST',
+      url: '/api/restore',
+      headers: { cookie: target.cookie, 'content-type': 'application/json' },
+      payload: JSON.stringify(file),
+    });
+    expect(done.statusCode, done.body).toBe(200);
+    const after = await injectOk(testApp.app, 'GET', '/api/book/lock-date', target.cookie);
+    expect(after.json()).toEqual({ lockDate: '2026-01-31' });
   });
 
   it('restores a version-7 file, which names no book and no authors', async () => {
