@@ -47,7 +47,7 @@ export async function sessionBook(
   return { id: first.bookId, role: first.role, actor };
 }
 
-export function noBook(): AppError {
+function noBook(): AppError {
   return new AppError(403, 'forbidden', 'You are not a member of any book');
 }
 

@@ -8,8 +8,8 @@ import { command } from '../events/write-path.ts';
 import { clientsOfBook, countOwners, findMemberRole } from './books.queries.ts';
 import { insertMember } from './books.repository.ts';
 
-export const memberNotFound = () => notFound('No such member of this book');
-export const invitationNotFound = () => notFound('No such invitation');
+const memberNotFound = () => notFound('No such member of this book');
+const invitationNotFound = () => notFound('No such invitation');
 
 function lastOwner(): AppError {
   return new AppError(

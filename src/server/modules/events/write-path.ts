@@ -14,7 +14,7 @@ import type { ChangeFeed } from './feed.ts';
 import { AppError, unauthenticated } from '../../errors.ts';
 import { OwnerConcurrencyLimit } from './owner-concurrency-limit.ts';
 
-export type { Actor, NewEvent };
+export type { NewEvent };
 
 /**
  * Whose data a change is, and who made it: a book's id alone for what nobody made at that moment

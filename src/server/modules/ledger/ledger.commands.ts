@@ -228,7 +228,7 @@ export interface EntryOf {
   corrects?: number | null;
 }
 
-export function periodClosed(lockDate: string, dates: readonly string[] = []): AppError {
+function periodClosed(lockDate: string, dates: readonly string[] = []): AppError {
   return new AppError(
     409,
     'period_closed',
