@@ -4,8 +4,29 @@ import type { AccessTokensTable } from './tokens.table.ts';
 
 type TokenRow = Omit<AccessTokensTable, 'token_hash' | 'user_id' | 'book_id'>;
 
-export async function insertToken(db: Kysely<Database>, row: AccessTokensTable): Promise<void> {
-  await db.insertInto('access_tokens').values(row).execute();
+/**
+ * On PostgreSQL the book's row is held first, as every change and a book's removal hold it (books,
+ * then users): the insert's own foreign-key checks take users first, and beside an account's
+ * deletion, which holds the book and then deletes the user, the two waited on each other.
+ */
+export async function insertToken(
+  db: Kysely<Database>,
+  row: AccessTokensTable,
+  holdBookFirst: boolean,
+): Promise<void> {
+  if (!holdBookFirst) {
+    await db.insertInto('access_tokens').values(row).execute();
+    return;
+  }
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .selectFrom('books')
+      .select('id')
+      .where('id', '=', row.book_id)
+      .forKeyShare()
+      .execute();
+    await trx.insertInto('access_tokens').values(row).execute();
+  });
 }
 
 export async function countTokens(db: Kysely<Database>, userId: string): Promise<number> {

@@ -1,6 +1,6 @@
 // Tokens are credentials, not an owner's data: they change outside the write path, with no event.
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { PostgresAdapter, type Kysely } from 'kysely';
 import {
   tokenSecretPrefix,
   tokensPerOwner,
@@ -72,11 +72,13 @@ export async function issueToken(
     last_used_at: null,
     expires_at: expiresAt,
   };
-  await insertToken(db, row).catch((error: unknown) => {
-    // The session was checked when the request came in; the account may have been deleted since.
-    if (isForeignKeyViolation(error)) throw unauthenticated();
-    throw error;
-  });
+  await insertToken(db, row, db.getExecutor().adapter instanceof PostgresAdapter).catch(
+    (error: unknown) => {
+      // The session was checked when the request came in; the account may have been deleted since.
+      if (isForeignKeyViolation(error)) throw unauthenticated();
+      throw error;
+    },
+  );
   return { token: toAccessToken(row), secret };
 }
 
