@@ -78,6 +78,7 @@ const screens: Screen[] = [
   },
   { name: 'bank statement', as: 'owner', path: '/bank', heading: 'Payments from the bank' },
   { name: 'settings', as: 'owner', path: '/setting', heading: 'Settings' },
+  { name: 'book activity', as: 'owner', path: '/setting/activity', heading: 'Activity' },
   {
     name: 'dashboard, overview charts',
     as: 'owner',

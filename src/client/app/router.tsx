@@ -48,6 +48,9 @@ const ResetPasswordPage = lazyPage(
 const InvitationPage = lazyPage(
   async () => (await import('./routes/invitation.tsx')).InvitationPage,
 );
+const BookActivityPage = lazyPage(
+  async () => (await import('./routes/book-activity.tsx')).BookActivityPage,
+);
 const ClientDetailsPage = lazyPage(
   async () => (await import('./routes/client-details.tsx')).ClientDetailsPage,
 );
@@ -73,6 +76,7 @@ export function AppRoutes() {
           <Route path="bank" element={<BankPage />} />
           <Route path="setup" element={<SetupPage />} />
           <Route path="setting" element={<SettingsPage />} />
+          <Route path="setting/activity" element={<BookActivityPage />} />
           <Route path="account/tokens" element={<AccountTokensPage />} />
           <Route path="account" element={<AccountPage />} />
           <Route path="admin/users" element={<AdminUsersPage />} />

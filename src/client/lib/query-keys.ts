@@ -76,6 +76,10 @@ export const queryKeys = {
   books: {
     members: ['books', 'members'] as const,
     invitation: (token: string) => ['books', 'invitation', token] as const,
+    /** The book's activity, every filter of it; `activity` one person's or everyone's (null). */
+    activityRoot: ['books', 'activity'] as const,
+    activity: (person: string | null) => ['books', 'activity', person] as const,
+    lockDate: ['books', 'lock-date'] as const,
   },
   tokens: ['tokens'] as const,
 };

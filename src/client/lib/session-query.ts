@@ -36,3 +36,9 @@ export function useBookAccess(): (access: BookAccess | undefined) => boolean {
   return (access) =>
     access === undefined || book === undefined || (book !== null && mayDo(book.role, access));
 }
+
+/** Whether the current book is kept by more than one person: then who did what is shown. */
+export function useSeveralPeople(): boolean {
+  const { book } = useCurrentBook();
+  return (book?.members ?? 0) > 1;
+}

@@ -12,7 +12,7 @@ import { ClientRemindersCard } from '../../features/reminders/components/client-
 import { useSettings } from '../../features/settings/api/settings.ts';
 import { useDocumentTitle } from '../../components/document-title.ts';
 import { useI18n } from '../../i18n/use-i18n.ts';
-import { useBookAccess } from '../../lib/session-query.ts';
+import { useBookAccess, useSeveralPeople } from '../../lib/session-query.ts';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 
 /**
@@ -30,6 +30,7 @@ export function ClientDetailsPage() {
   const { t } = useI18n();
   // The reminders follow the book's plan, which a collector (only their clients) is not shown.
   const wholeBook = useBookAccess()(apiRoutes.reminderPreview.access);
+  const severalPeople = useSeveralPeople();
   useDocumentTitle(client.data ? displayName(client.data) : t('clients.details.page-title'));
   // Until the settings are known the pencil stays locked rather than offering what may be off.
   const balanceLocked = settings.data?.preferences.disableBalanceOnEdit ?? true;
@@ -51,7 +52,11 @@ export function ClientDetailsPage() {
           <ClientLinkCard clientId={current.id} />
           {wholeBook && <ClientRemindersCard client={current} />}
           {history.isSuccess && (
-            <ClientHistory entries={history.data.entries} overdueMax={overdueMax.data ?? null} />
+            <ClientHistory
+              entries={history.data.entries}
+              overdueMax={overdueMax.data ?? null}
+              severalPeople={severalPeople}
+            />
           )}
         </>
       )}

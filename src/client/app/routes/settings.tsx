@@ -8,6 +8,7 @@ import {
 import { ReminderPlanSection } from '../../features/reminders/components/reminder-plan-section.tsx';
 import { AccountData } from '../../features/transfer/components/account-data.tsx';
 import { PeopleSection } from '../../features/books/components/people-section.tsx';
+import { LockDateSection } from '../../features/books/components/lock-date-section.tsx';
 import { useBookAccess } from '../../lib/session-query.ts';
 import { apiRoutes } from '../../../shared/api-routes.ts';
 import { useI18n } from '../../i18n/use-i18n.ts';
@@ -16,6 +17,7 @@ import { useI18n } from '../../i18n/use-i18n.ts';
 export function SettingsPage() {
   const can = useBookAccess();
   if (!can(apiRoutes.saveSettings.access)) return <PersonalSettingsPage />;
+  // People and the closed period are both an owner's.
   return <BookSettingsPage people={can(apiRoutes.bookMembers.access)} />;
 }
 
@@ -38,6 +40,7 @@ function BookSettingsPage({ people }: { people: boolean }) {
       reminderPlan={<ReminderPlanSection />}
       yourData={<AccountData />}
       people={people ? <PeopleSection /> : undefined}
+      closedPeriods={people ? <LockDateSection /> : undefined}
     />
   );
 }

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Link } from 'react-router';
 import { PageLoadError } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useBookMembers } from '../api/members.ts';
@@ -35,6 +36,9 @@ export function PeopleSection() {
             <h3 className="h6">{t('books.people.members')}</h3>
             <MemberList members={people.data.members} />
             <InvitationList invitations={people.data.invitations} />
+            <p>
+              <Link to="/setting/activity">{t('books.activity.link')}</Link>
+            </p>
           </>
         )}
         <InviteForm />

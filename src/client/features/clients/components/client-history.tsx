@@ -182,6 +182,13 @@ function describe(
         : t('clients.history.changed');
     case 'reminders_changed':
       return t('clients.history.reminders-changed');
+    // The book's own changes, not a client's: named plainly should one ever be listed here.
+    case 'members_changed':
+      return t('clients.history.members-changed');
+    case 'lock_date_set':
+      return entry.closing?.lockDate
+        ? t('clients.history.lock-date-set', { date: format.day(entry.closing.lockDate) })
+        : t('clients.history.lock-date-cleared');
     case 'deleted':
       return before
         ? t('clients.history.deleted-with-balance', { balance: money(before) })
@@ -233,9 +240,12 @@ function describe(
 export function ClientHistory({
   entries,
   overdueMax = null,
+  severalPeople = false,
 }: {
   entries: HistoryEntry[];
   overdueMax?: number | null;
+  /** Who made each change is said once someone else keeps the book too. */
+  severalPeople?: boolean;
 }) {
   const texts = useI18n();
   const { t, format } = texts;
@@ -262,7 +272,14 @@ export function ClientHistory({
               <time dateTime={entry.at} className="text-body-secondary text-nowrap small">
                 {format.moment(entry.at)}
               </time>
-              <span>{describe(entry, texts, overdueMax)}</span>
+              <span>
+                {describe(entry, texts, overdueMax)}
+                {severalPeople && entry.by && (
+                  <span className="d-block text-body-secondary small" data-testid="history-by">
+                    {t('clients.history.by', { email: entry.by })}
+                  </span>
+                )}
+              </span>
             </li>
           ))}
         </ol>

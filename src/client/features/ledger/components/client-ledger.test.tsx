@@ -130,3 +130,34 @@ describe('a payment that names the charges it pays (issue 57)', () => {
     );
   });
 });
+
+describe('a correction of a closed period’s entry (issue 59)', () => {
+  it('names the entry it corrects, the corrected entry its correction, by date or by number', () => {
+    const base = entries[0] as Entry;
+    const payment: Entry = {
+      ...base,
+      id: 5,
+      kind: 'payment',
+      amount: -12_000,
+      date: '2026-03-15',
+      note: '',
+      correctedBy: 8,
+    };
+    const correction: Entry = {
+      ...base,
+      id: 8,
+      amount: 12_000,
+      date: '2026-04-02',
+      note: '',
+      corrects: 5,
+    };
+    const ofAnotherPage: Entry = { ...correction, id: 9, corrects: 2 };
+    render(<ClientLedger client={client} entries={[payment, correction, ofAnotherPage]} />);
+    const rows = screen.getAllByTestId('ledger-entry');
+    expect(rows[0]).toHaveTextContent('Corrected on Apr 2, 2026');
+    expect(rows[1]).toHaveTextContent('Corrects the entry of Mar 15, 2026');
+    expect(rows[2]).toHaveTextContent('Corrects entry #2');
+    // Alone in the book (no session here): who entered them is not said.
+    expect(screen.queryByTestId('entered-by')).toBeNull();
+  });
+});

@@ -1,19 +1,15 @@
 import { useMemo, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { Client } from '../../../../shared/schemas/clients.ts';
-import { voidInputSchema, type Entry, type VoidInput } from '../../../../shared/schemas/ledger.ts';
-import { useFlash } from '../../../components/flash.tsx';
-import { FormField } from '../../../components/form-field.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { ApiError } from '../../../lib/api-client.ts';
+import type { Entry } from '../../../../shared/schemas/ledger.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { useVoidEntry } from '../api/entries.ts';
-import { useBookAccess } from '../../../lib/session-query.ts';
+import { useBookAccess, useSeveralPeople } from '../../../lib/session-query.ts';
+import { useLockDate } from '../../../lib/lock-date.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { entryKindTexts } from '../../../components/entry-kind-texts.ts';
 import { paymentMethodTexts } from '../../../components/payment-method-texts.ts';
 import { ledgerRows } from './ledger-rows.ts';
+import { VoidDialog } from './void-dialog.tsx';
+import { EntryForm } from './entry-form.tsx';
 
 type Texts = ReturnType<typeof useI18n>;
 
@@ -75,83 +71,29 @@ function settlementOf(entry: Entry, byId: Map<number, Entry>, { t, format }: Tex
   );
 }
 
-function VoidDialog({
-  client,
-  entry,
-  onClose,
-}: {
-  client: Client;
-  entry: Entry | null;
-  onClose: () => void;
-}) {
-  const showFlash = useFlash();
-  const voidEntry = useVoidEntry(client.id);
-  const { t, format } = useI18n();
-  const { register, handleSubmit, setError, reset, formState } = useForm<VoidInput>({
-    resolver: zodResolver(voidInputSchema),
-    // Checked on submit: an error shown on blur would move Close from under the pointer.
-    defaultValues: { reason: '' },
-  });
-  const { errors, isSubmitted, isSubmitting } = formState;
-
-  const close = () => {
-    reset();
-    onClose();
-  };
-  const confirm = handleSubmit(async ({ reason }) => {
-    if (!entry) return;
-    try {
-      await voidEntry.mutateAsync({ entryId: entry.id, reason });
-    } catch (failure) {
-      showFlash(t('clients.recording-failed'), 'danger');
-      if (!(failure instanceof ApiError)) throw failure;
-      // The dialog has one field: whatever the server says shows under it.
-      setError('reason', { type: 'server', message: failure.fields.reason ?? failure.message });
-      return;
-    }
-    showFlash(t('clients.void.done'), 'success');
-    close();
-  });
-
-  return (
-    <Modal
-      open={entry !== null}
-      title={t('clients.void.title')}
-      onClose={close}
-      actions={
-        <button
-          type="button"
-          className="btn btn-sm btn-danger"
-          disabled={isSubmitting}
-          onClick={() => void confirm()}
-        >
-          {t('clients.ledger.void')}
-        </button>
-      }
-    >
-      {entry && (
-        <form noValidate onSubmit={(event) => void confirm(event)}>
-          <p className="small mb-1">
-            {t('clients.void.reverses', {
-              kind: entryKindTexts(t)[entry.kind].inSentence,
-              amount: format.money(Math.abs(entry.amount), entry.currency),
-            })}
-          </p>
-          <FormField
-            className=""
-            label={t('clients.void.reason')}
-            hideLabel
-            small
-            placeholder={t('clients.void.reason')}
-            autoComplete="off"
-            registration={register('reason')}
-            error={errors.reason}
-            showError={isSubmitted}
-          />
-        </form>
-      )}
-    </Modal>
-  );
+/**
+ * A correction and the entry it corrects, each naming the other (issue 59): by its date when it
+ * is on the page, else by its number.
+ */
+function correctionOf(entry: Entry, byId: Map<number, Entry>, { t, format }: Texts): string[] {
+  const lines: string[] = [];
+  if (entry.corrects !== null) {
+    const corrected = byId.get(entry.corrects);
+    lines.push(
+      corrected
+        ? t('clients.correction.corrects', { date: format.day(corrected.date) })
+        : t('clients.correction.corrects-unknown', { id: entry.corrects }),
+    );
+  }
+  if (entry.correctedBy !== null) {
+    const correction = byId.get(entry.correctedBy);
+    lines.push(
+      correction
+        ? t('clients.correction.corrected', { date: format.day(correction.date) })
+        : t('clients.correction.corrected-unknown', { id: entry.correctedBy }),
+    );
+  }
+  return lines;
 }
 
 /**
@@ -170,6 +112,9 @@ export function ClientLedger({
   showEarlier?: (() => void) | undefined;
 }) {
   const [voiding, setVoiding] = useState<Entry | null>(null);
+  const [correcting, setCorrecting] = useState<Entry | null>(null);
+  const lockDate = useLockDate();
+  const severalPeople = useSeveralPeople();
   const texts = useI18n();
   const { t, format } = texts;
   const kinds = entryKindTexts(t);
@@ -251,6 +196,16 @@ export function ClientLedger({
                         {t('clients.ledger.voided')}
                       </span>
                     )}
+                    {correctionOf(entry, byId, texts).map((text) => (
+                      <div key={text} className="text-body-secondary" data-testid="correction">
+                        {text}
+                      </div>
+                    ))}
+                    {severalPeople && entry.enteredBy !== null && (
+                      <div className="text-body-secondary" data-testid="entered-by">
+                        {t('clients.ledger.by', { email: entry.enteredBy })}
+                      </div>
+                    )}
                   </td>
                   <td className={`text-end text-nowrap${grey}`}>
                     <span className={voidedPair ? 'text-decoration-line-through' : undefined}>
@@ -284,7 +239,23 @@ export function ClientLedger({
           </tbody>
         </table>
       )}
-      <VoidDialog client={client} entry={voiding} onClose={() => setVoiding(null)} />
+      {correcting && (
+        <EntryForm
+          key={correcting.id}
+          client={client}
+          // To put right what an entry added to the balance, a credit; what it took, a charge.
+          kind={correcting.amount > 0 ? 'credit' : 'charge'}
+          corrects={correcting}
+          onDone={() => setCorrecting(null)}
+        />
+      )}
+      <VoidDialog
+        client={client}
+        entry={voiding}
+        lockDate={lockDate}
+        onClose={() => setVoiding(null)}
+        onCorrect={setCorrecting}
+      />
     </section>
   );
 }

@@ -10,29 +10,18 @@ import {
   entryNoteMaxLength,
   entryReferenceMaxLength,
   parseEntryAmount,
+  type Entry,
   type EntryForm as EntryFormValues,
   type RecordedKind,
 } from '../../../../shared/schemas/ledger.ts';
+import { entryKindTexts } from '../../../components/entry-kind-texts.ts';
 import { useFlash } from '../../../components/flash.tsx';
 import { FormField } from '../../../components/form-field.tsx';
 import { ApiError, setServerFieldErrors } from '../../../lib/api-client.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useRecordEntry } from '../api/entries.ts';
 import { MethodField } from './method-field.tsx';
-
-type Translate = ReturnType<typeof useI18n>['t'];
-
-/** What each kind of entry is called on its button, its form and its confirmation. */
-export function entryTexts(t: Translate): Record<RecordedKind, { action: string; done: string }> {
-  return {
-    payment: {
-      action: t('clients.entry.payment.action'),
-      done: t('clients.entry.payment.done'),
-    },
-    charge: { action: t('clients.entry.charge.action'), done: t('clients.entry.charge.done') },
-    credit: { action: t('clients.entry.credit.action'), done: t('clients.entry.credit.done') },
-  };
-}
+import { entryFormTexts } from './entry-texts.ts';
 
 // i18n-ignore: the form's field names, not shown
 const fieldNames = ['amount', 'date', 'dueDate', 'note', 'reference', 'method'] as const;
@@ -54,10 +43,13 @@ interface Check {
 export function EntryForm({
   client,
   kind,
+  corrects,
   onDone,
 }: {
   client: Client;
   kind: RecordedKind;
+  /** The entry of a closed period this one puts right, in the open one (issue 59). */
+  corrects?: Entry | undefined;
   /** Recorded, cancelled or closed with Escape. */
   onDone: () => void;
 }) {
@@ -84,7 +76,7 @@ export function EntryForm({
     resolver: zodResolver(schema),
     mode: 'onTouched', // i18n-ignore: a react-hook-form mode
     defaultValues: {
-      amount: '',
+      amount: corrects ? toDecimalText(Math.abs(corrects.amount), client.currency) : '',
       date: localToday(),
       dueDate: '',
       note: '',
@@ -104,7 +96,7 @@ export function EntryForm({
       showError: shows(name),
     };
   };
-  const texts = entryTexts(t)[kind];
+  const texts = entryFormTexts({ t, format }, kind, corrects);
   useEffect(() => {
     if (checks) recordAnyway.current?.focus();
   }, [checks]);
@@ -145,6 +137,7 @@ export function EntryForm({
         ...(values.reference !== '' ? { reference: values.reference } : {}),
         ...(kind === 'charge' && values.dueDate !== '' ? { dueDate: values.dueDate } : {}),
         ...(kind === 'payment' ? { method: values.method } : {}),
+        ...(corrects ? { corrects: corrects.id } : {}),
       });
     } catch (error) {
       showFlash(t('clients.recording-failed'), 'danger');
@@ -188,6 +181,11 @@ export function EntryForm({
       }}
     >
       <h2 className="h6">{texts.action}</h2>
+      {corrects && (
+        <p className="small text-body-secondary mb-2">
+          {t('clients.correction.as', { kind: entryKindTexts(t)[kind].inSentence })}
+        </p>
+      )}
       {/* Above the fields: an error appearing under the amount must not move it from the pointer. */}
       {kind === 'payment' && client.balance > 0 && (
         <p className="mb-2">
@@ -285,7 +283,7 @@ export function EntryForm({
       ) : (
         <div className="d-flex gap-2">
           <button type="submit" className="btn btn-primary btn-sm" disabled={isSubmitting}>
-            {texts.action}
+            {corrects ? t('clients.correction.record') : texts.action}
           </button>
           <button type="button" className="btn btn-outline-secondary btn-sm" onClick={onDone}>
             {t('clients.cancel')}

@@ -4,7 +4,8 @@ import type { RecordedKind } from '../../../../shared/schemas/ledger.ts';
 import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { useBookAccess } from '../../../lib/session-query.ts';
-import { EntryForm, entryTexts } from './entry-form.tsx';
+import { EntryForm } from './entry-form.tsx';
+import { entryTexts } from './entry-texts.ts';
 
 /** Payments first: what an owner records most. */
 const entryButtons: RecordedKind[] = ['payment', 'charge', 'credit'];

@@ -43,6 +43,7 @@ export function SettingsForm({
   reminderPlan,
   yourData,
   people,
+  closedPeriods,
 }: {
   settings: Settings;
   /** The reminders feature's section, placed by the page after money and rates. */
@@ -51,6 +52,8 @@ export function SettingsForm({
   yourData: ReactNode;
   /** The books feature's People (an owner's): who keeps the book, and inviting someone. */
   people?: ReactNode;
+  /** The books feature's lock date (an owner's): the period closed to every change. */
+  closedPeriods?: ReactNode;
 }) {
   const { t } = useI18n();
   return (
@@ -64,6 +67,7 @@ export function SettingsForm({
           <RegistrationSection allowRegistration={settings.allowRegistration} />
         )}
         {people}
+        {closedPeriods}
         <Section title={t('settings.your-data')} help={t('settings.your-data-help')}>
           {yourData}
         </Section>
