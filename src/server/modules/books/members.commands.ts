@@ -2,6 +2,7 @@
 // each change is an event of the book (`members_changed`), so the trail shows who let whom in.
 import type { Transaction } from 'kysely';
 import type { BookRole } from '../../../shared/schemas/books.ts';
+import type { MemberDetail } from '../../../shared/schemas/events.ts';
 import type { Database } from '../../db/database.ts';
 import { AppError, notFound } from '../../errors.ts';
 import { command } from '../events/write-path.ts';
@@ -10,6 +11,16 @@ import { insertMember } from './books.repository.ts';
 
 const memberNotFound = () => notFound('No such member of this book');
 const invitationNotFound = () => notFound('No such invitation');
+
+/** A change of the book's members, as its event records it: of no client. */
+const membersChanged = (member: MemberDetail) => ({
+  clientId: null,
+  action: 'members_changed' as const,
+  version: 0,
+  before: null,
+  after: null,
+  member,
+});
 
 function lastOwner(): AppError {
   return new AppError(
@@ -101,14 +112,9 @@ export const inviteMember = command(
         expires_at: invitation.expiresAt,
       })
       .execute();
-    await record({
-      clientId: null,
-      action: 'members_changed',
-      version: 0,
-      before: null,
-      after: null,
-      member: { change: 'invited', email: invitation.email, role: invitation.role },
-    });
+    await record(
+      membersChanged({ change: 'invited', email: invitation.email, role: invitation.role }),
+    );
     return { clientIds, createdAt: now };
   },
 );
@@ -124,14 +130,7 @@ export const revokeInvitation = command(async ({ trx, record, now }, bookId, id:
     .returning(['email', 'role'])
     .executeTakeFirst();
   if (!row) throw invitationNotFound();
-  await record({
-    clientId: null,
-    action: 'members_changed',
-    version: 0,
-    before: null,
-    after: null,
-    member: { change: 'invitation_revoked', email: row.email, role: row.role },
-  });
+  await record(membersChanged({ change: 'invitation_revoked', email: row.email, role: row.role }));
 });
 
 async function memberEmail(trx: Transaction<Database>, userId: string): Promise<string> {
@@ -163,19 +162,14 @@ export const changeMember = command(
       .where('user_id', '=', userId)
       .execute();
     await assignClients(trx, bookId, userId, clientIds);
-    await record({
-      clientId: null,
-      action: 'members_changed',
-      version: 0,
-      before: null,
-      after: null,
-      member: {
+    await record(
+      membersChanged({
         change: 'role_changed',
         email: await memberEmail(trx, userId),
         role: change.role,
         userId,
-      },
-    });
+      }),
+    );
   },
 );
 
@@ -200,14 +194,9 @@ export const removeMember = command(async ({ trx, record }, bookId, userId: stri
     .where('book_id', '=', bookId)
     .where('user_id', '=', userId)
     .execute();
-  await record({
-    clientId: null,
-    action: 'members_changed',
-    version: 0,
-    before: null,
-    after: null,
-    member: { change: 'removed', email: await memberEmail(trx, userId), role, userId },
-  });
+  await record(
+    membersChanged({ change: 'removed', email: await memberEmail(trx, userId), role, userId }),
+  );
 });
 
 /** Taken once: a second use, a revoked or an expired one finds nothing to take. */
@@ -233,19 +222,14 @@ export const acceptInvitation = command(
     const clientIds =
       invitation.role === 'collector' ? await clientsOfBook(trx, bookId, named) : [];
     await assignClients(trx, bookId, accepted.userId, clientIds);
-    await record({
-      clientId: null,
-      action: 'members_changed',
-      version: 0,
-      before: null,
-      after: null,
-      member: {
+    await record(
+      membersChanged({
         change: 'joined',
         email: await memberEmail(trx, accepted.userId),
         role: invitation.role,
         userId: accepted.userId,
-      },
-    });
+      }),
+    );
   },
 );
 
