@@ -156,7 +156,7 @@ describe.skipIf(testDialect !== 'sqlite')('the SQLite writer (SQLite only)', () 
       actor_token_id text, client_id text, action text, at integer, version integer, before text,
       after text, detail text)`);
     // Every change first finds its book (events.repository.ts `holdBook`).
-    connection.exec(`create table books (id text primary key);
+    connection.exec(`create table books (id text primary key, lock_date text);
       insert into books (id) values ('${bookId}'), ('${otherBookId}'), ('${firstBookId}')`);
     outside = new DatabaseSync(file(), { readOnly: true });
     sent = [];
