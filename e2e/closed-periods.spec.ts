@@ -66,7 +66,7 @@ test('a closed March refuses back-dated writes, a correction dated today puts an
   const closing = page.getByRole('region', { name: 'Closed periods' });
   await expect(closing.getByText('No period is closed.')).toBeVisible();
   await closing.getByLabel('Books closed up to').fill(lockDate);
-  await closing.getByRole('button', { name: 'Save' }).click();
+  await closing.getByRole('button', { name: 'Save closing date' }).click();
   await expect(flash(page, `Books closed up to ${shown(lockDate)}.`)).toBeVisible();
   await expect(closing.getByTestId('lock-date-now')).toHaveText(
     `The books are closed up to ${shown(lockDate)}.`,
