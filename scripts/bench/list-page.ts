@@ -4,7 +4,7 @@
 // by side on the same machine, their runs alternating.
 import path from 'node:path';
 import { importBody } from './blocking.ts';
-import { browserHeaders, measure, type LoadSettings } from './load.ts';
+import { browserHeaders, measure, type LoadRequest, type LoadSettings } from './load.ts';
 import type { ThrowawayDatabase } from './postgres.ts';
 import { startNode, type NodeProcess } from './processes.ts';
 import { joinOwner } from './seed.ts';
@@ -15,6 +15,32 @@ export interface ListPageRow {
   clients: number;
   /** One measured run per round, the builds alternating. */
   runs: { okPerSecond: number; p50Ms: number }[];
+  /** With `payments`: a payment run after each list run, to the first page's clients in turn. */
+  paymentRuns: { okPerSecond: number; p50Ms: number }[];
+}
+
+/** `POST /api/clients/:id/entries` payments of 1, the ids taken in turn. */
+function payments(clientIds: string[], cookie: string): LoadRequest[] {
+  let sent = 0;
+  return [
+    {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ kind: 'payment', amount: 1 }),
+      setupRequest: (request) => ({
+        ...request,
+        path: `/api/clients/${clientIds[sent++ % clientIds.length]}/entries`,
+      }),
+    },
+  ];
+}
+
+async function firstPageIds(baseUrl: string, cookie: string): Promise<string[]> {
+  const response = await fetch(`${baseUrl}/api/clients?limit=50`, { headers: { cookie } });
+  const page = (await response.json()) as { clients: { id: string }[] };
+  if (response.status !== 200 || page.clients.length === 0)
+    throw new Error(`the list page answered ${response.status} with no clients to pay`);
+  return page.clients.map((client) => client.id);
 }
 
 /** The import's own limit on the rows of one request. */
@@ -45,6 +71,8 @@ export async function measureListPages(options: {
   nodeFlags: readonly string[];
   load: LoadSettings;
   rounds: number;
+  /** Also measure a payment run beside each list run (the book scope's cost, decision 044). */
+  payments?: boolean;
   log: (line: string) => void;
 }): Promise<{ rows: ListPageRow[]; postgresSkipped: string | null }> {
   const rows: ListPageRow[] = [];
@@ -55,6 +83,7 @@ export async function measureListPages(options: {
         row: ListPageRow;
         server: NodeProcess;
         cookie: string;
+        clientIds: string[];
         drop?: () => Promise<void>;
       }[] = [];
       try {
@@ -79,12 +108,13 @@ export async function measureListPages(options: {
           );
           options.log(`list page: ${build.name} on ${database}, importing ${size} clients`);
           const cookie = await seedOwner(server.url, size);
-          const row = { build: build.name, database, clients: size, runs: [] };
-          servers.push({ row, server, cookie, ...(drop ? { drop } : {}) });
+          const clientIds = await firstPageIds(server.url, cookie);
+          const row = { build: build.name, database, clients: size, runs: [], paymentRuns: [] };
+          servers.push({ row, server, cookie, clientIds, ...(drop ? { drop } : {}) });
         }
         if (postgresSkipped !== null && database === 'PostgreSQL') break;
         for (let round = 0; round < options.rounds; round++) {
-          for (const { row, server, cookie } of servers) {
+          for (const { row, server, cookie, clientIds } of servers) {
             options.log(
               `list page: ${row.build} on ${database}, ${size} clients, round ${round + 1}`,
             );
@@ -98,6 +128,16 @@ export async function measureListPages(options: {
                 `the list page failed under load: ${JSON.stringify(result.statusCodes)}`,
               );
             row.runs.push({ okPerSecond: result.okPerSecond, p50Ms: result.p50Ms });
+            if (!options.payments) continue;
+            options.log(`payments: ${row.build} on ${database}, round ${round + 1}`);
+            const paid = await measure(
+              server.url,
+              { requests: payments(clientIds, cookie) },
+              options.load,
+            );
+            if (paid.non2xx > 0 || paid.errors > 0)
+              throw new Error(`payments failed under load: ${JSON.stringify(paid.statusCodes)}`);
+            row.paymentRuns.push({ okPerSecond: paid.okPerSecond, p50Ms: paid.p50Ms });
           }
         }
         rows.push(...servers.map(({ row }) => row));

@@ -262,6 +262,8 @@ export interface LedgerSeedOptions {
   /** Entries in all, spread over the clients (charges with due dates, and payments). */
   entries: number;
   random: () => number;
+  /** Also an `entry_recorded` event per entry, by the owner, as the app records them. */
+  entryEvents?: boolean;
 }
 
 /**
@@ -279,6 +281,7 @@ export function seedLedgers({
   clients,
   entries,
   random,
+  entryEvents = false,
 }: LedgerSeedOptions): string[] {
   const db = new DatabaseSync(file, { timeout: 30_000 });
   const ids: string[] = [];
@@ -353,6 +356,20 @@ export function seedLedgers({
           );
           // Numbered before they are written: the allocation above names entries by id.
           insertEntry({ id: line.id, ...row });
+          if (entryEvents) {
+            const snapshot = toSnapshot(client);
+            insertEvent(
+              toEventRow(bookId, createdAt, {
+                clientId: client.id,
+                action: 'entry_recorded',
+                version: 1,
+                before: snapshot,
+                after: snapshot,
+                entry: toEntryDetail({ id: line.id, ...row, bank_line_id: null, corrects: null }),
+                actorId: bookId,
+              }),
+            );
+          }
         }
       }
       keepLedgerMonths(db, bookId);
