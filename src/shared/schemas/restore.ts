@@ -112,6 +112,8 @@ const exportedEntrySchema = z.object({
   // Version 6 on: a payment's method. Left out by other entries, and by older files, whose
   // payments come back without one ("not recorded"), but a bank statement's as a bank transfer.
   method: z.optional(z.nullable(paymentMethodField)),
+  /** Version 9 on, only on a correction: the entry of the same client it puts right. */
+  corrects: z.optional(z.nullable(z.int('Use a whole number.'))),
 });
 
 /** Part of a payment or credit put on a charge it names, by the entries' ids (version 7 on). */

@@ -35,6 +35,7 @@ import * as paymentTargets from './0043-payment-targets.ts';
 import * as stagedImports from './0044-staged-imports.ts';
 import * as books from './0045-books.ts';
 import * as closedPeriods from './0046-closed-periods.ts';
+import * as correctionIndex from './0047-correction-index.ts';
 
 /** The key is its permanent name. */
 export const migrations: Record<string, Migration> = {
@@ -74,4 +75,5 @@ export const migrations: Record<string, Migration> = {
   '0044-staged-imports': stagedImports,
   '0045-books': books,
   '0046-closed-periods': closedPeriods,
+  '0047-correction-index': correctionIndex,
 };

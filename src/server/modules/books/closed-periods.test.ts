@@ -252,6 +252,96 @@ describe('a closed period', () => {
   });
 });
 
+describe('a correction of a closed period', () => {
+  type Listed = { id: number; corrects: number | null; correctedBy: number | null };
+  const ledger = async (cookie: string, clientId: string) => {
+    const response = await call(cookie, 'GET', `/api/clients/${clientId}/entries`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json<{ entries: Listed[] }>().entries;
+  };
+
+  it('keeps its entry from a void until the correction itself is voided', async () => {
+    const { owner, client, charge, record } = await closedBook();
+    const correction = await record({ kind: 'credit', amount: 10_000, corrects: charge });
+    await call(owner.cookie, 'PUT', '/api/book/lock-date', { lockDate: null });
+
+    // Corrected once, a void would take the charge off the balance a second time.
+    const voidCharge = () =>
+      call(owner.cookie, 'POST', `/api/clients/${client.id}/entries/${charge}/void`, {
+        reason: 'wrong client',
+      });
+    const refused = await voidCharge();
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.body).toContain(`#${correction}`);
+    expect((await ledger(owner.cookie, client.id)).find((e) => e.id === charge)?.correctedBy).toBe(
+      correction,
+    );
+
+    const undone = await call(
+      owner.cookie,
+      'POST',
+      `/api/clients/${client.id}/entries/${correction}/void`,
+      { reason: 'corrected the wrong way' },
+    );
+    expect(undone.statusCode, undone.body).toBe(201);
+    expect((await ledger(owner.cookie, client.id)).find((e) => e.id === charge)?.correctedBy).toBe(
+      null,
+    );
+    expect((await voidCharge()).statusCode).toBe(201);
+  });
+
+  it('comes back from an export linked to the entry it corrects', async () => {
+    const { owner, charge, record } = await closedBook();
+    const correction = await record({ kind: 'credit', amount: 2_500, corrects: charge });
+    const exported = await call(owner.cookie, 'GET', '/api/export.json');
+    expect(exported.statusCode).toBe(200);
+    const file = exported.json<{ entries: { id: number; corrects?: number }[] }>();
+    expect(file.entries.find((entry) => entry.id === correction)?.corrects).toBe(charge);
+
+    const other = await joinAs(testApp.app);
+    const restored = await call(other.cookie, 'POST', '/api/restore', file);
+    expect(restored.statusCode, restored.body).toBe(200);
+    const clients = (await call(other.cookie, 'GET', '/api/clients')).json<{ clients: Client[] }>();
+    const entries = await ledger(other.cookie, clients.clients[0]?.id ?? '');
+    const restoredCorrection = entries.find((entry) => entry.corrects !== null);
+    const restoredCharge = entries.find((entry) => entry.correctedBy !== null);
+    expect(restoredCorrection?.corrects).toBe(restoredCharge?.id);
+    expect(restoredCharge?.correctedBy).toBe(restoredCorrection?.id);
+    expect(restoredCharge?.id).not.toBe(undefined);
+  });
+
+  it("refuses a file whose correction names another client's entry", async () => {
+    const owner = await joinAs(testApp.app);
+    const file = buildExportFile();
+    const [first] = file.clients;
+    const entry = (id: number, clientId: string, kind: string, amount: number) => ({
+      id,
+      clientId,
+      kind,
+      amount,
+      currency: first?.currency,
+      date: openDay,
+      dueDate: null,
+      note: '',
+      voidOf: null,
+      enteredAt: '2026-04-10T10:00:00.000Z',
+    });
+    const restored = await call(owner.cookie, 'POST', '/api/restore', {
+      ...file,
+      clients: [
+        { ...first, balance: 3_000 },
+        { ...first, id: 'another', email: 'another@example.com', balance: -3_000 },
+      ],
+      entries: [
+        entry(1, first?.id ?? '', 'charge', 3_000),
+        { ...entry(2, 'another', 'credit', -3_000), corrects: 1 },
+      ],
+    });
+    expect(restored.statusCode, restored.body).toBe(400);
+    expect(restored.body).toContain('entries[1].corrects');
+  });
+});
+
 describe("a book's activity", () => {
   it('lists who did what, newest first, and one person at a time', async () => {
     const { owner, client } = await closedBook();

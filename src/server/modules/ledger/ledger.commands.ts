@@ -40,6 +40,7 @@ import {
   insertEntry,
   insertPaymentTargets,
   insertRestoredEntry,
+  linkRestoredCorrections,
   moveEntries,
   openPartOf,
   setEntryTerms,
@@ -49,6 +50,7 @@ import {
 } from './ledger.repository.ts';
 import {
   findEntry,
+  findStandingCorrection,
   hasPaymentTargets,
   ledgerLines,
   ledgerPage,
@@ -440,6 +442,15 @@ export const voidEntry = command(
     if (original.kind === 'void')
       throw new AppError(409, 'conflict', 'A void cannot be voided; record a new entry instead');
     if (original.voided_by !== null) throw alreadyVoided();
+    // Reversed once by its correction, it must not be reversed a second time by a void.
+    const correction = await findStandingCorrection(trx, bookId, original.id);
+    if (correction !== undefined)
+      throw new AppError(
+        409,
+        'conflict',
+        'This entry was corrected by entry #{correction}; void that correction first',
+        { values: { correction } },
+      );
     // A closed period's entry is corrected in the open one, never voided (issue 59).
     await checkOpenPeriod(trx, bookId, [original.occurred_on]);
     if (original.currency !== current.currency)
@@ -589,6 +600,7 @@ export async function addRestoredTargets(
 
 /** One entry of an export file, as it was (restore); answers its new id. */
 export const addRestoredEntry = insertRestoredEntry;
+export { linkRestoredCorrections };
 /**
  * A restore's entries, added to the month figures and their unpaid amounts to the kept sums once
  * all are in (`addRestoredEntry` adds neither).

@@ -31,6 +31,24 @@ export function toEntryDetail(row: EntryRow): EntryDetail {
   };
 }
 
+/** The newest correction of an entry that still stands (not voided), if any (issue 59). */
+export async function findStandingCorrection(
+  db: Executor,
+  bookId: string,
+  entryId: number,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('entries as k')
+    .leftJoin('entries as kv', 'kv.void_of', 'k.id')
+    .select('k.id')
+    .where('k.corrects', '=', entryId)
+    .where('k.book_id', '=', bookId)
+    .where('kv.id', 'is', null)
+    .orderBy('k.id', 'desc')
+    .executeTakeFirst();
+  return row?.id;
+}
+
 /** One entry of the owner's client, with the id of the void that reverses it, if any. */
 export async function findEntry(
   db: Executor,
@@ -263,6 +281,17 @@ export async function listEntries(
               .selectFrom('entries as k')
               .select((inner) => inner.fn.max('k.id').as('id'))
               .whereRef('k.corrects', '=', 'e.id')
+              // A correction voided since puts nothing right.
+              .where((inner) =>
+                inner.not(
+                  inner.exists(
+                    inner
+                      .selectFrom('entries as kv')
+                      .select('kv.id')
+                      .whereRef('kv.void_of', '=', 'k.id'),
+                  ),
+                ),
+              )
               .as('corrected_by'),
           sql<string>`cast(sum(case when e.void_of is null and v.id is null then e.amount else 0 end) over (partition by e.currency order by e.occurred_on, e.id rows unbounded preceding) as text)`.as(
             'running_balance',
@@ -421,6 +450,7 @@ function entriesOfClients(db: Executor, bookId: string) {
         'e.created_at as createdAt',
         'e.bank_line_id as bankLineId',
         'e.payment_method as method',
+        'e.corrects',
       ])
       .where('c.book_id', '=', bookId)
   );

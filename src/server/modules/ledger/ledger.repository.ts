@@ -138,6 +138,25 @@ export async function insertRestoredEntry(
   return row.id;
 }
 
+/**
+ * A restore's corrections linked to the entries they put right, once both are in: a file lists
+ * each client's entries by date, so a correction may come before the entry it names.
+ */
+export async function linkRestoredCorrections(
+  trx: Transaction<Database>,
+  bookId: string,
+  links: readonly { id: number; corrects: number }[],
+): Promise<void> {
+  for (const link of links) {
+    await trx
+      .updateTable('entries')
+      .set({ corrects: link.corrects })
+      .where('id', '=', link.id)
+      .where('book_id', '=', bookId)
+      .execute();
+  }
+}
+
 /** Adds many entries (an import's opening balances) in the caller's transaction. */
 export async function insertEntries(
   trx: Transaction<Database>,

@@ -117,6 +117,17 @@ function crossCheck(file: ExportFile): Problem[] {
     });
     sums.set(entry.clientId, (sums.get(entry.clientId) ?? 0) + entry.amount);
   });
+  // A correction may come first too: the file lists each client's entries by their dates.
+  (file.entries ?? []).forEach((entry, index) => {
+    if (entry.corrects === undefined || entry.corrects === null) return;
+    const where = `entries[${index}].corrects`;
+    const corrected = entries.get(entry.corrects);
+    if (!corrected) problems.push(problem(where, 'a correction must name an entry of the file'));
+    else if (corrected.clientId !== entry.clientId)
+      problems.push(problem(where, "names an entry of another client's"));
+    else if (corrected.kind === 'void' || entry.kind === 'void')
+      problems.push(problem(where, 'a void neither corrects nor is corrected'));
+  });
   (file.entries ?? []).forEach((entry, index) => {
     if (entry.kind !== 'void') return;
     const where = `entries[${index}].voidOf`;

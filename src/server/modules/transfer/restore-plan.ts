@@ -24,6 +24,7 @@ import { countClients, takenClientIds, toSnapshot } from '../clients/clients.que
 import { allocate, type Allocation, type PaymentTarget } from '../ledger/ageing.ts';
 import {
   addRestoredEntry,
+  linkRestoredCorrections,
   addRestoredFigures,
   addRestoredTargets,
   type NewEntry,
@@ -191,12 +192,22 @@ export async function restoreInto(
       bookId,
       clientId: clientId(entry.clientId),
       voidOf: entry.voidOf === null ? null : (entryIds.get(entry.voidOf) ?? null),
+      corrects: null,
       // The file names no author per entry: the person restoring brought them in.
       createdBy: context.actor?.userId ?? null,
       openAmount: ageing.get(entry.clientId)?.open.get(entry.fileId) ?? 0,
     });
     entryIds.set(entry.fileId, id);
   }
+  await linkRestoredCorrections(
+    trx,
+    bookId,
+    plan.entries.flatMap((entry) => {
+      const corrects = entry.corrects ? entryIds.get(entry.corrects) : undefined;
+      const id = entryIds.get(entry.fileId);
+      return corrects === undefined || id === undefined ? [] : [{ id, corrects }];
+    }),
+  );
   const clientOfEntry = new Map(plan.entries.map((entry) => [entry.fileId, entry.clientId]));
   await addRestoredTargets(
     trx,

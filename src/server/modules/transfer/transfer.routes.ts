@@ -128,6 +128,8 @@ async function* exportedEntries(entries: ReturnType<typeof readOwnerEntries>) {
       ...(entry.bankLineId !== null && { bankLineId: entry.bankLineId }),
       // Only on a payment (version 6 on); a payment from before methods were kept has null.
       ...(entry.kind === 'payment' && { method: entry.method }),
+      // Only on a correction (version 9 on): the entry it puts right.
+      ...(entry.corrects !== null && { corrects: entry.corrects }),
     };
   }
 }
