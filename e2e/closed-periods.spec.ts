@@ -104,6 +104,8 @@ test('a closed March refuses back-dated writes, a correction dated today puts an
   );
   await expect(row(page, 'Corrects the entry of').first()).toContainText('Charge');
   await expect(row(page, 'Payment').first()).toContainText(`Corrected on ${shown(localToday())}`);
+  // Put right once, the payment offers no void: that would reverse it a second time.
+  await expect(row(page, 'Payment').first().getByRole('button', { name: /^Void/ })).toHaveCount(0);
 
   // The activity, reached from Settings, names the closing as the owner's.
   await page.goto('/setting');
@@ -152,6 +154,10 @@ test('a closed March refuses back-dated writes, a correction dated today puts an
   ).toBeVisible();
   await refused.getByRole('button', { name: 'Close' }).click();
 
+  // The owner watches the activity while the bookkeeper works: their payment appears live.
+  await page.goto('/setting/activity');
+  await expect(events.filter({ hasText: 'Recorded a payment of $10.00' })).toHaveCount(0);
+  await expect(events.first()).toBeVisible();
   await bookkeeper.getByRole('button', { name: 'Record payment', exact: true }).click();
   const theirs = bookkeeper.getByRole('form', { name: 'Record payment' });
   await theirs.getByLabel(/^Amount/).fill('10');
@@ -161,7 +167,6 @@ test('a closed March refuses back-dated writes, a correction dated today puts an
   await context.close();
 
   // Filtered by the bookkeeper, the activity shows their acts only.
-  await page.goto('/setting/activity');
   await expect(events.first()).toContainText('Recorded a payment of $10.00 for Closed Period');
   await page.getByLabel('Person').selectOption({ label: bookkeeperEmail });
   await expect(events.first()).toContainText('Recorded a payment of $10.00 for Closed Period');

@@ -97,6 +97,8 @@ const ownerDataGroups = [
   queryKeys.reminders.root,
   queryKeys.clientLinks.root,
   queryKeys.overview.root,
+  // The book's own pages (its activity, members and lock date) follow every change too.
+  queryKeys.books.activityRoot,
 ] as const;
 
 const ownerDataRoots = new Set<unknown>(ownerDataGroups.map((key) => key[0]));

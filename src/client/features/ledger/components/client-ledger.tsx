@@ -159,8 +159,13 @@ export function ClientLedger({
           <tbody>
             {rows.map(({ entry, voidedPair, runningBalance }) => {
               const voided = entry.voidedBy !== null;
+              // A corrected entry is put right already: voiding it too would reverse it twice.
               const canVoid =
-                mayVoid && entry.kind !== 'void' && !voided && entry.currency === client.currency;
+                mayVoid &&
+                entry.kind !== 'void' &&
+                !voided &&
+                entry.correctedBy === null &&
+                entry.currency === client.currency;
               const running =
                 runningBalance === null ? '' : format.money(runningBalance, entry.currency);
               // Bootstrap's secondary text on the cells: a row's colour does not reach them.
