@@ -99,10 +99,15 @@ describe('what a change refreshes', () => {
     );
     await refreshOwnerData(queryClient);
     expect(invalidatedRoots(queryClient)).toEqual(
-      new Set(['clients', 'ledger', 'statements', 'reminders', 'client-links', 'overview']),
+      new Set([
+        ...['clients', 'ledger', 'statements', 'reminders', 'client-links', 'overview'],
+        'books',
+      ]),
     );
     // The overview sums the clients: it refreshes whenever the list does.
     expect(queryClient.getQueryState(queryKeys.overview.summary)?.isInvalidated).toBe(true);
+    // An open activity page shows each change as it is made (issue 59).
+    expect(queryClient.getQueryState(queryKeys.books.activity('c1'))?.isInvalidated).toBe(true);
   });
 
   it('fetches the settings and the session again when the settings changed', () => {

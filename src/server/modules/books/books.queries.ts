@@ -1,4 +1,5 @@
 // What is read of books and their members: which book a request acts in, and as what.
+import type { Expression } from 'kysely';
 import type { Executor } from '../../db/database.ts';
 import type { BookRole, Books } from '../../../shared/schemas/books.ts';
 
@@ -89,6 +90,23 @@ export async function collectorsClients(
  * The books a person keeps, with the role and the number of members of each; named by the
  * business (else the first owner's e-mail), as the switcher shows them.
  */
+/** The e-mail of a book's first owner: a book's name where its business has none. */
+function firstOwnerEmail(db: Executor, bookId: Expression<string>) {
+  return db
+    .selectFrom('book_members as owner')
+    .innerJoin('users', 'users.id', 'owner.user_id')
+    .select('users.email')
+    .where('owner.book_id', '=', bookId)
+    .where('owner.role', '=', 'owner')
+    .orderBy('owner.created_at')
+    .orderBy('owner.user_id')
+    .limit(1);
+}
+
+/** A book's name as people see it: the business's name, else its first owner's e-mail. */
+const bookName = (row: { business_name: string | null; owner_email: string | null }) =>
+  row.business_name?.trim() || row.owner_email || '';
+
 export async function listBooksOf(
   db: Executor,
   userId: string,
@@ -105,16 +123,7 @@ export async function listBooksOf(
         .select((inner) => inner.fn.countAll<number | string>().as('count'))
         .whereRef('other.book_id', '=', 'mine.book_id')
         .as('members'),
-      eb
-        .selectFrom('book_members as owner')
-        .innerJoin('users', 'users.id', 'owner.user_id')
-        .select('users.email')
-        .whereRef('owner.book_id', '=', 'mine.book_id')
-        .where('owner.role', '=', 'owner')
-        .orderBy('owner.created_at')
-        .orderBy('owner.user_id')
-        .limit(1)
-        .as('owner_email'),
+      firstOwnerEmail(db, eb.ref('mine.book_id')).as('owner_email'),
     ])
     .where('mine.user_id', '=', userId)
     .orderBy('mine.created_at')
@@ -123,7 +132,7 @@ export async function listBooksOf(
   return rows.map((row) => ({
     id: row.id,
     role: row.role,
-    name: row.business_name?.trim() || row.owner_email || '',
+    name: bookName(row),
     members: Number(row.members ?? 0),
   }));
 }
@@ -209,20 +218,11 @@ export async function findBookName(db: Executor, bookId: string): Promise<string
     .leftJoin('book_settings', 'book_settings.book_id', 'books.id')
     .select((eb) => [
       'book_settings.business_name',
-      eb
-        .selectFrom('book_members as owner')
-        .innerJoin('users', 'users.id', 'owner.user_id')
-        .select('users.email')
-        .whereRef('owner.book_id', '=', 'books.id')
-        .where('owner.role', '=', 'owner')
-        .orderBy('owner.created_at')
-        .orderBy('owner.user_id')
-        .limit(1)
-        .as('owner_email'),
+      firstOwnerEmail(db, eb.ref('books.id')).as('owner_email'),
     ])
     .where('books.id', '=', bookId)
     .executeTakeFirst();
-  return row?.business_name?.trim() || row?.owner_email || '';
+  return row ? bookName(row) : '';
 }
 
 /** The person's books, and which one is current. */

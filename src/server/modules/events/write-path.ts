@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Actor } from '../../db/actor.ts';
-import type { Database, Db, Dialect } from '../../db/database.ts';
+import type { Database, Db, Dialect, Executor } from '../../db/database.ts';
 import type { PrepareCommand } from '../../db/sqlite/commands.ts';
 import {
   holdBook,
@@ -23,10 +23,10 @@ export type { NewEvent };
 export type WriteScope = string | { id: string; actor: Actor };
 
 /** The lock date of the book a change holds, read with the hold (decision 046). */
-const heldLockDates = new WeakMap<Transaction<Database>, string | null>();
+const heldLockDates = new WeakMap<Executor, string | null>();
 
 /** The day the book of this change is closed up to; undefined outside the write path. */
-export const heldLockDate = (trx: Transaction<Database>) => heldLockDates.get(trx);
+export const heldLockDate = (db: Executor) => heldLockDates.get(db);
 
 const bookOf = (scope: WriteScope) => (typeof scope === 'string' ? scope : scope.id);
 const actorOf = (scope: WriteScope) => (typeof scope === 'string' ? null : scope.actor);

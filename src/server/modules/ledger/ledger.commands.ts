@@ -13,7 +13,7 @@ import {
   type EntryKind,
   type PaymentMethod,
 } from '../../../shared/schemas/ledger.ts';
-import type { Database } from '../../db/database.ts';
+import type { Database, Executor } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { AppError, fieldError, notFound } from '../../errors.ts';
 import { freeUnpaidLines } from '../bank/bank-lines.commands.ts';
@@ -248,13 +248,27 @@ export async function checkOpenPeriod(
   bookId: string,
   dates: readonly string[],
 ): Promise<void> {
-  if (dates.length === 0) return;
+  const found = await closedPeriodOf(trx, bookId, dates, (date) => date);
+  if (found && found.closed.length > 0) throw periodClosed(found.lockDate, found.closed);
+}
+
+/**
+ * The day the book is closed up to, and those of `items` dated on or before it; null while the
+ * book is open. The one rule of a closed period, for every writer and a restore's preview (which
+ * names the file's entries in its own message).
+ */
+export async function closedPeriodOf<Item>(
+  db: Executor,
+  bookId: string,
+  items: readonly Item[],
+  dateOf: (item: Item) => string,
+): Promise<{ lockDate: string; closed: Item[] } | null> {
+  if (items.length === 0) return null;
   // Read as the write path held the book; a staging book's is its target's, asked on publishing.
-  const held = heldLockDate(trx);
-  const lockDate = held === undefined ? await readLockDate(trx, bookId) : held;
-  if (lockDate === null) return;
-  const closed = dates.filter((date) => date <= lockDate);
-  if (closed.length > 0) throw periodClosed(lockDate, closed);
+  const held = heldLockDate(db);
+  const lockDate = held === undefined ? await readLockDate(db, bookId) : held;
+  if (lockDate === null) return null;
+  return { lockDate, closed: items.filter((item) => dateOf(item) <= lockDate) };
 }
 
 /** `createdBy`: the person who made it (entries.created_by names a person), or nobody. */

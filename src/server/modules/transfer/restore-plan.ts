@@ -17,13 +17,13 @@ import { emailKey } from '../auth/accounts.queries.ts';
 import { listMembers } from '../books/books.queries.ts';
 import type { ChangeContext, NewEvent } from '../events/write-path.ts';
 import { writeOwnerSettings } from '../settings/settings.commands.ts';
-import { readLockDate } from '../settings/settings.queries.ts';
 import { addRestoredClients, setRestoredClientLanguages } from '../clients/clients.commands.ts';
 import { restoreReminderSettings } from '../reminders/reminders.commands.ts';
 import { countClients, takenClientIds, toSnapshot } from '../clients/clients.queries.ts';
 import { allocate, type Allocation, type PaymentTarget } from '../ledger/ageing.ts';
 import {
   addRestoredEntry,
+  closedPeriodOf,
   linkRestoredCorrections,
   addRestoredFigures,
   addRestoredTargets,
@@ -93,25 +93,22 @@ async function checkTarget(db: Reader, bookId: string, plan: RestorePlan) {
   if (clients > 0 || history) throw notEmpty();
   // A book closed up to a day takes no entry dated on or before it (issue 59): named by the
   // file's entry ids, so the owner can find them.
-  const lockDate = await readLockDate(db, bookId);
-  if (lockDate !== null) {
-    const closed = plan.entries.filter((entry) => entry.date <= lockDate);
-    if (closed.length > 0) {
-      throw new AppError(
-        409,
-        'period_closed',
-        'The books are closed up to {lockDate}; these entries of the file are dated on or before it: {entries}',
-        {
-          values: {
-            lockDate,
-            entries: closed
-              .slice(0, 20)
-              .map((entry) => `${entry.fileId} (${entry.date})`)
-              .join(', '),
-          },
+  const found = await closedPeriodOf(db, bookId, plan.entries, (entry) => entry.date);
+  if (found && found.closed.length > 0) {
+    throw new AppError(
+      409,
+      'period_closed',
+      'The books are closed up to {lockDate}; these entries of the file are dated on or before it: {entries}',
+      {
+        values: {
+          lockDate: found.lockDate,
+          entries: found.closed
+            .slice(0, 20)
+            .map((entry) => `${entry.fileId} (${entry.date})`)
+            .join(', '),
         },
-      );
-    }
+      },
+    );
   }
   return takenClientIds(
     db,
