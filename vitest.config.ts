@@ -206,6 +206,10 @@ export default defineConfig({
           env: { TEST_DIALECT: 'sqlite' },
           globalSetup: ['tests/setup/template-database.ts'],
           setupFiles: ['tests/setup/no-console-error.ts'],
+          // Each file builds its own apps on its own database, and none changes a module's state
+          // or the environment: a worker keeps the modules it loaded for the next file. Loading
+          // the server's modules anew for every file took a third of the run (293 s -> 207 s).
+          isolate: false,
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },
@@ -222,6 +226,8 @@ export default defineConfig({
                 env: { TEST_DIALECT: 'postgres', TEST_DATABASE_URL: postgresUrl },
                 globalSetup: ['tests/setup/template-database.ts'],
                 setupFiles: ['tests/setup/no-console-error.ts'],
+                // As on SQLite: modules kept from file to file.
+                isolate: false,
                 testTimeout: 20_000,
                 hookTimeout: 30_000,
               },
