@@ -288,4 +288,18 @@ describe('a book kept by several people', () => {
     });
     expect(foreign.statusCode).toBe(404);
   });
+
+  it('refuses a book name with a control character, naming the field and making no book', async () => {
+    const person = await joinAs(app);
+    // A NUL reached PostgreSQL and answered 500 (the fuzz test's find).
+    for (const name of ['Ab\u0000😀', 'Shop\u001b[2J']) {
+      const refused = await call(person.cookie, 'POST', '/api/books', { name });
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json<{ error: { fields: Record<string, string> } }>().error.fields.name).toBe(
+        'Remove the control characters.',
+      );
+    }
+    const books = (await call(person.cookie, 'GET', '/api/books')).json<Books>();
+    expect(books.books).toHaveLength(1);
+  });
 });
