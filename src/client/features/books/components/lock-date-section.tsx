@@ -1,4 +1,3 @@
-import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
@@ -8,6 +7,7 @@ import { useFlash } from '../../../components/flash.tsx';
 import { ApiError } from '../../../lib/api-client.ts';
 import { useLockDate } from '../../../lib/lock-date.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
+import { Section } from '../../../components/settings-card.tsx';
 import { useSetLockDate } from '../api/activity.ts';
 
 /**
@@ -16,23 +16,14 @@ import { useSetLockDate } from '../api/activity.ts';
  */
 export function LockDateSection() {
   const lockDate = useLockDate();
-  const headingId = useId();
   const { t } = useI18n();
   return (
-    <section className="card mb-4" aria-labelledby={headingId}>
-      <div className="card-header">
-        <h2 id={headingId} className="h5 mb-0">
-          {t('books.closing.title')}
-        </h2>
-      </div>
-      <div className="card-body">
-        <p className="form-text mt-0">{t('books.closing.help')}</p>
-        {lockDate !== undefined && <LockDateForm key={lockDate ?? ''} lockDate={lockDate} />}
-        <Link to="/setting/activity" className="d-inline-block mt-3">
-          {t('books.activity.link')}
-        </Link>
-      </div>
-    </section>
+    <Section title={t('books.closing.title')} help={t('books.closing.help')}>
+      {lockDate !== undefined && <LockDateForm key={lockDate ?? ''} lockDate={lockDate} />}
+      <Link to="/setting/activity" className="d-inline-block mt-3">
+        {t('books.activity.link')}
+      </Link>
+    </Section>
   );
 }
 

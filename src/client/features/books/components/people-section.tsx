@@ -1,7 +1,7 @@
-import { useId } from 'react';
 import { Link } from 'react-router';
 import { PageLoadError } from '../../../components/page-status.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
+import { Section } from '../../../components/settings-card.tsx';
 import { useBookMembers } from '../api/members.ts';
 import { InvitationList } from './invitation-list.tsx';
 import { InviteForm } from './invite-form.tsx';
@@ -13,36 +13,27 @@ import { MemberList } from './member-list.tsx';
  */
 export function PeopleSection() {
   const { t } = useI18n();
-  const headingId = useId();
   const people = useBookMembers();
   const alone =
     people.data !== undefined &&
     people.data.members.length <= 1 &&
     people.data.invitations.length === 0;
   return (
-    <section className="card mb-4" aria-labelledby={headingId}>
-      <div className="card-header">
-        <h2 id={headingId} className="h5 mb-0">
-          {t('books.people.title')}
-        </h2>
-      </div>
-      <div className="card-body">
-        <p className="form-text mt-0">{t('books.people.help')}</p>
-        {people.isError && (
-          <PageLoadError error={people.error} onRetry={() => void people.refetch()} />
-        )}
-        {people.isSuccess && !alone && (
-          <>
-            <h3 className="h6">{t('books.people.members')}</h3>
-            <MemberList members={people.data.members} />
-            <InvitationList invitations={people.data.invitations} />
-            <p>
-              <Link to="/setting/activity">{t('books.activity.link')}</Link>
-            </p>
-          </>
-        )}
-        <InviteForm />
-      </div>
-    </section>
+    <Section title={t('books.people.title')} help={t('books.people.help')}>
+      {people.isError && (
+        <PageLoadError error={people.error} onRetry={() => void people.refetch()} />
+      )}
+      {people.isSuccess && !alone && (
+        <>
+          <h3 className="h6">{t('books.people.members')}</h3>
+          <MemberList members={people.data.members} />
+          <InvitationList invitations={people.data.invitations} />
+          <p>
+            <Link to="/setting/activity">{t('books.activity.link')}</Link>
+          </p>
+        </>
+      )}
+      <InviteForm />
+    </Section>
   );
 }

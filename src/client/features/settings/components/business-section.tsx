@@ -12,7 +12,8 @@ import {
 import { messagesByField } from '../../../components/form-field.tsx';
 import { useI18n } from '../../../i18n/use-i18n.ts';
 import { AccountLanguage } from './account-language.tsx';
-import { Section, useSaveSection } from './settings-section.tsx';
+import { Section } from '../../../components/settings-card.tsx';
+import { useSaveSection } from './settings-section.tsx';
 
 interface BusinessValues {
   name: string;

@@ -10,7 +10,8 @@ import {
   type Settings,
 } from '../../../../shared/schemas/settings.ts';
 import { useI18n } from '../../../i18n/use-i18n.ts';
-import { Section, Switch, useSaveSection } from './settings-section.tsx';
+import { Section } from '../../../components/settings-card.tsx';
+import { Switch, useSaveSection } from './settings-section.tsx';
 
 type RateCurrency = ExchangeRate['currency'];
 

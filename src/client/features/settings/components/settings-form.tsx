@@ -8,7 +8,8 @@ import { apiRoutes } from '../../../../shared/api-routes.ts';
 import { BusinessSection } from './business-section.tsx';
 import { MoneySection } from './money-section.tsx';
 import { AccountLanguage } from './account-language.tsx';
-import { Section, Switch, useSaveSection } from './settings-section.tsx';
+import { Section } from '../../../components/settings-card.tsx';
+import { Switch, useSaveSection } from './settings-section.tsx';
 
 function RegistrationSection({ allowRegistration }: { allowRegistration: boolean }) {
   const { t } = useI18n();

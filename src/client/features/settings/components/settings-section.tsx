@@ -1,4 +1,3 @@
-import { useId, type ReactNode } from 'react';
 import type { useForm } from 'react-hook-form';
 import type { SettingsUpdate } from '../../../../shared/schemas/settings.ts';
 import { useFlash } from '../../../components/flash.tsx';
@@ -20,31 +19,6 @@ export function useSaveSection() {
       showFlash(t('settings.save-failed'), 'danger');
     }
   };
-}
-
-export function Section({
-  title,
-  help,
-  children,
-}: {
-  title: string;
-  help: string;
-  children: ReactNode;
-}) {
-  const headingId = useId();
-  return (
-    <section className="card mb-4" aria-labelledby={headingId}>
-      <div className="card-header">
-        <h2 id={headingId} className="h5 mb-0">
-          {title}
-        </h2>
-      </div>
-      <div className="card-body">
-        <p className="form-text mt-0">{help}</p>
-        {children}
-      </div>
-    </section>
-  );
 }
 
 /** A yes/no setting with its one-line explanation. */
